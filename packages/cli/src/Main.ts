@@ -1,0 +1,212 @@
+/**
+ * Runs one `websearch` command line: builds the settings and provider Layers, calls the capability, prints
+ * the answer (human text or one JSON object) and returns the exit code. Nothing here throws: every outcome,
+ * including a usage error, a Layer failure or an interruption, becomes output and an exit code.
+ *
+ * @since 0.1.0
+ */
+import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
+import * as FetchUrls from "@websearch/core/FetchUrls"
+import * as ProviderChecks from "@websearch/core/ProviderChecks"
+import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
+import * as Research from "@websearch/core/Research"
+import * as SearchKeywords from "@websearch/core/SearchKeywords"
+import * as Settings from "@websearch/core/Settings"
+import * as WebSearch from "@websearch/core/WebSearch"
+import * as WebSearchError from "@websearch/core/WebSearchError"
+import * as Cause from "effect/Cause"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Layer from "effect/Layer"
+import * as Logger from "effect/Logger"
+import * as LogLevel from "effect/LogLevel"
+import * as Option from "effect/Option"
+import { createRequire } from "node:module"
+import * as Cli from "./Cli.js"
+import * as Render from "./Render.js"
+
+/**
+ * Where output goes; the binary passes the process streams, tests may capture them.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Io {
+  readonly stdout: (text: string) => void
+  readonly stderr: (text: string) => void
+  /** Environment variables, for the settings file named by `WEBSEARCH_CONFIG`. */
+  readonly env: Readonly<Record<string, string | undefined>>
+}
+
+/**
+ * Exit codes.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const ExitCode = { ok: 0, failed: 1, usage: 2, interrupted: 130 } as const
+
+/**
+ * The provider Layers this binary composes. Provider drivers arrive in their own package; until then every
+ * capability reports `Unavailable/not_registered` naming the provider it would have used.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const providers: Layer.Layer<never, never, ProviderRegistry.ProviderRegistry> = Layer.empty
+
+const settingsLayer = (common: Cli.CommonOptions, io: Io) => {
+  const file = common.config ?? io.env.WEBSEARCH_CONFIG
+  return file === undefined || file === ""
+    ? Settings.layerConfig()
+    : Settings.layerFile(file, { env: true }).pipe(Layer.provide(NodeFileSystem.layer))
+}
+
+const version = (): string => (createRequire(import.meta.url)("../package.json") as { version: string }).version
+
+type Outcome = { readonly code: number; readonly stdout: string; readonly stderr: string }
+
+const succeed = (common: Cli.CommonOptions, value: unknown, human: string, stderr = ""): Outcome => ({
+  code: ExitCode.ok,
+  stdout: common.json ? `${Render.jsonSuccess(value)}\n` : human,
+  stderr: common.json ? "" : stderr
+})
+
+const program = (
+  command: Exclude<Cli.Command, { _tag: "Help" | "Version" }>
+): Effect.Effect<Outcome, WebSearchError.WebSearchError, WebSearch.WebSearch | Settings.Settings> => {
+  switch (command._tag) {
+    case "Search":
+      return Effect.map(
+        SearchKeywords.searchKeywords({
+          keywords: command.keywords,
+          ...(command.provider === undefined ? {} : { providerId: command.provider }),
+          ...(command.maxResults === undefined ? {} : { maxResults: command.maxResults })
+        }),
+        (response) => succeed(command, response, Render.response(response), Render.failures(response))
+      )
+    case "Fetch":
+      return Effect.map(
+        FetchUrls.fetchUrls({
+          urls: command.urls,
+          ...(command.provider === undefined ? {} : { providerId: command.provider })
+        }),
+        (response) => succeed(command, response, Render.response(response), Render.failures(response))
+      )
+    case "Research":
+      return Effect.map(
+        Research.research({
+          query: command.query,
+          allowedDomains: command.domains,
+          ...(command.provider === undefined ? {} : { providerId: command.provider })
+        }),
+        (response) => succeed(command, response, Render.research(response))
+      )
+    case "Providers":
+      return Effect.gen(function* () {
+        const settings = yield* Settings.Settings
+        const registry = yield* ProviderRegistry.ProviderRegistry
+        const rows = Settings.describeProviders(settings)
+          .filter((row) => command.provider === undefined || row.id === command.provider)
+          .map((row) => ({ ...row, registered: Option.isSome(registry.get(row.id)) }))
+        if (rows.length === 0) {
+          return yield* Effect.fail(
+            WebSearchError.unavailable("unknown_provider", `unknown provider "${command.provider}"`, {
+              providerId: command.provider
+            })
+          )
+        }
+        return succeed(command, rows, Render.providers(rows))
+      })
+    case "Check":
+      return Effect.map(ProviderChecks.check(command.providerId), (check) => ({
+        ...succeed(command, check, Render.check(check)),
+        code: check.ok ? ExitCode.ok : ExitCode.failed
+      }))
+  }
+}
+
+const abortOn = (signal: AbortSignal | undefined): Effect.Effect<never, WebSearchError.Aborted> =>
+  signal === undefined
+    ? Effect.never
+    : Effect.async<never, WebSearchError.Aborted>((resume) => {
+        const onAbort = () => resume(Effect.fail(WebSearchError.aborted("interrupted by the user")))
+        if (signal.aborted) onAbort()
+        else signal.addEventListener("abort", onAbort, { once: true })
+        return Effect.sync(() => signal.removeEventListener("abort", onAbort))
+      })
+
+/**
+ * Options of `run`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface RunOptions {
+  /** Aborting it (Ctrl-C) interrupts every in-flight call; the command then reports `Aborted`. */
+  readonly signal?: AbortSignal | undefined
+  /** The provider Layers to compose; defaults to `providers`. */
+  readonly providers?: Layer.Layer<never, never, ProviderRegistry.ProviderRegistry> | undefined
+}
+
+/**
+ * Runs a command line and returns its exit code.
+ *
+ * @since 0.1.0
+ * @category running
+ */
+export const run = (argv: ReadonlyArray<string>, io: Io, options: RunOptions = {}): Effect.Effect<number> => {
+  const parsed = Cli.parse(argv)
+  if (Either.isLeft(parsed)) {
+    const usage = parsed.left
+    return Effect.sync(() => {
+      if (usage.json) io.stdout(`${Render.jsonFailure(usage)}\n`)
+      else io.stderr(`websearch: ${usage.message}\nRun "websearch --help" for usage.\n`)
+      return ExitCode.usage
+    })
+  }
+  const command = parsed.right
+  if (command._tag === "Help") {
+    return Effect.sync(() => {
+      io.stdout(Cli.usage)
+      return ExitCode.ok
+    })
+  }
+  if (command._tag === "Version") {
+    return Effect.sync(() => {
+      io.stdout(command.json ? `${JSON.stringify({ ok: true, response: { version: version() } })}\n` : `${version()}\n`)
+      return ExitCode.ok
+    })
+  }
+  const live = (options.providers ?? providers).pipe(
+    Layer.provideMerge(WebSearch.layer),
+    Layer.provideMerge(settingsLayer(command, io))
+  )
+  const report = (error: WebSearchError.WebSearchError): number => {
+    if (command.json) io.stdout(`${Render.jsonFailure(error)}\n`)
+    else io.stderr(Render.error(error))
+    return error._tag === "Aborted" ? ExitCode.interrupted : ExitCode.failed
+  }
+  return program(command).pipe(
+    Effect.provide(live),
+    Effect.raceFirst(abortOn(options.signal)),
+    Effect.map((outcome) => {
+      if (outcome.stdout !== "") io.stdout(outcome.stdout)
+      if (outcome.stderr !== "") io.stderr(outcome.stderr)
+      return outcome.code
+    }),
+    Effect.catchAll((error) => Effect.sync(() => report(error))),
+    Effect.catchAllCause((cause) =>
+      Effect.sync(() =>
+        report(
+          WebSearchError.responseInvalid(
+            "parse_failed",
+            `websearch failed unexpectedly: ${Cause.pretty(cause).split("\n")[0]}`
+          )
+        )
+      )
+    ),
+    Effect.provide(Logger.replace(Logger.defaultLogger, Logger.withConsoleError(Logger.logfmtLogger))),
+    Logger.withMinimumLogLevel(command.verbose ? LogLevel.Debug : LogLevel.None)
+  )
+}

@@ -1,0 +1,190 @@
+import { describe, expect, it } from "@effect/vitest"
+import { spawnSync } from "node:child_process"
+import { mkdtempSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+
+const bin = fileURLToPath(new URL("../bin/websearch.js", import.meta.url))
+const guard = fileURLToPath(new URL("../../../test-support/loopbackGuard.js", import.meta.url))
+
+// Only what the command may read: no provider keys or defaults leak in from the developer's shell.
+const baseEnv = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "" }
+
+const websearch = (args: ReadonlyArray<string>, env: Record<string, string> = {}) => {
+  const result = spawnSync(process.execPath, ["--import", guard, bin, ...args], {
+    env: { ...baseEnv, ...env },
+    encoding: "utf8",
+    timeout: 60_000
+  })
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr }
+}
+
+const json = (stdout: string): Record<string, unknown> => {
+  const lines = stdout.trim().split("\n")
+  expect(lines).toHaveLength(1)
+  return JSON.parse(lines[0]) as Record<string, unknown>
+}
+
+const tempFile = (content: string): string => {
+  const dir = mkdtempSync(join(tmpdir(), "websearch-cli-"))
+  const path = join(dir, "settings.json")
+  writeFileSync(path, content)
+  return path
+}
+
+describe("websearch as a process", () => {
+  it("--help prints usage and exits 0", () => {
+    const { code, stdout } = websearch(["--help"])
+    expect(code).toBe(0)
+    expect(stdout).toContain("websearch search KEYWORD...")
+    expect(stdout).toContain("--json")
+  })
+
+  it("--version prints the package version", () => {
+    const { code, stdout } = websearch(["--version"])
+    expect(code).toBe(0)
+    expect(stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/)
+  })
+
+  it("search with the keyless default reports Unavailable/not_registered as one JSON object, exit 1", () => {
+    const { code, stdout } = websearch(["search", "effect typescript", "--json"])
+    expect(code).toBe(1)
+    const out = json(stdout)
+    expect(out.ok).toBe(false)
+    expect(out.error).toMatchObject({
+      _tag: "Unavailable",
+      reason: "not_registered",
+      providerId: "duckduckgo",
+      capability: "searchKeywords",
+      retryable: false
+    })
+    expect(out.failures).toEqual([])
+  })
+
+  it("human output of a failure goes to stderr, stdout stays empty", () => {
+    const { code, stdout, stderr } = websearch(["fetch", "https://example.com/"])
+    expect(code).toBe(1)
+    expect(stdout).toBe("")
+    expect(stderr).toContain("Unavailable/not_registered")
+    expect(stderr).toContain("fetch")
+  })
+
+  it("an invalid URL fails the request before any provider is resolved: RequestFailed/invalid_input", () => {
+    const { code, stdout } = websearch(["fetch", "ftp://example.com/file", "--json"])
+    expect(code).toBe(1)
+    const out = json(stdout)
+    expect(out.error).toMatchObject({ _tag: "RequestFailed", reason: "invalid_input", capability: "fetchUrls" })
+    expect(String((out.error as { message: string }).message)).toContain("only http and https")
+  })
+
+  it("--max-results out of range is an invalid request naming the field", () => {
+    const { code, stdout } = websearch(["search", "x", "--max-results", "99", "--json"])
+    expect(code).toBe(1)
+    const out = json(stdout)
+    expect(out.error).toMatchObject({ _tag: "RequestFailed", reason: "invalid_input" })
+    expect(String((out.error as { message: string }).message)).toContain("maxResults")
+  })
+
+  it.each([
+    [["frobnicate"], "unknown command"],
+    [["search"], "at least one KEYWORD"],
+    [["search", "x", "--max-results", "ten"], "whole number"],
+    [["search", "x", "--bogus"], "bogus"],
+    [["fetch", "https://a.example", "--max-results", "3"], "does not apply"],
+    [["check"], "exactly one provider"]
+  ])("usage error %j exits 2 with a JSON error under --json", (args, fragment) => {
+    const plain = websearch(args)
+    expect(plain.code).toBe(2)
+    expect(plain.stderr).toContain(fragment)
+    const structured = websearch([...args, "--json"])
+    expect(structured.code).toBe(2)
+    const out = json(structured.stdout)
+    expect(out).toMatchObject({ ok: false, error: { _tag: "UsageError", reason: "usage" }, failures: [] })
+  })
+
+  it("providers --json lists every preset with key counts, never a key", () => {
+    const secret = "tvly-SECRET-do-not-print-123456"
+    const { code, stdout, stderr } = websearch(["providers", "--json"], {
+      TAVILY_API_KEY: `${secret},second-key-abcdef`
+    })
+    expect(code).toBe(0)
+    expect(stdout).not.toContain(secret)
+    expect(stderr).not.toContain(secret)
+    const out = json(stdout) as { ok: boolean; response: Array<Record<string, unknown>> }
+    expect(out.ok).toBe(true)
+    const tavily = out.response.find((row) => row.id === "tavily")
+    expect(tavily).toMatchObject({ apiKeys: 2, registered: false })
+    const jina = out.response.find((row) => row.id === "jina")
+    expect(jina?.capabilities).toEqual([
+      { feature: "searchKeywords", apiHost: "https://s.jina.ai" },
+      { feature: "fetchUrls", apiHost: "https://r.jina.ai" }
+    ])
+    const duckduckgo = out.response.find((row) => row.id === "duckduckgo")
+    expect(duckduckgo?.defaultFor).toEqual(["searchKeywords"])
+  })
+
+  it("providers --provider ID shows one provider in human form", () => {
+    const { code, stdout } = websearch(["providers", "--provider", "jina"])
+    expect(code).toBe(0)
+    expect(stdout).toContain("jina")
+    expect(stdout).toContain("https://r.jina.ai")
+    expect(stdout).not.toContain("tavily")
+  })
+
+  it("--config applies a JSON settings file, and the environment is laid over it", () => {
+    const path = tempFile(
+      JSON.stringify({
+        defaults: { searchKeywords: "tavily", fetchUrls: null },
+        providers: { jina: { capabilities: { fetchUrls: { apiHost: "http://127.0.0.1:9/reader" } } } }
+      })
+    )
+    const listed = json(websearch(["providers", "--json", "--config", path]).stdout) as {
+      response: Array<{ id: string; defaultFor: Array<string>; capabilities: Array<{ apiHost: string }> }>
+    }
+    expect(listed.response.find((r) => r.id === "tavily")?.defaultFor).toEqual(["searchKeywords"])
+    expect(listed.response.find((r) => r.id === "jina")?.capabilities[1].apiHost).toBe("http://127.0.0.1:9/reader")
+
+    const nullDefault = websearch(["fetch", "https://example.com", "--json", "--config", path])
+    expect(nullDefault.code).toBe(1)
+    expect(json(nullDefault.stdout).error).toMatchObject({ _tag: "Unavailable", reason: "no_default_provider" })
+
+    const overlaid = websearch(["search", "x", "--json", "--config", path], {
+      WEBSEARCH_DEFAULT_SEARCH_KEYWORDS_PROVIDER: "exa"
+    })
+    expect(json(overlaid.stdout).error).toMatchObject({ providerId: "exa" })
+  })
+
+  it("an invalid settings file fails with Unavailable/invalid_config naming the field", () => {
+    const path = tempFile(JSON.stringify({ providers: { tavily: { capabilities: { research: {} } } }, maxResults: 0 }))
+    const { code, stdout } = websearch(["search", "x", "--json", "--config", path])
+    expect(code).toBe(1)
+    const error = json(stdout).error as { _tag: string; reason: string; message: string }
+    expect(error).toMatchObject({ _tag: "Unavailable", reason: "invalid_config" })
+    expect(error.message).toContain("maxResults")
+  })
+
+  it("a settings file that is not JSON names the file", () => {
+    const path = tempFile("{ not json")
+    const { code, stdout } = websearch(["providers", "--json", "--config", path])
+    expect(code).toBe(1)
+    const error = json(stdout).error as { reason: string; message: string }
+    expect(error.reason).toBe("invalid_config")
+    expect(error.message).toContain(path)
+  })
+
+  it("WEBSEARCH_CONFIG names the settings file when --config is absent", () => {
+    const path = tempFile(JSON.stringify({ defaults: { searchKeywords: "brave" } }))
+    const { stdout } = websearch(["search", "x", "--json"], { WEBSEARCH_CONFIG: path })
+    expect(json(stdout).error).toMatchObject({ providerId: "brave" })
+  })
+
+  it("check reports each capability and exits 1 when one fails", () => {
+    const { code, stdout } = websearch(["check", "jina", "--json"])
+    expect(code).toBe(1)
+    const out = json(stdout) as { ok: boolean; response: { ok: boolean; capabilities: Array<Record<string, unknown>> } }
+    expect(out.ok).toBe(true)
+    expect(out.response.ok).toBe(false)
+    expect(out.response.capabilities.map((c) => c.capability)).toEqual(["searchKeywords", "fetchUrls"])
+  })
+})
