@@ -1,0 +1,77 @@
+/**
+ * The `fetchUrls` capability: fetch the content of 1–20 http(s) URLs with the requested or default
+ * provider, one provider call per URL, merged into one `WebSearchResponse`. It never searches.
+ *
+ * @since 0.1.0
+ */
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Pipeline from "./internal/pipeline.js"
+import { ProviderRegistry } from "./ProviderRegistry.js"
+import { Settings } from "./Settings.js"
+import type { WebSearchError } from "./WebSearchError.js"
+import * as WebSearchRequest from "./WebSearchRequest.js"
+import type { WebSearchResponse } from "./WebSearchResponse.js"
+
+/**
+ * The URL-fetching service.
+ *
+ * @since 0.1.0
+ * @category tags
+ */
+export class FetchUrls extends Context.Tag("@websearch/core/FetchUrls")<FetchUrls, FetchUrls.Service>() {}
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export declare namespace FetchUrls {
+  /**
+   * @since 0.1.0
+   * @category models
+   */
+  export interface Service {
+    /**
+     * Validates and normalises the request (URLs parsed, http(s) only; any invalid URL fails the whole request before a call), then fetches every URL; blacklisted URLs are refused without a request.
+     * Partial failures are listed in `failures`; if every URL fails, the first URL's error is raised
+     * with every failure attached.
+     */
+    readonly fetchUrls: (
+      request: typeof WebSearchRequest.FetchUrlsRequest.Encoded
+    ) => Effect.Effect<WebSearchResponse, WebSearchError>
+  }
+}
+
+/**
+ * Builds the service from the settings and the provider registry.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make: Effect.Effect<FetchUrls.Service, never, Settings | ProviderRegistry> = Effect.gen(function* () {
+  const env: Pipeline.Env = { settings: yield* Settings, registry: yield* ProviderRegistry }
+  return {
+    fetchUrls: (request) =>
+      WebSearchRequest.normalizeFetchUrls(request).pipe(
+        Effect.flatMap((normalized) => Pipeline.runList(env, { ...normalized, capability: "fetchUrls" }))
+      )
+  }
+})
+
+/**
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer: Layer.Layer<FetchUrls, never, Settings | ProviderRegistry> = Layer.effect(FetchUrls, make)
+
+/**
+ * Fetches with the `FetchUrls` service in context.
+ *
+ * @since 0.1.0
+ * @category accessors
+ */
+export const fetchUrls = (
+  request: typeof WebSearchRequest.FetchUrlsRequest.Encoded
+): Effect.Effect<WebSearchResponse, WebSearchError, FetchUrls> =>
+  Effect.flatMap(FetchUrls, (service) => service.fetchUrls(request))

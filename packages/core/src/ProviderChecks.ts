@@ -1,0 +1,182 @@
+/**
+ * Provider checks: run every capability of a provider once with a stable input (`test query`,
+ * `https://example.com`, a one-line research brief) and report each capability's outcome, so a user learns
+ * which endpoint or capability is broken. A provider passes only when every capability passes.
+ *
+ * @since 0.1.0
+ */
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Schema from "effect/Schema"
+import { Capability } from "./Capability.js"
+import { FetchUrls } from "./FetchUrls.js"
+import { ProviderId } from "./ProviderId.js"
+import { Research } from "./Research.js"
+import { SearchKeywords } from "./SearchKeywords.js"
+import { Settings } from "./Settings.js"
+import * as WebSearchError from "./WebSearchError.js"
+
+/**
+ * The stable inputs each capability is checked with.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const checkInputs = {
+  searchKeywords: "test query",
+  fetchUrls: "https://example.com",
+  research: "What is the capital of France? Cite one source."
+} as const
+
+/**
+ * One capability's check: `ok` with the number of results, or the error, always with the capability named.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const CapabilityCheck = Schema.Struct({
+  capability: Capability,
+  ok: Schema.Boolean,
+  results: Schema.Number,
+  durationMs: Schema.Number,
+  error: Schema.optional(WebSearchError.WebSearchError)
+})
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type CapabilityCheck = typeof CapabilityCheck.Type
+
+/**
+ * A provider's check: passes when every capability passes.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const ProviderCheck = Schema.Struct({
+  providerId: ProviderId,
+  ok: Schema.Boolean,
+  capabilities: Schema.Array(CapabilityCheck)
+})
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type ProviderCheck = typeof ProviderCheck.Type
+
+/**
+ * The checks service.
+ *
+ * @since 0.1.0
+ * @category tags
+ */
+export class ProviderChecks extends Context.Tag("@websearch/core/ProviderChecks")<
+  ProviderChecks,
+  ProviderChecks.Service
+>() {}
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export declare namespace ProviderChecks {
+  /**
+   * @since 0.1.0
+   * @category models
+   */
+  export interface Service {
+    /** Checks every capability of a provider; fails only when the provider id is unknown. */
+    readonly check: (providerId: string) => Effect.Effect<ProviderCheck, WebSearchError.Unavailable>
+  }
+}
+
+/**
+ * Builds the service from the capability services.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make: Effect.Effect<ProviderChecks.Service, never, Settings | SearchKeywords | FetchUrls | Research> =
+  Effect.gen(function* () {
+    const settings = yield* Settings
+    const search = yield* SearchKeywords
+    const fetch = yield* FetchUrls
+    const research = yield* Research
+    const run = (
+      providerId: ProviderId,
+      capability: Capability
+    ): Effect.Effect<number, WebSearchError.WebSearchError> => {
+      switch (capability) {
+        case "searchKeywords":
+          return Effect.map(
+            search.searchKeywords({ providerId, keywords: [checkInputs.searchKeywords] }),
+            (r) => r.results.length
+          )
+        case "fetchUrls":
+          return Effect.map(fetch.fetchUrls({ providerId, urls: [checkInputs.fetchUrls] }), (r) => r.results.length)
+        case "research":
+          return Effect.map(
+            research.research({ providerId, query: checkInputs.research, allowedDomains: [] }),
+            (r) => r.sources.length
+          )
+      }
+    }
+    const checkOne = (providerId: ProviderId, capability: Capability) =>
+      Effect.gen(function* () {
+        const start = yield* Clock.currentTimeMillis
+        const outcome = yield* Effect.either(run(providerId, capability))
+        const durationMs = (yield* Clock.currentTimeMillis) - start
+        return outcome._tag === "Right"
+          ? { capability, ok: true, results: outcome.right, durationMs }
+          : {
+              capability,
+              ok: false,
+              results: 0,
+              durationMs,
+              // The capability is always named, so a user knows which endpoint failed.
+              error: WebSearchError.annotate(outcome.left, {
+                capability,
+                message: `${capability} check failed: ${outcome.left.message}`
+              })
+            }
+      })
+    return {
+      check: (providerId) =>
+        Effect.gen(function* () {
+          const provider = settings.providers.get(providerId)
+          if (provider === undefined) {
+            return yield* Effect.fail(
+              WebSearchError.unavailable(
+                "unknown_provider",
+                `unknown provider "${providerId}" (known: ${Array.from(settings.providers.keys()).join(", ")})`,
+                { providerId }
+              )
+            )
+          }
+          const capabilities = yield* Effect.forEach(provider.capabilities, (c) => checkOne(provider.id, c.feature))
+          return { providerId: provider.id, ok: capabilities.every((c) => c.ok), capabilities }
+        }).pipe(Effect.withSpan("websearch.check", { attributes: { "websearch.provider": providerId } }))
+    }
+  })
+
+/**
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer: Layer.Layer<ProviderChecks, never, Settings | SearchKeywords | FetchUrls | Research> = Layer.effect(
+  ProviderChecks,
+  make
+)
+
+/**
+ * Checks a provider with the `ProviderChecks` service in context.
+ *
+ * @since 0.1.0
+ * @category accessors
+ */
+export const check = (providerId: string): Effect.Effect<ProviderCheck, WebSearchError.Unavailable, ProviderChecks> =>
+  Effect.flatMap(ProviderChecks, (service) => service.check(providerId))

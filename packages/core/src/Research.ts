@@ -1,0 +1,71 @@
+/**
+ * The `research` capability: one brief, researched by a hosted provider (OpenAI's Responses API with the
+ * `web_search` tool), answered with a report, the queries it ran and the sources it cited.
+ *
+ * @since 0.1.0
+ */
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Pipeline from "./internal/pipeline.js"
+import { ProviderRegistry } from "./ProviderRegistry.js"
+import { Settings } from "./Settings.js"
+import type { WebSearchError } from "./WebSearchError.js"
+import * as WebSearchRequest from "./WebSearchRequest.js"
+import type { ResearchResponse } from "./WebSearchResponse.js"
+
+/**
+ * The research service.
+ *
+ * @since 0.1.0
+ * @category tags
+ */
+export class Research extends Context.Tag("@websearch/core/Research")<Research, Research.Service>() {}
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export declare namespace Research {
+  /**
+   * @since 0.1.0
+   * @category models
+   */
+  export interface Service {
+    /** Validates the brief (1–1000 characters, at most 20 domains) before any paid call, then researches it. */
+    readonly research: (
+      request: typeof WebSearchRequest.ResearchRequest.Encoded
+    ) => Effect.Effect<ResearchResponse, WebSearchError>
+  }
+}
+
+/**
+ * Builds the service from the settings and the provider registry.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make: Effect.Effect<Research.Service, never, Settings | ProviderRegistry> = Effect.gen(function* () {
+  const env: Pipeline.Env = { settings: yield* Settings, registry: yield* ProviderRegistry }
+  return {
+    research: (request) =>
+      WebSearchRequest.decodeResearch(request).pipe(Effect.flatMap((decoded) => Pipeline.runResearch(env, decoded)))
+  }
+})
+
+/**
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer: Layer.Layer<Research, never, Settings | ProviderRegistry> = Layer.effect(Research, make)
+
+/**
+ * Researches with the `Research` service in context.
+ *
+ * @since 0.1.0
+ * @category accessors
+ */
+export const research = (
+  request: typeof WebSearchRequest.ResearchRequest.Encoded
+): Effect.Effect<ResearchResponse, WebSearchError, Research> =>
+  Effect.flatMap(Research, (service) => service.research(request))

@@ -1,0 +1,598 @@
+/**
+ * Settings: which provider serves each capability by default, the user's overrides of provider presets
+ * (keys, endpoints, engines, basic auth), the URL blacklist and allowlist, result limits, the content budget,
+ * compression, concurrency and timeouts. They load from code, the environment or a JSON file; invalid settings
+ * fail at load with `Unavailable/invalid_config` naming the field, and nothing is ignored silently.
+ *
+ * @since 0.1.0
+ */
+import * as FileSystem from "@effect/platform/FileSystem"
+import * as Config from "effect/Config"
+import * as Context from "effect/Context"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as ParseResult from "effect/ParseResult"
+import type * as Redacted from "effect/Redacted"
+import * as Schema from "effect/Schema"
+import * as Blacklist from "./Blacklist.js"
+import * as Capability from "./Capability.js"
+import * as Compression from "./Compression.js"
+import * as ContentBudget from "./ContentBudget.js"
+import * as Preset from "./Preset.js"
+import * as ProviderId from "./ProviderId.js"
+import * as WebSearchError from "./WebSearchError.js"
+import { MaxResults } from "./WebSearchRequest.js"
+
+const HttpUrl = Schema.String.pipe(
+  Schema.filter((s) => {
+    if (!URL.canParse(s)) return `"${s}" is not a valid URL`
+    const url = new URL(s)
+    if (url.protocol !== "http:" && url.protocol !== "https:") return `"${s}" must be an http or https URL`
+    if (url.username !== "" || url.password !== "") return "an apiHost must not carry credentials; use apiKeys"
+    return true
+  })
+)
+
+const NonEmpty = Schema.Trim.pipe(Schema.minLength(1, { message: () => "must not be empty" }))
+
+const Secret = Schema.Redacted(NonEmpty)
+
+/**
+ * What a user may change on one capability of a provider: its endpoint.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const CapabilityOverride = Schema.Struct({ apiHost: Schema.optional(HttpUrl) })
+
+/**
+ * What a user may change on a provider: keys (rotated round-robin), per-capability endpoints, engines
+ * (SearXNG), basic auth (SearXNG behind a proxy), and the model (research). Only changed fields are stored.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const ProviderOverride = Schema.Struct({
+  apiKeys: Schema.optional(Schema.Array(Secret)),
+  capabilities: Schema.optional(
+    Schema.Struct({
+      searchKeywords: Schema.optional(CapabilityOverride),
+      fetchUrls: Schema.optional(CapabilityOverride),
+      research: Schema.optional(CapabilityOverride)
+    })
+  ),
+  engines: Schema.optional(Schema.Array(NonEmpty)),
+  basicAuthUsername: Schema.optional(NonEmpty),
+  basicAuthPassword: Schema.optional(Secret),
+  model: Schema.optional(NonEmpty)
+})
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type ProviderOverride = typeof ProviderOverride.Type
+
+const Cidr = Schema.String.pipe(
+  Schema.filter((s) => {
+    const [address, bits, ...rest] = s.split("/")
+    const isV4 = /^\d{1,3}(\.\d{1,3}){3}$/.test(address) && address.split(".").every((o) => Number(o) <= 255)
+    const isV6 = address.includes(":") && URL.canParse(`http://[${address}]/`)
+    const max = isV4 ? 32 : 128
+    return (
+      ((isV4 || isV6) && rest.length === 0 && bits !== undefined && /^\d{1,3}$/.test(bits) && Number(bits) <= max) ||
+      `"${s}" is not a CIDR block (198.18.0.0/15, fd00::/8)`
+    )
+  })
+)
+
+const Port = Schema.Int.pipe(Schema.between(1, 65535, { message: () => "a port is an integer from 1 to 65535" }))
+
+const Milliseconds = Schema.Int.pipe(
+  Schema.between(1, 3_600_000, { message: () => "a timeout is a whole number of milliseconds from 1 to 3600000" })
+)
+
+/**
+ * The settings document: what `--config` takes and what `layer` accepts. Every key is optional; unknown keys
+ * are errors.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const SettingsInput = Schema.Struct({
+  defaults: Schema.optional(
+    Schema.Struct({
+      searchKeywords: Schema.optional(Schema.NullOr(ProviderId.ProviderId)),
+      fetchUrls: Schema.optional(Schema.NullOr(ProviderId.ProviderId)),
+      research: Schema.optional(Schema.NullOr(ProviderId.ProviderId))
+    })
+  ),
+  providers: Schema.optional(Schema.Record({ key: ProviderId.ProviderId, value: ProviderOverride })),
+  blacklist: Schema.optional(Schema.Array(Blacklist.BlacklistEntry)),
+  allowlist: Schema.optional(Schema.Array(Blacklist.BlacklistEntry)),
+  urlPolicy: Schema.optional(
+    Schema.Struct({
+      allowHosts: Schema.optional(Schema.Array(NonEmpty)),
+      allowCidrs: Schema.optional(Schema.Array(Cidr)),
+      allowPorts: Schema.optional(Schema.Array(Port))
+    })
+  ),
+  maxResults: Schema.optional(MaxResults),
+  concurrency: Schema.optional(
+    Schema.Int.pipe(Schema.between(1, 20, { message: () => "concurrency is an integer from 1 to 20" }))
+  ),
+  budget: Schema.optional(ContentBudget.ContentBudget),
+  compression: Schema.optional(Compression.Compression),
+  timeouts: Schema.optional(
+    Schema.Struct({
+      searchKeywords: Schema.optional(Milliseconds),
+      fetchUrls: Schema.optional(Milliseconds),
+      research: Schema.optional(Milliseconds)
+    })
+  )
+}).annotations({ identifier: "SettingsInput" })
+
+/**
+ * The settings document as written (JSON-compatible; secrets as plain strings).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type SettingsInput = typeof SettingsInput.Encoded
+
+/**
+ * A provider after merging its preset with the user's override: capability endpoints merged by feature,
+ * keys as `Redacted`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface ResolvedProvider extends Preset.Preset {
+  readonly apiKeys: ReadonlyArray<Redacted.Redacted<string>>
+  readonly engines: ReadonlyArray<string>
+  readonly basicAuth: Option.Option<{ readonly username: string; readonly password: Redacted.Redacted<string> }>
+  readonly model: Option.Option<string>
+}
+
+/**
+ * Everything a driver call needs for one capability of one provider: the endpoint, one API key (rotated
+ * round-robin across the configured keys), engines, basic auth, limits.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface ProviderConfig {
+  readonly provider: ResolvedProvider
+  readonly capability: Capability.Capability
+  readonly apiHost: Option.Option<string>
+  readonly apiKey: Option.Option<Redacted.Redacted<string>>
+  readonly maxResults: number
+  readonly timeout: Duration.Duration
+}
+
+/**
+ * Defaults used when a setting is absent. With no configuration at all, keyword search uses DuckDuckGo
+ * (keyless) and URL fetching uses the local fetch provider; research has no default.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const defaults = {
+  defaults: { searchKeywords: "duckduckgo", fetchUrls: "fetch", research: null },
+  maxResults: 10,
+  concurrency: 5,
+  timeouts: { searchKeywords: 20_000, fetchUrls: 15_000, research: 300_000 }
+} as const
+
+/**
+ * The loaded, validated settings.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Service {
+  readonly defaults: { readonly [C in Capability.Capability]: ProviderId.ProviderId | null }
+  readonly providers: ReadonlyMap<ProviderId.ProviderId, ResolvedProvider>
+  readonly filter: Blacklist.UrlFilter
+  readonly urlPolicy: {
+    readonly allowHosts: ReadonlyArray<string>
+    readonly allowCidrs: ReadonlyArray<string>
+    readonly allowPorts: ReadonlyArray<number>
+  }
+  readonly maxResults: number
+  readonly concurrency: number
+  readonly budget: ContentBudget.ContentBudget
+  readonly compression: Compression.Compression
+  readonly timeouts: { readonly [C in Capability.Capability]: Duration.Duration }
+  /**
+   * Resolves the configuration of one capability of one provider, taking the next API key in rotation.
+   * Fails with `Unavailable/unknown_provider` or `Unavailable/unsupported_capability`.
+   */
+  readonly resolve: (
+    providerId: ProviderId.ProviderId,
+    capability: Capability.Capability,
+    options?: { readonly maxResults?: number | undefined }
+  ) => Effect.Effect<ProviderConfig, WebSearchError.Unavailable>
+}
+
+/**
+ * The settings service.
+ *
+ * @since 0.1.0
+ * @category tags
+ */
+export class Settings extends Context.Tag("@websearch/core/Settings")<Settings, Service>() {}
+
+const invalid = (message: string) => WebSearchError.unavailable("invalid_config", `invalid settings: ${message}`)
+
+const formatParseError = (error: ParseResult.ParseError): string =>
+  ParseResult.ArrayFormatter.formatErrorSync(error)
+    .map((issue) => `${issue.path.length > 0 ? issue.path.join(".") : "settings"}: ${issue.message}`)
+    .join("; ")
+
+const knownIds = () => Preset.all.map((p) => p.id).join(", ")
+
+const resolveProvider = (preset: Preset.Preset, override: ProviderOverride | undefined): ResolvedProvider => ({
+  ...preset,
+  capabilities: preset.capabilities.map((capability) => {
+    const apiHost = override?.capabilities?.[capability.feature]?.apiHost
+    return apiHost === undefined ? capability : { ...capability, apiHost }
+  }),
+  apiKeys: override?.apiKeys ?? [],
+  engines: override?.engines ?? [],
+  basicAuth:
+    override?.basicAuthUsername !== undefined && override.basicAuthPassword !== undefined
+      ? Option.some({ username: override.basicAuthUsername, password: override.basicAuthPassword })
+      : Option.none(),
+  model: Option.fromNullable(override?.model)
+})
+
+const pickDefault = (input: typeof SettingsInput.Type, capability: Capability.Capability): string | null => {
+  const chosen = input.defaults?.[capability]
+  return chosen === undefined ? defaults.defaults[capability] : chosen
+}
+
+const validate = (input: typeof SettingsInput.Type): Either.Either<Service, WebSearchError.Unavailable> => {
+  const problems: Array<string> = []
+  for (const [id, override] of Object.entries(input.providers ?? {})) {
+    const preset = Preset.byId.get(id)
+    if (preset === undefined) {
+      problems.push(`providers.${id}: unknown provider (known: ${knownIds()})`)
+      continue
+    }
+    for (const feature of Object.keys(override.capabilities ?? {}) as Array<Capability.Capability>) {
+      if (!Preset.supports(preset, feature)) {
+        problems.push(`providers.${id}.capabilities.${feature}: ${id} has no ${feature} capability`)
+      }
+    }
+    if ((override.basicAuthUsername === undefined) !== (override.basicAuthPassword === undefined)) {
+      problems.push(`providers.${id}: basicAuthUsername and basicAuthPassword go together`)
+    }
+  }
+  const chosen: { [C in Capability.Capability]: string | null } = {
+    searchKeywords: pickDefault(input, "searchKeywords"),
+    fetchUrls: pickDefault(input, "fetchUrls"),
+    research: pickDefault(input, "research")
+  }
+  for (const capability of Capability.all) {
+    const id = chosen[capability]
+    if (id === null) continue
+    const preset = Preset.byId.get(id)
+    if (preset === undefined) problems.push(`defaults.${capability}: unknown provider "${id}" (known: ${knownIds()})`)
+    else if (!Preset.supports(preset, capability)) {
+      problems.push(`defaults.${capability}: ${id} has no ${capability} capability`)
+    }
+  }
+  const blacklist = Blacklist.compile(input.blacklist ?? [])
+  const allowlist = Blacklist.compile(input.allowlist ?? [])
+  for (const [field, compiled] of [
+    ["blacklist", blacklist],
+    ["allowlist", allowlist]
+  ] as const) {
+    if (Either.isLeft(compiled)) {
+      for (const entry of compiled.left) problems.push(`${field}.${entry.index}: ${entry.message}`)
+    }
+  }
+  if (problems.length > 0 || Either.isLeft(blacklist) || Either.isLeft(allowlist)) {
+    return Either.left(invalid(problems.join("; ")))
+  }
+  const providers = new Map(
+    Preset.all.map((preset) => [preset.id, resolveProvider(preset, input.providers?.[preset.id])] as const)
+  )
+  const rotation = new Map<string, number>()
+  const maxResults = input.maxResults ?? defaults.maxResults
+  const timeoutsResolved = {
+    searchKeywords: Duration.millis(input.timeouts?.searchKeywords ?? defaults.timeouts.searchKeywords),
+    fetchUrls: Duration.millis(input.timeouts?.fetchUrls ?? defaults.timeouts.fetchUrls),
+    research: Duration.millis(input.timeouts?.research ?? defaults.timeouts.research)
+  }
+  const resolve: Service["resolve"] = (providerId, capability, options) =>
+    Effect.suspend(() => {
+      const provider = providers.get(providerId)
+      if (provider === undefined) {
+        return Effect.fail(
+          WebSearchError.unavailable("unknown_provider", `unknown provider "${providerId}" (known: ${knownIds()})`, {
+            providerId,
+            capability
+          })
+        )
+      }
+      const entry = provider.capabilities.find((c) => c.feature === capability)
+      if (entry === undefined) {
+        return Effect.fail(
+          WebSearchError.unavailable(
+            "unsupported_capability",
+            `${provider.name} (${providerId}) does not support ${capability}; it supports ${provider.capabilities
+              .map((c) => c.feature)
+              .join(", ")}`,
+            { providerId, capability }
+          )
+        )
+      }
+      let apiKey = Option.none<Redacted.Redacted<string>>()
+      if (provider.apiKeys.length > 0) {
+        const next = rotation.get(providerId) ?? 0
+        rotation.set(providerId, (next + 1) % provider.apiKeys.length)
+        apiKey = Option.some(provider.apiKeys[next])
+      }
+      return Effect.succeed({
+        provider,
+        capability,
+        apiHost: Option.fromNullable(entry.apiHost),
+        apiKey,
+        maxResults: options?.maxResults ?? maxResults,
+        timeout: timeoutsResolved[capability]
+      })
+    })
+  return Either.right({
+    defaults: chosen,
+    providers,
+    filter: { blacklist: blacklist.right, allowlist: allowlist.right },
+    urlPolicy: {
+      allowHosts: input.urlPolicy?.allowHosts ?? [],
+      allowCidrs: input.urlPolicy?.allowCidrs ?? [],
+      allowPorts: input.urlPolicy?.allowPorts ?? []
+    },
+    maxResults,
+    concurrency: input.concurrency ?? defaults.concurrency,
+    budget: input.budget ?? ContentBudget.defaultBudget,
+    compression: input.compression ?? { method: "none" },
+    timeouts: timeoutsResolved,
+    resolve
+  })
+}
+
+const decodeInput = Schema.decodeUnknownEither(SettingsInput, { errors: "all", onExcessProperty: "error" })
+
+/**
+ * Validates a settings document and builds the service. `source` names where the document came from in
+ * error messages (a file path, "environment").
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make = (input: unknown, source = "code"): Effect.Effect<Service, WebSearchError.Unavailable> =>
+  Either.match(decodeInput(input), {
+    onLeft: (error) => Effect.fail(invalid(`${formatParseError(error)} (from ${source})`)),
+    onRight: (decoded) =>
+      Either.match(validate(decoded), {
+        onLeft: (error) =>
+          Effect.fail(new WebSearchError.Unavailable({ ...error, message: `${error.message} (from ${source})` })),
+        onRight: Effect.succeed
+      })
+  })
+
+/**
+ * Settings from code.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer = (input: SettingsInput = {}): Layer.Layer<Settings, WebSearchError.Unavailable> =>
+  Layer.effect(Settings, make(input))
+
+const optionalString = (name: string) =>
+  Config.option(Config.string(name)).pipe(
+    Config.map(Option.flatMap((s) => (s.trim() === "" ? Option.none() : Option.some(s.trim()))))
+  )
+
+const splitList = (s: string) =>
+  s
+    .split(",")
+    .map((item) => item.trim())
+    .filter((item) => item.length > 0)
+
+/**
+ * Reads a settings document from the environment (or any `ConfigProvider`):
+ * - `WEBSEARCH_DEFAULT_SEARCH_KEYWORDS_PROVIDER`, `WEBSEARCH_DEFAULT_FETCH_URLS_PROVIDER`,
+ *   `WEBSEARCH_DEFAULT_RESEARCH_PROVIDER` (`none` for no default);
+ * - per provider, with its id upper-cased and `-` as `_`: `<ID>_API_KEY` (several keys comma-separated, rotated),
+ *   `<ID>_API_HOST` (single-capability providers) or `<ID>_<CAPABILITY>_API_HOST` (`JINA_FETCH_URLS_API_HOST`),
+ *   `<ID>_ENGINES` (comma-separated), `<ID>_BASIC_AUTH_USERNAME`, `<ID>_BASIC_AUTH_PASSWORD`, `<ID>_MODEL`;
+ * - `WEBSEARCH_MAX_RESULTS`, `WEBSEARCH_CONCURRENCY`.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const fromConfig: Effect.Effect<SettingsInput, WebSearchError.Unavailable> = Effect.gen(function* () {
+  const document: {
+    defaults?: Record<string, string | null>
+    providers?: Record<string, Record<string, unknown>>
+    maxResults?: number
+    concurrency?: number
+  } = {}
+  const problems: Array<string> = []
+  for (const capability of Capability.all) {
+    const name = `WEBSEARCH_DEFAULT_${Capability.toEnvName(capability)}_PROVIDER`
+    const value = yield* optionalString(name)
+    if (Option.isSome(value)) {
+      document.defaults = { ...document.defaults, [capability]: value.value === "none" ? null : value.value }
+    }
+  }
+  for (const preset of Preset.all) {
+    const prefix = ProviderId.toEnvName(preset.id)
+    const override: Record<string, unknown> = {}
+    const keys = yield* optionalString(`${prefix}_API_KEY`)
+    if (Option.isSome(keys)) override.apiKeys = splitList(keys.value)
+    const host = yield* optionalString(`${prefix}_API_HOST`)
+    const capabilities: Record<string, { apiHost: string }> = {}
+    if (Option.isSome(host)) {
+      if (preset.capabilities.length === 1) capabilities[preset.capabilities[0].feature] = { apiHost: host.value }
+      else {
+        problems.push(
+          `${prefix}_API_HOST: ${preset.id} has several capabilities; set ${preset.capabilities
+            .map((c) => `${prefix}_${Capability.toEnvName(c.feature)}_API_HOST`)
+            .join(" or ")}`
+        )
+      }
+    }
+    for (const capability of preset.capabilities) {
+      const capabilityHost = yield* optionalString(`${prefix}_${Capability.toEnvName(capability.feature)}_API_HOST`)
+      if (Option.isSome(capabilityHost)) capabilities[capability.feature] = { apiHost: capabilityHost.value }
+    }
+    if (Object.keys(capabilities).length > 0) override.capabilities = capabilities
+    const engines = yield* optionalString(`${prefix}_ENGINES`)
+    if (Option.isSome(engines)) override.engines = splitList(engines.value)
+    const username = yield* optionalString(`${prefix}_BASIC_AUTH_USERNAME`)
+    if (Option.isSome(username)) override.basicAuthUsername = username.value
+    const password = yield* optionalString(`${prefix}_BASIC_AUTH_PASSWORD`)
+    if (Option.isSome(password)) override.basicAuthPassword = password.value
+    const model = yield* optionalString(`${prefix}_MODEL`)
+    if (Option.isSome(model)) override.model = model.value
+    if (Object.keys(override).length > 0) document.providers = { ...document.providers, [preset.id]: override }
+  }
+  const maxResults = yield* Config.option(Config.integer("WEBSEARCH_MAX_RESULTS"))
+  if (Option.isSome(maxResults)) document.maxResults = maxResults.value
+  const concurrency = yield* Config.option(Config.integer("WEBSEARCH_CONCURRENCY"))
+  if (Option.isSome(concurrency)) document.concurrency = concurrency.value
+  if (problems.length > 0) return yield* Effect.fail(invalid(`${problems.join("; ")} (from environment)`))
+  return document as SettingsInput
+}).pipe(
+  Effect.catchTag("ConfigError", (error) =>
+    Effect.fail(invalid(`${String(error).replace(/^\(?Invalid data at /, "")} (from environment)`))
+  )
+)
+
+/**
+ * Overlays one settings document on another: scalar and list keys of the overlay win, `defaults`, `providers`
+ * (per provider, per field, per capability), `urlPolicy` and `timeouts` merge key by key.
+ *
+ * @since 0.1.0
+ * @category combinators
+ */
+export const merge = (base: SettingsInput, overlay: SettingsInput): SettingsInput => {
+  const providers: Record<string, ProviderOverrideInput> = { ...base.providers }
+  for (const [id, override] of Object.entries(overlay.providers ?? {})) {
+    const previous = providers[id]
+    providers[id] =
+      previous === undefined
+        ? override
+        : {
+            ...previous,
+            ...override,
+            ...(previous.capabilities !== undefined || override.capabilities !== undefined
+              ? { capabilities: { ...previous.capabilities, ...override.capabilities } }
+              : {})
+          }
+  }
+  return {
+    ...base,
+    ...overlay,
+    ...(base.defaults !== undefined || overlay.defaults !== undefined
+      ? { defaults: { ...base.defaults, ...overlay.defaults } }
+      : {}),
+    ...(Object.keys(providers).length > 0 ? { providers } : {}),
+    ...(base.urlPolicy !== undefined || overlay.urlPolicy !== undefined
+      ? { urlPolicy: { ...base.urlPolicy, ...overlay.urlPolicy } }
+      : {}),
+    ...(base.timeouts !== undefined || overlay.timeouts !== undefined
+      ? { timeouts: { ...base.timeouts, ...overlay.timeouts } }
+      : {})
+  }
+}
+
+type ProviderOverrideInput = typeof ProviderOverride.Encoded
+
+/**
+ * Settings from the environment (see `fromConfig`).
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerConfig = (): Layer.Layer<Settings, WebSearchError.Unavailable> =>
+  Layer.effect(
+    Settings,
+    Effect.flatMap(fromConfig, (document) => make(document, "environment"))
+  )
+
+/**
+ * Reads and parses a JSON settings file; fails with `Unavailable/invalid_config` naming the file.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const readFile = (
+  path: string
+): Effect.Effect<SettingsInput, WebSearchError.Unavailable, FileSystem.FileSystem> =>
+  Effect.gen(function* () {
+    const fs = yield* FileSystem.FileSystem
+    const text = yield* fs
+      .readFileString(path)
+      .pipe(Effect.mapError((error) => invalid(`cannot read settings file ${path}: ${error.message}`)))
+    return yield* Effect.try({
+      try: () => JSON.parse(text) as SettingsInput,
+      catch: (error) => invalid(`settings file ${path} is not valid JSON: ${(error as Error).message}`)
+    })
+  })
+
+/**
+ * Settings from a JSON file, with the environment laid over it when `env` is true (the CLI's behaviour).
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerFile = (
+  path: string,
+  options?: { readonly env?: boolean }
+): Layer.Layer<Settings, WebSearchError.Unavailable, FileSystem.FileSystem> =>
+  Layer.effect(
+    Settings,
+    Effect.gen(function* () {
+      const file = yield* readFile(path)
+      // The file is checked on its own first: `merge` assumes objects (a file holding `null` would throw), and a
+      // malformed value the environment happens to replace must still be reported, not ignored silently.
+      if (options?.env !== true || Either.isLeft(decodeInput(file))) return yield* make(file, path)
+      const env = yield* fromConfig
+      return yield* make(merge(file, env), `${path} and environment`)
+    })
+  )
+
+/**
+ * A listing of the resolved providers that is safe to show: key counts, never keys.
+ *
+ * @since 0.1.0
+ * @category conversions
+ */
+export const describeProviders = (
+  settings: Service
+): ReadonlyArray<{
+  readonly id: string
+  readonly name: string
+  readonly type: string
+  readonly credentials: string
+  readonly apiKeys: number
+  readonly capabilities: ReadonlyArray<{ readonly feature: Capability.Capability; readonly apiHost: string | null }>
+  readonly defaultFor: ReadonlyArray<Capability.Capability>
+}> =>
+  Array.from(settings.providers.values(), (provider) => ({
+    id: provider.id,
+    name: provider.name,
+    type: provider.type,
+    credentials: provider.credentials,
+    apiKeys: provider.apiKeys.length,
+    capabilities: provider.capabilities.map((c) => ({ feature: c.feature, apiHost: c.apiHost ?? null })),
+    defaultFor: Capability.all.filter((c) => settings.defaults[c] === provider.id)
+  }))

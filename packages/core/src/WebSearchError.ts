@@ -1,0 +1,373 @@
+/**
+ * The error vocabulary of websearch: four tagged errors that every capability, provider and surface shares.
+ * They are schemas, so they cross HTTP, MCP and RPC boundaries intact, and they never carry a secret.
+ *
+ * @since 0.1.0
+ */
+import * as Predicate from "effect/Predicate"
+import * as Schema from "effect/Schema"
+import { Capability } from "./Capability.js"
+import { ProviderId } from "./ProviderId.js"
+
+/**
+ * Why a capability cannot be used as configured. Retrying does not help.
+ *
+ * @since 0.1.0
+ * @category reasons
+ */
+export const UnavailableReason = Schema.Literal(
+  "no_default_provider",
+  "unknown_provider",
+  "not_registered",
+  "unsupported_capability",
+  "missing_credentials",
+  "credentials_rejected",
+  "invalid_config",
+  "unpriced_model"
+)
+
+/**
+ * @since 0.1.0
+ * @category reasons
+ */
+export type UnavailableReason = typeof UnavailableReason.Type
+
+/**
+ * Why a request did not complete.
+ *
+ * @since 0.1.0
+ * @category reasons
+ */
+export const RequestFailedReason = Schema.Literal(
+  "invalid_input",
+  "timeout",
+  "network",
+  "dns_failed",
+  "tls_failed",
+  "http_403",
+  "http_404",
+  "http_429",
+  "http_5xx",
+  "http_status",
+  "ssrf_rejected",
+  "redirect_rejected",
+  "too_large",
+  "stream_incomplete",
+  "rate_limited",
+  "blacklisted"
+)
+
+/**
+ * @since 0.1.0
+ * @category reasons
+ */
+export type RequestFailedReason = typeof RequestFailedReason.Type
+
+/**
+ * Why a provider's answer was not usable.
+ *
+ * @since 0.1.0
+ * @category reasons
+ */
+export const ResponseInvalidReason = Schema.Literal(
+  "decode_failed",
+  "empty_content",
+  "no_evidence",
+  "unsupported_content_type",
+  "parse_failed"
+)
+
+/**
+ * @since 0.1.0
+ * @category reasons
+ */
+export type ResponseInvalidReason = typeof ResponseInvalidReason.Type
+
+/**
+ * Why a request was aborted: the caller cancelled it.
+ *
+ * @since 0.1.0
+ * @category reasons
+ */
+export const AbortedReason = Schema.Literal("interrupted")
+
+/**
+ * @since 0.1.0
+ * @category reasons
+ */
+export type AbortedReason = typeof AbortedReason.Type
+
+/**
+ * The request-failure reasons where trying again later is likely to help.
+ *
+ * @since 0.1.0
+ * @category reasons
+ */
+export const retryableReasons: ReadonlySet<RequestFailedReason> = new Set<RequestFailedReason>([
+  "timeout",
+  "network",
+  "dns_failed",
+  "tls_failed",
+  "http_429",
+  "http_5xx",
+  "stream_incomplete",
+  "rate_limited"
+])
+
+/**
+ * One input's failure inside a response (`failures`) or inside an all-failed error, so an agent knows which
+ * inputs to give up on and which to retry.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export class InputFailure extends Schema.Class<InputFailure>("InputFailure")({
+  input: Schema.String,
+  _tag: Schema.Literal("Unavailable", "RequestFailed", "ResponseInvalid", "Aborted"),
+  reason: Schema.String,
+  retryable: Schema.Boolean,
+  retryAfter: Schema.optional(Schema.Number),
+  message: Schema.String
+}) {}
+
+const common = {
+  providerId: Schema.optional(ProviderId),
+  capability: Schema.optional(Capability),
+  input: Schema.optional(Schema.String),
+  retryable: Schema.Boolean,
+  /** Seconds to wait before trying again, when the provider said so (Retry-After). */
+  retryAfter: Schema.optional(Schema.Number),
+  message: Schema.String,
+  /** Every input's failure, present when all inputs of a request failed. */
+  failures: Schema.optional(Schema.Array(InputFailure))
+}
+
+/**
+ * The capability is not usable as configured: no default provider, an unknown or unregistered provider,
+ * a capability the provider lacks, missing or rejected credentials, invalid settings. Retrying does not help.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class Unavailable extends Schema.TaggedError<Unavailable>("@websearch/core/Unavailable")("Unavailable", {
+  ...common,
+  reason: UnavailableReason
+}) {}
+
+/**
+ * The request did not complete: invalid input, a timeout, a network or HTTP failure, a refused URL.
+ * `retryable` says whether trying again may help.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class RequestFailed extends Schema.TaggedError<RequestFailed>("@websearch/core/RequestFailed")("RequestFailed", {
+  ...common,
+  reason: RequestFailedReason
+}) {}
+
+/**
+ * The provider answered, but nothing usable came back (undecodable, empty, no evidence). Not retryable.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class ResponseInvalid extends Schema.TaggedError<ResponseInvalid>("@websearch/core/ResponseInvalid")(
+  "ResponseInvalid",
+  { ...common, reason: ResponseInvalidReason }
+) {}
+
+/**
+ * The caller cancelled the request (interruption or an aborted `AbortSignal`).
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class Aborted extends Schema.TaggedError<Aborted>("@websearch/core/Aborted")("Aborted", {
+  ...common,
+  reason: AbortedReason
+}) {}
+
+/**
+ * Any of the four errors, as a schema for the wire.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const WebSearchError = Schema.Union(Unavailable, RequestFailed, ResponseInvalid, Aborted)
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type WebSearchError = Unavailable | RequestFailed | ResponseInvalid | Aborted
+
+/**
+ * The optional context every error may carry.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface ErrorContext {
+  readonly providerId?: ProviderId | undefined
+  readonly capability?: Capability | undefined
+  readonly input?: string | undefined
+  readonly retryAfter?: number | undefined
+}
+
+const context = (ctx: ErrorContext | undefined) => {
+  const out: { providerId?: ProviderId; capability?: Capability; input?: string; retryAfter?: number } = {}
+  if (ctx?.providerId !== undefined) out.providerId = ctx.providerId
+  if (ctx?.capability !== undefined) out.capability = ctx.capability
+  if (ctx?.input !== undefined) out.input = ctx.input
+  if (ctx?.retryAfter !== undefined) out.retryAfter = ctx.retryAfter
+  return out
+}
+
+/**
+ * Builds an `Unavailable` error (never retryable).
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const unavailable = (reason: UnavailableReason, message: string, ctx?: ErrorContext): Unavailable =>
+  new Unavailable({ ...context(ctx), reason, message, retryable: false })
+
+/**
+ * Builds a `RequestFailed` error; `retryable` follows the reason unless given.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const requestFailed = (
+  reason: RequestFailedReason,
+  message: string,
+  ctx?: ErrorContext & { readonly retryable?: boolean }
+): RequestFailed =>
+  new RequestFailed({ ...context(ctx), reason, message, retryable: ctx?.retryable ?? retryableReasons.has(reason) })
+
+/**
+ * Builds a `ResponseInvalid` error (never retryable).
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const responseInvalid = (reason: ResponseInvalidReason, message: string, ctx?: ErrorContext): ResponseInvalid =>
+  new ResponseInvalid({ ...context(ctx), reason, message, retryable: false })
+
+/**
+ * Builds an `Aborted` error.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const aborted = (message: string, ctx?: ErrorContext): Aborted =>
+  new Aborted({ ...context(ctx), reason: "interrupted", message, retryable: false })
+
+const tags = new Set(["Unavailable", "RequestFailed", "ResponseInvalid", "Aborted"])
+
+/**
+ * Whether a value is one of the four websearch errors.
+ *
+ * @since 0.1.0
+ * @category guards
+ */
+export const isWebSearchError = (u: unknown): u is WebSearchError =>
+  Predicate.hasProperty(u, "_tag") &&
+  typeof u._tag === "string" &&
+  tags.has(u._tag) &&
+  Predicate.hasProperty(u, "reason") &&
+  Predicate.hasProperty(u, "message")
+
+/**
+ * The per-input summary of an error, as it appears in `failures`.
+ *
+ * @since 0.1.0
+ * @category conversions
+ */
+export const toInputFailure = (input: string, error: WebSearchError): InputFailure =>
+  new InputFailure({
+    input,
+    _tag: error._tag,
+    reason: error.reason,
+    retryable: error.retryable,
+    message: error.message,
+    ...(error.retryAfter === undefined ? {} : { retryAfter: error.retryAfter })
+  })
+
+/**
+ * A plain JSON object for the wire (CLI `--json`, HTTP bodies), with the tag and without the stack.
+ *
+ * @since 0.1.0
+ * @category conversions
+ */
+export const toJson = (error: WebSearchError): Record<string, unknown> =>
+  Schema.encodeSync(WebSearchError)(error) as unknown as Record<string, unknown>
+
+/**
+ * The fields of an error that may be filled in or replaced after the fact.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface ErrorPatch extends ErrorContext {
+  readonly message?: string | undefined
+  readonly failures?: ReadonlyArray<InputFailure> | undefined
+}
+
+/**
+ * Returns a copy of an error (same class and reason) with fields filled in or replaced. Context fields that the
+ * error already carries are kept unless the patch replaces them explicitly.
+ *
+ * @since 0.1.0
+ * @category combinators
+ */
+export const annotate = <E extends WebSearchError>(error: E, patch: ErrorPatch, keepExisting = true): E => {
+  const pick = <K extends keyof ErrorContext>(key: K) =>
+    keepExisting ? (error[key] ?? patch[key]) : (patch[key] ?? error[key])
+  const fields = {
+    ...context({
+      providerId: pick("providerId"),
+      capability: pick("capability"),
+      input: pick("input"),
+      retryAfter: pick("retryAfter")
+    }),
+    retryable: error.retryable,
+    message: patch.message ?? error.message,
+    ...(patch.failures !== undefined
+      ? { failures: patch.failures }
+      : error.failures !== undefined
+        ? { failures: error.failures }
+        : {})
+  }
+  switch (error._tag) {
+    case "Unavailable":
+      return new Unavailable({ ...fields, reason: error.reason }) as E
+    case "RequestFailed":
+      return new RequestFailed({ ...fields, reason: error.reason }) as E
+    case "ResponseInvalid":
+      return new ResponseInvalid({ ...fields, reason: error.reason }) as E
+    case "Aborted":
+      return new Aborted({ ...fields, reason: error.reason }) as E
+  }
+}
+
+/**
+ * Replaces every occurrence of the given secrets in an error's message (and its failures' messages) with
+ * `[redacted]`: a last line of defence against a driver that quotes a key back.
+ *
+ * @since 0.1.0
+ * @category combinators
+ */
+export const scrub = <E extends WebSearchError>(error: E, secrets: ReadonlyArray<string>): E => {
+  const usable = secrets.filter((s) => s.length >= 4)
+  if (usable.length === 0) return error
+  const clean = (text: string) => usable.reduce((acc, secret) => acc.split(secret).join("[redacted]"), text)
+  const message = clean(error.message)
+  const input = error.input === undefined ? undefined : clean(error.input)
+  const failures = error.failures?.map(
+    (f) => new InputFailure({ ...f, input: clean(f.input), message: clean(f.message) })
+  )
+  if (message === error.message && input === error.input && failures === undefined) return error
+  return annotate(error, { message, input, failures }, false)
+}

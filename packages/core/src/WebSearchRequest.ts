@@ -1,0 +1,277 @@
+/**
+ * The request contracts of the three capabilities, and the normalisation every input goes through before a
+ * provider sees it: trimmed, empty entries dropped, duplicates removed (first wins); URLs parsed, http(s) only.
+ *
+ * @since 0.1.0
+ */
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as ParseResult from "effect/ParseResult"
+import * as Schema from "effect/Schema"
+import type { Capability } from "./Capability.js"
+import { ProviderId } from "./ProviderId.js"
+import * as WebSearchError from "./WebSearchError.js"
+
+/**
+ * Most inputs one request may carry.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const maxInputs = 20
+
+/**
+ * Longest keyword query accepted, in characters.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const maxKeywordLength = 1000
+
+/**
+ * Longest URL accepted, in characters.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const maxUrlLength = 8192
+
+const inputs = (item: Schema.Schema<string>, what: string) =>
+  Schema.Array(item).pipe(
+    Schema.minItems(1, { message: () => `at least one ${what} is required` }),
+    Schema.maxItems(maxInputs, { message: () => `at most ${maxInputs} ${what}s per request` })
+  )
+
+/**
+ * Results per input: 1–50.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const MaxResults = Schema.Int.pipe(
+  Schema.between(1, 50, { message: () => "maxResults must be an integer from 1 to 50" })
+)
+
+/**
+ * Search the web for 1–20 keyword queries.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const SearchKeywordsRequest = Schema.Struct({
+  providerId: Schema.optional(ProviderId),
+  keywords: inputs(Schema.String.pipe(Schema.maxLength(maxKeywordLength)), "keyword"),
+  maxResults: Schema.optional(MaxResults)
+}).annotations({ identifier: "SearchKeywordsRequest" })
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type SearchKeywordsRequest = typeof SearchKeywordsRequest.Type
+
+/**
+ * Fetch the content of 1–20 http(s) URLs.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const FetchUrlsRequest = Schema.Struct({
+  providerId: Schema.optional(ProviderId),
+  urls: inputs(Schema.String.pipe(Schema.maxLength(maxUrlLength)), "URL")
+}).annotations({ identifier: "FetchUrlsRequest" })
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type FetchUrlsRequest = typeof FetchUrlsRequest.Type
+
+const hostname = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/
+
+/**
+ * A domain for the research allowlist: a bare, lower-case host name (no scheme, path or port).
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const Domain = Schema.transform(Schema.String, Schema.String, {
+  strict: true,
+  decode: (s) => s.trim().toLowerCase().replace(/\.$/, ""),
+  encode: (s) => s
+}).pipe(Schema.filter((s) => hostname.test(s) || `"${s}" is not a domain name (example.com)`))
+
+/**
+ * Research one brief (1–1000 characters after trimming) on the open web or within up to 20 domains.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const ResearchRequest = Schema.Struct({
+  providerId: Schema.optional(ProviderId),
+  query: Schema.Trim.pipe(
+    Schema.minLength(1, { message: () => "query must not be empty" }),
+    Schema.maxLength(1000, { message: () => "query must be at most 1000 characters" })
+  ),
+  allowedDomains: Schema.Array(Domain).pipe(Schema.maxItems(20, { message: () => "at most 20 allowedDomains" }))
+}).annotations({ identifier: "ResearchRequest" })
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type ResearchRequest = typeof ResearchRequest.Type
+
+/**
+ * Normalises one keyword: trimmed, inner runs of white space folded to one space.
+ *
+ * @since 0.1.0
+ * @category normalisation
+ */
+export const normalizeKeyword = (keyword: string): string => keyword.replace(/\s+/gu, " ").trim()
+
+/**
+ * Normalises keywords: each normalised, empty ones dropped, duplicates removed with the first kept.
+ * Idempotent: normalising twice gives the same list.
+ *
+ * @since 0.1.0
+ * @category normalisation
+ */
+export const normalizeKeywords = (keywords: ReadonlyArray<string>): ReadonlyArray<string> =>
+  dedupe(keywords.map(normalizeKeyword).filter((k) => k.length > 0))
+
+/**
+ * Removes duplicates, keeping each value's first occurrence and the original order.
+ *
+ * @since 0.1.0
+ * @category normalisation
+ */
+export const dedupe = <A>(items: Iterable<A>, key: (a: A) => unknown = (a) => a): Array<A> => {
+  const seen = new Set<unknown>()
+  const out: Array<A> = []
+  for (const item of items) {
+    const k = key(item)
+    if (seen.has(k)) continue
+    seen.add(k)
+    out.push(item)
+  }
+  return out
+}
+
+/**
+ * Parses and normalises one URL: trimmed, WHATWG-parsed, http or https only, no user name or password.
+ * Returns the serialised URL or a sentence saying what is wrong with it. Idempotent.
+ *
+ * @since 0.1.0
+ * @category normalisation
+ */
+export const normalizeUrl = (raw: string): Either.Either<string, string> => {
+  const trimmed = raw.trim()
+  if (trimmed.length === 0) return Either.left("the URL is empty")
+  if (!URL.canParse(trimmed)) return Either.left(`"${preview(trimmed)}" is not a valid URL`)
+  const url = new URL(trimmed)
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    return Either.left(
+      `"${preview(trimmed)}" uses ${url.protocol.slice(0, -1)}; only http and https URLs can be fetched`
+    )
+  }
+  if (url.username !== "" || url.password !== "") {
+    return Either.left(`"${url.host}${url.pathname}" carries a user name or password; credentials in URLs are refused`)
+  }
+  if (url.hostname === "") return Either.left(`"${preview(trimmed)}" has no host`)
+  return Either.right(url.href)
+}
+
+const preview = (s: string): string => (s.length > 120 ? `${s.slice(0, 117)}...` : s)
+
+/**
+ * A request after validation and normalisation: what the pipeline fans out.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface NormalizedRequest {
+  readonly capability: Capability
+  readonly providerId: ProviderId | undefined
+  readonly inputs: ReadonlyArray<string>
+  readonly maxResults: number | undefined
+}
+
+const invalid = (capability: Capability, message: string, input?: string) =>
+  WebSearchError.requestFailed("invalid_input", message, { capability, input })
+
+const decodeWith =
+  <A, I>(schema: Schema.Schema<A, I>, capability: Capability) =>
+  (request: unknown): Effect.Effect<A, WebSearchError.RequestFailed> =>
+    Schema.decodeUnknown(schema, { onExcessProperty: "error", errors: "all" })(request).pipe(
+      Effect.mapError((error) =>
+        invalid(
+          capability,
+          `invalid ${capability} request: ${ParseResult.ArrayFormatter.formatErrorSync(error)
+            .map((issue) => `${issue.path.length > 0 ? issue.path.join(".") : "request"}: ${issue.message}`)
+            .join("; ")}`
+        )
+      )
+    )
+
+const decodeSearch = decodeWith(SearchKeywordsRequest, "searchKeywords")
+const decodeFetch = decodeWith(FetchUrlsRequest, "fetchUrls")
+
+/**
+ * Validates and normalises a `searchKeywords` request; fails with `RequestFailed/invalid_input` naming the
+ * field at fault.
+ *
+ * @since 0.1.0
+ * @category decoding
+ */
+export const normalizeSearchKeywords = (
+  request: unknown
+): Effect.Effect<NormalizedRequest, WebSearchError.RequestFailed> =>
+  Effect.flatMap(decodeSearch(request), (decoded) => {
+    const keywords = normalizeKeywords(decoded.keywords)
+    return keywords.length === 0
+      ? Effect.fail(invalid("searchKeywords", "invalid searchKeywords request: keywords: every keyword is empty"))
+      : Effect.succeed({
+          capability: "searchKeywords" as const,
+          providerId: decoded.providerId,
+          inputs: keywords,
+          maxResults: decoded.maxResults
+        })
+  })
+
+/**
+ * Validates and normalises a `fetchUrls` request. Any invalid URL fails the whole request before a single
+ * network call, with `RequestFailed/invalid_input` naming the URL and why.
+ *
+ * @since 0.1.0
+ * @category decoding
+ */
+export const normalizeFetchUrls = (request: unknown): Effect.Effect<NormalizedRequest, WebSearchError.RequestFailed> =>
+  Effect.flatMap(decodeFetch(request), (decoded) => {
+    const urls: Array<string> = []
+    for (const [index, raw] of decoded.urls.entries()) {
+      if (raw.trim() === "") continue
+      const parsed = normalizeUrl(raw)
+      if (Either.isLeft(parsed)) {
+        return Effect.fail(invalid("fetchUrls", `invalid fetchUrls request: urls.${index}: ${parsed.left}`, raw))
+      }
+      urls.push(parsed.right)
+    }
+    return urls.length === 0
+      ? Effect.fail(invalid("fetchUrls", "invalid fetchUrls request: urls: every URL is empty"))
+      : Effect.succeed({
+          capability: "fetchUrls" as const,
+          providerId: decoded.providerId,
+          inputs: dedupe(urls),
+          maxResults: undefined
+        })
+  })
+
+/**
+ * Validates a `research` request (brief trimmed, domains lower-cased); fails with `RequestFailed/invalid_input`.
+ *
+ * @since 0.1.0
+ * @category decoding
+ */
+export const decodeResearch: (request: unknown) => Effect.Effect<ResearchRequest, WebSearchError.RequestFailed> =
+  decodeWith(ResearchRequest, "research")

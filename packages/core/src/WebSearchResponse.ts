@@ -1,0 +1,104 @@
+/**
+ * The response contracts: what every `searchKeywords` and `fetchUrls` call returns, and what `research`
+ * returns. Results are always model-readable content, never a provider's raw payload.
+ *
+ * @since 0.1.0
+ */
+import * as Schema from "effect/Schema"
+import { ListCapability } from "./Capability.js"
+import { ProviderId } from "./ProviderId.js"
+import { InputFailure } from "./WebSearchError.js"
+
+/**
+ * One result: its title, model-readable content, the final URL (after redirects) and the input it came from.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const WebSearchResult = Schema.Struct({
+  title: Schema.String,
+  content: Schema.String,
+  url: Schema.String,
+  sourceInput: Schema.String
+}).annotations({ identifier: "WebSearchResult" })
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type WebSearchResult = typeof WebSearchResult.Type
+
+/**
+ * The answer of one `searchKeywords` or `fetchUrls` call. `query` keeps the caller's meaning (the normalised
+ * inputs joined for display), `inputs` lists them, and `failures` names each input that failed when others
+ * succeeded.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const WebSearchResponse = Schema.Struct({
+  query: Schema.String,
+  providerId: ProviderId,
+  capability: ListCapability,
+  inputs: Schema.Array(Schema.String),
+  results: Schema.Array(WebSearchResult),
+  failures: Schema.Array(InputFailure)
+}).annotations({ identifier: "WebSearchResponse" })
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type WebSearchResponse = typeof WebSearchResponse.Type
+
+/**
+ * How the inputs of a request are joined into `query` for display.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const joinQuery = (inputs: ReadonlyArray<string>): string => inputs.join(" | ")
+
+/**
+ * A source the research report cites.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const ResearchSource = Schema.Struct({ title: Schema.String, url: Schema.String }).annotations({
+  identifier: "ResearchSource"
+})
+
+/**
+ * An image found during research.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const ResearchImage = Schema.Struct({
+  url: Schema.String,
+  title: Schema.optional(Schema.String),
+  sourceUrl: Schema.optional(Schema.String)
+}).annotations({ identifier: "ResearchImage" })
+
+/**
+ * The answer of a `research` call: a report, the queries the provider actually ran, the sources it cited
+ * (never empty: a report without citations is indistinguishable from an answer from memory) and images.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const ResearchResponse = Schema.Struct({
+  providerId: ProviderId,
+  query: Schema.String,
+  report: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(30_000)),
+  queries: Schema.Array(Schema.String).pipe(Schema.maxItems(32)),
+  sources: Schema.Array(ResearchSource).pipe(Schema.minItems(1), Schema.maxItems(32)),
+  images: Schema.Array(ResearchImage).pipe(Schema.maxItems(16))
+}).annotations({ identifier: "ResearchResponse" })
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type ResearchResponse = typeof ResearchResponse.Type

@@ -1,0 +1,318 @@
+/**
+ * The one private pipeline behind every capability: resolve the provider, check it can serve the capability,
+ * fan out one driver call per input with bounded concurrency and a per-input timeout, fail fast on abort,
+ * report partial failures, merge in input order, blacklist, post-process.
+ */
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Fiber from "effect/Fiber"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+import * as Schema from "effect/Schema"
+import * as Blacklist from "../Blacklist.js"
+import type { Capability, ListCapability } from "../Capability.js"
+import * as PostProcessing from "../PostProcessing.js"
+import type { DriverResult, ProviderDriver } from "../ProviderDriver.js"
+import * as ProviderId from "../ProviderId.js"
+import type * as ProviderRegistry from "../ProviderRegistry.js"
+import type * as Settings from "../Settings.js"
+import * as WebSearchError from "../WebSearchError.js"
+import type { NormalizedRequest, ResearchRequest } from "../WebSearchRequest.js"
+import * as WebSearchResponse from "../WebSearchResponse.js"
+
+/** What the pipeline reads: captured by the capability services when their Layer is built. */
+export interface Env {
+  readonly settings: Settings.Service
+  readonly registry: ProviderRegistry.Service
+}
+
+interface Resolved {
+  readonly providerId: ProviderId.ProviderId
+  readonly provider: Settings.ResolvedProvider
+  readonly driver: ProviderDriver
+  readonly secrets: ReadonlyArray<string>
+}
+
+const envHint = (capability: Capability) =>
+  `WEBSEARCH_DEFAULT_${capability.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}_PROVIDER`
+
+/** Resolves and checks the provider for a capability, before any input is sent anywhere. */
+export const resolve = (
+  env: Env,
+  requested: ProviderId.ProviderId | undefined,
+  capability: Capability
+): Effect.Effect<Resolved, WebSearchError.Unavailable> =>
+  Effect.suspend(() => {
+    const providerId = requested ?? env.settings.defaults[capability]
+    if (providerId === null) {
+      return Effect.fail(
+        WebSearchError.unavailable(
+          "no_default_provider",
+          `no provider was given and there is no default for ${capability}: pass providerId, or set defaults.${capability} in the settings (${envHint(capability)})`,
+          { capability }
+        )
+      )
+    }
+    const ctx = { providerId, capability }
+    const provider = env.settings.providers.get(providerId)
+    if (provider === undefined) {
+      return Effect.fail(
+        WebSearchError.unavailable(
+          "unknown_provider",
+          `unknown provider "${providerId}" (known: ${Array.from(env.settings.providers.keys()).join(", ")})`,
+          ctx
+        )
+      )
+    }
+    const entry = provider.capabilities.find((c) => c.feature === capability)
+    if (entry === undefined) {
+      return Effect.fail(
+        WebSearchError.unavailable(
+          "unsupported_capability",
+          `${provider.name} (${providerId}) does not support ${capability}; it supports ${provider.capabilities.map((c) => c.feature).join(", ")}`,
+          ctx
+        )
+      )
+    }
+    const driver = env.registry.get(providerId)
+    if (Option.isNone(driver)) {
+      return Effect.fail(
+        WebSearchError.unavailable(
+          "not_registered",
+          `${provider.name} (${providerId}) has no driver in this application: compose its provider Layer (registered: ${env.registry.ids().join(", ") || "none"})`,
+          ctx
+        )
+      )
+    }
+    if (driver.value[capability] === undefined) {
+      return Effect.fail(
+        WebSearchError.unavailable(
+          "unsupported_capability",
+          `the registered ${provider.name} driver does not implement ${capability}`,
+          ctx
+        )
+      )
+    }
+    if (provider.credentials === "required" && provider.apiKeys.length === 0) {
+      return Effect.fail(
+        WebSearchError.unavailable(
+          "missing_credentials",
+          `${provider.name} (${providerId}) needs an API key: set ${ProviderId.toEnvName(providerId)}_API_KEY or providers.${providerId}.apiKeys`,
+          ctx
+        )
+      )
+    }
+    if (entry.apiHost === undefined && provider.type !== "local") {
+      return Effect.fail(
+        WebSearchError.unavailable(
+          "invalid_config",
+          `${provider.name} (${providerId}) has no endpoint for ${capability}: set providers.${providerId}.capabilities.${capability}.apiHost`,
+          ctx
+        )
+      )
+    }
+    const secrets = [
+      ...provider.apiKeys.map(Redacted.value),
+      ...Option.match(provider.basicAuth, { onNone: () => [], onSome: (auth) => [Redacted.value(auth.password)] })
+    ]
+    return Effect.succeed({ providerId, provider, driver: driver.value, secrets })
+  })
+
+/**
+ * Runs one driver call under the capability's timeout, turning defects into typed errors and attaching the
+ * provider, capability and input to whatever fails. Secrets are scrubbed from messages.
+ */
+const guarded = <A>(
+  resolved: Resolved,
+  capability: Capability,
+  input: string,
+  timeout: Duration.Duration,
+  call: Effect.Effect<A, WebSearchError.WebSearchError>
+): Effect.Effect<A, WebSearchError.WebSearchError> =>
+  call.pipe(
+    Effect.timeoutFail({
+      duration: timeout,
+      onTimeout: () =>
+        WebSearchError.requestFailed(
+          "timeout",
+          `${resolved.provider.name} did not answer ${capability} for "${input}" within ${Duration.format(timeout)}`
+        )
+    }),
+    Effect.catchAllDefect((defect) => {
+      // The defect itself (message and stack) may quote a key, so only the scrubbed message is logged.
+      const error = WebSearchError.scrub(
+        WebSearchError.responseInvalid(
+          "parse_failed",
+          `the ${resolved.provider.name} driver failed unexpectedly on "${input}": ${defect instanceof Error ? defect.message : String(defect)}`
+        ),
+        resolved.secrets
+      )
+      return Effect.logError(`websearch driver defect: ${error.message}`).pipe(Effect.zipRight(Effect.fail(error)))
+    }),
+    Effect.mapError((error) =>
+      WebSearchError.scrub(
+        WebSearchError.annotate(error, { providerId: resolved.providerId, capability, input }),
+        resolved.secrets
+      )
+    ),
+    Effect.withSpan(`websearch.provider.${capability}`, {
+      attributes: { "websearch.provider": resolved.providerId, "websearch.capability": capability }
+    })
+  )
+
+/**
+ * Runs an effect in a fiber of its own, interrupting (and awaiting) that fiber when the caller is interrupted.
+ * A concurrent `Effect.forEach` attaches the fibers its workers fork to the fiber that called `forEach`, so when
+ * fail-fast interrupts one worker, a race inside it (`timeoutFail`, or a driver's own HTTP timeout) is left
+ * waiting for its timer and the Aborted request hangs until every other input times out. Joining an explicitly
+ * owned fiber makes the worker's interruption reach the driver call, whose finalizers run before we return.
+ */
+const ownFiber = <A, E>(effect: Effect.Effect<A, E>): Effect.Effect<A, E> =>
+  Effect.uninterruptibleMask((restore) =>
+    Effect.flatMap(Effect.fork(restore(effect)), (fiber) =>
+      restore(Fiber.join(fiber)).pipe(Effect.onInterrupt(() => Fiber.interrupt(fiber)))
+    )
+  )
+
+const logFailure = (error: WebSearchError.WebSearchError) =>
+  Effect.logWarning(`websearch input failed: ${error.message}`).pipe(
+    Effect.annotateLogs({
+      providerId: error.providerId,
+      capability: error.capability,
+      input: error.input,
+      tag: error._tag,
+      reason: error.reason,
+      retryable: error.retryable
+    })
+  )
+
+const allFailed = (
+  failures: ReadonlyArray<readonly [string, WebSearchError.WebSearchError]>
+): WebSearchError.WebSearchError => {
+  const [, first] = failures[0]
+  const summary = failures.map(([input, e]) => `"${input}": ${e._tag}/${e.reason} (${e.message})`).join("; ")
+  return WebSearchError.annotate(first, {
+    message: `all ${failures.length} input${failures.length === 1 ? "" : "s"} failed: ${summary}`,
+    failures: failures.map(([input, error]) => WebSearchError.toInputFailure(input, error))
+  })
+}
+
+/** The `searchKeywords` / `fetchUrls` pipeline. */
+export const runList = (
+  env: Env,
+  request: NormalizedRequest & { readonly capability: ListCapability }
+): Effect.Effect<WebSearchResponse.WebSearchResponse, WebSearchError.WebSearchError> =>
+  Effect.gen(function* () {
+    const { capability, inputs } = request
+    const resolved = yield* resolve(env, request.providerId, capability)
+    yield* Effect.annotateCurrentSpan("websearch.provider", resolved.providerId)
+    const filter = env.settings.filter
+
+    const callOne = (
+      input: string
+    ): Effect.Effect<
+      Either.Either<ReadonlyArray<DriverResult>, WebSearchError.WebSearchError>,
+      WebSearchError.Aborted
+    > => {
+      if (capability === "fetchUrls" && !Blacklist.isAllowed(filter, input)) {
+        const listed = filter.blacklist.test(input)
+        return Effect.succeed(
+          Either.left(
+            WebSearchError.requestFailed(
+              "blacklisted",
+              listed
+                ? `"${input}" is on the blacklist; it was not fetched`
+                : `"${input}" is not on the allowlist; it was not fetched`,
+              { providerId: resolved.providerId, capability, input }
+            )
+          )
+        )
+      }
+      const call = env.settings.resolve(resolved.providerId, capability, { maxResults: request.maxResults }).pipe(
+        Effect.flatMap((ctx) => {
+          const driverCall =
+            capability === "searchKeywords"
+              ? resolved.driver.searchKeywords!(input, ctx).pipe(
+                  Effect.map((results) => results.slice(0, ctx.maxResults))
+                )
+              : resolved.driver.fetchUrls!(input, ctx).pipe(Effect.map((result) => [result]))
+          return guarded(resolved, capability, input, ctx.timeout, driverCall)
+        })
+      )
+      return call.pipe(
+        Effect.map(Either.right),
+        Effect.catchAll((error) => (error._tag === "Aborted" ? Effect.fail(error) : Effect.succeed(Either.left(error))))
+      )
+    }
+
+    // forEach fails fast: an Aborted from one input interrupts every other in-flight call.
+    const outcomes = yield* Effect.forEach(inputs, (input) => ownFiber(callOne(input)), {
+      concurrency: env.settings.concurrency
+    })
+
+    const failures: Array<readonly [string, WebSearchError.WebSearchError]> = []
+    const merged: Array<WebSearchResponse.WebSearchResult> = []
+    for (const [index, outcome] of outcomes.entries()) {
+      const input = inputs[index]
+      if (Either.isLeft(outcome)) failures.push([input, outcome.left])
+      else for (const result of outcome.right) merged.push({ ...result, sourceInput: input })
+    }
+    yield* Effect.forEach(failures, ([, error]) => logFailure(error), { discard: true })
+    if (failures.length === inputs.length) return yield* Effect.fail(allFailed(failures))
+
+    const { dropped, kept } = Blacklist.filterResults(merged, filter)
+    if (dropped.length > 0) {
+      yield* Effect.logDebug(`websearch dropped ${dropped.length} result(s) by blacklist, allowlist or bad URL`)
+    }
+    const query = WebSearchResponse.joinQuery(inputs)
+    const results = yield* PostProcessing.run(kept, {
+      query,
+      budget: env.settings.budget,
+      compression: env.settings.compression
+    })
+    yield* Effect.annotateCurrentSpan({
+      "websearch.results": results.length,
+      "websearch.failures": failures.length
+    })
+    return {
+      query,
+      providerId: resolved.providerId,
+      capability,
+      inputs,
+      results,
+      failures: failures.map(([input, error]) => WebSearchError.toInputFailure(input, error))
+    }
+  }).pipe(
+    Effect.withSpan(`websearch.${request.capability}`, {
+      attributes: { "websearch.capability": request.capability, "websearch.inputs": request.inputs.length }
+    })
+  )
+
+const decodeResearch = Schema.decodeUnknown(WebSearchResponse.ResearchResponse)
+
+/** The `research` pipeline: one call, no fanout. */
+export const runResearch = (
+  env: Env,
+  request: ResearchRequest
+): Effect.Effect<WebSearchResponse.ResearchResponse, WebSearchError.WebSearchError> =>
+  Effect.gen(function* () {
+    const resolved = yield* resolve(env, request.providerId, "research")
+    const ctx = yield* env.settings.resolve(resolved.providerId, "research")
+    const output = yield* guarded(
+      resolved,
+      "research",
+      request.query,
+      ctx.timeout,
+      resolved.driver.research!(request, ctx)
+    )
+    return yield* decodeResearch({ ...output, providerId: resolved.providerId, query: request.query }).pipe(
+      Effect.mapError((error) =>
+        WebSearchError.responseInvalid(
+          "decode_failed",
+          `${resolved.provider.name} returned a research answer outside the contract: ${error.message}`,
+          { providerId: resolved.providerId, capability: "research", input: request.query }
+        )
+      )
+    )
+  }).pipe(Effect.withSpan("websearch.research", { attributes: { "websearch.capability": "research" } }))
