@@ -208,6 +208,17 @@ export interface Service {
   readonly compression: Compression.Compression
   readonly timeouts: { readonly [C in Capability.Capability]: Duration.Duration }
   /**
+   * Finds a provider and its entry for a capability, without side effects. Fails with
+   * `Unavailable/unknown_provider` or `Unavailable/unsupported_capability`.
+   */
+  readonly lookup: (
+    providerId: ProviderId.ProviderId,
+    capability: Capability.Capability
+  ) => Either.Either<
+    { readonly provider: ResolvedProvider; readonly entry: Preset.PresetCapability },
+    WebSearchError.Unavailable
+  >
+  /**
    * Resolves the configuration of one capability of one provider, taking the next API key in rotation.
    * Fails with `Unavailable/unknown_provider` or `Unavailable/unsupported_capability`.
    */
@@ -309,29 +320,35 @@ const validate = (input: typeof SettingsInput.Type): Either.Either<Service, WebS
     fetchUrls: Duration.millis(input.timeouts?.fetchUrls ?? defaults.timeouts.fetchUrls),
     research: Duration.millis(input.timeouts?.research ?? defaults.timeouts.research)
   }
+  const lookup: Service["lookup"] = (providerId, capability) => {
+    const provider = providers.get(providerId)
+    if (provider === undefined) {
+      return Either.left(
+        WebSearchError.unavailable("unknown_provider", `unknown provider "${providerId}" (known: ${knownIds()})`, {
+          providerId,
+          capability
+        })
+      )
+    }
+    const entry = provider.capabilities.find((c) => c.feature === capability)
+    if (entry === undefined) {
+      return Either.left(
+        WebSearchError.unavailable(
+          "unsupported_capability",
+          `${provider.name} (${providerId}) does not support ${capability}; it supports ${provider.capabilities
+            .map((c) => c.feature)
+            .join(", ")}`,
+          { providerId, capability }
+        )
+      )
+    }
+    return Either.right({ provider, entry })
+  }
   const resolve: Service["resolve"] = (providerId, capability, options) =>
     Effect.suspend(() => {
-      const provider = providers.get(providerId)
-      if (provider === undefined) {
-        return Effect.fail(
-          WebSearchError.unavailable("unknown_provider", `unknown provider "${providerId}" (known: ${knownIds()})`, {
-            providerId,
-            capability
-          })
-        )
-      }
-      const entry = provider.capabilities.find((c) => c.feature === capability)
-      if (entry === undefined) {
-        return Effect.fail(
-          WebSearchError.unavailable(
-            "unsupported_capability",
-            `${provider.name} (${providerId}) does not support ${capability}; it supports ${provider.capabilities
-              .map((c) => c.feature)
-              .join(", ")}`,
-            { providerId, capability }
-          )
-        )
-      }
+      const found = lookup(providerId, capability)
+      if (Either.isLeft(found)) return Effect.fail(found.left)
+      const { entry, provider } = found.right
       let apiKey = Option.none<Redacted.Redacted<string>>()
       if (provider.apiKeys.length > 0) {
         const next = rotation.get(providerId) ?? 0
@@ -361,6 +378,7 @@ const validate = (input: typeof SettingsInput.Type): Either.Either<Service, WebS
     budget: input.budget ?? ContentBudget.defaultBudget,
     compression: input.compression ?? { method: "none" },
     timeouts: timeoutsResolved,
+    lookup,
     resolve
   })
 }

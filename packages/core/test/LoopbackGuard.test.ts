@@ -9,7 +9,15 @@ import { isLoopbackHost, refusedDials } from "../../../test-support/loopbackGuar
 // off this machine: 0.0.0.0 dials the local host, and `.invalid` names (RFC 6761) never resolve.
 describe("loopback guard", () => {
   it("classifies loopback hosts", () => {
-    for (const host of ["127.0.0.1", "127.8.9.10", "::1", "[::1]", "localhost", "::ffff:127.0.0.1", "0:0:0:0:0:0:0:1"]) {
+    for (const host of [
+      "127.0.0.1",
+      "127.8.9.10",
+      "::1",
+      "[::1]",
+      "localhost",
+      "::ffff:127.0.0.1",
+      "0:0:0:0:0:0:0:1"
+    ]) {
       expect(isLoopbackHost(host), host).toBe(true)
     }
     for (const host of ["10.0.0.1", "192.168.1.1", "8.8.8.8", "example.com", "::", "::2", "128.0.0.1", "fe80::1"]) {
@@ -37,7 +45,9 @@ describe("loopback guard", () => {
   it("refuses DNS look-ups of non-loopback names", async () => {
     const before = refusedDials.length
     await expect(dns.promises.lookup("guard-test.invalid")).rejects.toThrow(/loopback guard/)
-    const callbackError = await new Promise<Error | null>((resolve) => dns.lookup("guard-test-2.invalid", (e) => resolve(e)))
+    const callbackError = await new Promise<Error | null>((resolve) =>
+      dns.lookup("guard-test-2.invalid", (e) => resolve(e))
+    )
     expect(callbackError?.message).toContain("loopback guard")
     expect(refusedDials.slice(before)).toEqual(["guard-test.invalid", "guard-test-2.invalid"])
   })

@@ -55,26 +55,9 @@ export const resolve = (
       )
     }
     const ctx = { providerId, capability }
-    const provider = env.settings.providers.get(providerId)
-    if (provider === undefined) {
-      return Effect.fail(
-        WebSearchError.unavailable(
-          "unknown_provider",
-          `unknown provider "${providerId}" (known: ${Array.from(env.settings.providers.keys()).join(", ")})`,
-          ctx
-        )
-      )
-    }
-    const entry = provider.capabilities.find((c) => c.feature === capability)
-    if (entry === undefined) {
-      return Effect.fail(
-        WebSearchError.unavailable(
-          "unsupported_capability",
-          `${provider.name} (${providerId}) does not support ${capability}; it supports ${provider.capabilities.map((c) => c.feature).join(", ")}`,
-          ctx
-        )
-      )
-    }
+    const found = env.settings.lookup(providerId, capability)
+    if (Either.isLeft(found)) return Effect.fail(found.left)
+    const { entry, provider } = found.right
     const driver = env.registry.get(providerId)
     if (Option.isNone(driver)) {
       return Effect.fail(

@@ -1,0 +1,72 @@
+/**
+ * What happens to a response's results after providers answer and blacklisted results are dropped: duplicate
+ * URLs removed, content compressed for the query, then cut to the content budget.
+ *
+ * @since 0.1.0
+ */
+import * as Effect from "effect/Effect"
+import * as Compression from "./Compression.js"
+import * as ContentBudget from "./ContentBudget.js"
+import { dedupe } from "./WebSearchRequest.js"
+import type { WebSearchResult } from "./WebSearchResponse.js"
+
+/**
+ * The key two result URLs are compared by: WHATWG-parsed, host lower-cased, default port and fragment dropped,
+ * and the slash of an empty (root) path dropped so `https://a.example` and `https://a.example/#top` match.
+ * Other paths keep a trailing slash, since servers may treat `/docs` and `/docs/` differently. A string that
+ * does not parse is compared as it is.
+ *
+ * @since 0.1.0
+ * @category normalisation
+ */
+export const normalizeUrlForDedupe = (url: string): string => {
+  const trimmed = url.trim()
+  if (!URL.canParse(trimmed)) return url
+  const parsed = new URL(trimmed)
+  parsed.hash = ""
+  // Special schemes already lower-case the host; opaque hosts of other schemes keep their case unless told.
+  if (parsed.hostname !== "") parsed.hostname = parsed.hostname.toLowerCase()
+  const href = parsed.href
+  if (parsed.pathname !== "/") return href
+  const beforePath = href.slice(0, href.length - parsed.search.length - parsed.pathname.length)
+  return `${beforePath}${parsed.search}`
+}
+
+/**
+ * What post-processing needs besides the results: the query compression ranks against, and the settings.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Options {
+  readonly query: string
+  readonly budget: ContentBudget.ContentBudget
+  readonly compression: Compression.Compression
+}
+
+/**
+ * Removes results whose URL (per {@link normalizeUrlForDedupe}) repeats an earlier one, keeping order.
+ *
+ * @since 0.1.0
+ * @category post-processing
+ */
+export const dedupeByUrl = (results: ReadonlyArray<WebSearchResult>): Array<WebSearchResult> =>
+  dedupe(results, (result) => normalizeUrlForDedupe(result.url))
+
+/**
+ * Post-processes results in order: URL dedupe (first occurrence wins), compression, content budget. Reads the
+ * `TokenCounter` and `ChunkRanker` references, whose defaults need no setup.
+ *
+ * @since 0.1.0
+ * @category post-processing
+ */
+export const run = (
+  results: ReadonlyArray<WebSearchResult>,
+  options: Options
+): Effect.Effect<ReadonlyArray<WebSearchResult>> =>
+  Compression.compress(dedupeByUrl(results), options.query, options.compression).pipe(
+    // The budget runs last so it is the final, hard bound on what enters the model's context: compression
+    // may only shrink content, but a plugged-in ranker is not trusted to, and cutting first would throw away
+    // the text ranking could have chosen from and leave compression picking among truncated leftovers.
+    Effect.flatMap((compressed) => ContentBudget.enforce(compressed, options.budget))
+  )
