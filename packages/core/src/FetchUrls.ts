@@ -54,7 +54,12 @@ export const make: Effect.Effect<FetchUrls.Service, never, Settings | ProviderRe
   return {
     fetchUrls: (request) =>
       WebSearchRequest.normalizeFetchUrls(request).pipe(
-        Effect.flatMap((normalized) => Pipeline.runList(env, { ...normalized, capability: "fetchUrls" }))
+        Effect.flatMap((normalized) =>
+          Pipeline.runList(env, { ...normalized, capability: "fetchUrls" }, (driver) => {
+            const fetchOne = driver.fetchUrls
+            return fetchOne && ((url, ctx) => Effect.map(fetchOne(url, ctx), (page) => [page]))
+          })
+        )
       )
   }
 })

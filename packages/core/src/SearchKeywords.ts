@@ -57,7 +57,9 @@ export const make: Effect.Effect<SearchKeywords.Service, never, Settings | Provi
   return {
     searchKeywords: (request) =>
       WebSearchRequest.normalizeSearchKeywords(request).pipe(
-        Effect.flatMap((normalized) => Pipeline.runList(env, { ...normalized, capability: "searchKeywords" }))
+        Effect.flatMap((normalized) =>
+          Pipeline.runList(env, { ...normalized, capability: "searchKeywords" }, (driver) => driver.searchKeywords)
+        )
       )
   }
 })

@@ -25,20 +25,30 @@ const wordSegmenter: Intl.Segmenter | undefined =
 
 const wordPattern = /[\p{L}\p{N}][\p{L}\p{M}\p{N}]*/gu
 
+// Scripts written without spaces between words: only runs containing them need dictionary segmentation.
+const unspaced =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u
+
 /**
- * Lower-cased words of a text. `Intl.Segmenter` splits scripts written without spaces (Chinese, Japanese,
- * Thai) into words; where it is missing a letter-and-digit pattern stands in. NFKC folds full-width and
- * compatibility forms so `ＡＢＣ` matches `abc`. No stemming.
+ * Lower-cased words of a text. Letter-and-digit runs are words; runs in scripts written without spaces
+ * (Chinese, Japanese, Thai…) are split further by `Intl.Segmenter`, which is much slower, so only those runs
+ * go through it. NFKC folds full-width and compatibility forms so `ＡＢＣ` matches `abc`. No stemming.
  *
  * @since 0.1.0
  * @category tokenizing
  */
 export const tokenize = (text: string): Array<string> => {
-  const folded = text.normalize("NFKC").toLowerCase()
-  if (wordSegmenter === undefined) return folded.match(wordPattern) ?? []
+  const runs = text.normalize("NFKC").toLowerCase().match(wordPattern) ?? []
+  if (wordSegmenter === undefined) return runs
   const words: Array<string> = []
-  for (const segment of wordSegmenter.segment(folded)) {
-    if (segment.isWordLike === true) words.push(segment.segment)
+  for (const run of runs) {
+    if (!unspaced.test(run)) {
+      words.push(run)
+      continue
+    }
+    for (const segment of wordSegmenter.segment(run)) {
+      if (segment.isWordLike === true) words.push(segment.segment)
+    }
   }
   return words
 }
@@ -54,10 +64,13 @@ export const tokenize = (text: string): Array<string> => {
 export const score = (query: string, documents: ReadonlyArray<string>): Array<number> => {
   const terms = [...new Set(tokenize(query))]
   if (terms.length === 0 || documents.length === 0) return documents.map(() => 0)
+  const wanted = new Set(terms)
   const frequencies = documents.map((document) => {
+    // Only query terms are ever looked up, so only they are counted; the length counts every word.
     const counts = new Map<string, number>()
-    for (const word of tokenize(document)) counts.set(word, (counts.get(word) ?? 0) + 1)
-    return { counts, length: [...counts.values()].reduce((sum, n) => sum + n, 0) }
+    const words = tokenize(document)
+    for (const word of words) if (wanted.has(word)) counts.set(word, (counts.get(word) ?? 0) + 1)
+    return { counts, length: words.length }
   })
   const averageLength = frequencies.reduce((sum, f) => sum + f.length, 0) / documents.length
   const n = documents.length

@@ -13,7 +13,7 @@ import * as Schema from "effect/Schema"
 import * as Blacklist from "../Blacklist.js"
 import type { Capability, ListCapability } from "../Capability.js"
 import * as PostProcessing from "../PostProcessing.js"
-import type { DriverResult, ProviderDriver } from "../ProviderDriver.js"
+import type { DriverContext, DriverResult, ProviderDriver } from "../ProviderDriver.js"
 import * as ProviderId from "../ProviderId.js"
 import type * as ProviderRegistry from "../ProviderRegistry.js"
 import type * as Settings from "../Settings.js"
@@ -27,10 +27,11 @@ export interface Env {
   readonly registry: ProviderRegistry.Service
 }
 
-interface Resolved {
+interface Resolved<Call> {
   readonly providerId: ProviderId.ProviderId
   readonly provider: Settings.ResolvedProvider
-  readonly driver: ProviderDriver
+  /** The driver's method for the capability, picked by the capability service. */
+  readonly call: Call
   readonly secrets: ReadonlyArray<string>
 }
 
@@ -38,11 +39,12 @@ const envHint = (capability: Capability) =>
   `WEBSEARCH_DEFAULT_${capability.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}_PROVIDER`
 
 /** Resolves and checks the provider for a capability, before any input is sent anywhere. */
-export const resolve = (
+export const resolve = <Call>(
   env: Env,
   requested: ProviderId.ProviderId | undefined,
-  capability: Capability
-): Effect.Effect<Resolved, WebSearchError.Unavailable> =>
+  capability: Capability,
+  method: (driver: ProviderDriver) => Call | undefined
+): Effect.Effect<Resolved<Call>, WebSearchError.Unavailable> =>
   Effect.suspend(() => {
     const providerId = requested ?? env.settings.defaults[capability]
     if (providerId === null) {
@@ -68,7 +70,8 @@ export const resolve = (
         )
       )
     }
-    if (driver.value[capability] === undefined) {
+    const call = method(driver.value)
+    if (call === undefined) {
       return Effect.fail(
         WebSearchError.unavailable(
           "unsupported_capability",
@@ -99,7 +102,7 @@ export const resolve = (
       ...provider.apiKeys.map(Redacted.value),
       ...Option.match(provider.basicAuth, { onNone: () => [], onSome: (auth) => [Redacted.value(auth.password)] })
     ]
-    return Effect.succeed({ providerId, provider, driver: driver.value, secrets })
+    return Effect.succeed({ providerId, provider, call, secrets })
   })
 
 /**
@@ -107,7 +110,7 @@ export const resolve = (
  * provider, capability and input to whatever fails. Secrets are scrubbed from messages.
  */
 const guarded = <A>(
-  resolved: Resolved,
+  resolved: Resolved<unknown>,
   capability: Capability,
   input: string,
   timeout: Duration.Duration,
@@ -139,7 +142,9 @@ const guarded = <A>(
         resolved.secrets
       )
     ),
+    // A stack trace per span costs more than the rest of the pipeline's own work; the span name locates it.
     Effect.withSpan(`websearch.provider.${capability}`, {
+      captureStackTrace: false,
       attributes: { "websearch.provider": resolved.providerId, "websearch.capability": capability }
     })
   )
@@ -181,14 +186,21 @@ const allFailed = (
   })
 }
 
-/** The `searchKeywords` / `fetchUrls` pipeline. */
+/** One input of a list capability, as the capability service adapts its driver method. */
+export type ListCall = (
+  input: string,
+  ctx: DriverContext
+) => Effect.Effect<ReadonlyArray<DriverResult>, WebSearchError.WebSearchError>
+
+/** The `searchKeywords` / `fetchUrls` pipeline; `method` picks the driver's method for the capability. */
 export const runList = (
   env: Env,
-  request: NormalizedRequest & { readonly capability: ListCapability }
+  request: NormalizedRequest & { readonly capability: ListCapability },
+  method: (driver: ProviderDriver) => ListCall | undefined
 ): Effect.Effect<WebSearchResponse.WebSearchResponse, WebSearchError.WebSearchError> =>
   Effect.gen(function* () {
     const { capability, inputs } = request
-    const resolved = yield* resolve(env, request.providerId, capability)
+    const resolved = yield* resolve(env, request.providerId, capability, method)
     yield* Effect.annotateCurrentSpan("websearch.provider", resolved.providerId)
     const filter = env.settings.filter
 
@@ -213,15 +225,16 @@ export const runList = (
         )
       }
       const call = env.settings.resolve(resolved.providerId, capability, { maxResults: request.maxResults }).pipe(
-        Effect.flatMap((ctx) => {
-          const driverCall =
-            capability === "searchKeywords"
-              ? resolved.driver.searchKeywords!(input, ctx).pipe(
-                  Effect.map((results) => results.slice(0, ctx.maxResults))
-                )
-              : resolved.driver.fetchUrls!(input, ctx).pipe(Effect.map((result) => [result]))
-          return guarded(resolved, capability, input, ctx.timeout, driverCall)
-        })
+        Effect.flatMap((ctx) =>
+          guarded(
+            resolved,
+            capability,
+            input,
+            ctx.timeout,
+            // A provider that ignores the requested count must not exceed it.
+            Effect.map(resolved.call(input, ctx), (results) => results.slice(0, ctx.maxResults))
+          )
+        )
       )
       return call.pipe(
         Effect.map(Either.right),
@@ -268,6 +281,7 @@ export const runList = (
     }
   }).pipe(
     Effect.withSpan(`websearch.${request.capability}`, {
+      captureStackTrace: false,
       attributes: { "websearch.capability": request.capability, "websearch.inputs": request.inputs.length }
     })
   )
@@ -280,15 +294,9 @@ export const runResearch = (
   request: ResearchRequest
 ): Effect.Effect<WebSearchResponse.ResearchResponse, WebSearchError.WebSearchError> =>
   Effect.gen(function* () {
-    const resolved = yield* resolve(env, request.providerId, "research")
+    const resolved = yield* resolve(env, request.providerId, "research", (driver) => driver.research)
     const ctx = yield* env.settings.resolve(resolved.providerId, "research")
-    const output = yield* guarded(
-      resolved,
-      "research",
-      request.query,
-      ctx.timeout,
-      resolved.driver.research!(request, ctx)
-    )
+    const output = yield* guarded(resolved, "research", request.query, ctx.timeout, resolved.call(request, ctx))
     return yield* decodeResearch({ ...output, providerId: resolved.providerId, query: request.query }).pipe(
       Effect.mapError((error) =>
         WebSearchError.responseInvalid(
