@@ -7,6 +7,7 @@
  */
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as FetchUrls from "@websearch/core/FetchUrls"
+import * as Progress from "@websearch/core/Progress"
 import * as ProviderChecks from "@websearch/core/ProviderChecks"
 import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
 import * as Research from "@websearch/core/Research"
@@ -64,12 +65,11 @@ const settingsLayer = (common: Cli.CommonOptions, io: Io) => {
 
 const version = (): string => (createRequire(import.meta.url)("../package.json") as { version: string }).version
 
-type Outcome = { readonly code: number; readonly stdout: string; readonly stderr: string }
+type Outcome = { readonly code: number; readonly stdout: string }
 
-const succeed = (common: Cli.CommonOptions, value: unknown, human: string, stderr = ""): Outcome => ({
+const succeed = (common: Cli.CommonOptions, value: unknown, human: string): Outcome => ({
   code: ExitCode.ok,
-  stdout: common.json ? `${Render.jsonSuccess(value)}\n` : human,
-  stderr: common.json ? "" : stderr
+  stdout: common.json ? `${Render.jsonSuccess(value)}\n` : human
 })
 
 const program = (
@@ -83,7 +83,7 @@ const program = (
           ...(command.provider === undefined ? {} : { providerId: command.provider }),
           ...(command.maxResults === undefined ? {} : { maxResults: command.maxResults })
         }),
-        (response) => succeed(command, response, Render.response(response), Render.failures(response))
+        (response) => succeed(command, response, Render.response(response))
       )
     case "Fetch":
       return Effect.map(
@@ -91,7 +91,7 @@ const program = (
           urls: command.urls,
           ...(command.provider === undefined ? {} : { providerId: command.provider })
         }),
-        (response) => succeed(command, response, Render.response(response), Render.failures(response))
+        (response) => succeed(command, response, Render.response(response))
       )
     case "Research":
       return Effect.map(
@@ -189,10 +189,16 @@ export const run = (argv: ReadonlyArray<string>, io: Io, options: RunOptions = {
   }
   return program(command).pipe(
     Effect.provide(live),
+    // Multi-input runs show each input as it finishes; scripts (--json) read failures from the one object.
+    Progress.withReporter({
+      inputFinished: (event) =>
+        Effect.sync(() => {
+          if (!command.json && event.total > 1) io.stderr(Render.progress(event))
+        })
+    }),
     Effect.raceFirst(abortOn(options.signal)),
     Effect.map((outcome) => {
-      if (outcome.stdout !== "") io.stdout(outcome.stdout)
-      if (outcome.stderr !== "") io.stderr(outcome.stderr)
+      io.stdout(outcome.stdout)
       return outcome.code
     }),
     Effect.catchAll((error) => Effect.sync(() => report(error))),

@@ -3,6 +3,7 @@
  *
  * @since 0.1.0
  */
+import type * as Progress from "@websearch/core/Progress"
 import type * as ProviderChecks from "@websearch/core/ProviderChecks"
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import type { ResearchResponse, WebSearchResponse } from "@websearch/core/WebSearchResponse"
@@ -61,15 +62,19 @@ export const response = (response: WebSearchResponse): string => {
 }
 
 /**
- * Human text for the failures of a partially failed request (printed on stderr).
+ * One progress line for a finished input of a multi-input request (printed on stderr as inputs finish).
  *
  * @since 0.1.0
  * @category human
  */
-export const failures = (response: WebSearchResponse): string =>
-  response.failures
-    .map((f) => `! ${f.input}: ${f._tag}/${f.reason}${f.retryable ? " (retryable)" : ""}: ${f.message}\n`)
-    .join("")
+export const progress = (event: Progress.InputFinished): string => {
+  const step = `[${event.finished}/${event.total}]`
+  if (event.outcome._tag === "Succeeded") {
+    return `${step} ${event.input}: ${event.outcome.results} result${event.outcome.results === 1 ? "" : "s"}\n`
+  }
+  const e = event.outcome.error
+  return `${step} ! ${event.input}: ${e._tag}/${e.reason}${e.retryable ? " (retryable)" : ""}: ${e.message}\n`
+}
 
 /**
  * Human text for a research report: the report, then the numbered sources.

@@ -39,14 +39,20 @@ const duckduckgo = ProviderRegistry.register({
 })
 
 describe("Main.run", () => {
-  it.effect("prints numbered human results on stdout and partial failures on stderr", () =>
+  it.effect("prints numbered human results on stdout and each input's progress, failures included, on stderr", () =>
     Effect.gen(function* () {
       const { out, io } = capture()
       const code = yield* Main.run(["search", "effect", "broken"], io, { providers: duckduckgo })
       expect(code).toBe(0)
       expect(out.stdout).toContain("[1] About effect\n    https://example.com/effect\n    All about effect.")
       expect(out.stdout).toContain("[2] Second")
-      expect(out.stderr).toContain("! broken: RequestFailed/http_429 (retryable)")
+      // Inputs finish in completion order, so the step numbers are checked apart from the lines.
+      const lines = out.stderr.trim().split("\n")
+      expect(lines.map((line) => line.slice(0, 5)).sort()).toEqual(["[1/2]", "[2/2]"])
+      expect(lines.map((line) => line.slice(6)).sort()).toEqual([
+        "! broken: RequestFailed/http_429 (retryable): rate limited",
+        "effect: 2 results"
+      ])
     })
   )
 

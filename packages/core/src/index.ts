@@ -19,6 +19,8 @@ export * as PostProcessing from "./PostProcessing.js"
 /** @since 0.1.0 */
 export * as Preset from "./Preset.js"
 /** @since 0.1.0 */
+export * as Progress from "./Progress.js"
+/** @since 0.1.0 */
 export * as ProviderChecks from "./ProviderChecks.js"
 /** @since 0.1.0 */
 export * as ProviderDriver from "./ProviderDriver.js"

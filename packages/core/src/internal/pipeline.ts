@@ -13,6 +13,7 @@ import * as Schema from "effect/Schema"
 import * as Blacklist from "../Blacklist.js"
 import type { Capability, ListCapability } from "../Capability.js"
 import * as PostProcessing from "../PostProcessing.js"
+import * as Progress from "../Progress.js"
 import type { DriverContext, DriverResult, ProviderDriver } from "../ProviderDriver.js"
 import * as ProviderId from "../ProviderId.js"
 import type * as ProviderRegistry from "../ProviderRegistry.js"
@@ -242,10 +243,31 @@ export const runList = (
       )
     }
 
+    const progress = yield* Progress.Progress
+    let finished = 0
+    const report = (
+      input: string,
+      outcome: Either.Either<ReadonlyArray<DriverResult>, WebSearchError.WebSearchError>
+    ) =>
+      progress.inputFinished({
+        capability,
+        providerId: resolved.providerId,
+        input,
+        finished: ++finished,
+        total: inputs.length,
+        outcome: Either.isRight(outcome)
+          ? { _tag: "Succeeded", results: outcome.right.length }
+          : { _tag: "Failed", error: outcome.left }
+      })
+
     // forEach fails fast: an Aborted from one input interrupts every other in-flight call.
-    const outcomes = yield* Effect.forEach(inputs, (input) => ownFiber(callOne(input)), {
-      concurrency: env.settings.concurrency
-    })
+    const outcomes = yield* Effect.forEach(
+      inputs,
+      (input) => ownFiber(Effect.tap(callOne(input), (outcome) => report(input, outcome))),
+      {
+        concurrency: env.settings.concurrency
+      }
+    )
 
     const failures: Array<readonly [string, WebSearchError.WebSearchError]> = []
     const merged: Array<WebSearchResponse.WebSearchResult> = []
