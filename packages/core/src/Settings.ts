@@ -110,6 +110,13 @@ export const SettingsInput = Schema.Struct({
       research: Schema.optional(Schema.NullOr(ProviderId.ProviderId))
     })
   ),
+  /** Providers tried in order when a request without a providerId fails as a whole on the default. */
+  fallbacks: Schema.optional(
+    Schema.Struct({
+      searchKeywords: Schema.optional(Schema.Array(ProviderId.ProviderId)),
+      fetchUrls: Schema.optional(Schema.Array(ProviderId.ProviderId))
+    })
+  ),
   providers: Schema.optional(Schema.Record({ key: ProviderId.ProviderId, value: ProviderOverride })),
   blacklist: Schema.optional(Schema.Array(Blacklist.BlacklistEntry)),
   allowlist: Schema.optional(Schema.Array(Blacklist.BlacklistEntry)),
@@ -195,6 +202,8 @@ export const defaults = {
  */
 export interface Service {
   readonly defaults: { readonly [C in Capability.Capability]: ProviderId.ProviderId | null }
+  /** The configured fallback chain of each list capability (empty when none). */
+  readonly fallbacks: { readonly [C in Capability.ListCapability]: ReadonlyArray<ProviderId.ProviderId> }
   readonly providers: ReadonlyMap<ProviderId.ProviderId, ResolvedProvider>
   readonly filter: Blacklist.UrlFilter
   readonly urlPolicy: {
@@ -297,6 +306,21 @@ const validate = (input: typeof SettingsInput.Type): Either.Either<Service, WebS
       problems.push(`defaults.${capability}: ${id} has no ${capability} capability`)
     }
   }
+  for (const capability of ["searchKeywords", "fetchUrls"] as const) {
+    const chain = input.fallbacks?.[capability] ?? []
+    if (chain.length > 0 && chosen[capability] === null) {
+      problems.push(`fallbacks.${capability}: a fallback chain needs defaults.${capability}`)
+    }
+    chain.forEach((id, index) => {
+      const preset = Preset.byId.get(id)
+      const field = `fallbacks.${capability}.${index}`
+      if (preset === undefined) problems.push(`${field}: unknown provider "${id}" (known: ${knownIds()})`)
+      else if (!Preset.supports(preset, capability)) problems.push(`${field}: ${id} has no ${capability} capability`)
+      else if (id === chosen[capability] || chain.indexOf(id) !== index) {
+        problems.push(`${field}: ${id} already comes earlier in the chain`)
+      }
+    })
+  }
   const blacklist = Blacklist.compile(input.blacklist ?? [])
   const allowlist = Blacklist.compile(input.allowlist ?? [])
   for (const [field, compiled] of [
@@ -366,6 +390,10 @@ const validate = (input: typeof SettingsInput.Type): Either.Either<Service, WebS
     })
   return Either.right({
     defaults: chosen,
+    fallbacks: {
+      searchKeywords: input.fallbacks?.searchKeywords ?? [],
+      fetchUrls: input.fallbacks?.fetchUrls ?? []
+    },
     providers,
     filter: { blacklist: blacklist.right, allowlist: allowlist.right },
     urlPolicy: {
@@ -430,6 +458,7 @@ const splitList = (s: string) =>
  * - per provider, with its id upper-cased and `-` as `_`: `<ID>_API_KEY` (several keys comma-separated, rotated),
  *   `<ID>_API_HOST` (single-capability providers) or `<ID>_<CAPABILITY>_API_HOST` (`JINA_FETCH_URLS_API_HOST`),
  *   `<ID>_ENGINES` (comma-separated), `<ID>_BASIC_AUTH_USERNAME`, `<ID>_BASIC_AUTH_PASSWORD`, `<ID>_MODEL`;
+ * - `WEBSEARCH_FALLBACK_SEARCH_KEYWORDS_PROVIDERS`, `WEBSEARCH_FALLBACK_FETCH_URLS_PROVIDERS` (comma-separated);
  * - `WEBSEARCH_MAX_RESULTS`, `WEBSEARCH_CONCURRENCY`.
  *
  * @since 0.1.0
@@ -438,6 +467,7 @@ const splitList = (s: string) =>
 export const fromConfig: Effect.Effect<SettingsInput, WebSearchError.Unavailable> = Effect.gen(function* () {
   const document: {
     defaults?: Record<string, string | null>
+    fallbacks?: Record<string, ReadonlyArray<string>>
     providers?: Record<string, Record<string, unknown>>
     maxResults?: number
     concurrency?: number
@@ -482,6 +512,10 @@ export const fromConfig: Effect.Effect<SettingsInput, WebSearchError.Unavailable
     if (Option.isSome(model)) override.model = model.value
     if (Object.keys(override).length > 0) document.providers = { ...document.providers, [preset.id]: override }
   }
+  for (const capability of ["searchKeywords", "fetchUrls"] as const) {
+    const chain = yield* optionalString(`WEBSEARCH_FALLBACK_${Capability.toEnvName(capability)}_PROVIDERS`)
+    if (Option.isSome(chain)) document.fallbacks = { ...document.fallbacks, [capability]: splitList(chain.value) }
+  }
   const maxResults = yield* Config.option(Config.integer("WEBSEARCH_MAX_RESULTS"))
   if (Option.isSome(maxResults)) document.maxResults = maxResults.value
   const concurrency = yield* Config.option(Config.integer("WEBSEARCH_CONCURRENCY"))
@@ -523,6 +557,9 @@ export const merge = (base: SettingsInput, overlay: SettingsInput): SettingsInpu
       ? { defaults: { ...base.defaults, ...overlay.defaults } }
       : {}),
     ...(Object.keys(providers).length > 0 ? { providers } : {}),
+    ...(base.fallbacks !== undefined || overlay.fallbacks !== undefined
+      ? { fallbacks: { ...base.fallbacks, ...overlay.fallbacks } }
+      : {}),
     ...(base.urlPolicy !== undefined || overlay.urlPolicy !== undefined
       ? { urlPolicy: { ...base.urlPolicy, ...overlay.urlPolicy } }
       : {}),

@@ -193,15 +193,64 @@ export type ListCall = (
   ctx: DriverContext
 ) => Effect.Effect<ReadonlyArray<DriverResult>, WebSearchError.WebSearchError>
 
-/** The `searchKeywords` / `fetchUrls` pipeline; `method` picks the driver's method for the capability. */
+type ListRequest = NormalizedRequest & { readonly capability: ListCapability }
+
+// Input problems and refusals would fail the same way on any provider, and an abort must stop everything.
+const fallsBack = (error: WebSearchError.WebSearchError): boolean =>
+  error._tag !== "Aborted" &&
+  !(error._tag === "RequestFailed" && (error.reason === "invalid_input" || error.reason === "blacklisted"))
+
+/**
+ * The `searchKeywords` / `fetchUrls` pipeline; `method` picks the driver's method for the capability. When the
+ * request names no provider and the settings configure a fallback chain for the capability, a request that
+ * fails as a whole on the default provider is tried on each fallback in turn; every attempt is logged and
+ * spanned. Partial failures never fall back: the inputs that succeeded are answered.
+ */
 export const runList = (
   env: Env,
-  request: NormalizedRequest & { readonly capability: ListCapability },
+  request: ListRequest,
+  method: (driver: ProviderDriver) => ListCall | undefined
+): Effect.Effect<WebSearchResponse.WebSearchResponse, WebSearchError.WebSearchError> => {
+  const chain = request.providerId === undefined ? env.settings.fallbacks[request.capability] : []
+  const attempt = (
+    providerId: ProviderId.ProviderId | undefined,
+    rest: ReadonlyArray<ProviderId.ProviderId>,
+    tried: ReadonlyArray<string>
+  ): Effect.Effect<WebSearchResponse.WebSearchResponse, WebSearchError.WebSearchError> =>
+    runOnProvider(env, request, providerId, method).pipe(
+      Effect.catchIf(
+        (error) => rest.length > 0 && fallsBack(error),
+        (error) => {
+          const failed = `${error.providerId ?? providerId ?? "default"} (${error._tag}/${error.reason})`
+          return Effect.logWarning(`websearch ${request.capability} falls back from ${failed} to ${rest[0]}`).pipe(
+            Effect.annotateLogs({ capability: request.capability, from: error.providerId, to: rest[0] }),
+            Effect.zipRight(attempt(rest[0], rest.slice(1), [...tried, failed]))
+          )
+        }
+      ),
+      Effect.mapError((error) =>
+        tried.length === 0
+          ? error
+          : WebSearchError.annotate(error, { message: `${error.message} (after ${tried.join(", then ")} failed)` })
+      )
+    )
+  return attempt(request.providerId, chain, []).pipe(
+    Effect.withSpan(`websearch.${request.capability}`, {
+      captureStackTrace: false,
+      attributes: { "websearch.capability": request.capability, "websearch.inputs": request.inputs.length }
+    })
+  )
+}
+
+const runOnProvider = (
+  env: Env,
+  request: ListRequest,
+  providerId: ProviderId.ProviderId | undefined,
   method: (driver: ProviderDriver) => ListCall | undefined
 ): Effect.Effect<WebSearchResponse.WebSearchResponse, WebSearchError.WebSearchError> =>
   Effect.gen(function* () {
     const { capability, inputs } = request
-    const resolved = yield* resolve(env, request.providerId, capability, method)
+    const resolved = yield* resolve(env, providerId, capability, method)
     yield* Effect.annotateCurrentSpan("websearch.provider", resolved.providerId)
     const filter = env.settings.filter
 
@@ -302,9 +351,9 @@ export const runList = (
       failures: failures.map(([input, error]) => WebSearchError.toInputFailure(input, error))
     }
   }).pipe(
-    Effect.withSpan(`websearch.${request.capability}`, {
+    Effect.withSpan("websearch.attempt", {
       captureStackTrace: false,
-      attributes: { "websearch.capability": request.capability, "websearch.inputs": request.inputs.length }
+      attributes: { "websearch.provider.requested": providerId ?? "default" }
     })
   )
 
