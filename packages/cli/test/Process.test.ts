@@ -132,6 +132,28 @@ describe("websearch as a process", () => {
     expect(stdout).not.toContain("tavily")
   })
 
+  it.each([
+    [["providers", "--provider", "Not An Id"]],
+    [["check", "Not An Id"]],
+    [["providers", "--provider", "nope"]]
+  ])("an unknown or malformed provider id %j is Unavailable/unknown_provider, exit 1", (args) => {
+    const { code, stdout } = websearch([...args, "--json"])
+    expect(code).toBe(1)
+    expect(json(stdout).error).toMatchObject({
+      _tag: "Unavailable",
+      reason: "unknown_provider",
+      providerId: args.at(-1)
+    })
+  })
+
+  it("a malformed --provider on search is an invalid request naming providerId", () => {
+    const { code, stdout } = websearch(["search", "x", "--provider", "Not An Id", "--json"])
+    expect(code).toBe(1)
+    const error = json(stdout).error as { _tag: string; reason: string; message: string }
+    expect(error).toMatchObject({ _tag: "RequestFailed", reason: "invalid_input" })
+    expect(error.message).toContain("providerId")
+  })
+
   it("--config applies a JSON settings file, and the environment is laid over it", () => {
     const path = tempFile(
       JSON.stringify({

@@ -4,10 +4,10 @@
  *
  * @since 0.1.0
  */
+import * as Either from "effect/Either"
 import * as Predicate from "effect/Predicate"
 import * as Schema from "effect/Schema"
 import { Capability } from "./Capability.js"
-import { ProviderId } from "./ProviderId.js"
 
 /**
  * Why a capability cannot be used as configured. Retrying does not help.
@@ -131,7 +131,8 @@ export class InputFailure extends Schema.Class<InputFailure>("InputFailure")({
 }) {}
 
 const common = {
-  providerId: Schema.optional(ProviderId),
+  // Any string, not the ProviderId pattern: an error must be constructible for whatever id a caller asked for.
+  providerId: Schema.optional(Schema.String),
   capability: Schema.optional(Capability),
   input: Schema.optional(Schema.String),
   retryable: Schema.Boolean,
@@ -209,14 +210,14 @@ export type WebSearchError = Unavailable | RequestFailed | ResponseInvalid | Abo
  * @category models
  */
 export interface ErrorContext {
-  readonly providerId?: ProviderId | undefined
+  readonly providerId?: string | undefined
   readonly capability?: Capability | undefined
   readonly input?: string | undefined
   readonly retryAfter?: number | undefined
 }
 
 const context = (ctx: ErrorContext | undefined) => {
-  const out: { providerId?: ProviderId; capability?: Capability; input?: string; retryAfter?: number } = {}
+  const out: { providerId?: string; capability?: Capability; input?: string; retryAfter?: number } = {}
   if (ctx?.providerId !== undefined) out.providerId = ctx.providerId
   if (ctx?.capability !== undefined) out.capability = ctx.capability
   if (ctx?.input !== undefined) out.input = ctx.input
@@ -302,7 +303,16 @@ export const toInputFailure = (input: string, error: WebSearchError): InputFailu
  * @category conversions
  */
 export const toJson = (error: WebSearchError): Record<string, unknown> =>
-  Schema.encodeSync(WebSearchError)(error) as unknown as Record<string, unknown>
+  Either.getOrElse(
+    Schema.encodeEither(WebSearchError)(error) as Either.Either<Record<string, unknown>, unknown>,
+    // Only an error built with its constructor's validation disabled can fail to encode; never throw here.
+    () => ({
+      _tag: error._tag,
+      reason: String(error.reason),
+      message: String(error.message),
+      retryable: error.retryable === true
+    })
+  )
 
 /**
  * The fields of an error that may be filled in or replaced after the fact.
