@@ -14,13 +14,14 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import * as ParseResult from "effect/ParseResult"
+import type * as ParseResult from "effect/ParseResult"
 import type * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import * as Blacklist from "./Blacklist.js"
 import * as Capability from "./Capability.js"
 import * as Compression from "./Compression.js"
 import * as ContentBudget from "./ContentBudget.js"
+import * as ParseIssues from "./internal/parseIssues.js"
 import * as Preset from "./Preset.js"
 import * as ProviderId from "./ProviderId.js"
 import * as WebSearchError from "./WebSearchError.js"
@@ -248,10 +249,7 @@ export class Settings extends Context.Tag("@websearch/core/Settings")<Settings, 
 
 const invalid = (message: string) => WebSearchError.unavailable("invalid_config", `invalid settings: ${message}`)
 
-const formatParseError = (error: ParseResult.ParseError): string =>
-  ParseResult.ArrayFormatter.formatErrorSync(error)
-    .map((issue) => `${issue.path.length > 0 ? issue.path.join(".") : "settings"}: ${issue.message}`)
-    .join("; ")
+const formatParseError = (error: ParseResult.ParseError): string => ParseIssues.format(error, "settings")
 
 const knownIds = () => Preset.all.map((p) => p.id).join(", ")
 

@@ -6,9 +6,9 @@
  */
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import type { Capability } from "./Capability.js"
+import * as ParseIssues from "./internal/parseIssues.js"
 import { ProviderId } from "./ProviderId.js"
 import * as WebSearchError from "./WebSearchError.js"
 
@@ -205,12 +205,7 @@ const decodeWith =
   (request: unknown): Effect.Effect<A, WebSearchError.RequestFailed> =>
     Schema.decodeUnknown(schema, { onExcessProperty: "error", errors: "all" })(request).pipe(
       Effect.mapError((error) =>
-        invalid(
-          capability,
-          `invalid ${capability} request: ${ParseResult.ArrayFormatter.formatErrorSync(error)
-            .map((issue) => `${issue.path.length > 0 ? issue.path.join(".") : "request"}: ${issue.message}`)
-            .join("; ")}`
-        )
+        invalid(capability, `invalid ${capability} request: ${ParseIssues.format(error, "request")}`)
       )
     )
 

@@ -240,3 +240,23 @@ describe("WebSearchRequest", () => {
     )
   })
 })
+
+describe("invalid_input messages", () => {
+  it.effect("name the field and never echo a whole oversized value", () =>
+    Effect.gen(function* () {
+      const huge = "a".repeat(5000)
+      const error = yield* Effect.flip(WebSearchRequest.normalizeSearchKeywords({ keywords: ["ok", huge] }))
+      expect(error.reason).toBe("invalid_input")
+      expect(error.message).toContain("keywords.1:")
+      expect(error.message).toContain("(5002 characters)")
+      expect(error.message.length).toBeLessThan(300)
+    })
+  )
+
+  it.effect("report only the real problem of an optional field, not its undefined alternative", () =>
+    Effect.gen(function* () {
+      const error = yield* Effect.flip(WebSearchRequest.normalizeSearchKeywords({ keywords: ["x"], maxResults: "5" }))
+      expect(error.message).toBe('invalid searchKeywords request: maxResults: Expected number, actual "5"')
+    })
+  )
+})
