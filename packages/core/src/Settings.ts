@@ -522,7 +522,9 @@ export const fromConfig: Effect.Effect<SettingsInput, WebSearchError.Unavailable
   return document as SettingsInput
 }).pipe(
   Effect.catchTag("ConfigError", (error) =>
-    Effect.fail(invalid(`${String(error).replace(/^\(?Invalid data at /, "")} (from environment)`))
+    Effect.fail(
+      invalid(`${String(error).replace(/^\(?Invalid data at ([^:]+): "([\s\S]*)"\)?$/, "$1: $2")} (from environment)`)
+    )
   )
 )
 

@@ -434,3 +434,26 @@ describe("Settings", () => {
     })
   })
 })
+
+describe("settings error messages", () => {
+  it.effect("a malformed environment value names the variable and the problem, nothing else", () =>
+    Effect.gen(function* () {
+      const error = yield* Effect.flip(
+        Settings.fromConfig.pipe(
+          Effect.withConfigProvider(ConfigProvider.fromMap(new Map([["WEBSEARCH_MAX_RESULTS", "abc"]])))
+        )
+      )
+      expect(error.message).toBe(
+        'invalid settings: WEBSEARCH_MAX_RESULTS: Expected an integer value but received "abc" (from environment)'
+      )
+    })
+  )
+
+  it.effect("a malformed nullable provider id reports the id rule, not the null alternative", () =>
+    Effect.gen(function* () {
+      const error = yield* Effect.flip(Settings.make({ defaults: { fetchUrls: "Not An Id" } }))
+      expect(error.message).toContain("defaults.fetchUrls: a provider id is 1-64 characters")
+      expect(error.message).not.toContain("Expected null")
+    })
+  )
+})

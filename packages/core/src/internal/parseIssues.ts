@@ -18,10 +18,11 @@ export const format = (error: ParseResult.ParseError, root: string): string => {
     path: issue.path.length > 0 ? issue.path.join(".") : root,
     message: shorten(issue.message)
   }))
-  // An optional field reports its real problems and also "Expected undefined"; the latter adds nothing.
+  // An optional or nullable field reports its real problems and also "Expected undefined" or "Expected null";
+  // those add nothing.
   const useful = issues.filter(
     (issue) =>
-      !issue.message.startsWith("Expected undefined") ||
+      !/^Expected (undefined|null),/.test(issue.message) ||
       !issues.some((o) => o !== issue && (o.path === issue.path || o.path.startsWith(`${issue.path}.`)))
   )
   return useful.map((issue) => `${issue.path}: ${issue.message}`).join("; ")
