@@ -110,11 +110,7 @@ const program = (
           .filter((row) => command.provider === undefined || row.id === command.provider)
           .map((row) => ({ ...row, registered: Option.isSome(registry.get(row.id)) }))
         if (rows.length === 0) {
-          return yield* Effect.fail(
-            WebSearchError.unavailable("unknown_provider", `unknown provider "${command.provider}"`, {
-              providerId: command.provider
-            })
-          )
+          return yield* Effect.fail(Settings.unknownProvider(command.provider ?? ""))
         }
         return succeed(command, rows, Render.providers(rows))
       })

@@ -15,7 +15,7 @@ import { FetchUrls } from "./FetchUrls.js"
 import { ProviderId } from "./ProviderId.js"
 import { Research } from "./Research.js"
 import { SearchKeywords } from "./SearchKeywords.js"
-import { Settings } from "./Settings.js"
+import * as Settings from "./Settings.js"
 import * as WebSearchError from "./WebSearchError.js"
 
 /**
@@ -100,77 +100,72 @@ export declare namespace ProviderChecks {
  * @since 0.1.0
  * @category constructors
  */
-export const make: Effect.Effect<ProviderChecks.Service, never, Settings | SearchKeywords | FetchUrls | Research> =
-  Effect.gen(function* () {
-    const settings = yield* Settings
-    const search = yield* SearchKeywords
-    const fetch = yield* FetchUrls
-    const research = yield* Research
-    const run = (
-      providerId: ProviderId,
-      capability: Capability
-    ): Effect.Effect<number, WebSearchError.WebSearchError> => {
-      switch (capability) {
-        case "searchKeywords":
-          return Effect.map(
-            search.searchKeywords({ providerId, keywords: [checkInputs.searchKeywords] }),
-            (r) => r.results.length
-          )
-        case "fetchUrls":
-          return Effect.map(fetch.fetchUrls({ providerId, urls: [checkInputs.fetchUrls] }), (r) => r.results.length)
-        case "research":
-          return Effect.map(
-            research.research({ providerId, query: checkInputs.research, allowedDomains: [] }),
-            (r) => r.sources.length
-          )
-      }
+export const make: Effect.Effect<
+  ProviderChecks.Service,
+  never,
+  Settings.Settings | SearchKeywords | FetchUrls | Research
+> = Effect.gen(function* () {
+  const settings = yield* Settings.Settings
+  const search = yield* SearchKeywords
+  const fetch = yield* FetchUrls
+  const research = yield* Research
+  const run = (
+    providerId: ProviderId,
+    capability: Capability
+  ): Effect.Effect<number, WebSearchError.WebSearchError> => {
+    switch (capability) {
+      case "searchKeywords":
+        return Effect.map(
+          search.searchKeywords({ providerId, keywords: [checkInputs.searchKeywords] }),
+          (r) => r.results.length
+        )
+      case "fetchUrls":
+        return Effect.map(fetch.fetchUrls({ providerId, urls: [checkInputs.fetchUrls] }), (r) => r.results.length)
+      case "research":
+        return Effect.map(
+          research.research({ providerId, query: checkInputs.research, allowedDomains: [] }),
+          (r) => r.sources.length
+        )
     }
-    const checkOne = (providerId: ProviderId, capability: Capability) =>
-      Effect.gen(function* () {
-        const start = yield* Clock.currentTimeMillis
-        const outcome = yield* Effect.either(run(providerId, capability))
-        const durationMs = (yield* Clock.currentTimeMillis) - start
-        return outcome._tag === "Right"
-          ? { capability, ok: true, results: outcome.right, durationMs }
-          : {
+  }
+  const checkOne = (providerId: ProviderId, capability: Capability) =>
+    Effect.gen(function* () {
+      const start = yield* Clock.currentTimeMillis
+      const outcome = yield* Effect.either(run(providerId, capability))
+      const durationMs = (yield* Clock.currentTimeMillis) - start
+      return outcome._tag === "Right"
+        ? { capability, ok: true, results: outcome.right, durationMs }
+        : {
+            capability,
+            ok: false,
+            results: 0,
+            durationMs,
+            // The capability is always named, so a user knows which endpoint failed.
+            error: WebSearchError.annotate(outcome.left, {
               capability,
-              ok: false,
-              results: 0,
-              durationMs,
-              // The capability is always named, so a user knows which endpoint failed.
-              error: WebSearchError.annotate(outcome.left, {
-                capability,
-                message: `${capability} check failed: ${outcome.left.message}`
-              })
-            }
-      })
-    return {
-      check: (providerId) =>
-        Effect.gen(function* () {
-          const provider = settings.providers.get(providerId)
-          if (provider === undefined) {
-            return yield* Effect.fail(
-              WebSearchError.unavailable(
-                "unknown_provider",
-                `unknown provider "${providerId}" (known: ${Array.from(settings.providers.keys()).join(", ")})`,
-                { providerId }
-              )
-            )
+              message: `${capability} check failed: ${outcome.left.message}`
+            })
           }
-          const capabilities = yield* Effect.forEach(provider.capabilities, (c) => checkOne(provider.id, c.feature))
-          return { providerId: provider.id, ok: capabilities.every((c) => c.ok), capabilities }
-        }).pipe(Effect.withSpan("websearch.check", { attributes: { "websearch.provider": providerId } }))
-    }
-  })
+    })
+  return {
+    check: (providerId) =>
+      Effect.gen(function* () {
+        const provider = settings.providers.get(providerId)
+        if (provider === undefined) {
+          return yield* Effect.fail(Settings.unknownProvider(providerId))
+        }
+        const capabilities = yield* Effect.forEach(provider.capabilities, (c) => checkOne(provider.id, c.feature))
+        return { providerId: provider.id, ok: capabilities.every((c) => c.ok), capabilities }
+      }).pipe(Effect.withSpan("websearch.check", { attributes: { "websearch.provider": providerId } }))
+  }
+})
 
 /**
  * @since 0.1.0
  * @category layers
  */
-export const layer: Layer.Layer<ProviderChecks, never, Settings | SearchKeywords | FetchUrls | Research> = Layer.effect(
-  ProviderChecks,
-  make
-)
+export const layer: Layer.Layer<ProviderChecks, never, Settings.Settings | SearchKeywords | FetchUrls | Research> =
+  Layer.effect(ProviderChecks, make)
 
 /**
  * Checks a provider with the `ProviderChecks` service in context.

@@ -253,6 +253,18 @@ const formatParseError = (error: ParseResult.ParseError): string => ParseIssues.
 
 const knownIds = () => Preset.all.map((p) => p.id).join(", ")
 
+/**
+ * The `Unavailable/unknown_provider` error for an id no preset has, listing the known ids.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export const unknownProvider = (providerId: string, capability?: Capability.Capability): WebSearchError.Unavailable =>
+  WebSearchError.unavailable("unknown_provider", `unknown provider "${providerId}" (known: ${knownIds()})`, {
+    providerId,
+    capability
+  })
+
 const resolveProvider = (preset: Preset.Preset, override: ProviderOverride | undefined): ResolvedProvider => ({
   ...preset,
   capabilities: preset.capabilities.map((capability) => {
@@ -345,12 +357,7 @@ const validate = (input: typeof SettingsInput.Type): Either.Either<Service, WebS
   const lookup: Service["lookup"] = (providerId, capability) => {
     const provider = providers.get(providerId)
     if (provider === undefined) {
-      return Either.left(
-        WebSearchError.unavailable("unknown_provider", `unknown provider "${providerId}" (known: ${knownIds()})`, {
-          providerId,
-          capability
-        })
-      )
+      return Either.left(unknownProvider(providerId, capability))
     }
     const entry = provider.capabilities.find((c) => c.feature === capability)
     if (entry === undefined) {

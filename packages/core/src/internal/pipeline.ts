@@ -12,6 +12,7 @@ import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import * as Blacklist from "../Blacklist.js"
 import type { Capability, ListCapability } from "../Capability.js"
+import { toEnvName as capabilityEnvName } from "../Capability.js"
 import * as PostProcessing from "../PostProcessing.js"
 import * as Progress from "../Progress.js"
 import type { DriverContext, DriverResult, ProviderDriver } from "../ProviderDriver.js"
@@ -36,9 +37,6 @@ interface Resolved<Call> {
   readonly secrets: ReadonlyArray<string>
 }
 
-const envHint = (capability: Capability) =>
-  `WEBSEARCH_DEFAULT_${capability.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}_PROVIDER`
-
 /** Resolves and checks the provider for a capability, before any input is sent anywhere. */
 export const resolve = <Call>(
   env: Env,
@@ -52,7 +50,7 @@ export const resolve = <Call>(
       return Effect.fail(
         WebSearchError.unavailable(
           "no_default_provider",
-          `no provider was given and there is no default for ${capability}: pass providerId, or set defaults.${capability} in the settings (${envHint(capability)})`,
+          `no provider was given and there is no default for ${capability}: pass providerId, or set defaults.${capability} in the settings (WEBSEARCH_DEFAULT_${capabilityEnvName(capability)}_PROVIDER)`,
           { capability }
         )
       )
