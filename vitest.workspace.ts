@@ -14,4 +14,4 @@ const project = (name: string): TestProjectInlineConfiguration => ({
   }
 })
 
-export default [project("core"), project("cli")]
+export default ["core", "extract", "node", "providers", "ai", "server", "cli"].map(project)

@@ -1,0 +1,6 @@
+/**
+ * @websearch/providers: one module per remote web search, fetch and research provider; needs only an HttpClient.
+ *
+ * @since 0.1.0
+ */
+export {}
