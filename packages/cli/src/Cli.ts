@@ -19,6 +19,10 @@ export interface CommonOptions {
   readonly verbose: boolean
   readonly config: string | undefined
   readonly provider: string | undefined
+  /** Hosts added to the URL policy's allowlist (`--allow-host`), e.g. a self-hosted service. */
+  readonly allowHosts: ReadonlyArray<string>
+  /** CIDRs added to the URL policy's allowlist (`--allow-cidr`), e.g. a fake-IP proxy range. */
+  readonly allowCidrs: ReadonlyArray<string>
 }
 
 /**
@@ -35,6 +39,8 @@ export type Command = Data.TaggedEnum<{
   Research: CommonOptions & { readonly query: string; readonly domains: ReadonlyArray<string> }
   Providers: CommonOptions
   Check: CommonOptions & { readonly providerId: string }
+  Mcp: CommonOptions & { readonly http: number | undefined; readonly host: string }
+  Serve: CommonOptions & { readonly port: number; readonly host: string; readonly insecureNoAuth: boolean }
 }>
 
 /**
@@ -64,14 +70,22 @@ export const usage = `websearch — web search, page fetching and provider check
 Usage:
   websearch search KEYWORD...   search the web, one query per argument
   websearch fetch URL...        fetch the content of http(s) URLs
-  websearch research BRIEF      research one brief with a hosted provider (--domain to restrict)
+  websearch research BRIEF      research one brief with a hosted provider (--allow-domain to restrict)
   websearch providers           list providers, their capabilities, endpoints and defaults
   websearch check ID            run every capability of a provider once and report each
+  websearch mcp                 serve the web_search, web_fetch and web_research tools over MCP (stdio)
+  websearch serve               serve the HTTP API (POST /v1/search, /v1/fetch, /v1/research, ...)
 
 Options:
   --provider ID       use this provider instead of the capability's default
   --max-results N     results per keyword, 1-50 (search)
-  --domain DOMAIN     restrict research to a domain; repeatable (research)
+  --allow-domain D    restrict research to a domain; repeatable (research; --domain is an alias)
+  --allow-host HOST   let fetching reach this host although it is not public; repeatable
+  --allow-cidr CIDR   let fetching reach addresses in this range (e.g. 198.18.0.0/15); repeatable
+  --http PORT         serve MCP over streamable HTTP on this port instead of stdio (mcp)
+  --port N            port to listen on, default 8080 (serve)
+  --host HOST         address to bind, default 127.0.0.1 (serve, mcp --http)
+  --insecure-no-auth  serve without bearer tokens (serve; only on a trusted network)
   --config FILE       JSON settings file (environment variables are laid over it)
   --json              print exactly one JSON object to stdout: {"ok":true,"response":...} or
                       {"ok":false,"error":{...},"failures":[...]}
@@ -94,10 +108,25 @@ const options = {
   config: { type: "string" },
   provider: { type: "string" },
   "max-results": { type: "string" },
-  domain: { type: "string", multiple: true }
+  domain: { type: "string", multiple: true },
+  "allow-domain": { type: "string", multiple: true },
+  "allow-host": { type: "string", multiple: true },
+  "allow-cidr": { type: "string", multiple: true },
+  http: { type: "string" },
+  port: { type: "string" },
+  host: { type: "string" },
+  "insecure-no-auth": { type: "boolean" }
 } as const
 
-const commands = new Set(["search", "fetch", "research", "providers", "check", "help"])
+const commands = new Set(["search", "fetch", "research", "providers", "check", "mcp", "serve", "help"])
+
+const commandList = "search, fetch, research, providers, check, mcp, serve"
+
+// Ports are given as text; a typed usage error beats a NaN reaching the listener.
+const parsePort = (option: string, raw: string): Either.Either<number, string> =>
+  /^\d{1,5}$/.test(raw) && Number(raw) <= 65535
+    ? Either.right(Number(raw))
+    : Either.left(`${option} takes a port number 0-65535, not "${raw}"`)
 
 /**
  * Parses `argv` (without the node and script paths).
@@ -120,18 +149,29 @@ export const parse = (argv: ReadonlyArray<string>): Either.Either<Command, Usage
   if (values.help === true || name === undefined || name === "help") {
     return Either.right(Command.Help({ topic: name === "help" ? rest[0] : name, json }))
   }
-  if (!commands.has(name))
-    return fail(`unknown command "${name}" (commands: search, fetch, research, providers, check)`)
+  if (!commands.has(name)) return fail(`unknown command "${name}" (commands: ${commandList})`)
   const common: CommonOptions = {
     json,
     verbose: values.verbose === true,
     config: values.config,
-    provider: values.provider
+    provider: values.provider,
+    allowHosts: values["allow-host"] ?? [],
+    allowCidrs: values["allow-cidr"] ?? []
   }
+  // Options that belong to some commands only; a misplaced one is a usage error rather than silently ignored.
+  const specific = [
+    ["--max-results", values["max-results"]],
+    ["--domain", values.domain],
+    ["--allow-domain", values["allow-domain"]],
+    ["--http", values.http],
+    ["--port", values.port],
+    ["--host", values.host],
+    ["--insecure-no-auth", values["insecure-no-auth"]]
+  ] as const
   const only = (allowed: ReadonlyArray<string>) => {
-    const given = [values["max-results"] !== undefined ? "--max-results" : undefined]
-      .concat(values.domain !== undefined ? ["--domain"] : [])
-      .filter((o): o is string => o !== undefined && !allowed.includes(o))
+    const given = specific
+      .filter(([option, value]) => value !== undefined && !allowed.includes(option))
+      .map(([option]) => option)
     return given.length > 0 ? `${given.join(", ")} does not apply to "${name}"` : undefined
   }
   switch (name) {
@@ -152,10 +192,35 @@ export const parse = (argv: ReadonlyArray<string>): Either.Either<Command, Usage
       return Either.right(Command.Fetch({ ...common, urls: rest }))
     }
     case "research": {
-      const misplaced = only(["--domain"])
+      const misplaced = only(["--domain", "--allow-domain"])
       if (misplaced !== undefined) return fail(misplaced)
       if (rest.length === 0) return fail("research needs a BRIEF (quote it)")
-      return Either.right(Command.Research({ ...common, query: rest.join(" "), domains: values.domain ?? [] }))
+      const domains = [...(values["allow-domain"] ?? []), ...(values.domain ?? [])]
+      return Either.right(Command.Research({ ...common, query: rest.join(" "), domains }))
+    }
+    case "mcp": {
+      const misplaced = only(["--http", "--host"])
+      if (misplaced !== undefined) return fail(misplaced)
+      if (rest.length > 0) return fail(`mcp takes no arguments (got ${rest.join(" ")})`)
+      if (values.host !== undefined && values.http === undefined) return fail("--host needs --http PORT (mcp)")
+      const http = values.http === undefined ? Either.right(undefined) : parsePort("--http", values.http)
+      if (Either.isLeft(http)) return fail(http.left)
+      return Either.right(Command.Mcp({ ...common, http: http.right, host: values.host ?? "127.0.0.1" }))
+    }
+    case "serve": {
+      const misplaced = only(["--port", "--host", "--insecure-no-auth"])
+      if (misplaced !== undefined) return fail(misplaced)
+      if (rest.length > 0) return fail(`serve takes no arguments (got ${rest.join(" ")})`)
+      const port = values.port === undefined ? Either.right(8080) : parsePort("--port", values.port)
+      if (Either.isLeft(port)) return fail(port.left)
+      return Either.right(
+        Command.Serve({
+          ...common,
+          port: port.right,
+          host: values.host ?? "127.0.0.1",
+          insecureNoAuth: values["insecure-no-auth"] === true
+        })
+      )
     }
     case "providers": {
       const misplaced = only([])

@@ -5,7 +5,6 @@
  *
  * @since 0.1.0
  */
-import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as FetchUrls from "@websearch/core/FetchUrls"
 import * as Progress from "@websearch/core/Progress"
 import * as ProviderChecks from "@websearch/core/ProviderChecks"
@@ -13,7 +12,7 @@ import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
 import * as Research from "@websearch/core/Research"
 import * as SearchKeywords from "@websearch/core/SearchKeywords"
 import * as Settings from "@websearch/core/Settings"
-import * as WebSearch from "@websearch/core/WebSearch"
+import type * as WebSearch from "@websearch/core/WebSearch"
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
@@ -24,6 +23,7 @@ import * as LogLevel from "effect/LogLevel"
 import * as Option from "effect/Option"
 import { createRequire } from "node:module"
 import * as Cli from "./Cli.js"
+import * as Live from "./Live.js"
 import * as Render from "./Render.js"
 
 /**
@@ -54,14 +54,7 @@ export const ExitCode = { ok: 0, failed: 1, usage: 2, interrupted: 130 } as cons
  * @since 0.1.0
  * @category layers
  */
-export const providers: Layer.Layer<never, never, ProviderRegistry.ProviderRegistry> = Layer.empty
-
-const settingsLayer = (common: Cli.CommonOptions, io: Io) => {
-  const file = common.config ?? io.env.WEBSEARCH_CONFIG
-  return file === undefined || file === ""
-    ? Settings.layerConfig()
-    : Settings.layerFile(file, { env: true }).pipe(Layer.provide(NodeFileSystem.layer))
-}
+export const providers: Live.Providers = Layer.empty
 
 const version = (): string => (createRequire(import.meta.url)("../package.json") as { version: string }).version
 
@@ -73,9 +66,22 @@ const succeed = (common: Cli.CommonOptions, value: unknown, human: string): Outc
 })
 
 const program = (
-  command: Exclude<Cli.Command, { _tag: "Help" | "Version" }>
+  command: Exclude<Cli.Command, { _tag: "Help" | "Version" }>,
+  io: Io,
+  live: Layer.Layer<WebSearch.WebSearch | Settings.Settings, WebSearchError.Unavailable>
 ): Effect.Effect<Outcome, WebSearchError.WebSearchError, WebSearch.WebSearch | Settings.Settings> => {
   switch (command._tag) {
+    // Long-running servers load their modules on demand, so one-shot commands keep a fast cold start.
+    case "Mcp":
+      return Effect.flatMap(
+        Effect.promise(() => import("./Mcp.js")),
+        (Mcp) => Effect.map(Mcp.run(command, io, live), (code) => ({ code, stdout: "" }))
+      )
+    case "Serve":
+      return Effect.flatMap(
+        Effect.promise(() => import("./Serve.js")),
+        (Serve) => Effect.map(Serve.run(command, io, live), (code) => ({ code, stdout: "" }))
+      )
     case "Search":
       return Effect.map(
         SearchKeywords.searchKeywords({
@@ -142,7 +148,7 @@ export interface RunOptions {
   /** Aborting it (Ctrl-C) interrupts every in-flight call; the command then reports `Aborted`. */
   readonly signal?: AbortSignal | undefined
   /** The provider Layers to compose; defaults to `providers`. */
-  readonly providers?: Layer.Layer<never, never, ProviderRegistry.ProviderRegistry> | undefined
+  readonly providers?: Live.Providers | undefined
 }
 
 /**
@@ -174,16 +180,13 @@ export const run = (argv: ReadonlyArray<string>, io: Io, options: RunOptions = {
       return ExitCode.ok
     })
   }
-  const live = (options.providers ?? providers).pipe(
-    Layer.provideMerge(WebSearch.layer),
-    Layer.provideMerge(settingsLayer(command, io))
-  )
+  const live = Live.layer(command, io.env, options.providers ?? providers)
   const report = (error: WebSearchError.WebSearchError): number => {
     if (command.json) io.stdout(`${Render.jsonFailure(error)}\n`)
     else io.stderr(Render.error(error))
     return error._tag === "Aborted" ? ExitCode.interrupted : ExitCode.failed
   }
-  return program(command).pipe(
+  return program(command, io, live).pipe(
     Effect.provide(live),
     // Multi-input runs show each input as it finishes; scripts (--json) read failures from the one object.
     Progress.withReporter({
