@@ -24,22 +24,82 @@ import * as ContentBudget from "./ContentBudget.js"
 import * as ParseIssues from "./internal/parseIssues.js"
 import * as Preset from "./Preset.js"
 import * as ProviderId from "./ProviderId.js"
+import * as UrlPolicy from "./UrlPolicy.js"
 import * as WebSearchError from "./WebSearchError.js"
 import { MaxResults } from "./WebSearchRequest.js"
 
+// Scheme and credentials here; the host and port rules need the whole document's urlPolicy (see validate).
 const HttpUrl = Schema.String.pipe(
-  Schema.filter((s) => {
-    if (!URL.canParse(s)) return `"${s}" is not a valid URL`
-    const url = new URL(s)
-    if (url.protocol !== "http:" && url.protocol !== "https:") return `"${s}" must be an http or https URL`
-    if (url.username !== "" || url.password !== "") return "an apiHost must not carry credentials; use apiKeys"
-    return true
-  })
+  Schema.filter((s) =>
+    Either.match(UrlPolicy.parseHttpUrl(s), { onLeft: (error) => error.message, onRight: () => true })
+  )
 )
 
 const NonEmpty = Schema.Trim.pipe(Schema.minLength(1, { message: () => "must not be empty" }))
 
 const Secret = Schema.Redacted(NonEmpty)
+
+/**
+ * Reads a duration setting: whole milliseconds (a number or a digit string) or an amount and unit such as
+ * `"30 seconds"` or `"1 minute"`. Negative, fractional-millisecond and infinite values are refused.
+ *
+ * @since 0.1.0
+ * @category conversions
+ */
+export const parseDuration = (input: number | string): Option.Option<Duration.Duration> => {
+  if (typeof input === "number") {
+    return Number.isSafeInteger(input) && input >= 0 ? Option.some(Duration.millis(input)) : Option.none()
+  }
+  const text = input.trim()
+  if (/^\d+$/.test(text)) return parseDuration(Number(text))
+  if (!/^\d+(\.\d+)? [a-z]+$/.test(text)) return Option.none()
+  return Option.filter(Duration.decodeUnknown(text), Duration.isFinite)
+}
+
+const DurationSetting = (what: string, min: Duration.DurationInput, max: Duration.DurationInput) =>
+  Schema.Union(Schema.Number, Schema.String).pipe(
+    Schema.filter((input) => {
+      const parsed = parseDuration(input)
+      if (Option.isNone(parsed)) {
+        return `${JSON.stringify(input)} is not a duration: give whole milliseconds (60000) or an amount and unit ("1 minute", "30 seconds")`
+      }
+      return (
+        Duration.between(parsed.value, { minimum: min, maximum: max }) ||
+        `${what} must be from ${Duration.format(min)} to ${Duration.format(max)}`
+      )
+    })
+  )
+
+/**
+ * A provider's request budget, as a token bucket: up to `limit` calls at once, refilled at `limit` calls per
+ * `window` (so over any span of time d, at most `limit + 1 + d × limit / window` calls: whole tokens come back on
+ * a fixed cadence, and a burst may straddle one of them). A call over the budget waits
+ * when the wait is at most `maxWait` (default 2 seconds), and otherwise fails with `RequestFailed/rate_limited`
+ * carrying `retryAfter`.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const RateLimitInput = Schema.Struct({
+  limit: Schema.Int.pipe(
+    Schema.between(1, 1_000_000, { message: () => "a rate limit is an integer from 1 to 1000000 calls" })
+  ),
+  window: DurationSetting("a rate limit window", 1, "1 day"),
+  maxWait: Schema.optional(DurationSetting("maxWait", 0, "5 minutes"))
+})
+
+/**
+ * A provider's request budget, resolved.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface RateLimit {
+  readonly limit: number
+  readonly window: Duration.Duration
+  /** The longest a call waits for budget before failing `RequestFailed/rate_limited`. */
+  readonly maxWait: Duration.Duration
+}
 
 /**
  * What a user may change on one capability of a provider: its endpoint.
@@ -51,7 +111,8 @@ export const CapabilityOverride = Schema.Struct({ apiHost: Schema.optional(HttpU
 
 /**
  * What a user may change on a provider: keys (rotated round-robin), per-capability endpoints, engines
- * (SearXNG), basic auth (SearXNG behind a proxy), and the model (research). Only changed fields are stored.
+ * (SearXNG), basic auth (SearXNG behind a proxy), the model (research), and the User-Agent and robots.txt
+ * respect of the local `fetch` provider. Only changed fields are stored.
  *
  * @since 0.1.0
  * @category schemas
@@ -68,7 +129,12 @@ export const ProviderOverride = Schema.Struct({
   engines: Schema.optional(Schema.Array(NonEmpty)),
   basicAuthUsername: Schema.optional(NonEmpty),
   basicAuthPassword: Schema.optional(Secret),
-  model: Schema.optional(NonEmpty)
+  model: Schema.optional(NonEmpty),
+  rateLimit: Schema.optional(RateLimitInput),
+  /** The User-Agent a local provider (`fetch`) sends instead of its default. */
+  userAgent: Schema.optional(NonEmpty),
+  /** Whether a local provider (`fetch`) obeys robots.txt; off by default. */
+  respectRobotsTxt: Schema.optional(Schema.Boolean)
 })
 
 /**
@@ -140,6 +206,14 @@ export const SettingsInput = Schema.Struct({
       fetchUrls: Schema.optional(Milliseconds),
       research: Schema.optional(Milliseconds)
     })
+  ),
+  /** How long the result cache (when one is provided) keeps answers; 0 turns caching off for that kind. */
+  cache: Schema.optional(
+    Schema.Struct({
+      searchKeywords: Schema.optional(DurationSetting("cache.searchKeywords", 0, "30 days")),
+      fetchUrls: Schema.optional(DurationSetting("cache.fetchUrls", 0, "30 days")),
+      failures: Schema.optional(DurationSetting("cache.failures", 0, "1 hour"))
+    })
   )
 }).annotations({ identifier: "SettingsInput" })
 
@@ -163,6 +237,12 @@ export interface ResolvedProvider extends Preset.Preset {
   readonly engines: ReadonlyArray<string>
   readonly basicAuth: Option.Option<{ readonly username: string; readonly password: Redacted.Redacted<string> }>
   readonly model: Option.Option<string>
+  /** The provider's request budget; none means unlimited (a Retry-After is still honoured). */
+  readonly rateLimit: Option.Option<RateLimit>
+  /** A local provider's User-Agent, when the user set one. */
+  readonly userAgent: Option.Option<string>
+  /** Whether a local provider obeys robots.txt, when the user said. */
+  readonly respectRobotsTxt: Option.Option<boolean>
 }
 
 /**
@@ -192,7 +272,9 @@ export const defaults = {
   defaults: { searchKeywords: "duckduckgo", fetchUrls: "fetch", research: null },
   maxResults: 10,
   concurrency: 5,
-  timeouts: { searchKeywords: 20_000, fetchUrls: 15_000, research: 300_000 }
+  timeouts: { searchKeywords: 20_000, fetchUrls: 15_000, research: 300_000 },
+  cache: { searchKeywords: 600_000, fetchUrls: 3_600_000, failures: 30_000 },
+  rateLimitMaxWait: 2_000
 } as const
 
 /**
@@ -207,6 +289,7 @@ export interface Service {
   readonly fallbacks: { readonly [C in Capability.ListCapability]: ReadonlyArray<ProviderId.ProviderId> }
   readonly providers: ReadonlyMap<ProviderId.ProviderId, ResolvedProvider>
   readonly filter: Blacklist.UrlFilter
+  /** The URL policy's entries; a loaded service holds the compiled policy here (see `UrlPolicy.fromSettings`). */
   readonly urlPolicy: {
     readonly allowHosts: ReadonlyArray<string>
     readonly allowCidrs: ReadonlyArray<string>
@@ -217,6 +300,10 @@ export interface Service {
   readonly budget: ContentBudget.ContentBudget
   readonly compression: Compression.Compression
   readonly timeouts: { readonly [C in Capability.Capability]: Duration.Duration }
+  /** How long a result cache keeps successes per list capability, and the few failures it keeps at all. */
+  readonly cache: {
+    readonly [C in Capability.ListCapability]: Duration.Duration
+  } & { readonly failures: Duration.Duration }
   /**
    * Finds a provider and its entry for a capability, without side effects. Fails with
    * `Unavailable/unknown_provider` or `Unavailable/unsupported_capability`.
@@ -277,7 +364,14 @@ const resolveProvider = (preset: Preset.Preset, override: ProviderOverride | und
     override?.basicAuthUsername !== undefined && override.basicAuthPassword !== undefined
       ? Option.some({ username: override.basicAuthUsername, password: override.basicAuthPassword })
       : Option.none(),
-  model: Option.fromNullable(override?.model)
+  model: Option.fromNullable(override?.model),
+  userAgent: Option.fromNullable(override?.userAgent),
+  respectRobotsTxt: Option.fromNullable(override?.respectRobotsTxt),
+  rateLimit: Option.map(Option.fromNullable(override?.rateLimit), (rate) => ({
+    limit: rate.limit,
+    window: Option.getOrThrow(parseDuration(rate.window)),
+    maxWait: Option.getOrThrow(parseDuration(rate.maxWait ?? defaults.rateLimitMaxWait))
+  }))
 })
 
 const pickDefault = (input: typeof SettingsInput.Type, capability: Capability.Capability): string | null => {
@@ -300,6 +394,11 @@ const validate = (input: typeof SettingsInput.Type): Either.Either<Service, WebS
     }
     if ((override.basicAuthUsername === undefined) !== (override.basicAuthPassword === undefined)) {
       problems.push(`providers.${id}: basicAuthUsername and basicAuthPassword go together`)
+    }
+    for (const field of ["userAgent", "respectRobotsTxt"] as const) {
+      if (override[field] !== undefined && preset.type !== "local") {
+        problems.push(`providers.${id}.${field}: only local providers (fetch) take ${field}`)
+      }
     }
   }
   const chosen: { [C in Capability.Capability]: string | null } = {
@@ -339,6 +438,18 @@ const validate = (input: typeof SettingsInput.Type): Either.Either<Service, WebS
   ] as const) {
     if (Either.isLeft(compiled)) {
       for (const entry of compiled.left) problems.push(`${field}.${entry.index}: ${entry.message}`)
+    }
+  }
+  const urlPolicy = UrlPolicy.make(input.urlPolicy)
+  for (const problem of urlPolicy.problems) problems.push(`urlPolicy.${problem.field}: ${problem.message}`)
+  // An endpoint the user set is a URL like any fetched page (DESIGN §4); the presets' own hosts are trusted.
+  for (const [id, override] of Object.entries(input.providers ?? {})) {
+    for (const [feature, capability] of Object.entries(override.capabilities ?? {})) {
+      if (capability?.apiHost === undefined) continue
+      const checked = UrlPolicy.checkUrl(urlPolicy, capability.apiHost)
+      if (Either.isLeft(checked)) {
+        problems.push(`providers.${id}.capabilities.${feature}.apiHost: ${checked.left.message}`)
+      }
     }
   }
   if (problems.length > 0 || Either.isLeft(blacklist) || Either.isLeft(allowlist)) {
@@ -401,16 +512,17 @@ const validate = (input: typeof SettingsInput.Type): Either.Either<Service, WebS
     },
     providers,
     filter: { blacklist: blacklist.right, allowlist: allowlist.right },
-    urlPolicy: {
-      allowHosts: input.urlPolicy?.allowHosts ?? [],
-      allowCidrs: input.urlPolicy?.allowCidrs ?? [],
-      allowPorts: input.urlPolicy?.allowPorts ?? []
-    },
+    urlPolicy,
     maxResults,
     concurrency: input.concurrency ?? defaults.concurrency,
     budget: input.budget ?? ContentBudget.defaultBudget,
     compression: input.compression ?? { method: "none" },
     timeouts: timeoutsResolved,
+    cache: {
+      searchKeywords: Option.getOrThrow(parseDuration(input.cache?.searchKeywords ?? defaults.cache.searchKeywords)),
+      fetchUrls: Option.getOrThrow(parseDuration(input.cache?.fetchUrls ?? defaults.cache.fetchUrls)),
+      failures: Option.getOrThrow(parseDuration(input.cache?.failures ?? defaults.cache.failures))
+    },
     lookup,
     resolve
   })
@@ -462,7 +574,11 @@ const splitList = (s: string) =>
  *   `WEBSEARCH_DEFAULT_RESEARCH_PROVIDER` (`none` for no default);
  * - per provider, with its id upper-cased and `-` as `_`: `<ID>_API_KEY` (several keys comma-separated, rotated),
  *   `<ID>_API_HOST` (single-capability providers) or `<ID>_<CAPABILITY>_API_HOST` (`JINA_FETCH_URLS_API_HOST`),
- *   `<ID>_ENGINES` (comma-separated), `<ID>_BASIC_AUTH_USERNAME`, `<ID>_BASIC_AUTH_PASSWORD`, `<ID>_MODEL`;
+ *   `<ID>_ENGINES` (comma-separated), `<ID>_BASIC_AUTH_USERNAME`, `<ID>_BASIC_AUTH_PASSWORD`, `<ID>_MODEL`,
+ *   `<ID>_RATE_LIMIT` (`100/1 minute`: calls per window), `<ID>_RATE_LIMIT_MAX_WAIT` (`2 seconds`);
+ * - for local providers: `FETCH_USER_AGENT`, `FETCH_RESPECT_ROBOTS_TXT` (`true` / `false`);
+ * - `WEBSEARCH_CACHE_SEARCH_KEYWORDS_TTL`, `WEBSEARCH_CACHE_FETCH_URLS_TTL`, `WEBSEARCH_CACHE_FAILURES_TTL`
+ *   (milliseconds or `"10 minutes"`);
  * - `WEBSEARCH_FALLBACK_SEARCH_KEYWORDS_PROVIDERS`, `WEBSEARCH_FALLBACK_FETCH_URLS_PROVIDERS` (comma-separated);
  * - `WEBSEARCH_MAX_RESULTS`, `WEBSEARCH_CONCURRENCY`.
  *
@@ -476,6 +592,7 @@ export const fromConfig: Effect.Effect<SettingsInput, WebSearchError.Unavailable
     providers?: Record<string, Record<string, unknown>>
     maxResults?: number
     concurrency?: number
+    cache?: Record<string, string>
   } = {}
   const problems: Array<string> = []
   for (const capability of Capability.all) {
@@ -515,6 +632,28 @@ export const fromConfig: Effect.Effect<SettingsInput, WebSearchError.Unavailable
     if (Option.isSome(password)) override.basicAuthPassword = password.value
     const model = yield* optionalString(`${prefix}_MODEL`)
     if (Option.isSome(model)) override.model = model.value
+    if (preset.type === "local") {
+      const userAgent = yield* optionalString(`${prefix}_USER_AGENT`)
+      if (Option.isSome(userAgent)) override.userAgent = userAgent.value
+      const robots = yield* Config.option(Config.boolean(`${prefix}_RESPECT_ROBOTS_TXT`))
+      if (Option.isSome(robots)) override.respectRobotsTxt = robots.value
+    }
+    const rateLimit = yield* optionalString(`${prefix}_RATE_LIMIT`)
+    const maxWait = yield* optionalString(`${prefix}_RATE_LIMIT_MAX_WAIT`)
+    if (Option.isSome(rateLimit)) {
+      const [limit, window, ...rest] = rateLimit.value.split("/").map((part) => part.trim())
+      if (!/^\d+$/.test(limit) || window === undefined || rest.length > 0) {
+        problems.push(`${prefix}_RATE_LIMIT: "${rateLimit.value}" is not LIMIT/WINDOW (100/1 minute)`)
+      } else {
+        override.rateLimit = {
+          limit: Number(limit),
+          window,
+          ...(Option.isSome(maxWait) ? { maxWait: maxWait.value } : {})
+        }
+      }
+    } else if (Option.isSome(maxWait)) {
+      problems.push(`${prefix}_RATE_LIMIT_MAX_WAIT: set ${prefix}_RATE_LIMIT too`)
+    }
     if (Object.keys(override).length > 0) document.providers = { ...document.providers, [preset.id]: override }
   }
   for (const capability of ["searchKeywords", "fetchUrls"] as const) {
@@ -525,6 +664,11 @@ export const fromConfig: Effect.Effect<SettingsInput, WebSearchError.Unavailable
   if (Option.isSome(maxResults)) document.maxResults = maxResults.value
   const concurrency = yield* Config.option(Config.integer("WEBSEARCH_CONCURRENCY"))
   if (Option.isSome(concurrency)) document.concurrency = concurrency.value
+  for (const kind of ["searchKeywords", "fetchUrls", "failures"] as const) {
+    const name = kind === "failures" ? "FAILURES" : Capability.toEnvName(kind)
+    const ttl = yield* optionalString(`WEBSEARCH_CACHE_${name}_TTL`)
+    if (Option.isSome(ttl)) document.cache = { ...document.cache, [kind]: ttl.value }
+  }
   if (problems.length > 0) return yield* Effect.fail(invalid(`${problems.join("; ")} (from environment)`))
   return document as SettingsInput
 }).pipe(
@@ -537,7 +681,7 @@ export const fromConfig: Effect.Effect<SettingsInput, WebSearchError.Unavailable
 
 /**
  * Overlays one settings document on another: scalar and list keys of the overlay win, `defaults`, `providers`
- * (per provider, per field, per capability), `urlPolicy` and `timeouts` merge key by key.
+ * (per provider, per field, per capability), `urlPolicy`, `timeouts` and `cache` merge key by key.
  *
  * @since 0.1.0
  * @category combinators
@@ -572,7 +716,8 @@ export const merge = (base: SettingsInput, overlay: SettingsInput): SettingsInpu
       : {}),
     ...(base.timeouts !== undefined || overlay.timeouts !== undefined
       ? { timeouts: { ...base.timeouts, ...overlay.timeouts } }
-      : {})
+      : {}),
+    ...(base.cache !== undefined || overlay.cache !== undefined ? { cache: { ...base.cache, ...overlay.cache } } : {})
   }
 }
 

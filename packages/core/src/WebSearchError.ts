@@ -54,7 +54,9 @@ export const RequestFailedReason = Schema.Literal(
   "too_large",
   "stream_incomplete",
   "rate_limited",
-  "blacklisted"
+  "blacklisted",
+  // The site's robots.txt disallows the URL for our user agent (only when robots.txt respect is enabled).
+  "robots_disallowed"
 )
 
 /**

@@ -10,6 +10,7 @@ import * as Schema from "effect/Schema"
 import type { Capability } from "./Capability.js"
 import * as ParseIssues from "./internal/parseIssues.js"
 import { ProviderId } from "./ProviderId.js"
+import * as UrlPolicy from "./UrlPolicy.js"
 import * as WebSearchError from "./WebSearchError.js"
 
 /**
@@ -165,24 +166,10 @@ export const dedupe = <A>(items: Iterable<A>, key: (a: A) => unknown = (a) => a)
  * @since 0.1.0
  * @category normalisation
  */
-export const normalizeUrl = (raw: string): Either.Either<string, string> => {
-  const trimmed = raw.trim()
-  if (trimmed.length === 0) return Either.left("the URL is empty")
-  if (!URL.canParse(trimmed)) return Either.left(`"${preview(trimmed)}" is not a valid URL`)
-  const url = new URL(trimmed)
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
-    return Either.left(
-      `"${preview(trimmed)}" uses ${url.protocol.slice(0, -1)}; only http and https URLs can be fetched`
-    )
-  }
-  if (url.username !== "" || url.password !== "") {
-    return Either.left(`"${url.host}${url.pathname}" carries a user name or password; credentials in URLs are refused`)
-  }
-  if (url.hostname === "") return Either.left(`"${preview(trimmed)}" has no host`)
-  return Either.right(url.href)
-}
-
-const preview = (s: string): string => (s.length > 120 ? `${s.slice(0, 117)}...` : s)
+export const normalizeUrl = (raw: string): Either.Either<string, string> =>
+  // The scheme and credential rules live in UrlPolicy; the host, port and address rules are applied per URL
+  // by the pipeline, so one refused URL does not fail the others.
+  Either.mapBoth(UrlPolicy.parseHttpUrl(raw), { onLeft: (error) => error.message, onRight: (url) => url.href })
 
 /**
  * A request after validation and normalisation: what the pipeline fans out.
@@ -235,8 +222,10 @@ export const normalizeSearchKeywords = (
   })
 
 /**
- * Validates and normalises a `fetchUrls` request. Any invalid URL fails the whole request before a single
- * network call, with `RequestFailed/invalid_input` naming the URL and why.
+ * Validates and normalises a `fetchUrls` request. Any invalid URL (unparseable, another scheme, credentials)
+ * fails the whole request before a single network call, with `RequestFailed/invalid_input` naming the URL and
+ * why. The host, port and address rules of `UrlPolicy` are applied per URL by the pipeline afterwards, so a
+ * refused URL fails alone (`RequestFailed/ssrf_rejected`).
  *
  * @since 0.1.0
  * @category decoding

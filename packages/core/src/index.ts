@@ -27,15 +27,23 @@ export * as ProviderDriver from "./ProviderDriver.js"
 /** @since 0.1.0 */
 export * as ProviderId from "./ProviderId.js"
 /** @since 0.1.0 */
+export * as ProviderQuota from "./ProviderQuota.js"
+/** @since 0.1.0 */
 export * as ProviderRegistry from "./ProviderRegistry.js"
 /** @since 0.1.0 */
 export * as Research from "./Research.js"
+/** @since 0.1.0 */
+export * as ResultCache from "./ResultCache.js"
 /** @since 0.1.0 */
 export * as SearchKeywords from "./SearchKeywords.js"
 /** @since 0.1.0 */
 export * as Settings from "./Settings.js"
 /** @since 0.1.0 */
 export * as TurnAggregation from "./TurnAggregation.js"
+/** @since 0.1.0 */
+export * as UrlPolicy from "./UrlPolicy.js"
+/** @since 0.1.0 */
+export * as UsageSink from "./UsageSink.js"
 /** @since 0.1.0 */
 export * as WebSearch from "./WebSearch.js"
 /** @since 0.1.0 */

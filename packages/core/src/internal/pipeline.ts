@@ -17,8 +17,11 @@ import * as PostProcessing from "../PostProcessing.js"
 import * as Progress from "../Progress.js"
 import type { DriverContext, DriverResult, ProviderDriver } from "../ProviderDriver.js"
 import * as ProviderId from "../ProviderId.js"
+import * as ProviderQuota from "../ProviderQuota.js"
 import type * as ProviderRegistry from "../ProviderRegistry.js"
+import * as ResultCache from "../ResultCache.js"
 import type * as Settings from "../Settings.js"
+import * as UrlPolicy from "../UrlPolicy.js"
 import * as WebSearchError from "../WebSearchError.js"
 import type { NormalizedRequest, ResearchRequest } from "../WebSearchRequest.js"
 import * as WebSearchResponse from "../WebSearchResponse.js"
@@ -193,10 +196,14 @@ export type ListCall = (
 
 type ListRequest = NormalizedRequest & { readonly capability: ListCapability }
 
-// Input problems and refusals would fail the same way on any provider, and an abort must stop everything.
+// Input problems and refusals would fail the same way on any provider, and an abort must stop everything. A URL
+// the policy refuses is not handed to another provider either: that would send a private address elsewhere.
 const fallsBack = (error: WebSearchError.WebSearchError): boolean =>
   error._tag !== "Aborted" &&
-  !(error._tag === "RequestFailed" && (error.reason === "invalid_input" || error.reason === "blacklisted"))
+  !(
+    error._tag === "RequestFailed" &&
+    (error.reason === "invalid_input" || error.reason === "blacklisted" || error.reason === "ssrf_rejected")
+  )
 
 /**
  * The `searchKeywords` / `fetchUrls` pipeline; `method` picks the driver's method for the capability. When the
@@ -251,6 +258,9 @@ const runOnProvider = (
     const resolved = yield* resolve(env, providerId, capability, method)
     yield* Effect.annotateCurrentSpan("websearch.provider", resolved.providerId)
     const filter = env.settings.filter
+    const urlPolicy = UrlPolicy.fromSettings(env.settings)
+    const cache = yield* ResultCache.ResultCache
+    const quota = yield* ProviderQuota.ProviderQuota
 
     const callOne = (
       input: string
@@ -258,6 +268,13 @@ const runOnProvider = (
       Either.Either<ReadonlyArray<DriverResult>, WebSearchError.WebSearchError>,
       WebSearchError.Aborted
     > => {
+      // Refused before any provider sees the URL (and before a cached answer is served for it).
+      const checked = capability === "fetchUrls" ? UrlPolicy.checkUrl(urlPolicy, input) : undefined
+      if (checked !== undefined && Either.isLeft(checked)) {
+        return Effect.succeed(
+          Either.left(WebSearchError.annotate(checked.left, { providerId: resolved.providerId, capability, input }))
+        )
+      }
       if (capability === "fetchUrls" && !Blacklist.isAllowed(filter, input)) {
         const listed = filter.blacklist.test(input)
         return Effect.succeed(
@@ -279,8 +296,24 @@ const runOnProvider = (
             capability,
             input,
             ctx.timeout,
-            // A provider that ignores the requested count must not exceed it.
-            Effect.map(resolved.call(input, ctx), (results) => results.slice(0, ctx.maxResults))
+            // A cache hit spends no quota; what is stored is scrubbed, since a store may outlive this process.
+            cache.serve(
+              {
+                providerId: resolved.providerId,
+                capability,
+                input,
+                maxResults: ctx.maxResults,
+                apiHost: ctx.apiHost,
+                engines: resolved.provider.engines
+              },
+              ResultCache.policyFor(env.settings.cache, capability),
+              ProviderQuota.limit(
+                quota,
+                { providerId: resolved.providerId, rateLimit: resolved.provider.rateLimit },
+                // A provider that ignores the requested count must not exceed it.
+                Effect.map(resolved.call(input, ctx), (results) => results.slice(0, ctx.maxResults))
+              ).pipe(Effect.mapError((error) => WebSearchError.scrub(error, resolved.secrets)))
+            )
           )
         )
       )

@@ -1,0 +1,375 @@
+/**
+ * The result cache hook: the pipeline asks it for each input (each driver call) before calling the provider, so
+ * a repeated search or fetch is answered without spending a provider call. The default caches nothing; a cache
+ * is made from a `Store` (in memory, Redis: see `@websearch/node`) with `make` and provided in the context of
+ * the calls, like `Progress`.
+ *
+ * What is kept, and for how long (the TTLs come from the settings' `cache` key):
+ * - successes, for `cache.searchKeywords` (10 minutes) or `cache.fetchUrls` (1 hour); `0` turns caching off for
+ *   that capability entirely (no look-ups, no negative entries);
+ * - a few failures, for `cache.failures` (30 seconds): only answers the provider gave about the input itself,
+ *   which would come back the same on an immediate retry: `ResponseInvalid` (empty, undecodable, unsupported
+ *   content) and non-retryable `RequestFailed` for `http_404`, `http_status`, `too_large`, `redirect_rejected`;
+ * - never: an interruption or `Aborted`, a timeout, a defect, anything retryable (network, 5xx, 429: the provider
+ *   quota honours Retry-After provider-wide, which a per-input entry could not do correctly), anything that
+ *   depends on our own settings rather than the provider (`invalid_input`, `blacklisted`, `ssrf_rejected`) and
+ *   anything that may depend on the API key used (`Unavailable`, `http_403`), since the key is not in the cache
+ *   key.
+ *
+ * `research` is never cached: it is paid per call, slow and non-deterministic, and a cached report would be
+ * a stale answer to a question that was asked again on purpose.
+ *
+ * A store that fails or does not answer within its timeout is a miss (logged), never a failed request.
+ *
+ * @since 0.1.0
+ */
+import * as Cause from "effect/Cause"
+import * as Context from "effect/Context"
+import * as Data from "effect/Data"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as FiberRef from "effect/FiberRef"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
+import type { ListCapability } from "./Capability.js"
+import type { DriverResult } from "./ProviderDriver.js"
+import * as WebSearchError from "./WebSearchError.js"
+import { WebSearchResult } from "./WebSearchResponse.js"
+
+/**
+ * A store failed or timed out. It never reaches a caller: the cache treats it as a miss and logs it.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class StoreError extends Data.TaggedError("ResultCacheStoreError")<{
+  readonly message: string
+  readonly cause?: unknown
+}> {}
+
+/**
+ * Where entries live: a key-value store with per-entry expiry. Values are plain JSON-compatible data.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Store {
+  readonly get: (key: string) => Effect.Effect<Option.Option<unknown>, StoreError>
+  readonly set: (key: string, value: unknown, timeToLive: Duration.Duration) => Effect.Effect<void, StoreError>
+}
+
+/**
+ * Everything that decides the answer of one driver call, and so its cache key. The API key is deliberately
+ * not part of it: any key of a provider gets the same answer, and a key must never be written to a store.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Request {
+  readonly providerId: string
+  readonly capability: ListCapability
+  readonly input: string
+  /** Only search answers depend on it; a fetch returns one page whatever the count. */
+  readonly maxResults: number
+  readonly apiHost: Option.Option<string>
+  readonly engines: ReadonlyArray<string>
+}
+
+/**
+ * How long entries live: successes, and the failures that are cached at all. Zero keeps nothing.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Policy {
+  readonly success: Duration.Duration
+  readonly failure: Duration.Duration
+}
+
+/**
+ * Normalises an input the way its cache key sees it: keywords are NFC-normalised, trimmed and have whitespace
+ * runs collapsed; URLs are parsed (scheme and host lower-cased, default port and fragment dropped, path
+ * percent-encoded) since the fragment never reaches the server.
+ *
+ * @since 0.1.0
+ * @category keys
+ */
+export const normalizeInput = (capability: ListCapability, input: string): string => {
+  if (capability === "fetchUrls") {
+    const trimmed = input.trim()
+    if (!URL.canParse(trimmed)) return trimmed
+    const url = new URL(trimmed)
+    url.hash = ""
+    return url.href
+  }
+  return input.normalize("NFC").trim().replace(/\s+/gu, " ")
+}
+
+/**
+ * The cache key of a driver call. Injective over its parts (they are JSON-encoded as one array), so calls that
+ * differ in provider, capability, endpoint, engines, count or normalised input never share an entry.
+ *
+ * @since 0.1.0
+ * @category keys
+ */
+export const key = (request: Request): string =>
+  JSON.stringify([
+    "v1",
+    request.capability,
+    request.providerId,
+    Option.getOrNull(request.apiHost),
+    request.engines,
+    request.capability === "searchKeywords" ? request.maxResults : null,
+    normalizeInput(request.capability, request.input)
+  ])
+
+const cachedFailures: ReadonlySet<string> = new Set(["http_404", "http_status", "too_large", "redirect_rejected"])
+
+/**
+ * Whether a failure is kept (for the short failure TTL): see the module documentation for the reasoning.
+ *
+ * @since 0.1.0
+ * @category policy
+ */
+export const isCacheableFailure = (error: WebSearchError.WebSearchError): boolean =>
+  error._tag === "ResponseInvalid" ||
+  (error._tag === "RequestFailed" && !error.retryable && cachedFailures.has(error.reason))
+
+type CallExit = Exit.Exit<ReadonlyArray<DriverResult>, WebSearchError.WebSearchError>
+
+// Only a plain typed failure counts; an interruption or defect anywhere in the cause is never cached.
+const typedFailure = (exit: CallExit): Option.Option<WebSearchError.WebSearchError> =>
+  Exit.isSuccess(exit) || Cause.isInterrupted(exit.cause) || Option.isSome(Cause.dieOption(exit.cause))
+    ? Option.none()
+    : Cause.failureOption(exit.cause)
+
+/**
+ * How long the outcome of a driver call is kept; zero means it is not stored.
+ *
+ * @since 0.1.0
+ * @category policy
+ */
+export const timeToLive = (exit: CallExit, policy: Policy): Duration.Duration => {
+  if (Exit.isSuccess(exit)) return policy.success
+  return Option.match(typedFailure(exit), {
+    onNone: () => Duration.zero,
+    onSome: (error) => (isCacheableFailure(error) ? policy.failure : Duration.zero)
+  })
+}
+
+const DriverResultSchema = WebSearchResult.pipe(Schema.omit("sourceInput"))
+
+/**
+ * A stored entry, as JSON-compatible data.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const Entry = Schema.Union(
+  Schema.TaggedStruct("Success", { results: Schema.Array(DriverResultSchema) }),
+  Schema.TaggedStruct("Failure", { error: WebSearchError.WebSearchError })
+)
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type Entry = typeof Entry.Type
+
+const encodeEntry = Schema.encode(Entry)
+const decodeEntry = Schema.decodeUnknown(Entry)
+
+/**
+ * The hits and misses seen by `track`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Stats {
+  readonly hits: number
+  readonly misses: number
+}
+
+interface Counter {
+  hits: number
+  misses: number
+}
+
+// A list, so nested `track` calls each count: a server and a library caller may both want the figures.
+const counters = FiberRef.unsafeMake<ReadonlyArray<Counter>>([], { join: (parent) => parent })
+
+const count = (outcome: "hit" | "miss") =>
+  Effect.flatMap(FiberRef.get(counters), (list) =>
+    Effect.sync(() => {
+      for (const counter of list) {
+        if (outcome === "hit") counter.hits += 1
+        else counter.misses += 1
+      }
+    })
+  )
+
+/**
+ * Runs an effect and counts the cache look-ups made on its behalf (every input of every provider attempt).
+ * Works across the fibers the pipeline forks.
+ *
+ * @since 0.1.0
+ * @category tracking
+ */
+export const track = <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<[A, Stats], E, R> =>
+  Effect.suspend(() => {
+    const counter: Counter = { hits: 0, misses: 0 }
+    return Effect.locallyWith(self, counters, (list) => [...list, counter]).pipe(
+      Effect.map((a): [A, Stats] => [a, { hits: counter.hits, misses: counter.misses }])
+    )
+  })
+
+/**
+ * Sums up tracked look-ups for a response header such as `X-Websearch-Cache`: `hit` when every look-up hit,
+ * `miss` when none did, `partial` otherwise, and none when nothing was looked up (no cache, or `research`).
+ *
+ * @since 0.1.0
+ * @category tracking
+ */
+export const status = (stats: Stats): Option.Option<"hit" | "miss" | "partial"> =>
+  stats.hits + stats.misses === 0
+    ? Option.none()
+    : Option.some(stats.misses === 0 ? "hit" : stats.hits === 0 ? "miss" : "partial")
+
+/**
+ * The cache in context; the default caches nothing and counts nothing.
+ *
+ * @since 0.1.0
+ * @category tags
+ */
+export class ResultCache extends Context.Reference<ResultCache>()("@websearch/core/ResultCache", {
+  defaultValue: (): ResultCache.Service => ({ serve: (_request, _policy, call) => call })
+}) {}
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export declare namespace ResultCache {
+  /**
+   * @since 0.1.0
+   * @category models
+   */
+  export interface Service {
+    /**
+     * Answers one driver call from the cache, or runs `call` and keeps its outcome as `policy` allows.
+     * Records the outcome on the current span (`websearch.cache`: `hit` | `miss`) and in `track`.
+     */
+    readonly serve: (
+      request: Request,
+      policy: Policy,
+      call: Effect.Effect<ReadonlyArray<DriverResult>, WebSearchError.WebSearchError>
+    ) => Effect.Effect<ReadonlyArray<DriverResult>, WebSearchError.WebSearchError>
+  }
+}
+
+/**
+ * Options of `make`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Options {
+  /** The longest a store operation may take before it counts as a miss (or a skipped write). Default 1 second. */
+  readonly timeout?: Duration.DurationInput | undefined
+}
+
+/**
+ * Builds a cache over a store.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make = (store: Store, options?: Options): Effect.Effect<ResultCache.Service> =>
+  Effect.sync(() => makeService(store, options))
+
+const makeService = (store: Store, options?: Options): ResultCache.Service => {
+  const timeout = Duration.decode(options?.timeout ?? "1 second")
+  const guard = <A>(operation: string, effect: Effect.Effect<A, StoreError>) =>
+    effect.pipe(
+      Effect.timeoutFail({
+        duration: timeout,
+        onTimeout: () => new StoreError({ message: `no answer within ${Duration.format(timeout)}` })
+      }),
+      Effect.tapError((error) =>
+        // The key carries the input only; the store's own error may be verbose, so only its message is logged.
+        Effect.logWarning(`websearch result cache ${operation} failed: ${error.message}`)
+      ),
+      Effect.option,
+      Effect.withSpan(`websearch.cache.${operation}`, { captureStackTrace: false })
+    )
+  const lookup = (cacheKey: string): Effect.Effect<Option.Option<Entry>> =>
+    guard("get", store.get(cacheKey)).pipe(
+      Effect.map(Option.flatten),
+      Effect.flatMap(
+        Option.match({
+          onNone: () => Effect.succeedNone,
+          // An entry written by another version (or corrupted) is a miss, and is overwritten after the call.
+          onSome: (value) => Effect.option(decodeEntry(value))
+        })
+      )
+    )
+  const keep = (cacheKey: string, exit: CallExit, policy: Policy): Effect.Effect<void> => {
+    const ttl = timeToLive(exit, policy)
+    const entry: Option.Option<Entry> = Exit.isSuccess(exit)
+      ? Option.some({ _tag: "Success", results: exit.value })
+      : Option.map(typedFailure(exit), (error) => ({ _tag: "Failure", error }))
+    if (Duration.isZero(ttl) || Option.isNone(entry)) return Effect.void
+    return encodeEntry(entry.value).pipe(
+      Effect.mapError((error) => new StoreError({ message: `cannot encode the entry: ${error.message}` })),
+      Effect.flatMap((value) => store.set(cacheKey, value, ttl)),
+      (effect) => guard("set", effect),
+      Effect.asVoid
+    )
+  }
+  return {
+    serve: (request, policy, call) => {
+      if (Duration.isZero(policy.success)) return call
+      return Effect.suspend(() => {
+        const cacheKey = key(request)
+        return Effect.flatMap(lookup(cacheKey), (cached) => {
+          if (Option.isSome(cached)) {
+            const entry = cached.value
+            return Effect.zipRight(
+              Effect.zipRight(count("hit"), Effect.annotateCurrentSpan("websearch.cache", "hit")),
+              entry._tag === "Success" ? Effect.succeed(entry.results) : Effect.fail(entry.error)
+            )
+          }
+          return count("miss").pipe(
+            Effect.zipRight(Effect.annotateCurrentSpan("websearch.cache", "miss")),
+            // An interrupted call never gets here, so it is never stored; a slow write stays interruptible.
+            Effect.zipRight(Effect.exit(call)),
+            Effect.tap((exit) => keep(cacheKey, exit, policy)),
+            Effect.flatten
+          )
+        })
+      })
+    }
+  }
+}
+
+/**
+ * Provides a cache over a store.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer = (store: Store, options?: Options): Layer.Layer<ResultCache> =>
+  Layer.effect(ResultCache, make(store, options))
+
+/**
+ * The cache policy of a capability from the settings' TTLs.
+ *
+ * @since 0.1.0
+ * @category policy
+ */
+export const policyFor = (
+  ttls: { readonly [C in ListCapability]: Duration.Duration } & { readonly failures: Duration.Duration },
+  capability: ListCapability
+): Policy => ({ success: ttls[capability], failure: ttls.failures })
