@@ -68,7 +68,11 @@ const results = (count: number, chars: number): Array<WebSearchResult> =>
     sourceInput: "q"
   }))
 
-const cases: Record<string, () => Promise<Omit<Measured, "case" | "peakRssMiB">>> = {
+// A case that measures other processes reports their peak RSS itself (`peakRssMiB`).
+const cases: Record<
+  string,
+  () => Promise<Omit<Measured, "case" | "peakRssMiB"> & { readonly peakRssMiB?: number | undefined }>
+> = {
   // The whole searchKeywords pipeline (validation, resolution, fanout, merge, blacklist, dedupe, budget) against
   // the bare fanout of the same driver calls: what the pipeline costs on top of the providers.
   pipeline: async () => {
@@ -143,6 +147,23 @@ const cases: Record<string, () => Promise<Omit<Measured, "case" | "peakRssMiB">>
       timeRatio: baseline / ours
     }
   },
+  // Main-content extraction over the Readability corpus against readability + linkedom + turndown (bench/extract.ts).
+  extract: async () => {
+    const ExtractBench = await import("./extract.js")
+    const m = ExtractBench.measure()
+    if (m === undefined) {
+      const what = `skipped: no corpus at ${ExtractBench.corpusDir}`
+      return { what, oursPerSecond: 0, baselinePerSecond: 0, timeRatio: 0 }
+    }
+    return {
+      what:
+        `pages/s over ${m.pages} pages; content F1 ${m.ours.f1.toFixed(4)} vs ${m.baseline.f1.toFixed(4)}; ` +
+        `baseline: readability + linkedom + turndown`,
+      oursPerSecond: m.ours.pagesPerSecond,
+      baselinePerSecond: m.baseline.pagesPerSecond,
+      timeRatio: m.baseline.pagesPerSecond / m.ours.pagesPerSecond
+    }
+  },
   // CLI cold start against starting Node itself.
   cli: async () => {
     const bin = fileURLToPath(new URL("../packages/cli/bin/websearch.js", import.meta.url))
@@ -164,6 +185,36 @@ const cases: Record<string, () => Promise<Omit<Measured, "case" | "peakRssMiB">>
       baselinePerSecond: 1000 / baseline,
       timeRatio: ours / baseline
     }
+  },
+  // Peak RSS of a process fetching an endless 1 GiB body through the safe transport (stops at the 5 MiB cap), in
+  // its own process, against plain undici with the same cap; the idle figure is the same process before any fetch.
+  "fetch-memory": async () => {
+    const FetchMemory = await import("./fetch-memory.js")
+    const { ours, baseline, idle } = await FetchMemory.measure()
+    return {
+      what:
+        `endless 1 GiB body, ${ours.fetches} fetches stopped at the 5 MiB cap; peak RSS ours ${ours.peakRssMiB.toFixed(0)} MiB, ` +
+        `plain undici ${baseline.peakRssMiB.toFixed(0)} MiB, idle ${idle.peakRssMiB.toFixed(0)} MiB (aim: ours < 150 MiB)`,
+      oursPerSecond: ours.fetchesPerSecond,
+      baselinePerSecond: baseline.fetchesPerSecond,
+      timeRatio: baseline.fetchesPerSecond / ours.fetchesPerSecond,
+      peakRssMiB: ours.peakRssMiB
+    }
+  },
+  // POST /v1/search on the websearch server against a bare node:http handler calling the same local provider
+  // mock (load from N concurrent loops over an undici Pool; servers in a child process; best of 3 rounds each).
+  server: async () => {
+    const Server = await import("./server.js")
+    const { ours, bare, piped, ratio, serverRatio } = await Server.measure()
+    return {
+      what:
+        `POST /v1/search, 32 concurrent, local mock; rps ratio ${ratio.toFixed(2)} (aim >= 0.7), p99 ours ` +
+        `${ours.p99.toFixed(1)} ms vs ${bare.p99.toFixed(1)} ms; vs node:http around the same core pipeline ` +
+        `${serverRatio.toFixed(2)} (${piped.requestsPerSecond.toFixed(0)} rps)`,
+      oursPerSecond: ours.requestsPerSecond,
+      baselinePerSecond: bare.requestsPerSecond,
+      timeRatio: bare.requestsPerSecond / ours.requestsPerSecond
+    }
   }
 }
 
@@ -171,7 +222,7 @@ const main = async () => {
   const [mode, name] = process.argv.slice(2)
   if (mode === "--child") {
     const measured = await cases[name]()
-    const peakRssMiB = process.resourceUsage().maxRSS / 1024
+    const peakRssMiB = measured.peakRssMiB ?? process.resourceUsage().maxRSS / 1024
     process.stdout.write(JSON.stringify({ case: name, ...measured, peakRssMiB }))
     return
   }

@@ -1,0 +1,223 @@
+/**
+ * HTML -> the page's main content as markdown, with its metadata. Readability (over linkedom) finds the article;
+ * when it finds nothing, or less than a page plainly holds, a whole-page pass takes over that keeps every
+ * visible block except page chrome, so a short page or an index page still yields its text.
+ *
+ * @since 0.1.0
+ */
+import { Readability } from "@mozilla/readability"
+import * as Markdown from "./Markdown.js"
+import * as Metadata from "./Metadata.js"
+import * as HtmlDocument from "./internal/htmlDocument.js"
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface Result {
+  readonly title: string
+  readonly markdown: string
+  readonly metadata: Metadata.Metadata
+  /** `article` when Readability's result was kept, `page` when the whole-page pass was. */
+  readonly method: "article" | "page"
+}
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface Options {
+  /** Absolute URL of the page, for resolving relative links (a `<base href>` in the page wins). */
+  readonly url?: string | undefined
+  /**
+   * Below this many characters of article text the whole page is rendered too, and the longer of the two kept.
+   * Default 250.
+   */
+  readonly minArticleChars?: number | undefined
+  /** Pages with more elements than this skip Readability (quadratic in places) and go straight to the whole-page pass. */
+  readonly maxElements?: number | undefined
+  /** Pages nested deeper than this (estimated from the text) skip Readability too. Default 1000. */
+  readonly maxDepth?: number | undefined
+}
+
+const defaultMinArticleChars = 250
+const defaultMaxElements = 60_000
+const defaultMaxDepth = 1000
+
+const baseOf = (doc: Document, url: string | undefined): string | undefined => {
+  // <base> belongs in <head>; looking only there saves a walk over the whole body.
+  const href = doc.head?.querySelector("base[href]")?.getAttribute("href")
+  if (href === null || href === undefined) return url
+  try {
+    return url === undefined ? new URL(href).href : new URL(href, url).href
+  } catch {
+    return url
+  }
+}
+
+// Readability removes scripts, styles and comments first thing, and inline SVG holds no text worth reading;
+// removing them from the text before parsing saves the tokenizer and the DOM their weight (often most of a big
+// page). JSON-LD scripts stay for metadata.
+const inert =
+  /<script\b(?![^>]*application\/ld\+json)[^>]*>[\s\S]*?<\/script\s*>|<style\b[^>]*>[\s\S]*?<\/style\s*>|<svg\b[^>]*>[\s\S]*?<\/svg\s*>|<!--[\s\S]*?-->/gi
+
+/**
+ * Removes scripts (except JSON-LD), styles, inline SVG and comments from HTML text, as the first step of extraction.
+ *
+ * @since 0.1.0
+ * @category cleaning
+ */
+export const stripInert = (html: string): string => html.replace(inert, "")
+
+// Elements that never nest (void) or close themselves implicitly (optional end tags): ignoring them keeps the
+// depth estimate close to the real tree's.
+const flat = new Set([
+  "area",
+  "base",
+  "br",
+  "col",
+  "embed",
+  "hr",
+  "img",
+  "input",
+  "link",
+  "meta",
+  "source",
+  "track",
+  "wbr",
+  "p",
+  "li",
+  "dt",
+  "dd",
+  "option",
+  "tr",
+  "td",
+  "th",
+  "tbody",
+  "thead",
+  "tfoot",
+  "html",
+  "head",
+  "body",
+  "!doctype"
+])
+
+/**
+ * Start tags and estimated nesting depth, from one pass over the text: a walk over the DOM would cost as much as
+ * the parse. Readability's cost grows with elements times depth, so hostile pages are caught before it runs.
+ */
+const shape = (html: string): { readonly tags: number; readonly depth: number } => {
+  let tags = 0
+  let depth = 0
+  let deepest = 0
+  for (let i = html.indexOf("<"); i >= 0 && i < html.length - 1; i = html.indexOf("<", i + 1)) {
+    const c = html.charCodeAt(i + 1)
+    const closing = c === 47
+    const start = closing ? i + 2 : i + 1
+    const first = html.charCodeAt(start)
+    if (!((first >= 97 && first <= 122) || (first >= 65 && first <= 90))) continue
+    let end = start + 1
+    while (end < html.length && end - start < 12) {
+      const d = html.charCodeAt(end)
+      if (!((d >= 97 && d <= 122) || (d >= 65 && d <= 90) || (d >= 48 && d <= 57) || d === 45)) break
+      end++
+    }
+    if (flat.has(html.slice(start, end).toLowerCase())) {
+      if (!closing) tags++
+      continue
+    }
+    if (closing) {
+      if (depth > 0) depth--
+      continue
+    }
+    tags++
+    const close = html.indexOf(">", end)
+    if (close > 0 && html.charCodeAt(close - 1) === 47) continue
+    depth++
+    if (depth > deepest) deepest = depth
+  }
+  return { tags, depth: deepest }
+}
+
+const letters = (s: string): number => s.replace(/[\s#*_`>|\-[\]()!]+/g, "").length
+
+const wholePage = (doc: Document, url: string | undefined): string =>
+  Markdown.fromNode(doc.body, { baseUrl: baseOf(doc, url), dropChrome: true })
+
+const article = (
+  doc: Document
+): {
+  readonly node: Element | undefined
+  readonly title: string | undefined
+  readonly meta: Partial<Metadata.Metadata>
+} => {
+  try {
+    // The serializer hands back the element itself: rendering it directly saves a serialize + re-parse.
+    const parsed = new Readability<Element>(doc, { serializer: (node) => node as Element, keepClasses: true }).parse()
+    if (parsed === null) return { node: undefined, title: undefined, meta: {} }
+    const or = (s: string | null | undefined) =>
+      s === null || s === undefined || s.trim() === "" ? undefined : s.trim()
+    return {
+      node: parsed.content ?? undefined,
+      title: or(parsed.title),
+      meta: {
+        byline: or(parsed.byline),
+        publishedTime: or(parsed.publishedTime),
+        siteName: or(parsed.siteName),
+        lang: or(parsed.lang),
+        excerpt: or(parsed.excerpt)
+      }
+    }
+  } catch {
+    // Readability throws on documents it cannot walk; the whole-page pass still can.
+    return { node: undefined, title: undefined, meta: {} }
+  }
+}
+
+/**
+ * Extracts the main content of an HTML page as markdown. Synchronous and CPU-bound: call it from a worker for
+ * big pages.
+ *
+ * @since 0.1.0
+ * @category extraction
+ */
+export const fromHtml = (source: string, options?: Options): Result => {
+  const html = stripInert(source)
+  const doc = HtmlDocument.parse(html)
+  const base = baseOf(doc, options?.url)
+  const { depth, tags } = shape(html)
+  const huge = tags > (options?.maxElements ?? defaultMaxElements) || depth > (options?.maxDepth ?? defaultMaxDepth)
+  const found = huge ? { node: undefined, title: undefined, meta: {} } : article(doc)
+  // Readability mutates `doc`; the whole-page pass and our own metadata reading need the page as it was when
+  // Readability found nothing (untouched when it was skipped). Parsed at most once more, and only then.
+  let pristine: Document | undefined = huge ? doc : undefined
+  const original = () => (pristine ??= HtmlDocument.parse(html))
+  const keys = ["byline", "publishedTime", "siteName", "lang", "excerpt"] as const
+  // Readability reads JSON-LD and meta tags itself; ours fills its gaps. Its leftovers keep every <meta>, so the
+  // mutated document serves when it found an article.
+  const own =
+    found.title !== undefined && keys.every((key) => found.meta[key] !== undefined)
+      ? undefined
+      : Metadata.fromDocument(found.node === undefined ? original() : doc)
+  const pick = <K extends keyof Metadata.Metadata>(key: K) => found.meta[key] ?? own?.[key]
+  const metadata: Metadata.Metadata = {
+    title: found.title ?? own?.title,
+    byline: pick("byline"),
+    publishedTime: pick("publishedTime"),
+    siteName: pick("siteName"),
+    lang: pick("lang"),
+    excerpt: pick("excerpt")
+  }
+  const title = metadata.title ?? ""
+  const articleMarkdown = found.node === undefined ? "" : Markdown.fromNode(found.node, { baseUrl: base })
+  const minChars = options?.minArticleChars ?? defaultMinArticleChars
+  if (found.node !== undefined && letters(articleMarkdown) >= minChars) {
+    return { title, markdown: articleMarkdown, metadata, method: "article" }
+  }
+  const page = wholePage(original(), options?.url)
+  // The page pass drops chrome the article may have kept, so it can be somewhat shorter and still be the better
+  // text; only a page pass with much less than the article loses (everything was in an <aside>, say).
+  return letters(page) * 2 >= letters(articleMarkdown)
+    ? { title, markdown: page, metadata, method: "page" }
+    : { title, markdown: articleMarkdown, metadata, method: "article" }
+}
