@@ -1,0 +1,356 @@
+/**
+ * The local `fetch` provider (`fetchUrls`, keyless): each URL is read through the SSRF-safe transport and turned
+ * into markdown by the extractor, with no third-party service in between.
+ *
+ * Per URL: a GitHub `blob` link is read as its raw file; robots.txt is obeyed when enabled (off by default); the
+ * page is fetched (redirects followed and re-checked by the transport, the final URL reported); a non-2xx status
+ * is a typed `RequestFailed`; the body is extracted according to its Content-Type, on a worker thread when it is
+ * big. An unsupported type is `ResponseInvalid/unsupported_content_type`, a page with no readable text
+ * `ResponseInvalid/empty_content`. Duplicate URLs of one request are fetched once because the request is
+ * normalised (and deduplicated) before any provider is called.
+ *
+ * Configuration, in order of precedence: the Layer's options, then the settings (`providers.fetch.userAgent`,
+ * `providers.fetch.respectRobotsTxt`, or `FETCH_USER_AGENT` / `FETCH_RESPECT_ROBOTS_TXT`), then the defaults.
+ * The transport the Layer builds enforces the settings' `urlPolicy` and uses `timeouts.fetchUrls` per request.
+ *
+ * @since 0.1.0
+ */
+import * as Preset from "@websearch/core/Preset"
+import type * as ProviderDriver from "@websearch/core/ProviderDriver"
+import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
+import * as Settings from "@websearch/core/Settings"
+import * as UrlPolicy from "@websearch/core/UrlPolicy"
+import * as WebSearchError from "@websearch/core/WebSearchError"
+import * as Deferred from "effect/Deferred"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as FiberId from "effect/FiberId"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import type * as Scope from "effect/Scope"
+import * as ExtractPool from "./internal/extractPool.js"
+import * as GithubBlob from "./internal/githubBlob.js"
+import * as RobotsTxt from "./internal/robotsTxt.js"
+import * as SafeTransport from "./SafeTransport.js"
+
+/**
+ * The preset this provider serves (the built-in `fetch` preset of core).
+ *
+ * @since 0.1.0
+ * @category presets
+ */
+// Core's preset table always has `fetch` (its own tests pin the capability matrix); the driver must carry the
+// very same preset so the registry and the settings agree on it.
+export const preset: Preset.Preset = Preset.byId.get("fetch") as Preset.Preset
+
+/**
+ * Where big bodies are extracted: `false` keeps every extraction on the calling thread.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface WorkerOptions {
+  /** How many worker threads at most; default one fewer than the CPUs, between 1 and 4. */
+  readonly size?: number | undefined
+  /** Bodies larger than this many bytes go to a worker; default 64 KiB. */
+  readonly threshold?: number | undefined
+  /**
+   * The worker's entry module and Node flags, for applications that bundle this package themselves; by default
+   * `extractWorker.{ts,js,mjs}` beside the running module (see the CLI's bundle script).
+   */
+  readonly entry?: { readonly url: URL; readonly execArgv?: ReadonlyArray<string> | undefined } | undefined
+}
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface Options {
+  /** The User-Agent of every request; its product token (`websearch`) is what robots.txt groups are matched on. */
+  readonly userAgent?: string | undefined
+  /** Obey robots.txt (fetched once per origin through the same transport and cached); default false. */
+  readonly respectRobotsTxt?: boolean | undefined
+  /** Body cap of the transport this Layer builds (default 5 MiB); ignored by `layerOnTransport`. */
+  readonly maxBodyBytes?: number | undefined
+  /** An http(s) proxy for the transport this Layer builds; targets are still checked. */
+  readonly proxy?: string | undefined
+  /** Where big bodies are extracted; `false` for never on a worker thread. */
+  readonly workers?: WorkerOptions | false | undefined
+  /** The origin GitHub `blob` links are read from; default `https://raw.githubusercontent.com`. */
+  readonly githubRawOrigin?: string | undefined
+}
+
+/**
+ * The default size above which a body is extracted on a worker thread: 64 KiB. Extracting an HTML page of that
+ * size on the calling thread already costs on the order of 100 ms, while handing a body to a warm worker costs
+ * a copy of it and of the result.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const defaultWorkerThreshold = 64 * 1024
+
+/**
+ * The product token of a User-Agent (`websearch` for `websearch/0.1.0 (+https://…)`): what robots.txt names.
+ *
+ * @since 0.1.0
+ * @category utils
+ */
+export const productToken = (userAgent: string): string => RobotsTxt.agentToken(userAgent) || "websearch"
+
+/**
+ * The raw-file URL a GitHub `blob` URL is read from, or `undefined` when the URL is not a `blob` link.
+ *
+ * @since 0.1.0
+ * @category utils
+ */
+export const githubRawUrl = (url: string, rawOrigin: string = GithubBlob.rawOrigin): string | undefined =>
+  GithubBlob.rawUrl(url, rawOrigin)
+
+const accept =
+  "text/html,application/xhtml+xml,text/markdown;q=0.9,text/plain;q=0.9,application/json;q=0.8," +
+  "application/xml;q=0.8,application/pdf;q=0.8,*/*;q=0.5"
+
+const originOf = (url: string): string => new URL(url).origin
+
+const pathOf = (url: string): string => {
+  const parsed = new URL(url)
+  return `${parsed.pathname}${parsed.search}`
+}
+
+/** A title for bodies that have none (text, JSON, raw files): the file name, else the host. */
+const fallbackTitle = (url: string): string => {
+  const parsed = new URL(url)
+  const name = parsed.pathname.split("/").filter((segment) => segment !== "")
+  const last = name.length > 0 ? name[name.length - 1] : undefined
+  if (last === undefined) return parsed.host
+  try {
+    return decodeURIComponent(last)
+  } catch {
+    return last
+  }
+}
+
+interface Resolved {
+  readonly userAgent: string
+  readonly respectRobotsTxt: boolean
+}
+
+const resolveOptions = (options: Options | undefined, settings: Settings.Service): Resolved => {
+  const provider = settings.providers.get(preset.id)
+  return {
+    userAgent:
+      options?.userAgent ??
+      Option.getOrElse(
+        Option.flatMap(Option.fromNullable(provider), (p) => p.userAgent),
+        () => SafeTransport.defaultUserAgent
+      ),
+    respectRobotsTxt:
+      options?.respectRobotsTxt ??
+      Option.getOrElse(
+        Option.flatMap(Option.fromNullable(provider), (p) => p.respectRobotsTxt),
+        () => false
+      )
+  }
+}
+
+type RobotsCheck = (url: string) => Effect.Effect<void, WebSearchError.RequestFailed>
+
+/** Origins whose robots.txt is remembered; the oldest is forgotten beyond this. */
+const maxOrigins = 10_000
+
+/**
+ * robots.txt per origin, for the driver's lifetime. A file that answers 2xx is parsed; 4xx (except 429) means
+ * there is none (RFC 9309 §2.3.1.3); a robots.txt that redirects somewhere the policy refuses, or is bigger than
+ * the body cap, is treated as absent too. A 429, 5xx or network failure is not cached and fails the page, since
+ * the RFC says to assume everything is disallowed while the file is unreachable.
+ */
+const makeRobots = (
+  transport: SafeTransport.SafeTransport.Service,
+  userAgent: string
+): Effect.Effect<RobotsCheck, never, Scope.Scope> =>
+  Effect.gen(function* () {
+    const token = productToken(userAgent)
+    const load = (origin: string): Effect.Effect<RobotsTxt.Rules, WebSearchError.RequestFailed> =>
+      transport
+        .request({ url: `${origin}/robots.txt`, headers: { "user-agent": userAgent, accept: "text/plain" } })
+        .pipe(
+          Effect.flatMap((response) => {
+            if (response.status >= 200 && response.status <= 299) {
+              const text = new TextDecoder().decode(response.body.subarray(0, RobotsTxt.maxParsedBytes))
+              return Effect.succeed(RobotsTxt.rulesFor(RobotsTxt.parse(text), token))
+            }
+            if (response.status >= 400 && response.status <= 499 && response.status !== 429) {
+              return Effect.succeed(RobotsTxt.allowAll)
+            }
+            return Effect.as(SafeTransport.ensureOk(response), RobotsTxt.allowAll)
+          }),
+          Effect.catchIf(
+            (error) =>
+              error.reason === "ssrf_rejected" || error.reason === "redirect_rejected" || error.reason === "too_large",
+            () => Effect.succeed(RobotsTxt.allowAll)
+          ),
+          Effect.mapError((error) =>
+            WebSearchError.annotate(error, {
+              message: `robots.txt of ${origin} could not be read, so nothing there is fetched while robots.txt is respected: ${error.message}`
+            })
+          ),
+          Effect.withSpan("websearch.fetch.robots", { attributes: { "websearch.origin": origin } })
+        )
+    // Each origin's file is read by a fiber of the driver's scope that every asker joins: an asker that times
+    // out or is interrupted stops waiting without cancelling the read the others wait for.
+    const scope = yield* Effect.scope
+    const entries = new Map<string, Deferred.Deferred<RobotsTxt.Rules, WebSearchError.RequestFailed>>()
+    const rulesOf = (origin: string) =>
+      Effect.suspend(() => {
+        const existing = entries.get(origin)
+        if (existing !== undefined) return Deferred.await(existing)
+        const deferred = Deferred.unsafeMake<RobotsTxt.Rules, WebSearchError.RequestFailed>(FiberId.none)
+        entries.set(origin, deferred)
+        if (entries.size > maxOrigins) entries.delete(entries.keys().next().value as string)
+        const read = Effect.exit(load(origin)).pipe(
+          Effect.flatMap((exit) => {
+            // Failures are not kept: the next asker tries again.
+            if (Exit.isFailure(exit) && entries.get(origin) === deferred) entries.delete(origin)
+            return Deferred.done(deferred, exit)
+          }),
+          Effect.onInterrupt(() => Deferred.interrupt(deferred))
+        )
+        return Effect.zipRight(Effect.forkIn(read, scope), Deferred.await(deferred))
+      })
+    return (url) =>
+      Effect.flatMap(rulesOf(originOf(url)), (rules) => {
+        const rule = RobotsTxt.decidingRule(rules, pathOf(url))
+        if (rule === undefined || rule.allow) return Effect.void
+        return Effect.fail(
+          WebSearchError.requestFailed(
+            "robots_disallowed",
+            `robots.txt of ${originOf(url)} disallows ${url} for "${token}" (Disallow: ${rule.pattern})`
+          )
+        )
+      })
+  })
+
+/**
+ * Builds the driver over the `SafeTransport` in context. Worker threads (when enabled) start on first use and
+ * stop when the scope closes.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make = (
+  options?: Options
+): Effect.Effect<ProviderDriver.ProviderDriver, never, SafeTransport.SafeTransport | Settings.Settings | Scope.Scope> =>
+  Effect.gen(function* () {
+    const transport = yield* SafeTransport.SafeTransport
+    const settings = yield* Settings.Settings
+    const { respectRobotsTxt, userAgent } = resolveOptions(options, settings)
+    const robots = respectRobotsTxt ? yield* makeRobots(transport, userAgent) : undefined
+    const workers = options?.workers === false ? undefined : options?.workers
+    const pool =
+      options?.workers === false
+        ? undefined
+        : yield* ExtractPool.make({
+            size: workers?.size ?? ExtractPool.defaultSize(),
+            entry:
+              workers?.entry === undefined
+                ? ExtractPool.defaultEntry()
+                : { url: workers.entry.url, execArgv: workers.entry.execArgv ?? [] }
+          })
+    const threshold = workers?.threshold ?? defaultWorkerThreshold
+    const rawOrigin = options?.githubRawOrigin ?? GithubBlob.rawOrigin
+    const headers = { "user-agent": userAgent, accept }
+
+    const fetchUrl = (input: string): Effect.Effect<ProviderDriver.DriverResult, WebSearchError.WebSearchError> =>
+      Effect.gen(function* () {
+        const target = GithubBlob.rawUrl(input, rawOrigin) ?? input
+        if (target !== input) yield* Effect.annotateCurrentSpan("websearch.fetch.rewritten", target)
+        if (robots !== undefined) yield* robots(target)
+        const response = yield* Effect.flatMap(transport.request({ url: target, headers }), SafeTransport.ensureOk)
+        // A redirect may leave the origin whose robots.txt was read; the content is used only if the new one allows it.
+        if (robots !== undefined && originOf(response.url) !== originOf(target)) yield* robots(response.url)
+        const job: ExtractPool.Job = {
+          body: response.body,
+          contentType: response.headers["content-type"],
+          url: response.url,
+          maxChars: undefined
+        }
+        const document = yield* pool !== undefined && response.body.length > threshold
+          ? pool.extract(job)
+          : ExtractPool.inline(job)
+        if (document.markdown.trim() === "") {
+          return yield* Effect.fail(
+            WebSearchError.responseInvalid("empty_content", `${response.url} has no readable text`)
+          )
+        }
+        yield* Effect.annotateCurrentSpan({
+          "websearch.fetch.final_url": response.url,
+          "websearch.fetch.kind": document.kind,
+          "websearch.bytes": response.body.length
+        })
+        return {
+          title: document.title.trim() === "" ? fallbackTitle(response.url) : document.title.trim(),
+          content: document.markdown,
+          url: response.url
+        }
+      }).pipe(Effect.withSpan("websearch.fetch.url", { captureStackTrace: false, attributes: { "url.full": input } }))
+
+    return { preset, fetchUrls: (url) => fetchUrl(url) }
+  })
+
+/**
+ * Registers the driver over the `SafeTransport` in context (for applications that build their own transport).
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerOnTransport = (
+  options?: Options
+): Layer.Layer<never, never, ProviderRegistry.ProviderRegistry | Settings.Settings | SafeTransport.SafeTransport> =>
+  Layer.scopedDiscard(
+    Effect.gen(function* () {
+      const registry = yield* ProviderRegistry.ProviderRegistry
+      const driver = yield* make(options)
+      yield* registry.register(driver)
+    })
+  )
+
+/**
+ * The transport `layer` builds: the settings' URL policy, `timeouts.fetchUrls` per request, the User-Agent,
+ * body cap and proxy of the options.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerTransport = (options?: Options): Layer.Layer<SafeTransport.SafeTransport, never, Settings.Settings> =>
+  Layer.unwrapEffect(
+    Effect.map(Settings.Settings, (settings) =>
+      SafeTransport.layer({
+        policy: UrlPolicy.fromSettings(settings),
+        timeout: settings.timeouts.fetchUrls,
+        userAgent: resolveOptions(options, settings).userAgent,
+        maxBodyBytes: options?.maxBodyBytes,
+        proxy: options?.proxy
+      })
+    )
+  )
+
+/**
+ * Registers the `fetch` driver with a transport of its own built from the settings, with these options.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerWith = (
+  options?: Options
+): Layer.Layer<never, never, ProviderRegistry.ProviderRegistry | Settings.Settings> =>
+  layerOnTransport(options).pipe(Layer.provide(layerTransport(options)))
+
+/**
+ * Registers the `fetch` driver with a transport of its own built from the settings: `websearch fetch URL` with
+ * no configuration at all.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer: Layer.Layer<never, never, ProviderRegistry.ProviderRegistry | Settings.Settings> = layerWith()

@@ -1,0 +1,102 @@
+/**
+ * Result cache stores for `@websearch/core/ResultCache`, on @effect/experimental's `Persistence`: in memory
+ * (bounded, least recently used evicted) or on Redis, where every replica pointed at the same server shares
+ * the cached answers. Entries live under `<prefix>:results:` with Redis' own expiry (`PX`), so a replica never
+ * serves an entry past its TTL and Redis reclaims it.
+ *
+ * Most applications use `SharedStores.layerConfig`, which picks Redis when `REDIS_URL` is set.
+ *
+ * @since 0.1.0
+ */
+import * as Persistence from "@effect/experimental/Persistence"
+import * as PersistenceRedis from "@effect/experimental/Persistence/Redis"
+import * as ResultCache from "@websearch/core/ResultCache"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import type * as Scope from "effect/Scope"
+import type { RedisOptions } from "ioredis"
+import * as BoundedMemory from "./internal/boundedMemory.js"
+
+/**
+ * Options of the cache stores.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Options extends ResultCache.Options {
+  /** Namespace of the keys; replicas that share a cache use the same prefix. Default `websearch`. */
+  readonly prefix?: string | undefined
+}
+
+/**
+ * Adapts a `Persistence` backing store to the core cache store contract.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const fromBacking = (store: Persistence.BackingPersistenceStore): ResultCache.Store => ({
+  get: (key) => Effect.mapError(store.get(key), storeError("get")),
+  set: (key, value, timeToLive) => Effect.mapError(store.set(key, value, Option.some(timeToLive)), storeError("set"))
+})
+
+// A backing error's own message is only its reason; the cause says what went wrong (never a password: ioredis
+// reports the address and the server's reply).
+const storeError = (operation: string) => (error: Persistence.PersistenceError) =>
+  new ResultCache.StoreError({
+    message: `${operation}: ${error.reason === "BackingError" && error.cause instanceof Error ? error.cause.message : error.message}`,
+    cause: error
+  })
+
+/**
+ * Builds the cache over the `BackingPersistence` in context.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make = (
+  options?: Options
+): Effect.Effect<ResultCache.ResultCache.Service, never, Persistence.BackingPersistence | Scope.Scope> =>
+  Effect.gen(function* () {
+    const backing = yield* Persistence.BackingPersistence
+    const store = yield* backing.make(`${options?.prefix ?? "websearch"}:results`)
+    return yield* ResultCache.make(fromBacking(store), options)
+  })
+
+/**
+ * The cache over the `BackingPersistence` in context.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer = (options?: Options): Layer.Layer<ResultCache.ResultCache, never, Persistence.BackingPersistence> =>
+  Layer.scoped(ResultCache.ResultCache, make(options))
+
+/**
+ * The default capacity of the in-memory cache, in entries.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const defaultCapacity = 5_000
+
+/**
+ * An in-memory cache for one process, holding at most `capacity` entries (default 5000).
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerMemory = (
+  options?: Options & { readonly capacity?: number | undefined }
+): Layer.Layer<ResultCache.ResultCache> =>
+  layer(options).pipe(Layer.provide(BoundedMemory.layer(options?.capacity ?? defaultCapacity)))
+
+/**
+ * A cache on Redis, shared by every replica using the same server and prefix. The connection closes with the
+ * layer's scope.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerRedis = (redis: RedisOptions, options?: Options): Layer.Layer<ResultCache.ResultCache> =>
+  layer(options).pipe(Layer.provide(PersistenceRedis.layer(redis)))

@@ -1,0 +1,28 @@
+/**
+ * The entry of an extraction worker thread (see `extractPool.ts`): it answers `Ready` once its modules have
+ * loaded, then extracts one job at a time and posts back the document or the typed reason it failed.
+ */
+import * as Extract from "@websearch/extract/Extract"
+import * as Either from "effect/Either"
+import { parentPort } from "node:worker_threads"
+import type { Job, Reply } from "./extractPool.js"
+
+const port = parentPort
+
+if (port !== null) {
+  const post = (reply: Reply) => port.postMessage(reply)
+  port.on("message", (job: Job) => {
+    const input = { body: job.body, contentType: job.contentType, url: job.url }
+    // extractAsync never rejects; a throw here would be a bug in this file, reported as a defect.
+    Extract.extractAsync(input, job.maxChars === undefined ? undefined : { maxChars: job.maxChars })
+      .then((result) =>
+        post(
+          Either.isRight(result)
+            ? { _tag: "Done", document: result.right }
+            : { _tag: "Invalid", reason: result.left.reason, message: result.left.message }
+        )
+      )
+      .catch((error: unknown) => post({ _tag: "Defect", message: error instanceof Error ? error.message : "unknown" }))
+  })
+  post({ _tag: "Ready" })
+}

@@ -1,0 +1,137 @@
+import { describe, expect, it } from "@effect/vitest"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Fiber from "effect/Fiber"
+import * as Scope from "effect/Scope"
+import * as ExtractPool from "../src/internal/extractPool.js"
+import * as LocalServer from "./support/localServer.js"
+
+const encoder = new TextEncoder()
+
+const page = (title: string, count: number): ExtractPool.Job => ({
+  body: encoder.encode(
+    LocalServer.articlePage(
+      title,
+      Array.from({ length: count }, (_, i) => `Paragraph ${i} explains how layers and fibers fit together here.`)
+    )
+  ),
+  contentType: "text/html; charset=utf-8",
+  url: "http://127.0.0.1/page",
+  maxChars: undefined
+})
+
+// Workers started from TypeScript sources load the extractor through tsx, which takes seconds on a busy machine.
+describe("extraction worker pool", { timeout: 120_000 }, () => {
+  it.live("starts no worker until the first job, reuses it, and terminates it when its scope closes", () =>
+    Effect.gen(function* () {
+      const scope = yield* Scope.make()
+      const pool = yield* ExtractPool.make({ size: 2, entry: ExtractPool.defaultEntry() }).pipe(Scope.extend(scope))
+      expect(pool.size()).toBe(0)
+      const first = yield* pool.extract(page("First", 50))
+      expect(first.title).toBe("First")
+      expect(first.markdown).toContain("Paragraph 49 explains")
+      expect(pool.size()).toBe(1)
+      const second = yield* pool.extract(page("Second", 50))
+      expect(second.title).toBe("Second")
+      expect(pool.size()).toBe(1)
+      yield* Scope.close(scope, Exit.void)
+      expect(pool.size()).toBe(0)
+    })
+  )
+
+  it.live("gives the same document as extraction on the calling thread", () =>
+    Effect.scoped(
+      Effect.gen(function* () {
+        const pool = yield* ExtractPool.make({ size: 1, entry: ExtractPool.defaultEntry() })
+        const job = page("Same", 400)
+        const pooled = yield* pool.extract(job)
+        const inline = yield* ExtractPool.inline(job)
+        expect(pooled).toEqual(inline)
+      })
+    )
+  )
+
+  it.live("never runs more workers than its size", () =>
+    Effect.scoped(
+      Effect.gen(function* () {
+        const pool = yield* ExtractPool.make({ size: 2, entry: ExtractPool.defaultEntry() })
+        let most = 0
+        const titles = yield* Effect.forEach(
+          ["a", "b", "c", "d", "e"],
+          (title) =>
+            pool.extract(page(title, 100)).pipe(
+              Effect.tap(() =>
+                Effect.sync(() => {
+                  most = Math.max(most, pool.size())
+                })
+              ),
+              Effect.map((document) => document.title)
+            ),
+          { concurrency: "unbounded" }
+        )
+        expect(titles).toEqual(["a", "b", "c", "d", "e"])
+        expect(most).toBeLessThanOrEqual(2)
+        expect(pool.size()).toBeLessThanOrEqual(2)
+      })
+    )
+  )
+
+  it.live("a typed failure in the worker comes back as the same ResponseInvalid reason", () =>
+    Effect.scoped(
+      Effect.gen(function* () {
+        const pool = yield* ExtractPool.make({ size: 1, entry: ExtractPool.defaultEntry() })
+        const error = yield* Effect.flip(
+          pool.extract({
+            body: Uint8Array.from([0, 1, 2, 3, 255]),
+            contentType: "image/gif",
+            url: "http://x/",
+            maxChars: undefined
+          })
+        )
+        expect(error).toMatchObject({ _tag: "ResponseInvalid", reason: "unsupported_content_type" })
+        // The worker survives a typed failure and serves the next job.
+        expect(pool.size()).toBe(1)
+        expect((yield* pool.extract(page("After", 10))).title).toBe("After")
+      })
+    )
+  )
+
+  it.live("interrupting a job terminates its worker at once; the next job gets a fresh one", () =>
+    Effect.scoped(
+      Effect.gen(function* () {
+        const pool = yield* ExtractPool.make({ size: 1, entry: ExtractPool.defaultEntry() })
+        // Several seconds of extraction: interruption must not wait for it.
+        const fiber = yield* Effect.fork(pool.extract(page("Huge", 40_000)))
+        yield* Effect.sleep("300 millis")
+        expect(pool.size()).toBe(1)
+        const started = performance.now()
+        yield* Fiber.interrupt(fiber)
+        expect(performance.now() - started).toBeLessThan(1000)
+        expect(pool.size()).toBe(0)
+        expect((yield* pool.extract(page("Next", 10))).title).toBe("Next")
+        expect(pool.size()).toBe(1)
+      })
+    )
+  )
+
+  it.live("when workers cannot start here, extraction falls back to the calling thread", () =>
+    Effect.scoped(
+      Effect.gen(function* () {
+        const pool = yield* ExtractPool.make({
+          size: 1,
+          entry: { url: new URL("./no-such-worker.mjs", import.meta.url), execArgv: [] }
+        })
+        const document = yield* pool.extract(page("Fallback", 20))
+        expect(document.title).toBe("Fallback")
+        expect(pool.size()).toBe(0)
+        // An entry Node refuses outright (the Worker constructor throws) falls back the same way.
+        const refused = yield* ExtractPool.make({
+          size: 1,
+          entry: { url: new URL("ftp://127.0.0.1/extractWorker.mjs"), execArgv: [] }
+        })
+        expect((yield* refused.extract(page("Refused entry", 20))).title).toBe("Refused entry")
+        expect(refused.size()).toBe(0)
+      })
+    )
+  )
+})
