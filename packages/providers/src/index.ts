@@ -3,4 +3,8 @@
  *
  * @since 0.1.0
  */
-export {}
+
+/** @since 0.1.0 */
+export * as OpenAi from "./OpenAi.js"
+/** @since 0.1.0 */
+export * as OpenAiPrices from "./OpenAiPrices.js"
