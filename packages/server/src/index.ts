@@ -3,4 +3,16 @@
  *
  * @since 0.1.0
  */
-export {}
+
+/** @since 0.1.0 */
+export * as Authorization from "./Authorization.js"
+/** @since 0.1.0 */
+export * as ErrorStatus from "./ErrorStatus.js"
+/** @since 0.1.0 */
+export * as ServerConfig from "./ServerConfig.js"
+/** @since 0.1.0 */
+export * as WebSearchApi from "./WebSearchApi.js"
+/** @since 0.1.0 */
+export * as WebSearchHandlers from "./WebSearchHandlers.js"
+/** @since 0.1.0 */
+export * as WebSearchServer from "./WebSearchServer.js"

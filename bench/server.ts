@@ -1,0 +1,250 @@
+/**
+ * `POST /v1/search` throughput and latency of the websearch server against a bare `node:http` handler doing the
+ * same job (check the bearer token, parse the body, call the provider, shape the answer), both calling the same
+ * local provider mock through the same kind of undici pool, in the same run.
+ *
+ *   node --import tsx bench/server.ts [seconds-per-round] [concurrency]
+ *
+ * A child process hosts the mock and both servers; this process generates the load (N concurrent request loops
+ * over an undici Pool), alternating ours and the baseline round by round and keeping each one's best round, so
+ * a burst of machine noise does not decide the ratio. The server runs as configured by default except request
+ * logging (off, as a load balancer's access log would replace it) and a per-token limit high enough not to trip.
+ */
+import { spawn } from "node:child_process"
+import { createServer, type IncomingMessage } from "node:http"
+import type { AddressInfo } from "node:net"
+import { fileURLToPath } from "node:url"
+import { Pool } from "undici"
+
+const token = "bench-token-0123456789abcdef"
+const keywords = ["effect typescript"]
+
+// --- the child: provider mock, our server, the bare baseline ----------------------------------------------
+
+const mockResults = Array.from({ length: 10 }, (_, i) => ({
+  title: `Result ${i + 1} about effect typescript`,
+  url: `https://site${i}.example.com/articles/${i + 1}`,
+  content: `Effect is a TypeScript library for building robust programs. Paragraph ${i + 1} `.repeat(4)
+}))
+
+const listen = (server: ReturnType<typeof createServer>): Promise<number> =>
+  new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve((server.address() as AddressInfo).port)))
+
+const readBody = (request: IncomingMessage): Promise<string> =>
+  new Promise((resolve, reject) => {
+    const chunks: Array<Buffer> = []
+    request.on("data", (chunk: Buffer) => chunks.push(chunk))
+    request.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")))
+    request.on("error", reject)
+  })
+
+const serveChild = async () => {
+  const mock = createServer((request, response) => {
+    void readBody(request).then(() => {
+      response.writeHead(200, { "content-type": "application/json" })
+      response.end(JSON.stringify({ results: mockResults }))
+    })
+  })
+  const mockPort = await listen(mock)
+  const mockOrigin = `http://127.0.0.1:${mockPort}`
+  const callMock = async (pool: Pool, query: string, signal?: AbortSignal) => {
+    const { body, statusCode } = await pool.request({
+      method: "POST",
+      path: "/search",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ query, max_results: 10 }),
+      ...(signal ? { signal } : {})
+    })
+    const json = (await body.json()) as { results: Array<{ title: string; url: string; content: string }> }
+    if (statusCode !== 200) throw new Error(`mock answered ${statusCode}`)
+    return json.results
+  }
+
+  // Ours: the real server, with a small real driver over undici.
+  const Effect = await import("effect/Effect")
+  const Layer = await import("effect/Layer")
+  const Context = await import("effect/Context")
+  const HttpServer = await import("@effect/platform/HttpServer")
+  const Preset = await import("../packages/core/src/Preset.js")
+  const ProviderRegistry = await import("../packages/core/src/ProviderRegistry.js")
+  const Settings = await import("../packages/core/src/Settings.js")
+  const WebSearch = await import("../packages/core/src/WebSearch.js")
+  const WebSearchError = await import("../packages/core/src/WebSearchError.js")
+  const WebSearchServer = await import("../packages/server/src/WebSearchServer.js")
+  const oursPool = new Pool(mockOrigin, { connections: 64 })
+  const driver = {
+    preset: Preset.byId.get("tavily")!,
+    searchKeywords: (keyword: string) =>
+      Effect.tryPromise({
+        try: (signal) => callMock(oursPool, keyword, signal),
+        catch: () => WebSearchError.requestFailed("network", "the mock did not answer", { providerId: "tavily" })
+      })
+  }
+  const live = ProviderRegistry.register(driver).pipe(
+    Layer.provideMerge(WebSearch.layer),
+    Layer.provideMerge(
+      Settings.layer({ defaults: { searchKeywords: "tavily" }, providers: { tavily: { apiKeys: ["bench-key"] } } })
+    )
+  )
+  const server = WebSearchServer.layer({
+    port: 0,
+    tokens: [token],
+    logRequests: false,
+    rateLimit: { limit: 100_000_000, window: "1 minute" }
+  }).pipe(Layer.provide(WebSearchServer.layerRateLimiterMemory), Layer.provide(live))
+  const Scope = await import("effect/Scope")
+  // A scope that lives as long as the process: the server stops when the parent ends the run.
+  const scope = Effect.runSync(Scope.make())
+  const built = await Effect.runPromise(Layer.buildWithScope(server, scope))
+  const address = Context.get(built, HttpServer.HttpServer).address
+  const oursPort = address._tag === "TcpAddress" ? address.port : 0
+
+  // The baseline: what a hand-written node:http handler doing the same job looks like.
+  const barePool = new Pool(mockOrigin, { connections: 64 })
+  const bare = createServer((request, response) => {
+    const fail = (status: number, message: string) => {
+      response.writeHead(status, { "content-type": "application/json" })
+      response.end(JSON.stringify({ message }))
+    }
+    if (request.method !== "POST" || request.url !== "/v1/search") return fail(404, "not found")
+    if (request.headers.authorization !== `Bearer ${token}`) return fail(401, "unauthorized")
+    void readBody(request)
+      .then(async (text) => {
+        const body = JSON.parse(text) as { keywords?: Array<string> }
+        if (!Array.isArray(body.keywords) || body.keywords.length === 0) return fail(400, "keywords")
+        const inputs = body.keywords.map((k) => k.trim()).filter((k) => k.length > 0)
+        const answers = await Promise.all(inputs.map((k) => callMock(barePool, k)))
+        response.writeHead(200, { "content-type": "application/json" })
+        response.end(
+          JSON.stringify({
+            query: inputs.join(" | "),
+            providerId: "tavily",
+            capability: "searchKeywords",
+            inputs,
+            results: answers.flatMap((results, i) => results.map((r) => ({ ...r, sourceInput: inputs[i] }))),
+            failures: []
+          })
+        )
+      })
+      .catch(() => fail(502, "provider failed"))
+  })
+  const barePort = await listen(bare)
+
+  // A second baseline: node:http around the same core pipeline, so the server's own cost shows apart from the
+  // pipeline's (which bench/run.ts "pipeline" measures against a bare fanout).
+  const ManagedRuntime = await import("effect/ManagedRuntime")
+  const SearchKeywords = await import("../packages/core/src/SearchKeywords.js")
+  const runtime = ManagedRuntime.make(live)
+  const piped = createServer((request, response) => {
+    const fail = (status: number, message: string) => {
+      response.writeHead(status, { "content-type": "application/json" })
+      response.end(JSON.stringify({ message }))
+    }
+    if (request.headers.authorization !== `Bearer ${token}`) return fail(401, "unauthorized")
+    void readBody(request)
+      .then(async (text) => {
+        const answer = await runtime.runPromise(SearchKeywords.searchKeywords(JSON.parse(text)))
+        response.writeHead(200, { "content-type": "application/json" })
+        response.end(JSON.stringify(answer))
+      })
+      .catch(() => fail(502, "failed"))
+  })
+  const pipedPort = await listen(piped)
+  process.stdout.write(`${JSON.stringify({ ours: oursPort, bare: barePort, piped: pipedPort })}\n`)
+  process.stdin.resume()
+  process.stdin.on("end", () => process.exit(0))
+}
+
+// --- the parent: load generation ----------------------------------------------------------------------------
+
+interface Round {
+  readonly requestsPerSecond: number
+  readonly p50: number
+  readonly p99: number
+  readonly errors: number
+}
+
+const load = async (port: number, seconds: number, concurrency: number): Promise<Round> => {
+  const pool = new Pool(`http://127.0.0.1:${port}`, { connections: concurrency })
+  const payload = JSON.stringify({ keywords })
+  const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" }
+  const latencies: Array<number> = []
+  let errors = 0
+  const deadline = performance.now() + seconds * 1000
+  const loop = async () => {
+    while (performance.now() < deadline) {
+      const start = performance.now()
+      const { statusCode, body } = await pool.request({ method: "POST", path: "/v1/search", headers, body: payload })
+      await body.text()
+      if (statusCode === 200) latencies.push(performance.now() - start)
+      else errors++
+    }
+  }
+  const start = performance.now()
+  await Promise.all(Array.from({ length: concurrency }, loop))
+  const elapsed = (performance.now() - start) / 1000
+  await pool.close()
+  latencies.sort((a, b) => a - b)
+  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? NaN
+  return { requestsPerSecond: latencies.length / elapsed, p50: at(0.5), p99: at(0.99), errors }
+}
+
+/** The measurement: each side's best round, and the ratio ours / baseline in requests per second. */
+export const measure = async (seconds = 3, concurrency = 32, rounds = 3) => {
+  const script = fileURLToPath(import.meta.url)
+  const child = spawn(process.execPath, ["--import", "tsx", script, "--serve"], { stdio: ["pipe", "pipe", "inherit"] })
+  const ports = await new Promise<{ ours: number; bare: number; piped: number }>((resolve, reject) => {
+    let out = ""
+    child.stdout.on("data", (data: Buffer) => {
+      out += data.toString("utf8")
+      const line = out.split("\n").find((l) => l.startsWith("{"))
+      if (line !== undefined && out.includes("\n"))
+        resolve(JSON.parse(line) as { ours: number; bare: number; piped: number })
+    })
+    child.once("exit", (code) => reject(new Error(`the bench server exited with ${code}`)))
+  })
+  try {
+    // Warm-up: JIT, connection pools and the mock's sockets on both sides.
+    await load(ports.ours, 1, concurrency)
+    await load(ports.bare, 1, concurrency)
+    await load(ports.piped, 1, concurrency)
+    const ours: Array<Round> = []
+    const bare: Array<Round> = []
+    const piped: Array<Round> = []
+    for (let i = 0; i < rounds; i++) {
+      ours.push(await load(ports.ours, seconds, concurrency))
+      bare.push(await load(ports.bare, seconds, concurrency))
+      piped.push(await load(ports.piped, seconds, concurrency))
+    }
+    const best = (list: Array<Round>) => list.reduce((a, b) => (b.requestsPerSecond > a.requestsPerSecond ? b : a))
+    return {
+      ours: best(ours),
+      bare: best(bare),
+      piped: best(piped),
+      ratio: best(ours).requestsPerSecond / best(bare).requestsPerSecond,
+      serverRatio: best(ours).requestsPerSecond / best(piped).requestsPerSecond
+    }
+  } finally {
+    child.stdin.end()
+    child.kill()
+  }
+}
+
+const format = (round: Round) =>
+  `${round.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${round.p50.toFixed(2)} ms  p99 ${round.p99.toFixed(2)} ms` +
+  (round.errors > 0 ? `  (${round.errors} non-200)` : "")
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  if (process.argv[2] === "--serve") {
+    await serveChild()
+  } else {
+    const seconds = Number(process.argv[2] ?? 3)
+    const concurrency = Number(process.argv[3] ?? 32)
+    const result = await measure(seconds, concurrency)
+    console.log(`ours      ${format(result.ours)}`)
+    console.log(`node:http ${format(result.bare)}`)
+    console.log(`node:http + core pipeline ${format(result.piped)}`)
+    console.log(`ratio     ${result.ratio.toFixed(2)} (ours / node:http requests per second; aim >= 0.7)`)
+    console.log(`server    ${result.serverRatio.toFixed(2)} (ours / node:http around the same core pipeline)`)
+  }
+}

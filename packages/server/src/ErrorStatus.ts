@@ -1,0 +1,200 @@
+/**
+ * How the four websearch errors map to HTTP statuses, as schemas the HttpApi encodes errors with (server) and
+ * decodes error bodies with (typed clients). The body is always the error itself (`_tag`, `reason`, `message`,
+ * `retryable`, `retryAfter`, ...), so a client gets back the same typed error the library would have raised.
+ *
+ * | error | status |
+ * |---|---|
+ * | `Unavailable` (any reason) | 503 |
+ * | `RequestFailed/invalid_input` | 400 |
+ * | `RequestFailed/too_large` without a provider (the request body itself) | 413 |
+ * | `RequestFailed/rate_limited`, `RequestFailed/http_429` | 429, with `Retry-After` when known |
+ * | `RequestFailed/timeout` | 504 |
+ * | any other `RequestFailed` | 502 |
+ * | `ResponseInvalid` | 502 |
+ * | `Aborted` | 499 |
+ * | `Unauthorized` (missing or wrong bearer token) | 401, with `WWW-Authenticate: Bearer` |
+ *
+ * A provider's 429 becomes our 429 rather than a 502: the caller's right reaction is the same as for our own
+ * limit (wait `Retry-After`, then retry), and a gateway status would hide that.
+ *
+ * @since 0.1.0
+ */
+import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
+import * as WebSearchError from "@websearch/core/WebSearchError"
+import * as Schema from "effect/Schema"
+
+/**
+ * The status of a websearch error.
+ *
+ * @since 0.1.0
+ * @category status
+ */
+export const statusOf = (error: WebSearchError.WebSearchError): number => {
+  switch (error._tag) {
+    case "Unavailable":
+      return 503
+    case "ResponseInvalid":
+      return 502
+    case "Aborted":
+      return 499
+    case "RequestFailed":
+      switch (error.reason) {
+        case "invalid_input":
+          return 400
+        case "too_large":
+          // A provider's oversized page is an upstream fault; only the caller's own body is "too large" here.
+          return error.providerId === undefined ? 413 : 502
+        case "rate_limited":
+        case "http_429":
+          return 429
+        case "timeout":
+          return 504
+        default:
+          return 502
+      }
+  }
+}
+
+/**
+ * A missing, malformed or unknown bearer token. The message never repeats the token.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class Unauthorized extends Schema.TaggedError<Unauthorized>("@websearch/server/Unauthorized")(
+  "Unauthorized",
+  { message: Schema.String },
+  {
+    identifier: "Unauthorized",
+    ...HttpApiSchema.annotations({ status: 401, description: "Missing or unknown bearer token" })
+  }
+) {}
+
+const withStatus = <A extends WebSearchError.WebSearchError, I>(
+  schema: Schema.Schema<A, I>,
+  status: number,
+  identifier: string,
+  description: string
+) =>
+  schema.pipe(
+    // Refined by status so that each error encodes with exactly one status and decodes only from it.
+    Schema.filter((error) => statusOf(error) === status),
+    Schema.annotations({ identifier, description, ...HttpApiSchema.annotations({ status }) })
+  )
+
+/**
+ * `Unavailable` (503): the capability is not usable as configured.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const UnavailableError = withStatus(
+  WebSearchError.Unavailable,
+  503,
+  "Unavailable",
+  "The capability is not usable as configured (no default provider, unknown provider, missing credentials, ...)"
+)
+
+/**
+ * `RequestFailed/invalid_input` (400).
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const InvalidInput = withStatus(
+  WebSearchError.RequestFailed,
+  400,
+  "InvalidInput",
+  "RequestFailed/invalid_input: the request body is not valid JSON or does not match the request schema"
+)
+
+/**
+ * `RequestFailed/too_large` without a provider (413): the request body is over the server's limit.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const PayloadTooLarge = withStatus(
+  WebSearchError.RequestFailed,
+  413,
+  "PayloadTooLarge",
+  "RequestFailed/too_large: the request body is larger than the server accepts"
+)
+
+/**
+ * `RequestFailed/rate_limited` or `http_429` (429).
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const RateLimited = withStatus(
+  WebSearchError.RequestFailed,
+  429,
+  "RateLimited",
+  "RequestFailed/rate_limited or http_429: a quota was exhausted; retry after retryAfter seconds (Retry-After)"
+)
+
+/**
+ * `RequestFailed/timeout` (504).
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const Timeout = withStatus(
+  WebSearchError.RequestFailed,
+  504,
+  "Timeout",
+  "RequestFailed/timeout: the provider did not answer in time"
+)
+
+/**
+ * Any other `RequestFailed` (502).
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const UpstreamFailed = withStatus(
+  WebSearchError.RequestFailed,
+  502,
+  "RequestFailed",
+  "RequestFailed: the provider request did not complete (network, HTTP status, refused URL, ...)"
+)
+
+/**
+ * `ResponseInvalid` (502).
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const ResponseInvalidError = withStatus(
+  WebSearchError.ResponseInvalid,
+  502,
+  "ResponseInvalid",
+  "ResponseInvalid: the provider answered, but nothing usable came back"
+)
+
+/**
+ * `Aborted` (499).
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const AbortedError = withStatus(WebSearchError.Aborted, 499, "Aborted", "Aborted: the request was cancelled")
+
+/**
+ * Every error schema a capability endpoint declares, each with its status.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const capabilityErrors = [
+  InvalidInput,
+  PayloadTooLarge,
+  RateLimited,
+  Timeout,
+  UpstreamFailed,
+  ResponseInvalidError,
+  UnavailableError,
+  AbortedError
+] as const

@@ -1,0 +1,122 @@
+/**
+ * The websearch HTTP API as an `HttpApi` definition. It is exported so that clients derive a typed client
+ * (`HttpApiClient.make(WebSearchApi, { baseUrl })`) and so that an application can serve it with its own
+ * Effect HTTP server. Every `/v1` endpoint needs a bearer token; `/health` does not.
+ *
+ * @since 0.1.0
+ */
+import * as HttpApi from "@effect/platform/HttpApi"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as OpenApi from "@effect/platform/OpenApi"
+import { Capability } from "@websearch/core/Capability"
+import * as ProviderChecks from "@websearch/core/ProviderChecks"
+import * as WebSearchRequest from "@websearch/core/WebSearchRequest"
+import * as WebSearchResponse from "@websearch/core/WebSearchResponse"
+import * as Schema from "effect/Schema"
+import { Authorization } from "./Authorization.js"
+import * as ErrorStatus from "./ErrorStatus.js"
+
+/**
+ * One provider as `GET /v1/providers` describes it: capabilities, endpoints, whether keys are configured (a
+ * count, never a key), which capabilities it is the default for, and whether its driver is composed.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const ProviderDescription = Schema.Struct({
+  id: Schema.String,
+  name: Schema.String,
+  type: Schema.String,
+  credentials: Schema.String,
+  apiKeys: Schema.Number,
+  capabilities: Schema.Array(Schema.Struct({ feature: Capability, apiHost: Schema.NullOr(Schema.String) })),
+  defaultFor: Schema.Array(Capability),
+  registered: Schema.Boolean
+}).annotations({ identifier: "ProviderDescription" })
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type ProviderDescription = typeof ProviderDescription.Type
+
+/**
+ * The answer of `GET /health`.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const Health = Schema.Struct({ status: Schema.Literal("ok") }).annotations({ identifier: "Health" })
+
+const search = HttpApiEndpoint.post("search", "/v1/search")
+  .setPayload(WebSearchRequest.SearchKeywordsRequest)
+  .addSuccess(WebSearchResponse.WebSearchResponse)
+  .annotate(OpenApi.Summary, "Search the web for 1-20 keyword queries")
+
+const fetch = HttpApiEndpoint.post("fetch", "/v1/fetch")
+  .setPayload(WebSearchRequest.FetchUrlsRequest)
+  .addSuccess(WebSearchResponse.WebSearchResponse)
+  .annotate(OpenApi.Summary, "Fetch 1-20 http(s) URLs as model-readable markdown")
+
+const research = HttpApiEndpoint.post("research", "/v1/research")
+  .setPayload(WebSearchRequest.ResearchRequest)
+  .addSuccess(WebSearchResponse.ResearchResponse)
+  .annotate(OpenApi.Summary, "Research one brief with a hosted provider; answers with a cited report")
+
+const providers = HttpApiEndpoint.get("providers", "/v1/providers")
+  .addSuccess(Schema.Array(ProviderDescription))
+  .annotate(OpenApi.Summary, "The configured providers: capabilities and configured state, never a secret")
+
+const check = HttpApiEndpoint.post("check", "/v1/providers/:id/check")
+  .setPath(Schema.Struct({ id: Schema.String }))
+  .addSuccess(ProviderChecks.ProviderCheck)
+  .annotate(OpenApi.Summary, "Run every capability of a provider once with a stable input")
+
+/**
+ * The authenticated capability endpoints.
+ *
+ * @since 0.1.0
+ * @category groups
+ */
+export class V1 extends HttpApiGroup.make("v1")
+  .add(search)
+  .add(fetch)
+  .add(research)
+  .add(providers)
+  .add(check)
+  .addError(ErrorStatus.InvalidInput)
+  .addError(ErrorStatus.PayloadTooLarge)
+  .addError(ErrorStatus.RateLimited)
+  .addError(ErrorStatus.Timeout)
+  .addError(ErrorStatus.UpstreamFailed)
+  .addError(ErrorStatus.ResponseInvalidError)
+  .addError(ErrorStatus.UnavailableError)
+  .addError(ErrorStatus.AbortedError)
+  .middleware(Authorization)
+  .annotate(OpenApi.Description, "Web search, page fetching, research and provider checks. Bearer token required.") {}
+
+/**
+ * The unauthenticated liveness endpoint.
+ *
+ * @since 0.1.0
+ * @category groups
+ */
+export class System extends HttpApiGroup.make("system")
+  .add(HttpApiEndpoint.get("health", "/health").addSuccess(Health))
+  .annotate(OpenApi.Description, "Liveness; no token needed.") {}
+
+/**
+ * The websearch HTTP API.
+ *
+ * @since 0.1.0
+ * @category api
+ */
+export class WebSearchApi extends HttpApi.make("websearch")
+  .add(V1)
+  .add(System)
+  .annotate(OpenApi.Title, "websearch")
+  .annotate(
+    OpenApi.Description,
+    "Web search, page fetching and hosted research over many providers, with one contract and one error vocabulary."
+  ) {}

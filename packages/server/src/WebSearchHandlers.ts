@@ -1,0 +1,149 @@
+/**
+ * The implementations of `WebSearchApi`'s groups, as Layers. They call the core capability services, so they
+ * serve whatever providers and settings the application composed. Request bodies are read under the configured
+ * byte cap and validated by the core request schemas, so a bad body gets the same `RequestFailed/invalid_input`
+ * error (400) the library raises, naming the field at fault. A client that disconnects interrupts the handler,
+ * which interrupts every provider call in flight.
+ *
+ * @since 0.1.0
+ */
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpApp from "@effect/platform/HttpApp"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import type { Capability } from "@websearch/core/Capability"
+import * as FetchUrls from "@websearch/core/FetchUrls"
+import * as ProviderChecks from "@websearch/core/ProviderChecks"
+import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
+import * as Research from "@websearch/core/Research"
+import * as ResultCache from "@websearch/core/ResultCache"
+import * as SearchKeywords from "@websearch/core/SearchKeywords"
+import * as Settings from "@websearch/core/Settings"
+import type * as WebSearchError from "@websearch/core/WebSearchError"
+import type * as WebSearchRequest from "@websearch/core/WebSearchRequest"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import { Caller, retryAfterHeader } from "./Authorization.js"
+import * as RequestBody from "./internal/requestBody.js"
+import * as ServerConfig from "./ServerConfig.js"
+import { WebSearchApi } from "./WebSearchApi.js"
+
+const withErrorHeaders = <A, R>(
+  effect: Effect.Effect<A, WebSearchError.WebSearchError, R>
+): Effect.Effect<A, WebSearchError.WebSearchError, R> =>
+  Effect.tapError(effect, (error) =>
+    error.retryAfter === undefined ? Effect.void : retryAfterHeader(error.retryAfter)
+  )
+
+/**
+ * The response header that says whether a search or fetch was answered from the result cache: `hit` (every
+ * input), `miss` (none) or `partial`. Absent when no cache is configured.
+ *
+ * @since 0.1.0
+ * @category headers
+ */
+export const cacheHeader = "x-websearch-cache"
+
+const withCacheHeader = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  Effect.flatMap(ResultCache.track(effect), ([value, stats]) =>
+    Option.match(ResultCache.status(stats), {
+      onNone: () => Effect.succeed(value),
+      onSome: (status) =>
+        Effect.as(
+          HttpApp.appendPreResponseHandler((_request, response) =>
+            Effect.succeed(HttpServerResponse.setHeader(response, cacheHeader, status))
+          ),
+          value
+        )
+    })
+  )
+
+// The core services return values of the response schemas already; encoding them again through the schema
+// would only cost time, so they are written as JSON directly (the OpenAPI document still describes them).
+const respond = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.map(effect, (value) => HttpServerResponse.unsafeJson(value))
+
+const span =
+  (name: string, capability: Capability | undefined) =>
+  <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R | Caller> =>
+    Effect.flatMap(Caller, (caller) =>
+      Effect.withSpan(effect, `websearch.server.${name}`, {
+        // A stack trace per request span costs more than the rest of the server's own work.
+        captureStackTrace: false,
+        attributes: { "websearch.caller": caller.id, ...(capability ? { "websearch.capability": capability } : {}) }
+      })
+    )
+
+/**
+ * The `v1` group: search, fetch, research, providers and checks.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerV1 = HttpApiBuilder.group(WebSearchApi, "v1", (handlers) =>
+  Effect.gen(function* () {
+    const config = yield* ServerConfig.ServerConfig
+    const search = yield* SearchKeywords.SearchKeywords
+    const fetch = yield* FetchUrls.FetchUrls
+    const research = yield* Research.Research
+    const checks = yield* ProviderChecks.ProviderChecks
+    const settings = yield* Settings.Settings
+    const registry = yield* ProviderRegistry.ProviderRegistry
+    const body = <I>(request: HttpServerRequest.HttpServerRequest, capability: Capability) =>
+      // The core services validate the body with their own schemas; the type is what they will check.
+      RequestBody.readJson(request, config.maxBodyBytes, capability) as Effect.Effect<I, WebSearchError.RequestFailed>
+    return handlers
+      .handleRaw("search", ({ request }) =>
+        body<typeof WebSearchRequest.SearchKeywordsRequest.Encoded>(request, "searchKeywords").pipe(
+          Effect.flatMap((request) => withCacheHeader(search.searchKeywords(request))),
+          withErrorHeaders,
+          respond,
+          span("search", "searchKeywords")
+        )
+      )
+      .handleRaw("fetch", ({ request }) =>
+        body<typeof WebSearchRequest.FetchUrlsRequest.Encoded>(request, "fetchUrls").pipe(
+          Effect.flatMap((request) => withCacheHeader(fetch.fetchUrls(request))),
+          withErrorHeaders,
+          respond,
+          span("fetch", "fetchUrls")
+        )
+      )
+      .handleRaw("research", ({ request }) =>
+        body<typeof WebSearchRequest.ResearchRequest.Encoded>(request, "research").pipe(
+          Effect.flatMap(research.research),
+          withErrorHeaders,
+          respond,
+          span("research", "research")
+        )
+      )
+      .handle("providers", () =>
+        Effect.sync(() =>
+          Settings.describeProviders(settings).map((row) => ({
+            ...row,
+            registered: Option.isSome(registry.get(row.id))
+          }))
+        ).pipe(span("providers", undefined))
+      )
+      .handle("check", ({ path }) => checks.check(path.id).pipe(withErrorHeaders, span("check", undefined)))
+  })
+)
+
+/**
+ * The `system` group: `GET /health`.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerSystem = HttpApiBuilder.group(WebSearchApi, "system", (handlers) =>
+  handlers.handle("health", () => Effect.succeed({ status: "ok" as const }))
+)
+
+/**
+ * Both groups, given the capability services, settings and server settings.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer = Layer.mergeAll(layerV1, layerSystem)

@@ -1,0 +1,100 @@
+/**
+ * Reads a JSON request body under a byte cap. A declared `Content-Length` over the cap is refused before a byte is
+ * read; a chunked body is counted as it streams and refused at the first chunk past the cap, so an oversized body
+ * is never buffered. The errors are the caller-facing ones: `RequestFailed/too_large` (413) and
+ * `RequestFailed/invalid_input` (400).
+ */
+import * as HttpApp from "@effect/platform/HttpApp"
+import * as IncomingMessage from "@effect/platform/HttpIncomingMessage"
+import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import type { Capability } from "@websearch/core/Capability"
+import * as WebSearchError from "@websearch/core/WebSearchError"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Stream from "effect/Stream"
+
+class TooLarge {
+  readonly _tag = "TooLarge"
+}
+
+const tooLarge = (limit: number) =>
+  Effect.zipRight(
+    // The rest of the body is not read: close the connection after the answer instead of draining it.
+    HttpApp.appendPreResponseHandler((_request, response) =>
+      Effect.succeed(HttpServerResponse.setHeader(response, "connection", "close"))
+    ),
+    Effect.fail(
+      WebSearchError.requestFailed(
+        "too_large",
+        `the request body is larger than ${limit} bytes, the most this server accepts`,
+        { retryable: false }
+      )
+    )
+  )
+
+// Reused: a non-streaming decode keeps no state between calls.
+const utf8 = new TextDecoder("utf-8", { fatal: true })
+
+const jsonType = /^application\/([\w.+-]*\+)?json\s*(;|$)/i
+
+/** Reads and parses the JSON body of a request, at most `limit` bytes. */
+export const readJson = (
+  request: HttpServerRequest.HttpServerRequest,
+  limit: number,
+  capability: Capability | undefined
+): Effect.Effect<unknown, WebSearchError.RequestFailed> =>
+  Effect.gen(function* () {
+    const invalid = (message: string) => WebSearchError.requestFailed("invalid_input", message, { capability })
+    const contentType = request.headers["content-type"]
+    if (contentType !== undefined && !jsonType.test(contentType.trim())) {
+      return yield* Effect.fail(invalid("the request body must be JSON: send Content-Type: application/json"))
+    }
+    const declared = request.headers["content-length"]
+    if (declared !== undefined && Number(declared) > limit) return yield* tooLarge(limit)
+    const bytes =
+      declared === undefined
+        ? yield* readChunked(request, limit, invalid)
+        : yield* readDeclared(request, limit, invalid)
+    if (bytes.length === 0) return yield* Effect.fail(invalid("the request body is empty: send a JSON object"))
+    const text = yield* Effect.try({
+      try: () => utf8.decode(bytes),
+      catch: () => invalid("the request body is not valid UTF-8")
+    })
+    return yield* Effect.try({
+      try: () => JSON.parse(text) as unknown,
+      catch: (error) =>
+        invalid(`the request body is not valid JSON: ${error instanceof Error ? error.message : String(error)}`)
+    })
+  })
+
+type Invalid = (message: string) => WebSearchError.RequestFailed
+
+const unreadable = (invalid: Invalid) =>
+  invalid("the request body could not be read (the connection failed while sending it)")
+
+// A declared length at most the limit: one read, still capped by the platform in case the length lied.
+const readDeclared = (request: HttpServerRequest.HttpServerRequest, limit: number, invalid: Invalid) =>
+  request.arrayBuffer.pipe(
+    IncomingMessage.withMaxBodySize(Option.some(limit)),
+    Effect.map((buffer) => new Uint8Array(buffer)),
+    Effect.mapError(() => unreadable(invalid))
+  )
+
+// No declared length (chunked): counted chunk by chunk and cut off at the first chunk past the limit.
+const readChunked = (request: HttpServerRequest.HttpServerRequest, limit: number, invalid: Invalid) =>
+  Effect.gen(function* () {
+    const chunks: Array<Uint8Array> = []
+    let size = 0
+    yield* request.stream.pipe(
+      Stream.runForEachChunk((chunk) => {
+        for (const bytes of chunk) {
+          size += bytes.length
+          chunks.push(bytes)
+        }
+        return size > limit ? Effect.fail(new TooLarge()) : Effect.void
+      }),
+      Effect.catchAll((error) => (error instanceof TooLarge ? tooLarge(limit) : Effect.fail(unreadable(invalid))))
+    )
+    return Buffer.concat(chunks, size)
+  })
