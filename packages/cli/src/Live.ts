@@ -12,6 +12,7 @@ import type * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type * as Cli from "./Cli.js"
+import * as ProviderModules from "./ProviderModules.js"
 
 /**
  * The provider Layers a command composes.
@@ -79,7 +80,8 @@ export const settingsLayer = (
   )
 
 /**
- * The capability services, provider registry and settings of a command, with the given provider Layers.
+ * The capability services, provider registry and settings of a command, with the given provider Layers and the
+ * provider modules listed in `WEBSEARCH_PROVIDER_MODULES`.
  *
  * @since 0.1.0
  * @category layers
@@ -89,4 +91,9 @@ export const layer = (
   env: Readonly<Record<string, string | undefined>>,
   providers: Providers
 ): Layer.Layer<WebSearch.WebSearch | Settings.Settings, WebSearchError.Unavailable> =>
-  providers.pipe(Layer.provideMerge(WebSearch.layer), Layer.provideMerge(settingsLayer(common, env)))
+  // Provider modules are built after the built-in providers, so a module's driver replaces a built-in one.
+  ProviderModules.layer(env).pipe(
+    Layer.provideMerge(providers),
+    Layer.provideMerge(WebSearch.layer),
+    Layer.provideMerge(settingsLayer(common, env))
+  )

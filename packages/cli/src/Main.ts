@@ -5,6 +5,7 @@
  *
  * @since 0.1.0
  */
+import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import * as FetchUrls from "@websearch/core/FetchUrls"
 import * as Progress from "@websearch/core/Progress"
 import * as ProviderChecks from "@websearch/core/ProviderChecks"
@@ -14,6 +15,8 @@ import * as SearchKeywords from "@websearch/core/SearchKeywords"
 import * as Settings from "@websearch/core/Settings"
 import type * as WebSearch from "@websearch/core/WebSearch"
 import * as WebSearchError from "@websearch/core/WebSearchError"
+import * as Fetch from "@websearch/node/Fetch"
+import * as OpenAi from "@websearch/providers/OpenAi"
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
@@ -48,13 +51,16 @@ export interface Io {
 export const ExitCode = { ok: 0, failed: 1, usage: 2, interrupted: 130 } as const
 
 /**
- * The provider Layers this binary composes. Provider drivers arrive in their own package; until then every
- * capability reports `Unavailable/not_registered` naming the provider it would have used.
+ * The provider Layers this binary composes (one line each); a capability whose provider is not among them
+ * reports `Unavailable/not_registered` naming the provider it would have used.
  *
  * @since 0.1.0
  * @category layers
  */
-export const providers: Live.Providers = Layer.empty
+export const providers: Live.Providers = Layer.mergeAll(
+  Fetch.layer,
+  OpenAi.layer.pipe(Layer.provide(NodeHttpClient.layerUndici))
+)
 
 const version = (): string => (createRequire(import.meta.url)("../package.json") as { version: string }).version
 

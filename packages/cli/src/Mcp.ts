@@ -1,25 +1,105 @@
 /**
- * `websearch mcp`: being built in this session; until then it reports that it is unavailable.
+ * `websearch mcp`: the `web_search`, `web_fetch` and `web_research` tools served over MCP. Over stdio (the
+ * default) stdout carries nothing but protocol messages, logs go to stderr, and the server stops when stdin
+ * closes. With `--http PORT` it serves streamable HTTP at `/mcp` on `--host` (default 127.0.0.1), prints the URL
+ * on stderr and runs until interrupted.
  *
  * @since 0.1.0
  */
+import * as HttpRouter from "@effect/platform/HttpRouter"
+import * as HttpServer from "@effect/platform/HttpServer"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
+import * as NodeStream from "@effect/platform-node/NodeStream"
+import * as WebSearchMcp from "@websearch/ai/WebSearchMcp"
 import type * as Settings from "@websearch/core/Settings"
 import type * as WebSearch from "@websearch/core/WebSearch"
 import * as WebSearchError from "@websearch/core/WebSearchError"
+import * as Cause from "effect/Cause"
+import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
-import type * as Layer from "effect/Layer"
+import * as Layer from "effect/Layer"
+import * as Sink from "effect/Sink"
+import * as Stream from "effect/Stream"
+import { createServer } from "node:http"
+import { createRequire } from "node:module"
 import type * as Cli from "./Cli.js"
 import type * as Main from "./Main.js"
 
 /**
- * Runs `websearch mcp` until interrupted; returns the exit code.
+ * The path the HTTP transport serves.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const httpPath = "/mcp"
+
+const version = (): string => (createRequire(import.meta.url)("../package.json") as { version: string }).version
+
+// Protocol frames go through `io.stdout` (the process stream in the binary), decoded incrementally so a
+// multi-byte character split across chunks is not mangled.
+const stdoutSink = (io: Main.Io): Sink.Sink<void, Uint8Array | string> => {
+  const decoder = new TextDecoder()
+  return Sink.forEach((chunk: Uint8Array | string) =>
+    Effect.sync(() => io.stdout(typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true })))
+  )
+}
+
+const serveStdio = (io: Main.Io, info: WebSearchMcp.ServerInfo) =>
+  Effect.gen(function* () {
+    const closed = yield* Deferred.make<void>()
+    const stdin = NodeStream.stdin.pipe(Stream.ensuring(Deferred.succeed(closed, undefined)))
+    yield* Layer.build(WebSearchMcp.layerStdio({ ...info, stdin, stdout: stdoutSink(io) }))
+    io.stderr("websearch mcp: serving web_search, web_fetch and web_research over stdio\n")
+    yield* Deferred.await(closed)
+  })
+
+const serveHttp = (
+  command: Extract<Cli.Command, { _tag: "Mcp" }>,
+  port: number,
+  io: Main.Io,
+  info: WebSearchMcp.ServerInfo
+) =>
+  Effect.gen(function* () {
+    const server = Layer.mergeAll(WebSearchMcp.layerHttp({ ...info, path: httpPath }), HttpRouter.Default.serve()).pipe(
+      Layer.provideMerge(NodeHttpServer.layer(createServer, { port, host: command.host }))
+    )
+    const context = yield* Layer.build(server).pipe(
+      Effect.catchAllCause((cause) =>
+        Effect.fail(
+          WebSearchError.unavailable(
+            "invalid_config",
+            `websearch mcp cannot listen on ${command.host}:${port}: ${Cause.squash(cause) instanceof Error ? (Cause.squash(cause) as Error).message : Cause.pretty(cause).split("\n")[0]}`
+          )
+        )
+      )
+    )
+    const address = (yield* Effect.provide(HttpServer.HttpServer, context)).address
+    const url =
+      address._tag === "TcpAddress"
+        ? `http://${address.hostname.includes(":") ? `[${address.hostname}]` : address.hostname}:${address.port}${httpPath}`
+        : `unix:${address.path}`
+    io.stderr(`websearch mcp: listening on ${url}\n`)
+    return yield* Effect.never
+  })
+
+/**
+ * Runs `websearch mcp` with the capability services in context: until stdin closes (stdio, exit code 0) or
+ * until interrupted (HTTP). `live` is already provided by `Main`; it is accepted for symmetry with `serve`.
  *
  * @since 0.1.0
  * @category running
  */
 export const run = (
-  _command: Extract<Cli.Command, { _tag: "Mcp" }>,
-  _io: Main.Io,
+  command: Extract<Cli.Command, { _tag: "Mcp" }>,
+  io: Main.Io,
   _live: Layer.Layer<WebSearch.WebSearch | Settings.Settings, WebSearchError.Unavailable>
-): Effect.Effect<number, WebSearchError.WebSearchError> =>
-  Effect.fail(WebSearchError.unavailable("invalid_config", "websearch mcp is not built yet"))
+): Effect.Effect<number, WebSearchError.WebSearchError, WebSearch.WebSearch | Settings.Settings> => {
+  const info = { name: "websearch", version: version() }
+  const serve = command.http === undefined ? serveStdio(io, info) : serveHttp(command, command.http, io, info)
+  return Effect.scoped(serve).pipe(
+    Effect.as(0),
+    Effect.withSpan("websearch.cli.mcp", {
+      attributes: { transport: command.http === undefined ? "stdio" : "http" }
+    })
+  )
+}

@@ -1,25 +1,61 @@
 /**
- * `websearch serve`: being built in this session; until then it reports that it is unavailable.
+ * `websearch serve`: the websearch HTTP API (`@websearch/server`) on `--host` (default 127.0.0.1) and `--port`
+ * (default 8080; 0 picks a free port), with the settings and providers of the other commands. Bearer tokens come
+ * from `WEBSEARCH_API_TOKENS`; without one the server refuses to start unless `--insecure-no-auth` is given. The
+ * result cache, provider quotas and per-token rate limits live in memory, or on Redis when `REDIS_URL` is set so
+ * that several replicas share them. Prints the listening URL on stderr and runs until interrupted.
  *
  * @since 0.1.0
  */
+import * as HttpServer from "@effect/platform/HttpServer"
 import type * as Settings from "@websearch/core/Settings"
 import type * as WebSearch from "@websearch/core/WebSearch"
-import * as WebSearchError from "@websearch/core/WebSearchError"
+import type * as WebSearchError from "@websearch/core/WebSearchError"
+import * as SharedStores from "@websearch/node/SharedStores"
+import * as ServerConfig from "@websearch/server/ServerConfig"
+import * as WebSearchServer from "@websearch/server/WebSearchServer"
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
-import type * as Layer from "effect/Layer"
+import * as Layer from "effect/Layer"
 import type * as Cli from "./Cli.js"
 import type * as Main from "./Main.js"
 
+const urlOf = (address: HttpServer.Address): string =>
+  address._tag === "TcpAddress"
+    ? `http://${address.hostname.includes(":") ? `[${address.hostname}]` : address.hostname}:${address.port}`
+    : `unix:${address.path}`
+
 /**
- * Runs `websearch serve` until interrupted; returns the exit code.
+ * Runs `websearch serve` with the capability services in context, until interrupted. `live` is already provided
+ * by `Main`; it is accepted for symmetry with `mcp`.
  *
  * @since 0.1.0
  * @category running
  */
 export const run = (
-  _command: Extract<Cli.Command, { _tag: "Serve" }>,
-  _io: Main.Io,
+  command: Extract<Cli.Command, { _tag: "Serve" }>,
+  io: Main.Io,
   _live: Layer.Layer<WebSearch.WebSearch | Settings.Settings, WebSearchError.Unavailable>
-): Effect.Effect<number, WebSearchError.WebSearchError> =>
-  Effect.fail(WebSearchError.unavailable("invalid_config", "websearch serve is not built yet"))
+): Effect.Effect<number, WebSearchError.WebSearchError, WebSearch.WebSearch | Settings.Settings> =>
+  Effect.scoped(
+    Effect.gen(function* () {
+      const services = yield* Effect.context<WebSearch.WebSearch | Settings.Settings>()
+      const server = WebSearchServer.layerConfig({
+        port: command.port,
+        host: command.host,
+        // The flag can only loosen: without it, WEBSEARCH_INSECURE_NO_AUTH still applies.
+        ...(command.insecureNoAuth ? { insecureNoAuth: true } : {}),
+        logRequests: command.verbose
+      }).pipe(Layer.provide(SharedStores.layerConfig()), Layer.provide(Layer.succeedContext(services)))
+      const context = yield* Layer.build(server)
+      const url = urlOf(Context.get(context, HttpServer.HttpServer).address)
+      const config = Context.get(context, ServerConfig.ServerConfig)
+      if (config.insecureNoAuth && config.tokenDigests.length === 0) {
+        io.stderr(
+          "websearch serve: WARNING: no authentication (--insecure-no-auth); anyone who can connect may use it\n"
+        )
+      }
+      io.stderr(`websearch serve: listening on ${url} (docs: ${url}/docs, OpenAPI: ${url}/openapi.json)\n`)
+      return yield* Effect.never
+    })
+  ).pipe(Effect.withSpan("websearch.cli.serve"))

@@ -63,11 +63,12 @@ describe("websearch as a process", () => {
   })
 
   it("human output of a failure goes to stderr, stdout stays empty", () => {
-    const { code, stdout, stderr } = websearch(["fetch", "https://example.com/"])
+    // A loopback URL that is not allowlisted: refused by the URL policy before anything is sent.
+    const { code, stdout, stderr } = websearch(["fetch", "http://127.0.0.1:9/"])
     expect(code).toBe(1)
     expect(stdout).toBe("")
-    expect(stderr).toContain("Unavailable/not_registered")
-    expect(stderr).toContain("fetch")
+    expect(stderr).toContain("RequestFailed/ssrf_rejected")
+    expect(stderr).toContain("127.0.0.1")
   })
 
   it("an invalid URL fails the request before any provider is resolved: RequestFailed/invalid_input", () => {
@@ -158,7 +159,9 @@ describe("websearch as a process", () => {
     const path = tempFile(
       JSON.stringify({
         defaults: { searchKeywords: "tavily", fetchUrls: null },
-        providers: { jina: { capabilities: { fetchUrls: { apiHost: "http://127.0.0.1:9/reader" } } } }
+        providers: { jina: { capabilities: { fetchUrls: { apiHost: "http://127.0.0.1:9/reader" } } } },
+        // A user-set endpoint on a loopback address must be allowlisted (UrlPolicy).
+        urlPolicy: { allowHosts: ["127.0.0.1:9"] }
       })
     )
     const listed = json(websearch(["providers", "--json", "--config", path]).stdout) as {

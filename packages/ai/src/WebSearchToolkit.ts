@@ -1,0 +1,418 @@
+/**
+ * The `@effect/ai` toolkit of websearch: `web_search` (searchKeywords), `web_fetch` (fetchUrls) and
+ * `web_research` (research), whose descriptions let a model pick the intent. Handlers return model-ready
+ * results (see `ToolOutput`); a failed call returns one of the four websearch errors to the model (failure mode
+ * `return`), its message ending with the next step, so a failed page never ends the model's turn.
+ *
+ * A session (one `layer` instance) numbers every source it shows (`w1`, `w2`, …) and `web_fetch` accepts those
+ * ids in place of URLs. When a `LanguageModel` is in context, `web_fetch` items with a `prompt` are answered by it.
+ *
+ * ```ts
+ * const response = yield* LanguageModel.generateText({ prompt, toolkit: WebSearchToolkit.toolkit })
+ * // provide WebSearchToolkit.layer(), the websearch Live layer and a LanguageModel
+ * ```
+ *
+ * @since 0.1.0
+ */
+import * as LanguageModel from "@effect/ai/LanguageModel"
+import * as Tool from "@effect/ai/Tool"
+import * as Toolkit from "@effect/ai/Toolkit"
+import { FetchUrls } from "@websearch/core/FetchUrls"
+import { normalizeUrlForDedupe } from "@websearch/core/PostProcessing"
+import { ProviderId } from "@websearch/core/ProviderId"
+import { Research } from "@websearch/core/Research"
+import { SearchKeywords } from "@websearch/core/SearchKeywords"
+import * as WebSearchError from "@websearch/core/WebSearchError"
+import * as WebSearchRequest from "@websearch/core/WebSearchRequest"
+import type { WebSearchResult } from "@websearch/core/WebSearchResponse"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
+import * as PageAnalysis from "./PageAnalysis.js"
+import * as ResultIds from "./ResultIds.js"
+import * as ToolOutput from "./ToolOutput.js"
+
+const providerId = Schema.optional(
+  ProviderId.annotations({
+    description: "Leave this out to use the configured default provider. Only set it when the user names a provider."
+  })
+)
+
+/**
+ * `web_search`: keyword search.
+ *
+ * @since 0.1.0
+ * @category tools
+ */
+export const WebSearchTool = Tool.make("web_search", {
+  description:
+    "Search the web for pages about a topic, recent events or facts you are unsure of. Give 1-5 short keyword " +
+    "queries (each is searched separately). Returns numbered sources with an id (w1, w2, ...), title, URL and a " +
+    "snippet. Use web_fetch with an id to read a page in full. Do not use this tool to read a URL you already have.",
+  parameters: {
+    providerId,
+    keywords: WebSearchRequest.SearchKeywordsRequest.fields.keywords.annotations({
+      description: '1-20 keyword queries, e.g. ["effect-ts layer memoization"]'
+    }),
+    maxResults: Schema.optional(
+      WebSearchRequest.MaxResults.annotations({ description: "Results per query, 1-50 (default from settings)" })
+    )
+  },
+  success: ToolOutput.SearchOutput,
+  failure: WebSearchError.WebSearchError,
+  failureMode: "return"
+})
+  .annotate(Tool.Title, "Web search")
+  .annotate(Tool.Readonly, true)
+  .annotate(Tool.Destructive, false)
+  .annotate(Tool.OpenWorld, true)
+
+/**
+ * One `web_fetch` item: a URL or a result id, and optionally a question for the page.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const FetchItemInput = Schema.Struct({
+  url: Schema.String.pipe(Schema.maxLength(WebSearchRequest.maxUrlLength)).annotations({
+    description: "An http(s) URL, or the id of a source from an earlier result in this conversation (w1, w2, ...)"
+  }),
+  prompt: Schema.optional(
+    Schema.String.pipe(Schema.maxLength(2000)).annotations({
+      description:
+        "Optional question to answer from this page; when page analysis is available you get the answer instead of the whole page"
+    })
+  )
+})
+
+/**
+ * `web_fetch`: read pages.
+ *
+ * @since 0.1.0
+ * @category tools
+ */
+export const WebFetchTool = Tool.make("web_fetch", {
+  description:
+    "Read the content of specific web pages: URLs the user gave, or sources from web_search by id (w1, w2, ...). " +
+    "It never searches. Each item may carry a prompt (a question about that page). Returns, per item, the page " +
+    "text fenced as untrusted data (or the answer to its prompt), or why it failed and what to do next.",
+  parameters: {
+    providerId,
+    items: Schema.Array(FetchItemInput).pipe(
+      Schema.minItems(1, { message: () => "at least one item is required" }),
+      Schema.maxItems(WebSearchRequest.maxInputs, { message: () => `at most ${WebSearchRequest.maxInputs} items` })
+    )
+  },
+  success: ToolOutput.FetchOutput,
+  failure: WebSearchError.WebSearchError,
+  failureMode: "return"
+})
+  .annotate(Tool.Title, "Web fetch")
+  .annotate(Tool.Readonly, true)
+  .annotate(Tool.Destructive, false)
+  .annotate(Tool.OpenWorld, true)
+
+/**
+ * `web_research`: a hosted research provider writes a cited report.
+ *
+ * @since 0.1.0
+ * @category tools
+ */
+export const WebResearchTool = Tool.make("web_research", {
+  description:
+    "Hand a research brief to a hosted research provider that searches many pages and writes a cited report. " +
+    "Slow and costly: use it only for broad questions that need synthesis across many sources; for a quick fact " +
+    "use web_search.",
+  parameters: {
+    providerId,
+    query: WebSearchRequest.ResearchRequest.fields.query.annotations({
+      description: "The research brief, 1-1000 characters"
+    }),
+    allowedDomains: Schema.optional(
+      WebSearchRequest.ResearchRequest.fields.allowedDomains.annotations({
+        description: "Optional: restrict research to these domains (example.com), at most 20"
+      })
+    )
+  },
+  success: ToolOutput.ResearchOutput,
+  failure: WebSearchError.WebSearchError,
+  failureMode: "return"
+})
+  .annotate(Tool.Title, "Web research")
+  .annotate(Tool.Readonly, true)
+  .annotate(Tool.Destructive, false)
+  .annotate(Tool.OpenWorld, true)
+
+/**
+ * The three tools.
+ *
+ * @since 0.1.0
+ * @category toolkits
+ */
+export const toolkit = Toolkit.make(WebSearchTool, WebFetchTool, WebResearchTool)
+
+/**
+ * The tools of the toolkit by name.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type Tools = Toolkit.Tools<typeof toolkit>
+
+/**
+ * Options of a toolkit session.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Options {
+  /** Most result ids the session remembers (default `ResultIds.defaultMaxIds`). */
+  readonly maxIds?: number | undefined
+  /** How pages are analysed when an item has a prompt and a `LanguageModel` is in context. */
+  readonly analysis?: PageAnalysis.Options | undefined
+  /** Pages analysed at once (default 4). */
+  readonly analysisConcurrency?: number | undefined
+}
+
+type Planned =
+  | {
+      readonly _tag: "Fetch"
+      readonly item: number
+      readonly input: string
+      readonly url: string
+      readonly prompt?: string | undefined
+    }
+  | {
+      readonly _tag: "Failed"
+      readonly item: number
+      readonly input: string
+      readonly error: WebSearchError.RequestFailed
+    }
+  | {
+      readonly _tag: "Skipped"
+      readonly item: number
+      readonly input: string
+      readonly url: string
+      readonly note: string
+    }
+
+const invalidItem = (input: string, message: string) =>
+  WebSearchError.requestFailed("invalid_input", message, { capability: "fetchUrls", input })
+
+/**
+ * Builds the handlers of one session from the capability services in context; a `LanguageModel` in context is
+ * used for page analysis.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make = (options?: Options) =>
+  Effect.gen(function* () {
+    const search = yield* SearchKeywords
+    const fetch = yield* FetchUrls
+    const research = yield* Research
+    const model = yield* Effect.serviceOption(LanguageModel.LanguageModel)
+    const ids = yield* ResultIds.make({ maxIds: options?.maxIds })
+
+    const plan = (items: ReadonlyArray<typeof FetchItemInput.Type>) =>
+      Effect.gen(function* () {
+        const seen = new Map<string, number>()
+        const planned: Array<Planned> = []
+        for (const [index, entry] of items.entries()) {
+          const item = index + 1
+          const input = entry.url
+          let raw = entry.url.trim()
+          if (ResultIds.isId(raw)) {
+            const found = yield* ids.lookup(raw)
+            if (Option.isNone(found)) {
+              planned.push({
+                _tag: "Failed",
+                item,
+                input,
+                error: invalidItem(
+                  input,
+                  `"${raw}" is not a source id of this session: use a URL, or an id shown by web_search or web_fetch`
+                )
+              })
+              continue
+            }
+            raw = found.value
+          }
+          const parsed = WebSearchRequest.normalizeUrl(raw)
+          if (Either.isLeft(parsed)) {
+            planned.push({ _tag: "Failed", item, input, error: invalidItem(input, parsed.left) })
+            continue
+          }
+          const key = normalizeUrlForDedupe(parsed.right)
+          const first = seen.get(key)
+          if (first !== undefined) {
+            planned.push({ _tag: "Skipped", item, input, url: parsed.right, note: `same page as item ${first}` })
+            continue
+          }
+          seen.set(key, item)
+          planned.push({ _tag: "Fetch", item, input, url: parsed.right, prompt: entry.prompt })
+        }
+        return planned
+      })
+
+    const analyse = (page: WebSearchResult, prompt: string) =>
+      Option.match(model, {
+        onNone: () => Effect.succeed(Either.left("no language model is configured for page analysis")),
+        onSome: (m) =>
+          PageAnalysis.analyze(
+            m,
+            { url: page.url, title: page.title, content: page.content, prompt },
+            options?.analysis
+          ).pipe(
+            Effect.map(Either.right),
+            Effect.catchAll((error) => Effect.succeed(Either.left(`${error._tag}: ${error.message}`)))
+          )
+      })
+
+    const webFetch = (params: typeof WebFetchTool.parametersSchema.Type) =>
+      Effect.gen(function* () {
+        const planned = yield* plan(params.items)
+        const toFetch = planned.filter((p): p is Extract<Planned, { _tag: "Fetch" }> => p._tag === "Fetch")
+        const refused = planned.flatMap((p) =>
+          p._tag === "Failed" ? [WebSearchError.toInputFailure(p.input, p.error)] : []
+        )
+        if (toFetch.length === 0) {
+          return yield* Effect.fail(
+            WebSearchError.requestFailed(
+              "invalid_input",
+              `no item of web_fetch can be fetched: ${refused.map((f) => `"${f.input}": ${f.message}`).join("; ")}`,
+              { capability: "fetchUrls" }
+            )
+          ).pipe(Effect.mapError((e) => WebSearchError.annotate(e, { failures: refused })))
+        }
+        const response = yield* fetch
+          .fetchUrls({
+            urls: toFetch.map((p) => p.url),
+            ...(params.providerId === undefined ? {} : { providerId: params.providerId })
+          })
+          .pipe(
+            Effect.mapError((error) =>
+              refused.length === 0
+                ? error
+                : WebSearchError.annotate(error, { failures: [...refused, ...(error.failures ?? [])] })
+            )
+          )
+        const byInput = new Map(response.results.map((r) => [r.sourceInput, r]))
+        const failedBy = new Map(response.failures.map((f) => [f.input, f]))
+        const fetched = toFetch.flatMap((p) => {
+          const page = byInput.get(p.url)
+          return page === undefined ? [] : [page]
+        })
+        const pageIds = new Map(
+          Array.from((yield* ids.assign(fetched.map((page) => page.url))).entries(), ([i, id]) => [fetched[i], id])
+        )
+        const items = yield* Effect.forEach(
+          planned,
+          (p): Effect.Effect<ToolOutput.FetchItem> => {
+            const base = { item: p.item, input: p.input }
+            switch (p._tag) {
+              case "Failed":
+                return Effect.succeed({ ...base, status: "failed", failure: ToolOutput.failure(p.error) })
+              case "Skipped":
+                return Effect.succeed({ ...base, status: "skipped", url: p.url, skipped: p.note })
+              case "Fetch": {
+                const page = byInput.get(p.url)
+                if (page === undefined) {
+                  const failed = failedBy.get(p.url)
+                  return Effect.succeed(
+                    failed === undefined
+                      ? {
+                          ...base,
+                          status: "skipped",
+                          url: p.url,
+                          skipped:
+                            "the page was read but dropped by the blacklist or as a duplicate of another item's page"
+                        }
+                      : { ...base, status: "failed", url: p.url, failure: ToolOutput.failure(failed) }
+                  )
+                }
+                const success = {
+                  ...base,
+                  status: "success" as const,
+                  id: pageIds.get(page) ?? "",
+                  title: page.title,
+                  url: page.url,
+                  ...(p.prompt === undefined ? {} : { prompt: p.prompt })
+                }
+                if (p.prompt === undefined || Option.isNone(model)) {
+                  return Effect.succeed({ ...success, content: ToolOutput.fenced(page.url, page.content) })
+                }
+                return Effect.map(analyse(page, p.prompt), (analysis) =>
+                  Either.isRight(analysis)
+                    ? {
+                        ...success,
+                        content: ToolOutput.fenced(page.url, analysis.right.answer),
+                        analysis: { usage: analysis.right.usage }
+                      }
+                    : {
+                        ...success,
+                        content: ToolOutput.fenced(page.url, page.content),
+                        analysisError: analysis.left
+                      }
+                )
+              }
+            }
+          },
+          { concurrency: options?.analysisConcurrency ?? 4 }
+        )
+        const usage = items.reduce<ToolOutput.Usage>(
+          (acc, item) => (item.analysis === undefined ? acc : PageAnalysis.addUsage(acc, item.analysis.usage)),
+          {}
+        )
+        return {
+          providerId: response.providerId,
+          items,
+          usage,
+          nextSteps: ToolOutput.fetchNextSteps(items)
+        } satisfies ToolOutput.FetchOutput
+      })
+
+    return toolkit.of({
+      web_search: (params) =>
+        search.searchKeywords(params).pipe(
+          Effect.flatMap((response) =>
+            Effect.map(ids.assign(response.results.map((r) => r.url)), (assigned) =>
+              ToolOutput.searchOutput(response, assigned)
+            )
+          ),
+          Effect.mapError((error) => ToolOutput.withNextStep("web_search", error)),
+          Effect.withSpan("websearch.ai.web_search", { captureStackTrace: false })
+        ),
+      web_fetch: (params) =>
+        webFetch(params).pipe(
+          Effect.mapError((error) => ToolOutput.withNextStep("web_fetch", error)),
+          Effect.withSpan("websearch.ai.web_fetch", { captureStackTrace: false })
+        ),
+      web_research: (params) =>
+        research
+          .research({
+            query: params.query,
+            allowedDomains: params.allowedDomains ?? [],
+            ...(params.providerId === undefined ? {} : { providerId: params.providerId })
+          })
+          .pipe(
+            Effect.flatMap((response) =>
+              Effect.map(ids.assign(response.sources.map((s) => s.url)), (assigned) =>
+                ToolOutput.researchOutput(response, assigned)
+              )
+            ),
+            Effect.mapError((error) => ToolOutput.withNextStep("web_research", error)),
+            Effect.withSpan("websearch.ai.web_research", { captureStackTrace: false })
+          )
+    })
+  })
+
+/**
+ * The handlers of one toolkit session as a Layer: build it once per conversation (or per MCP server) so result
+ * ids stay stable within it.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer = (options?: Options) => toolkit.toLayer(make(options))

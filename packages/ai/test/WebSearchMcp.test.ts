@@ -1,0 +1,136 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js"
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js"
+import * as WebSearchError from "@websearch/core/WebSearchError"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Sink from "effect/Sink"
+import * as Stream from "effect/Stream"
+import { PassThrough } from "node:stream"
+import * as WebSearchMcp from "../src/WebSearchMcp.js"
+import { drivers, live } from "./support/fixtures.js"
+
+/** The client side of a newline-delimited JSON-RPC pipe, as the SDK's stdio transport frames it. */
+class PipeTransport implements Transport {
+  onmessage?: (message: JSONRPCMessage) => void
+  onclose?: () => void
+  onerror?: (error: Error) => void
+  private buffer = ""
+  constructor(
+    private readonly toServer: PassThrough,
+    private readonly fromServer: PassThrough
+  ) {}
+  start(): Promise<void> {
+    this.fromServer.on("data", (chunk: Buffer) => {
+      this.buffer += chunk.toString()
+      let end = this.buffer.indexOf("\n")
+      while (end >= 0) {
+        const line = this.buffer.slice(0, end).trim()
+        this.buffer = this.buffer.slice(end + 1)
+        if (line !== "") this.onmessage?.(JSON.parse(line) as JSONRPCMessage)
+        end = this.buffer.indexOf("\n")
+      }
+    })
+    return Promise.resolve()
+  }
+  send(message: JSONRPCMessage): Promise<void> {
+    this.toServer.write(`${JSON.stringify(message)}\n`)
+    return Promise.resolve()
+  }
+  close(): Promise<void> {
+    this.toServer.end()
+    this.onclose?.()
+    return Promise.resolve()
+  }
+}
+
+interface ToolResult {
+  readonly isError?: boolean
+  readonly structuredContent?: Record<string, unknown>
+  readonly content: Array<{ readonly type: string; readonly text?: string }>
+}
+
+/** Serves the tools over a pipe for the scope of the test and returns a connected official client. */
+const connect = (tables: Parameters<typeof drivers>[0] = {}) =>
+  Effect.gen(function* () {
+    const toServer = new PassThrough()
+    const fromServer = new PassThrough()
+    const server = WebSearchMcp.layerStdio({
+      name: "websearch-test",
+      stdin: Stream.fromAsyncIterable(toServer as AsyncIterable<Uint8Array>, (error) => error).pipe(Stream.orDie),
+      stdout: Sink.forEach((chunk: Uint8Array | string) => Effect.sync(() => fromServer.write(chunk)))
+    })
+    yield* Layer.launch(server).pipe(Effect.provide(live(drivers(tables).drivers)), Effect.forkScoped)
+    const client = new Client({ name: "test", version: "1.0.0" })
+    yield* Effect.promise(() => client.connect(new PipeTransport(toServer, fromServer)))
+    yield* Effect.addFinalizer(() => Effect.promise(() => client.close()))
+    const call = (name: string, args: Record<string, unknown>) =>
+      Effect.promise(() => client.callTool({ name, arguments: args }) as Promise<ToolResult>)
+    return { client, call }
+  })
+
+describe("WebSearchMcp", () => {
+  it.scoped("lists the three tools with their input schemas and annotations", () =>
+    Effect.gen(function* () {
+      const { client } = yield* connect()
+      const { tools } = yield* Effect.promise(() => client.listTools())
+      expect(tools.map((t) => [t.name, t.annotations?.title, t.annotations?.readOnlyHint])).toEqual([
+        ["web_search", "Web search", true],
+        ["web_fetch", "Web fetch", true],
+        ["web_research", "Web research", true]
+      ])
+      expect(tools[1].inputSchema.properties).toHaveProperty("items")
+      expect(client.getServerVersion()).toEqual({ name: "websearch-test", version: "0.1.0" })
+    })
+  )
+
+  it.scoped("a successful call has the output object as structured content and the rendered text", () =>
+    Effect.gen(function* () {
+      const { call } = yield* connect()
+      const found = yield* call("web_search", { keywords: ["mcp"] })
+      expect(found.isError).toBe(false)
+      expect(found.structuredContent).toMatchObject({ providerId: "duckduckgo", sources: [{ id: "w1" }, { id: "w2" }] })
+      expect(found.content[0].text).toContain("[w2] mcp result 2")
+      // The session spans calls: the id from the search reads the page.
+      const read = yield* call("web_fetch", { items: [{ url: "w2" }] })
+      expect(read.structuredContent).toMatchObject({
+        providerId: "fetch",
+        items: [{ status: "success", id: "w2", url: "https://results.example/mcp/2" }]
+      })
+    })
+  )
+
+  it.scoped("a failed call is an MCP tool error carrying the typed websearch error", () =>
+    Effect.gen(function* () {
+      const { call } = yield* connect({
+        fetch: { "https://gone.example/": WebSearchError.requestFailed("http_404", "gone") }
+      })
+      const failed = yield* call("web_fetch", { items: [{ url: "https://gone.example/" }] })
+      expect(failed.isError).toBe(true)
+      expect(failed.structuredContent).toMatchObject({
+        _tag: "RequestFailed",
+        reason: "http_404",
+        retryable: false,
+        failures: [{ input: "https://gone.example/", reason: "http_404" }]
+      })
+      expect(failed.content[0].text).toMatch(/^RequestFailed\/http_404: .*Next step: No page could be read/)
+    })
+  )
+
+  it.scoped("arguments outside the schema are a tool error naming the field; an unknown tool is a JSON-RPC error", () =>
+    Effect.gen(function* () {
+      const { client, call } = yield* connect()
+      const invalid = yield* call("web_search", { keywords: "not a list" })
+      expect(invalid.isError).toBe(true)
+      expect(invalid.structuredContent).toMatchObject({
+        _tag: "RequestFailed",
+        reason: "invalid_input",
+        capability: "searchKeywords"
+      })
+      expect(invalid.content[0].text).toContain("keywords")
+      const unknown = yield* Effect.flip(Effect.tryPromise(() => client.callTool({ name: "nope", arguments: {} })))
+      expect(String(unknown.cause)).toContain("-32602")
+    })
+  )
+})
