@@ -27,6 +27,10 @@ import * as Extract from "../packages/extract/src/Extract.js"
  */
 export const corpusDir =
   process.env.WEBSEARCH_EXTRACT_CORPUS ??
+  [
+    fileURLToPath(new URL("../../shared/corpus/readability-pages/", import.meta.url)),
+    "/work/shared/corpus/readability-pages/"
+  ].find((candidate) => existsSync(`${candidate}/ground-truth.json`)) ??
   fileURLToPath(new URL("../../shared/corpus/readability-pages/", import.meta.url))
 
 interface Page {

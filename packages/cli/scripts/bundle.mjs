@@ -1,25 +1,31 @@
-// Bundles the CLI into one ES module (dist/websearch.mjs). Loading one file instead of several hundred
-// modules is what keeps the command's cold start low; bin/websearch.js rebuilds it when sources change.
-// The fetch provider's extraction worker is a second entry point (dist/extractWorker.mjs): a worker thread
-// loads its own file, which @websearch/node looks for beside the running module. PDF.js, bundled into both,
-// imports its own worker module from beside itself (dist/pdf.worker.mjs), so that is a third entry point.
+// Bundles the CLI (dist/websearch.mjs plus chunks). Loading a few files instead of several hundred modules is
+// what keeps the command's cold start low; bin/websearch.js rebuilds the bundle when sources change.
+// The fetch provider's extraction worker is a second entry point (dist/chunks/extractWorker.mjs): a worker thread
+// loads its own file, which @websearch/node looks for beside the running module. PDF.js imports its own worker
+// module from beside itself (dist/chunks/pdf.worker.mjs), so that is a third entry point.
 import * as esbuild from "esbuild"
-import { mkdirSync, renameSync, writeFileSync } from "node:fs"
+import { mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { fileURLToPath } from "node:url"
 
 const root = fileURLToPath(new URL("..", import.meta.url))
 const fromExtract = createRequire(`${root}../extract/package.json`)
+const { version } = createRequire(import.meta.url)("../package.json")
 
 // Written to a temporary file and renamed, so concurrent starts never load a half-written bundle.
 export const bundle = async () => {
   const result = await esbuild.build({
     entryPoints: {
       websearch: `${root}src/bin.ts`,
-      extractWorker: `${root}../node/src/internal/extractWorker.ts`,
-      "pdf.worker": fromExtract.resolve("pdfjs-dist/legacy/build/pdf.worker.mjs")
+      // Beside the chunks that start them: both are looked up relative to the module that spawns them.
+      "chunks/extractWorker": `${root}../node/src/internal/extractWorker.ts`,
+      "chunks/pdf.worker": fromExtract.resolve("pdfjs-dist/legacy/build/pdf.worker.mjs")
     },
     outdir: `${root}dist`,
+    // Code behind dynamic imports (providers, the MCP and HTTP servers) goes to chunks loaded on first use, so
+    // `--help` and `--version` parse only the command line's own code.
+    splitting: true,
+    chunkNames: "chunks/[name]-[hash]",
     outExtension: { ".js": ".mjs" },
     write: false,
     bundle: true,
@@ -29,12 +35,13 @@ export const bundle = async () => {
     treeShaking: true,
     legalComments: "none",
     logLevel: "warning",
+    define: { __WEBSEARCH_VERSION__: JSON.stringify(version) },
     // Some dependencies are CommonJS and call require() for Node built-ins.
     banner: {
       js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);'
     }
   })
-  mkdirSync(`${root}dist`, { recursive: true })
+  mkdirSync(`${root}dist/chunks`, { recursive: true })
   // The CLI itself last: bin/websearch.js judges freshness by its time.
   const last = (file) => Number(file.path.endsWith("/websearch.mjs"))
   const files = [...result.outputFiles].sort((a, b) => last(a) - last(b))
@@ -42,6 +49,13 @@ export const bundle = async () => {
     const temporary = `${file.path}.${process.pid}.tmp`
     writeFileSync(temporary, file.contents)
     renameSync(temporary, file.path)
+  }
+  // Chunk names carry a content hash, so every rebuild leaves the previous chunks behind. They are removed once
+  // they are old enough that no process started from the previous bundle can still be loading them.
+  const current = new Set(files.map((file) => file.path))
+  for (const name of readdirSync(`${root}dist/chunks`)) {
+    const path = `${root}dist/chunks/${name}`
+    if (!current.has(path) && Date.now() - statSync(path).mtimeMs > 10 * 60_000) rmSync(path, { force: true })
   }
 }
 

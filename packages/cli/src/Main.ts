@@ -5,7 +5,6 @@
  *
  * @since 0.1.0
  */
-import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import * as FetchUrls from "@websearch/core/FetchUrls"
 import * as Progress from "@websearch/core/Progress"
 import * as ProviderChecks from "@websearch/core/ProviderChecks"
@@ -15,8 +14,6 @@ import * as SearchKeywords from "@websearch/core/SearchKeywords"
 import * as Settings from "@websearch/core/Settings"
 import type * as WebSearch from "@websearch/core/WebSearch"
 import * as WebSearchError from "@websearch/core/WebSearchError"
-import * as Fetch from "@websearch/node/Fetch"
-import * as OpenAi from "@websearch/providers/OpenAi"
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
@@ -24,10 +21,10 @@ import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
 import * as LogLevel from "effect/LogLevel"
 import * as Option from "effect/Option"
-import { createRequire } from "node:module"
 import * as Cli from "./Cli.js"
 import * as Live from "./Live.js"
 import * as Render from "./Render.js"
+import { version } from "./Version.js"
 
 /**
  * Where output goes; the binary passes the process streams, tests may capture them.
@@ -52,17 +49,22 @@ export const ExitCode = { ok: 0, failed: 1, usage: 2, interrupted: 130 } as cons
 
 /**
  * The provider Layers this binary composes (one line each); a capability whose provider is not among them
- * reports `Unavailable/not_registered` naming the provider it would have used.
+ * reports `Unavailable/not_registered` naming the provider it would have used. The modules are loaded when a
+ * command first builds its Layers, so `--help`, `--version` and usage errors start without them.
  *
  * @since 0.1.0
  * @category layers
  */
-export const providers: Live.Providers = Layer.mergeAll(
-  Fetch.layer,
-  OpenAi.layer.pipe(Layer.provide(NodeHttpClient.layerUndici))
+export const providers: Live.Providers = Layer.unwrapEffect(
+  Effect.promise(async () => {
+    const [Fetch, OpenAi, NodeHttpClient] = await Promise.all([
+      import("@websearch/node/Fetch"),
+      import("@websearch/providers/OpenAi"),
+      import("@effect/platform-node/NodeHttpClient")
+    ])
+    return Layer.mergeAll(Fetch.layer, OpenAi.layer.pipe(Layer.provide(NodeHttpClient.layerUndici)))
+  })
 )
-
-const version = (): string => (createRequire(import.meta.url)("../package.json") as { version: string }).version
 
 type Outcome = { readonly code: number; readonly stdout: string }
 

@@ -21,9 +21,9 @@ import * as Layer from "effect/Layer"
 import * as Sink from "effect/Sink"
 import * as Stream from "effect/Stream"
 import { createServer } from "node:http"
-import { createRequire } from "node:module"
 import type * as Cli from "./Cli.js"
 import type * as Main from "./Main.js"
+import { version } from "./Version.js"
 
 /**
  * The path the HTTP transport serves.
@@ -32,8 +32,6 @@ import type * as Main from "./Main.js"
  * @category constants
  */
 export const httpPath = "/mcp"
-
-const version = (): string => (createRequire(import.meta.url)("../package.json") as { version: string }).version
 
 // Protocol frames go through `io.stdout` (the process stream in the binary), decoded incrementally so a
 // multi-byte character split across chunks is not mangled.

@@ -124,9 +124,11 @@ const sentinels = /[\uE000-\uE002\0]/g
 const LT = "\uE002"
 const tagLike = /\uE002(?=[A-Za-z!/?])/g
 
+// A backtick in text is escaped too: left bare, it can pair with a following code span's fence ("`" then
+// `<script>` would read as "``<script>`", an unclosed span followed by raw HTML).
 const text = (data: string, pre: boolean): string => {
   const clean = data.replace(sentinels, pre ? "" : " ")
-  return pre ? clean : clean.replace(whitespace, " ").replace(/</g, LT)
+  return pre ? clean : clean.replace(whitespace, " ").replace(/</g, LT).replace(/`/g, "\\`")
 }
 
 /** Plain text of a subtree, iteratively (for `pre` and for nesting beyond `maxDepth`). */

@@ -4,11 +4,16 @@ import { existsSync, readdirSync, readFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import * as Extract from "../src/Extract.js"
 
-// The Readability test pages (see its README). The directory lives outside the repository; without it these
-// tests do not run (vitest lists them as skipped), which the report of the change states.
+// The Readability test pages (see its README). The directory lives outside the repository (30 MB): beside the
+// checkout, or in the workspace's shared folder when CI clones the repository elsewhere. Without it these tests
+// do not run (vitest lists them as skipped).
 const dir =
   process.env.WEBSEARCH_EXTRACT_CORPUS ??
-  fileURLToPath(new URL("../../../../shared/corpus/readability-pages/", import.meta.url))
+  [
+    fileURLToPath(new URL("../../../../shared/corpus/readability-pages/", import.meta.url)),
+    "/work/shared/corpus/readability-pages/"
+  ].find((candidate) => existsSync(`${candidate}/ground-truth.json`)) ??
+  "/work/shared/corpus/readability-pages/"
 const truthFile = `${dir}/ground-truth.json`
 const present = existsSync(truthFile)
 

@@ -14,6 +14,12 @@ const body = (html: string): Node =>
 const md = (html: string, options?: Markdown.Options) => Markdown.fromNode(body(html), options)
 
 describe("Markdown", () => {
+  it("escapes a backtick in text so it cannot pair with a following code span's fence", () => {
+    // Found by the property below: "`" then <code>&lt;script&gt;</code> came out as "``<script>`".
+    expect(md("`<code>&lt;script&gt;</code>")).toBe("\\``<script>`")
+    expect(md("a`b <code>x</code>")).toBe("a\\`b `x`")
+  })
+
   it("renders headings and paragraphs, collapsing whitespace", () => {
     expect(md("<h1>Title</h1>\n<p>One   two\n three.</p><h3> Sub  <em>head</em> </h3><p>Four</p>")).toBe(
       "# Title\n\nOne two three.\n\n### Sub _head_\n\nFour"
@@ -154,7 +160,7 @@ describe("Markdown", () => {
     ],
     ([parts]) => {
       const out = md(parts.join(""))
-      const outsideCode = out.replace(/(`{3,})[^\n]*\n[\s\S]*?\n\1/g, "").replace(/(`+)[^`]*?\1/g, "")
+      const outsideCode = out.replace(/(`{3,})[^\n]*\n[\s\S]*?\n\1/g, "").replace(/(?<!\\)(`+)[^`]*?\1/g, "")
       // `\<script` is CommonMark's escaped, literal "<script" text, not markup.
       expect(outsideCode.toLowerCase()).not.toMatch(/(?:^|[^\\])<script/)
       // The marker may legitimately be text (after "<?" the parser reads "<script>" as a bogus comment); when

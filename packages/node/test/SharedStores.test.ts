@@ -15,7 +15,7 @@ import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Scope from "effect/Scope"
 import * as SharedStores from "../src/SharedStores.js"
-import * as RedisServer from "./support/redisServer.js"
+import * as RedisServer from "../../../test-support/redisServer.js"
 import * as Replica from "./support/replica.js"
 
 // One redis-server for the file, started by the first test that needs it (so the in-memory suite still runs,

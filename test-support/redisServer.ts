@@ -11,6 +11,8 @@ import type * as Scope from "effect/Scope"
 import type { RedisOptions } from "ioredis"
 
 export interface RedisServer {
+  /** The redis-server process id, so a test can check that it is gone after the scope closed. */
+  readonly pid: number
   readonly port: number
   readonly url: Redacted.Redacted<string>
   readonly options: RedisOptions
@@ -63,6 +65,7 @@ export const start = (options?: { readonly password?: string }): Effect.Effect<R
       return {
         child,
         server: {
+          pid: child.pid!,
           port,
           url: Redacted.make(`redis://${auth}127.0.0.1:${port}/0`),
           options: {
