@@ -2,20 +2,16 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
-import * as esbuild from "esbuild"
 import { spawn, type ChildProcess } from "node:child_process"
 import { once } from "node:events"
-import { mkdtempSync } from "node:fs"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { bundleSearxngModule } from "./support/bundleModule.js"
 
 const root = fileURLToPath(new URL("../../..", import.meta.url))
 const bin = fileURLToPath(new URL("../bin/websearch.js", import.meta.url))
 const guard = fileURLToPath(new URL("../../../test-support/loopbackGuard.js", import.meta.url))
-const providerSource = fileURLToPath(new URL("./support/searxngModule.ts", import.meta.url))
 // Users ship provider modules as JavaScript: the TypeScript source is bundled once, as a user's build would.
 let providerModule = ""
 
@@ -25,15 +21,7 @@ let base = ""
 const searched: Array<string> = []
 
 beforeAll(async () => {
-  providerModule = join(mkdtempSync(join(tmpdir(), "websearch-provider-")), "searxng.mjs")
-  await esbuild.build({
-    entryPoints: [providerSource],
-    outfile: providerModule,
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    logLevel: "warning"
-  })
+  providerModule = await bundleSearxngModule()
   mock = createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://127.0.0.1")
     if (url.pathname === "/search") {

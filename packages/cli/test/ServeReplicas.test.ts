@@ -8,20 +8,18 @@ import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Redacted from "effect/Redacted"
 import * as Scope from "effect/Scope"
-import * as esbuild from "esbuild"
 import { type ChildProcess, spawn } from "node:child_process"
 import { once } from "node:events"
-import { mkdtempSync, rmSync } from "node:fs"
+import { rmSync } from "node:fs"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
-import { tmpdir } from "node:os"
-import { dirname, join } from "node:path"
+import { dirname } from "node:path"
 import { fileURLToPath } from "node:url"
 import * as RedisServer from "../../../test-support/redisServer.js"
+import { bundleSearxngModule } from "./support/bundleModule.js"
 
 const bin = fileURLToPath(new URL("../bin/websearch.js", import.meta.url))
 const guard = fileURLToPath(new URL("../../../test-support/loopbackGuard.js", import.meta.url))
-const providerSource = fileURLToPath(new URL("./support/searxngModule.ts", import.meta.url))
 
 const token = "cli-replica-token-0123456789abcdef"
 // The Redis password travels inside REDIS_URL; it must never be printed by either process.
@@ -35,15 +33,7 @@ const redisScope = Effect.runSync(Scope.make())
 let redis: RedisServer.RedisServer
 
 beforeAll(async () => {
-  providerModule = join(mkdtempSync(join(tmpdir(), "websearch-provider-")), "searxng.mjs")
-  await esbuild.build({
-    entryPoints: [providerSource],
-    outfile: providerModule,
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    logLevel: "warning"
-  })
+  providerModule = await bundleSearxngModule()
   mock = createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://127.0.0.1")
     const q = url.searchParams.get("q") ?? ""

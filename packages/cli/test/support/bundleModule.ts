@@ -1,0 +1,22 @@
+import * as esbuild from "esbuild"
+import { mkdtempSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+
+/**
+ * Bundles the test provider module (a SearXNG driver) to one ES module in a fresh temporary directory, as a user
+ * would ship one for `WEBSEARCH_PROVIDER_MODULES`. Child processes then load plain JavaScript, without tsx.
+ */
+export const bundleSearxngModule = async (): Promise<string> => {
+  const outfile = join(mkdtempSync(join(tmpdir(), "websearch-provider-")), "searxng.mjs")
+  await esbuild.build({
+    entryPoints: [fileURLToPath(new URL("./searxngModule.ts", import.meta.url))],
+    outfile,
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    logLevel: "warning"
+  })
+  return outfile
+}
