@@ -1,7 +1,7 @@
 /**
- * Turn aggregation wired to the toolkit: every `web_search` and `web_fetch` result of one assistant turn becomes
- * one numbered citation list (core `TurnAggregation`: deduped by URL, the first occurrence keeping its number,
- * grouped by tool call, labelled search or fetch), plus the map from the session ids the model cited (`w3`) to
+ * Turn aggregation wired to the toolkit: every `web_search`, `web_fetch` and `web_research` result of one assistant
+ * turn becomes one numbered citation list (core `TurnAggregation`: deduped by URL, the first occurrence keeping its
+ * number, grouped by tool call, labelled search, fetch or research), plus the map from the session ids the model cited (`w3`) to
  * those numbers.
  *
  * It reads tool-result parts wherever they come from: `GenerateTextResponse.content`, streamed parts, a
@@ -12,7 +12,7 @@
 import { normalizeUrlForDedupe } from "@websearch/core/PostProcessing"
 import * as TurnAggregation from "@websearch/core/TurnAggregation"
 import { InputFailure } from "@websearch/core/WebSearchError"
-import type { WebSearchResponse } from "@websearch/core/WebSearchResponse"
+import type { ResearchResponse, WebSearchResponse } from "@websearch/core/WebSearchResponse"
 import { joinQuery } from "@websearch/core/WebSearchResponse"
 import * as Option from "effect/Option"
 import * as Predicate from "effect/Predicate"
@@ -31,6 +31,7 @@ export interface Citations extends TurnAggregation.TurnSources {
 
 const decodeSearch = Schema.decodeUnknownOption(ToolOutput.SearchOutput)
 const decodeFetch = Schema.decodeUnknownOption(ToolOutput.FetchOutput)
+const decodeResearch = Schema.decodeUnknownOption(ToolOutput.ResearchOutput)
 
 const toFailure = (input: string, f: ToolOutput.Failure): InputFailure =>
   new InputFailure({
@@ -69,6 +70,15 @@ const fromFetch = (providerId: string, output: ToolOutput.FetchOutput): WebSearc
   }
 }
 
+const fromResearch = (output: ToolOutput.ResearchOutput): ResearchResponse => ({
+  providerId: output.providerId,
+  query: output.query,
+  report: ToolOutput.unfenced(output.report),
+  queries: output.queries,
+  sources: output.sources.map((s) => ({ title: s.title, url: s.url })),
+  images: []
+})
+
 interface Call {
   readonly call: TurnAggregation.TurnCall
   readonly ids: ReadonlyArray<readonly [string, string]>
@@ -95,11 +105,17 @@ const toCall = (part: unknown, index: number): Option.Option<Call> => {
           })
     )
   }
+  if (part.name === "web_research") {
+    return Option.map(decodeResearch(part.result), (output) => ({
+      call: { callId, response: fromResearch(output) },
+      ids: output.sources.map((s) => [s.id, s.url] as const)
+    }))
+  }
   return Option.none()
 }
 
 /**
- * Aggregates the `web_search` / `web_fetch` tool results among `parts`, in order. Other parts, other tools and
+ * Aggregates the `web_search` / `web_fetch` / `web_research` tool results among `parts`, in order. Other parts, other tools and
  * failed calls (they carry no sources) are ignored.
  *
  * @since 0.1.0

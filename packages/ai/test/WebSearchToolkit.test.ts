@@ -77,6 +77,35 @@ describe("WebSearchToolkit with a scripted model", () => {
     }).pipe(Effect.provide(WebSearchToolkit.layer()), Effect.provide(Layer.merge(live(list), model.layer)))
   })
 
+  it.effect("a web_research call in the same turn adds its cited pages to the one citation list", () => {
+    const { drivers: list } = drivers()
+    const model = scriptedModel(() => [
+      toolCall("s", "web_search", { keywords: ["wasi"] }),
+      toolCall("r", "web_research", { query: "state of WASI" }),
+      ...text("done")
+    ])
+    return Effect.gen(function* () {
+      const response = yield* LanguageModel.generateText({ prompt: "WASI?", toolkit: WebSearchToolkit.toolkit })
+      const citations = TurnCitations.fromResponse(response)
+      expect(citations.sources.map((s) => [s.number, s.url, s.capability, s.callId])).toEqual([
+        [1, "https://results.example/wasi/1", "searchKeywords", "s"],
+        [2, "https://results.example/wasi/2", "searchKeywords", "s"],
+        [3, "https://research.example/a", "research", "r"],
+        [4, "https://research.example/b", "research", "r"]
+      ])
+      expect(citations.groups.map((g) => [g.callId, g.label, g.query, g.sources])).toEqual([
+        ["s", "search", "wasi", [1, 2]],
+        ["r", "research", "state of WASI", [3, 4]]
+      ])
+      expect(citations.ids).toEqual([
+        { id: "w1", number: 1 },
+        { id: "w2", number: 2 },
+        { id: "w3", number: 3 },
+        { id: "w4", number: 4 }
+      ])
+    }).pipe(Effect.provide(WebSearchToolkit.layer()), Effect.provide(Layer.merge(live(list), model.layer)))
+  })
+
   it.effect("streamText resolves the same tool calls; the streamed parts aggregate the same way", () => {
     const { drivers: list } = drivers()
     const model = scriptedModel(() => [

@@ -1,15 +1,15 @@
 /**
- * Turn aggregation: the many `searchKeywords` / `fetchUrls` responses of one assistant turn become one numbered
- * source list for citations and a sources panel. Sources are deduped by URL (the first occurrence keeps its
+ * Turn aggregation: the many `searchKeywords` / `fetchUrls` / `research` responses of one assistant turn become
+ * one numbered source list for citations and a sources panel. Sources are deduped by URL (the first occurrence keeps its
  * number and content), grouped by tool call and labelled by capability.
  *
  * @since 0.1.0
  */
 import * as Schema from "effect/Schema"
-import { ListCapability } from "./Capability.js"
+import { Capability } from "./Capability.js"
 import { normalizeUrlForDedupe } from "./PostProcessing.js"
 import { ProviderId } from "./ProviderId.js"
-import type { WebSearchResponse } from "./WebSearchResponse.js"
+import type { ResearchResponse, WebSearchResponse } from "./WebSearchResponse.js"
 
 /**
  * One numbered source of the turn.
@@ -23,7 +23,7 @@ export const TurnSource = Schema.Struct({
   url: Schema.String,
   content: Schema.String,
   sourceInput: Schema.String,
-  capability: ListCapability,
+  capability: Capability,
   providerId: ProviderId,
   callId: Schema.String
 })
@@ -35,7 +35,7 @@ export const TurnSource = Schema.Struct({
 export type TurnSource = typeof TurnSource.Type
 
 /**
- * One tool call of the turn: its label (`search` or `fetch`), its query, and the numbers of its sources in the
+ * One tool call of the turn: its label (`search`, `fetch` or `research`), its query, and the numbers of its sources in the
  * order the provider returned them (a URL already seen earlier in the turn keeps its earlier number).
  *
  * @since 0.1.0
@@ -43,8 +43,8 @@ export type TurnSource = typeof TurnSource.Type
  */
 export const TurnGroup = Schema.Struct({
   callId: Schema.String,
-  capability: ListCapability,
-  label: Schema.Literal("search", "fetch"),
+  capability: Capability,
+  label: Schema.Literal("search", "fetch", "research"),
   query: Schema.String,
   providerId: ProviderId,
   sources: Schema.Array(Schema.Int),
@@ -75,15 +75,31 @@ export const TurnSources = Schema.Struct({
 export type TurnSources = typeof TurnSources.Type
 
 /**
- * One tool call's output: the caller's tool-call id (or any label) and the response it returned.
+ * One tool call's output: the caller's tool-call id (or any label) and the response it returned. A research
+ * call's sources are its cited pages (title and URL; their content is the report, which is not repeated per source).
  *
  * @since 0.1.0
  * @category models
  */
 export interface TurnCall {
   readonly callId: string
-  readonly response: WebSearchResponse
+  readonly response: WebSearchResponse | ResearchResponse
 }
+
+const isResearch = (response: WebSearchResponse | ResearchResponse): response is ResearchResponse =>
+  !("capability" in response)
+
+const resultsOf = (
+  response: WebSearchResponse | ResearchResponse
+): ReadonlyArray<{
+  readonly title: string
+  readonly url: string
+  readonly content: string
+  readonly sourceInput: string
+}> =>
+  isResearch(response)
+    ? response.sources.map((source) => ({ ...source, content: "", sourceInput: response.query }))
+    : response.results
 
 /**
  * Aggregates the calls of one turn, in call order. Numbers start at 1 and follow first appearance.
@@ -96,7 +112,8 @@ export const aggregate = (calls: ReadonlyArray<TurnCall>): TurnSources => {
   const sources: Array<TurnSource> = []
   const groups = calls.map(({ callId, response }): TurnGroup => {
     const numbered: Array<number> = []
-    for (const result of response.results) {
+    const capability = isResearch(response) ? "research" : response.capability
+    for (const result of resultsOf(response)) {
       const key = normalizeUrlForDedupe(result.url)
       let number = numbers.get(key)
       if (number === undefined) {
@@ -108,7 +125,7 @@ export const aggregate = (calls: ReadonlyArray<TurnCall>): TurnSources => {
           url: result.url,
           content: result.content,
           sourceInput: result.sourceInput,
-          capability: response.capability,
+          capability,
           providerId: response.providerId,
           callId
         })
@@ -117,12 +134,12 @@ export const aggregate = (calls: ReadonlyArray<TurnCall>): TurnSources => {
     }
     return {
       callId,
-      capability: response.capability,
-      label: response.capability === "searchKeywords" ? "search" : "fetch",
+      capability,
+      label: capability === "searchKeywords" ? "search" : capability === "fetchUrls" ? "fetch" : "research",
       query: response.query,
       providerId: response.providerId,
       sources: numbered,
-      failedInputs: response.failures.map((f) => f.input)
+      failedInputs: isResearch(response) ? [] : response.failures.map((f) => f.input)
     }
   })
   return { sources, groups }

@@ -52,6 +52,34 @@ describe("TurnAggregation (Cherry §9.3.10)", () => {
     ])
   })
 
+  it("a research call's cited pages join the list, labelled research, deduped against earlier calls", () => {
+    const turn = TurnAggregation.aggregate([
+      { callId: "s", response: response("searchKeywords", "tavily", [result("https://one.example/", "q")]) },
+      {
+        callId: "r",
+        response: {
+          providerId: "openai",
+          query: "a brief",
+          report: "The report [1].",
+          queries: ["q"],
+          sources: [
+            { title: "One again", url: "https://one.example/#cited" },
+            { title: "Two", url: "https://two.example/" }
+          ],
+          images: []
+        }
+      }
+    ])
+    expect(turn.sources.map((s) => [s.number, s.url, s.capability, s.sourceInput])).toEqual([
+      [1, "https://one.example/", "searchKeywords", "q"],
+      [2, "https://two.example/", "research", "a brief"]
+    ])
+    expect(turn.groups.map((g) => [g.callId, g.label, g.query, g.sources, g.failedInputs])).toEqual([
+      ["s", "search", "q", [1], []],
+      ["r", "research", "a brief", [1, 2], []]
+    ])
+  })
+
   it("a URL seen in an earlier call keeps its first number and content; later calls reference it", () => {
     const turn = TurnAggregation.aggregate([
       {
