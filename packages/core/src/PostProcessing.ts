@@ -23,9 +23,12 @@ export const normalizeUrlForDedupe = (url: string): string => {
   const trimmed = url.trim()
   if (!URL.canParse(trimmed)) return url
   const parsed = new URL(trimmed)
-  parsed.hash = ""
+  // No setter call when there is nothing to change (each one re-serialises the URL): this runs for every result.
+  // A "#" in a serialised URL can only start the fragment (even an empty one, which `hash` reports as "").
+  if (parsed.href.includes("#")) parsed.hash = ""
   // Special schemes already lower-case the host; opaque hosts of other schemes keep their case unless told.
-  if (parsed.hostname !== "") parsed.hostname = parsed.hostname.toLowerCase()
+  const host = parsed.hostname
+  if (host !== "" && host !== host.toLowerCase()) parsed.hostname = host.toLowerCase()
   const href = parsed.href
   if (parsed.pathname !== "/") return href
   const beforePath = href.slice(0, href.length - parsed.search.length - parsed.pathname.length)

@@ -187,14 +187,20 @@ export interface NormalizedRequest {
 const invalid = (capability: Capability, message: string, input?: string) =>
   WebSearchError.requestFailed("invalid_input", message, { capability, input })
 
-const decodeWith =
-  <A, I>(schema: Schema.Schema<A, I>, capability: Capability) =>
-  (request: unknown): Effect.Effect<A, WebSearchError.RequestFailed> =>
-    Schema.decodeUnknown(schema, { onExcessProperty: "error", errors: "all" })(request).pipe(
-      Effect.mapError((error) =>
-        invalid(capability, `invalid ${capability} request: ${ParseIssues.format(error, "request")}`)
-      )
-    )
+// The decoder is compiled once per schema, not per request; these schemas are synchronous, so decoding gives an
+// Either and a valid request costs no extra effect steps.
+const decodeWith = <A, I>(
+  schema: Schema.Schema<A, I>,
+  capability: Capability
+): ((request: unknown) => Effect.Effect<A, WebSearchError.RequestFailed>) => {
+  const decode = Schema.decodeUnknownEither(schema, { onExcessProperty: "error", errors: "all" })
+  return (request) =>
+    Either.match(decode(request), {
+      onLeft: (error) =>
+        Effect.fail(invalid(capability, `invalid ${capability} request: ${ParseIssues.format(error, "request")}`)),
+      onRight: Effect.succeed
+    })
+}
 
 const decodeSearch = decodeWith(SearchKeywordsRequest, "searchKeywords")
 const decodeFetch = decodeWith(FetchUrlsRequest, "fetchUrls")

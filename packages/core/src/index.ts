@@ -39,6 +39,8 @@ export * as SearchKeywords from "./SearchKeywords.js"
 /** @since 0.1.0 */
 export * as Settings from "./Settings.js"
 /** @since 0.1.0 */
+export * as Spans from "./Spans.js"
+/** @since 0.1.0 */
 export * as TurnAggregation from "./TurnAggregation.js"
 /** @since 0.1.0 */
 export * as UrlPolicy from "./UrlPolicy.js"

@@ -1,30 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
-import * as Tracer from "effect/Tracer"
 import * as ProviderChecks from "../src/ProviderChecks.js"
 import * as SearchKeywords from "../src/SearchKeywords.js"
 import * as Drivers from "./support/drivers.js"
-
-/** Runs an effect under a tracer that records every span the default tracer makes. */
-const recording = <A, E, R>(self: Effect.Effect<A, E, R>) =>
-  Effect.gen(function* () {
-    const base = yield* Effect.tracer
-    const spans: Array<Tracer.Span> = []
-    const tracer = Tracer.make({
-      span: (name, parent, context, links, startTime, kind, options) => {
-        const span = base.span(name, parent, context, links, startTime, kind, options)
-        spans.push(span)
-        return span
-      },
-      context: (f, fiber) => base.context(f, fiber)
-    })
-    const value = yield* Effect.withTracer(self, tracer)
-    return { value, spans }
-  })
-
-const parentName = (span: Tracer.Span): string | undefined =>
-  Option.match(span.parent, { onNone: () => undefined, onSome: (p) => (p._tag === "Span" ? p.name : undefined) })
+import { parentName, recording } from "../../../test-support/recordingTracer.js"
 
 describe("spans at every boundary", () => {
   it.effect("a capability call, its provider attempt and each provider call are spans with attributes", () => {

@@ -11,12 +11,12 @@ import * as Fiber from "effect/Fiber"
 import * as FastCheck from "effect/FastCheck"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import * as Tracer from "effect/Tracer"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import * as zlib from "node:zlib"
 import { refusedDials } from "../../../test-support/loopbackGuard.js"
 import * as SafeTransport from "../src/SafeTransport.js"
 import * as Support from "./support/transport.js"
+import { recordingTracer } from "../../../test-support/recordingTracer.js"
 
 const GiB = 1024 * 1024 * 1024
 
@@ -935,16 +935,7 @@ describe("SafeTransport", () => {
             : page("end")(request, response)
         )
         const t = yield* setup({ allowHosts: [`allowed.test:${server.port}`] }, { "allowed.test": ["127.0.0.1"] })
-        const base = yield* Effect.tracer
-        const spans: Array<Tracer.Span> = []
-        const tracer = Tracer.make({
-          span: (name, parent, context, links, startTime, kind, options) => {
-            const span = base.span(name, parent, context, links, startTime, kind, options)
-            spans.push(span)
-            return span
-          },
-          context: (f, fiber) => base.context(f, fiber)
-        })
+        const { spans, tracer } = yield* recordingTracer
         yield* Effect.withTracer(
           t.transport.request({ url: `http://allowed.test:${server.port}/start?key=SECRET` }),
           tracer

@@ -18,6 +18,7 @@ import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
 import * as Research from "@websearch/core/Research"
 import * as ResultCache from "@websearch/core/ResultCache"
 import * as SearchKeywords from "@websearch/core/SearchKeywords"
+import * as Spans from "@websearch/core/Spans"
 import * as Settings from "@websearch/core/Settings"
 import type * as WebSearchError from "@websearch/core/WebSearchError"
 import type * as WebSearchRequest from "@websearch/core/WebSearchRequest"
@@ -68,7 +69,7 @@ const span =
   (name: string, capability: Capability | undefined) =>
   <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R | Caller> =>
     Effect.flatMap(Caller, (caller) =>
-      Effect.withSpan(effect, `websearch.server.${name}`, {
+      Spans.withSpan(effect, `websearch.server.${name}`, {
         // A stack trace per request span costs more than the rest of the server's own work.
         captureStackTrace: false,
         attributes: { "websearch.caller": caller.id, ...(capability ? { "websearch.capability": capability } : {}) }
@@ -90,13 +91,17 @@ export const layerV1 = HttpApiBuilder.group(WebSearchApi, "v1", (handlers) =>
     const checks = yield* ProviderChecks.ProviderChecks
     const settings = yield* Settings.Settings
     const registry = yield* ProviderRegistry.ProviderRegistry
+    // The pipeline reads the cache from the services the handlers run with: when none was composed, every look-up
+    // passes through uncounted and there is no header to set, so the per-request tracking is left out.
+    const cached = (yield* Effect.context<never>()).unsafeMap.has(ResultCache.ResultCache.key)
+    const withCache = <A, E, R>(effect: Effect.Effect<A, E, R>) => (cached ? withCacheHeader(effect) : effect)
     const body = <I>(request: HttpServerRequest.HttpServerRequest, capability: Capability) =>
       // The core services validate the body with their own schemas; the type is what they will check.
       RequestBody.readJson(request, config.maxBodyBytes, capability) as Effect.Effect<I, WebSearchError.RequestFailed>
     return handlers
       .handleRaw("search", ({ request }) =>
         body<typeof WebSearchRequest.SearchKeywordsRequest.Encoded>(request, "searchKeywords").pipe(
-          Effect.flatMap((request) => withCacheHeader(search.searchKeywords(request))),
+          Effect.flatMap((request) => withCache(search.searchKeywords(request))),
           withErrorHeaders,
           respond,
           span("search", "searchKeywords")
@@ -104,7 +109,7 @@ export const layerV1 = HttpApiBuilder.group(WebSearchApi, "v1", (handlers) =>
       )
       .handleRaw("fetch", ({ request }) =>
         body<typeof WebSearchRequest.FetchUrlsRequest.Encoded>(request, "fetchUrls").pipe(
-          Effect.flatMap((request) => withCacheHeader(fetch.fetchUrls(request))),
+          Effect.flatMap((request) => withCache(fetch.fetchUrls(request))),
           withErrorHeaders,
           respond,
           span("fetch", "fetchUrls")

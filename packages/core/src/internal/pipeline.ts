@@ -21,6 +21,7 @@ import * as ProviderQuota from "../ProviderQuota.js"
 import type * as ProviderRegistry from "../ProviderRegistry.js"
 import * as ResultCache from "../ResultCache.js"
 import type * as Settings from "../Settings.js"
+import * as Spans from "../Spans.js"
 import * as UrlPolicy from "../UrlPolicy.js"
 import * as WebSearchError from "../WebSearchError.js"
 import type { NormalizedRequest, ResearchRequest } from "../WebSearchRequest.js"
@@ -145,7 +146,7 @@ const guarded = <A>(
       )
     ),
     // A stack trace per span costs more than the rest of the pipeline's own work; the span name locates it.
-    Effect.withSpan(`websearch.provider.${capability}`, {
+    Spans.withSpan(`websearch.provider.${capability}`, {
       captureStackTrace: false,
       attributes: { "websearch.provider": resolved.providerId, "websearch.capability": capability }
     })
@@ -240,7 +241,7 @@ export const runList = (
       )
     )
   return attempt(request.providerId, chain, []).pipe(
-    Effect.withSpan(`websearch.${request.capability}`, {
+    Spans.withSpan(`websearch.${request.capability}`, {
       captureStackTrace: false,
       attributes: { "websearch.capability": request.capability, "websearch.inputs": request.inputs.length }
     })
@@ -256,7 +257,7 @@ const runOnProvider = (
   Effect.gen(function* () {
     const { capability, inputs } = request
     const resolved = yield* resolve(env, providerId, capability, method)
-    yield* Effect.annotateCurrentSpan("websearch.provider", resolved.providerId)
+    yield* Spans.annotateCurrentSpan({ "websearch.provider": resolved.providerId })
     const filter = env.settings.filter
     const urlPolicy = UrlPolicy.fromSettings(env.settings)
     const cache = yield* ResultCache.ResultCache
@@ -340,14 +341,13 @@ const runOnProvider = (
           : { _tag: "Failed", error: outcome.left }
       })
 
-    // forEach fails fast: an Aborted from one input interrupts every other in-flight call.
-    const outcomes = yield* Effect.forEach(
-      inputs,
-      (input) => ownFiber(Effect.tap(callOne(input), (outcome) => report(input, outcome))),
-      {
-        concurrency: env.settings.concurrency
-      }
-    )
+    const one = (input: string) => Effect.tap(callOne(input), (outcome) => report(input, outcome))
+    // forEach fails fast: an Aborted from one input interrupts every other in-flight call. A single input has no
+    // siblings to interrupt, so it runs in this fiber: forking a worker (and its own fiber) would only add cost.
+    const outcomes =
+      inputs.length === 1
+        ? [yield* one(inputs[0])]
+        : yield* Effect.forEach(inputs, (input) => ownFiber(one(input)), { concurrency: env.settings.concurrency })
 
     const failures: Array<readonly [string, WebSearchError.WebSearchError]> = []
     const merged: Array<WebSearchResponse.WebSearchResult> = []
@@ -356,7 +356,7 @@ const runOnProvider = (
       if (Either.isLeft(outcome)) failures.push([input, outcome.left])
       else for (const result of outcome.right) merged.push({ ...result, sourceInput: input })
     }
-    yield* Effect.forEach(failures, ([, error]) => logFailure(error), { discard: true })
+    if (failures.length > 0) yield* Effect.forEach(failures, ([, error]) => logFailure(error), { discard: true })
     if (failures.length === inputs.length) return yield* Effect.fail(allFailed(failures))
 
     const { dropped, kept } = Blacklist.filterResults(merged, filter)
@@ -369,7 +369,7 @@ const runOnProvider = (
       budget: env.settings.budget,
       compression: env.settings.compression
     })
-    yield* Effect.annotateCurrentSpan({
+    yield* Spans.annotateCurrentSpan({
       "websearch.results": results.length,
       "websearch.failures": failures.length
     })
@@ -382,7 +382,7 @@ const runOnProvider = (
       failures: failures.map(([input, error]) => WebSearchError.toInputFailure(input, error))
     }
   }).pipe(
-    Effect.withSpan("websearch.attempt", {
+    Spans.withSpan("websearch.attempt", {
       captureStackTrace: false,
       attributes: { "websearch.provider.requested": providerId ?? "default" }
     })

@@ -1,0 +1,59 @@
+/**
+ * Per-call cost of the core pipeline: one `searchKeywords({ keywords: ["effect"] })` through a ManagedRuntime
+ * with an in-memory driver answering 10 results, in milliseconds per call (sequential calls, after a warm-up).
+ *
+ *   node --import tsx bench/pipeline-call.ts [seconds] [keywords]
+ */
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as ManagedRuntime from "effect/ManagedRuntime"
+import * as Preset from "../packages/core/src/Preset.js"
+import * as ProviderRegistry from "../packages/core/src/ProviderRegistry.js"
+import * as SearchKeywords from "../packages/core/src/SearchKeywords.js"
+import * as Settings from "../packages/core/src/Settings.js"
+import * as WebSearch from "../packages/core/src/WebSearch.js"
+
+const seconds = Number(process.argv[2] ?? 3)
+const count = Number(process.argv[3] ?? 1)
+const answers = Array.from({ length: 10 }, (_, i) => ({
+  title: `Result ${i + 1} about effect typescript`,
+  url: `https://site${i}.example.com/articles/${i + 1}`,
+  content: `Effect is a TypeScript library for building robust programs. Paragraph ${i + 1} `.repeat(4)
+}))
+const driver = { preset: Preset.byId.get("tavily")!, searchKeywords: () => Effect.succeed(answers) }
+const runtime = ManagedRuntime.make(
+  ProviderRegistry.register(driver).pipe(
+    Layer.provideMerge(WebSearch.layer),
+    Layer.provideMerge(
+      Settings.layer({ defaults: { searchKeywords: "tavily" }, providers: { tavily: { apiKeys: ["bench-key"] } } })
+    )
+  )
+)
+const keywords = count === 1 ? ["effect"] : Array.from({ length: count }, (_, i) => `keyword ${i}`)
+const run = () => runtime.runPromise(SearchKeywords.searchKeywords({ keywords }))
+
+// Wall time per call, and this process's CPU time per call: on a shared machine the CPU figure is the steadier.
+const measure = async (ms: number) => {
+  let calls = 0
+  const cpu = process.cpuUsage()
+  const start = performance.now()
+  let now = start
+  while (now - start < ms) {
+    await run()
+    calls++
+    now = performance.now()
+  }
+  const used = process.cpuUsage(cpu)
+  return { wall: (now - start) / calls, cpu: (used.user + used.system) / 1000 / calls }
+}
+
+await measure(2500)
+const rounds = [1, 2, 3, 4, 5].map(() => 0)
+const results: Array<{ wall: number; cpu: number }> = []
+for (const _ of rounds) results.push(await measure((seconds * 1000) / rounds.length))
+const best = (pick: (r: { wall: number; cpu: number }) => number) => Math.min(...results.map(pick)).toFixed(4)
+console.log(
+  `pipeline ${count} keyword(s) x 10 results: best ${best((r) => r.wall)} ms/call wall, ${best((r) => r.cpu)} ms/call CPU ` +
+    `(wall rounds ${results.map((r) => r.wall.toFixed(3)).join(", ")})`
+)
+await runtime.dispose()
