@@ -26,6 +26,7 @@
 import * as Cause from "effect/Cause"
 import * as Context from "effect/Context"
 import * as Data from "effect/Data"
+import * as Deferred from "effect/Deferred"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
@@ -259,7 +260,8 @@ export declare namespace ResultCache {
   export interface Service {
     /**
      * Answers one driver call from the cache, or runs `call` and keeps its outcome as `policy` allows.
-     * Records the outcome on the current span (`websearch.cache`: `hit` | `miss`) and in `track`.
+     * Records the outcome on the current span (`websearch.cache`: `hit` | `miss` | `shared`, the last for a call that
+     * waited for an identical call in flight) and in `track` (a shared call counts as a hit).
      */
     readonly serve: (
       request: Request,
@@ -328,29 +330,54 @@ const makeService = (store: Store, options?: Options): ResultCache.Service => {
       Effect.asVoid
     )
   }
-  return {
-    serve: (request, policy, call) => {
-      if (Duration.isZero(policy.success)) return call
-      return Effect.suspend(() => {
-        const cacheKey = key(request)
-        return Effect.flatMap(lookup(cacheKey), (cached) => {
-          if (Option.isSome(cached)) {
-            const entry = cached.value
-            return Effect.zipRight(
-              Effect.zipRight(count("hit"), Effect.annotateCurrentSpan("websearch.cache", "hit")),
-              entry._tag === "Success" ? Effect.succeed(entry.results) : Effect.fail(entry.error)
-            )
-          }
+  // Calls in flight in this process, by key: concurrent misses for one key make one provider call, and the others
+  // wait for its outcome instead of spending quota on the same answer.
+  const inFlight = new Map<string, Deferred.Deferred<CallExit>>()
+  const serve = (
+    request: Request,
+    policy: Policy,
+    call: Effect.Effect<ReadonlyArray<DriverResult>, WebSearchError.WebSearchError>
+  ): Effect.Effect<ReadonlyArray<DriverResult>, WebSearchError.WebSearchError> =>
+    Effect.suspend(() => {
+      const cacheKey = key(request)
+      return Effect.flatMap(lookup(cacheKey), (cached) => {
+        if (Option.isSome(cached)) {
+          const entry = cached.value
+          return Effect.zipRight(
+            Effect.zipRight(count("hit"), Effect.annotateCurrentSpan("websearch.cache", "hit")),
+            entry._tag === "Success" ? Effect.succeed(entry.results) : Effect.fail(entry.error)
+          )
+        }
+        const shared = inFlight.get(cacheKey)
+        if (shared !== undefined) {
+          return count("hit").pipe(
+            Effect.zipRight(Effect.annotateCurrentSpan("websearch.cache", "shared")),
+            Effect.zipRight(Deferred.await(shared)),
+            // The call's own caller gave up: its outcome says nothing about the input, so ask again.
+            Effect.flatMap((exit) => (Exit.isInterrupted(exit) ? serve(request, policy, call) : exit))
+          )
+        }
+        return Effect.flatMap(Deferred.make<CallExit>(), (deferred) => {
+          inFlight.set(cacheKey, deferred)
           return count("miss").pipe(
             Effect.zipRight(Effect.annotateCurrentSpan("websearch.cache", "miss")),
+            Effect.zipRight(call),
+            Effect.onExit((exit) => Deferred.succeed(deferred, exit)),
             // An interrupted call never gets here, so it is never stored; a slow write stays interruptible.
-            Effect.zipRight(Effect.exit(call)),
+            Effect.exit,
             Effect.tap((exit) => keep(cacheKey, exit, policy)),
+            Effect.ensuring(
+              Effect.sync(() => {
+                if (inFlight.get(cacheKey) === deferred) inFlight.delete(cacheKey)
+              })
+            ),
             Effect.flatten
           )
         })
       })
-    }
+    })
+  return {
+    serve: (request, policy, call) => (Duration.isZero(policy.success) ? call : serve(request, policy, call))
   }
 }
 

@@ -194,6 +194,45 @@ describe("ResultCache in the pipeline", () => {
     }).pipe(Effect.provide(withCache(store, [ddg])))
   })
 
+  it.effect("concurrent misses for one key make one driver call; the others wait for it and count as hits", () => {
+    const ddg = ddgSearch(Drivers.succeed(2, { delay: "1 second" }))
+    const store = Stores.cacheStore()
+    return Effect.gen(function* () {
+      const first = yield* Effect.fork(search(["effect"]))
+      yield* Drivers.awaitStarted(ddg.recorder, 1)
+      const others = yield* Effect.fork(Effect.all([search(["effect"]), search([" effect "])], { concurrency: 2 }))
+      yield* TestClock.adjust("1 second")
+      const [leader, leaderStats] = yield* Drivers.joinPromptly(first)
+      const waited = yield* Drivers.joinPromptly(others)
+      expect(ddg.recorder.started).toEqual(["effect"])
+      expect(leaderStats).toEqual({ hits: 0, misses: 1 })
+      for (const [response, stats] of waited) {
+        expect(response.results).toEqual(leader.results)
+        expect(stats).toEqual({ hits: 1, misses: 0 })
+      }
+    }).pipe(Effect.provide(withCache(store, [ddg])))
+  })
+
+  it.effect("a waiting call whose leader is interrupted makes the call itself instead of failing", () => {
+    let calls = 0
+    const ddg = ddgSearch(() => (++calls === 1 ? Drivers.never : Drivers.succeed(1)))
+    const store = Stores.cacheStore()
+    return Effect.gen(function* () {
+      const leader = yield* Effect.fork(search(["effect"]))
+      yield* Drivers.awaitStarted(ddg.recorder, 1)
+      const follower = yield* Effect.fork(search(["effect"]))
+      // Let the follower reach the in-flight call before its leader goes away.
+      for (let i = 0; i < 50; i++) yield* Effect.yieldNow()
+      yield* Fiber.interrupt(leader)
+      const [response, stats] = yield* Drivers.joinPromptly(follower)
+      expect(response.results).toHaveLength(1)
+      expect(ddg.recorder.started).toEqual(["effect", "effect"])
+      expect(ddg.recorder.interrupted).toEqual(["effect"])
+      // It waited once (a shared hit that came to nothing) and then called the driver itself.
+      expect(stats).toEqual({ hits: 1, misses: 1 })
+    }).pipe(Effect.provide(withCache(store, [ddg])))
+  })
+
   it.effect("a defect is not cached", () => {
     let calls = 0
     const ddg = ddgSearch(() => (++calls === 1 ? Drivers.die(new Error("driver bug")) : Drivers.succeed(1)))
