@@ -205,12 +205,13 @@ const cases: Record<
   // mock (load from N concurrent loops over an undici Pool; servers in a child process; best of 3 rounds each).
   server: async () => {
     const Server = await import("./server.js")
-    const { ours, bare, piped, ratio, serverRatio } = await Server.measure()
+    const { ours, bare, piped, ratio, serverRatio, platformRatio } = await Server.measure()
     return {
       what:
         `POST /v1/search, 32 concurrent, local mock; rps ratio ${ratio.toFixed(2)} (aim >= 0.7), p99 ours ` +
         `${ours.p99.toFixed(1)} ms vs ${bare.p99.toFixed(1)} ms; vs node:http around the same core pipeline ` +
-        `${serverRatio.toFixed(2)} (${piped.requestsPerSecond.toFixed(0)} rps)`,
+        `${serverRatio.toFixed(2)} (${piped.requestsPerSecond.toFixed(0)} rps); a plain @effect/platform route ` +
+        `doing the node:http handler's job: ${platformRatio.toFixed(2)}`,
       oursPerSecond: ours.requestsPerSecond,
       baselinePerSecond: bare.requestsPerSecond,
       timeRatio: bare.requestsPerSecond / ours.requestsPerSecond

@@ -150,7 +150,46 @@ const serveChild = async () => {
       .catch(() => fail(502, "failed"))
   })
   const pipedPort = await listen(piped)
-  process.stdout.write(`${JSON.stringify({ ours: oursPort, bare: barePort, piped: pipedPort })}\n`)
+
+  // A third baseline: the bare handler's job as a plain @effect/platform route (no websearch code), so the
+  // framework's own floor on this machine shows beside the ratio.
+  const HttpLayerRouter = await import("@effect/platform/HttpLayerRouter")
+  const HttpServerRequest = await import("@effect/platform/HttpServerRequest")
+  const HttpServerResponse = await import("@effect/platform/HttpServerResponse")
+  const NodeHttpServer = await import("@effect/platform-node/NodeHttpServer")
+  const platformPool = new Pool(mockOrigin, { connections: 64 })
+  const platformRoute = HttpLayerRouter.add(
+    "POST",
+    "/v1/search",
+    Effect.gen(function* () {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      if (request.headers.authorization !== `Bearer ${token}`) {
+        return HttpServerResponse.unsafeJson({ message: "unauthorized" }, { status: 401 })
+      }
+      const body = (yield* Effect.orDie(request.json)) as { keywords?: Array<string> }
+      const inputs = (body.keywords ?? []).map((k) => k.trim()).filter((k) => k.length > 0)
+      const answers = yield* Effect.forEach(inputs, (k) =>
+        Effect.orDie(Effect.tryPromise((signal) => callMock(platformPool, k, signal)))
+      )
+      return HttpServerResponse.unsafeJson({
+        query: inputs.join(" | "),
+        providerId: "tavily",
+        capability: "searchKeywords",
+        inputs,
+        results: answers.flatMap((results, i) => results.map((r) => ({ ...r, sourceInput: inputs[i] }))),
+        failures: []
+      })
+    })
+  )
+  const platformServer = HttpLayerRouter.serve(platformRoute, { disableLogger: true, disableListenLog: true }).pipe(
+    Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" }))
+  )
+  const platformBuilt = await Effect.runPromise(Layer.buildWithScope(platformServer, scope))
+  const platformAddress = Context.get(platformBuilt, HttpServer.HttpServer).address
+  const platformPort = platformAddress._tag === "TcpAddress" ? platformAddress.port : 0
+  process.stdout.write(
+    `${JSON.stringify({ ours: oursPort, bare: barePort, piped: pipedPort, platform: platformPort })}\n`
+  )
   process.stdin.resume()
   process.stdin.on("end", () => process.exit(0))
 }
@@ -189,17 +228,23 @@ const load = async (port: number, seconds: number, concurrency: number): Promise
   return { requestsPerSecond: latencies.length / elapsed, p50: at(0.5), p99: at(0.99), errors }
 }
 
+interface Ports {
+  readonly ours: number
+  readonly bare: number
+  readonly piped: number
+  readonly platform: number
+}
+
 /** The measurement: each side's best round, and the ratio ours / baseline in requests per second. */
 export const measure = async (seconds = 3, concurrency = 32, rounds = 3) => {
   const script = fileURLToPath(import.meta.url)
   const child = spawn(process.execPath, ["--import", "tsx", script, "--serve"], { stdio: ["pipe", "pipe", "inherit"] })
-  const ports = await new Promise<{ ours: number; bare: number; piped: number }>((resolve, reject) => {
+  const ports = await new Promise<Ports>((resolve, reject) => {
     let out = ""
     child.stdout.on("data", (data: Buffer) => {
       out += data.toString("utf8")
       const line = out.split("\n").find((l) => l.startsWith("{"))
-      if (line !== undefined && out.includes("\n"))
-        resolve(JSON.parse(line) as { ours: number; bare: number; piped: number })
+      if (line !== undefined && out.includes("\n")) resolve(JSON.parse(line) as Ports)
     })
     child.once("exit", (code) => reject(new Error(`the bench server exited with ${code}`)))
   })
@@ -208,20 +253,25 @@ export const measure = async (seconds = 3, concurrency = 32, rounds = 3) => {
     await load(ports.ours, 1, concurrency)
     await load(ports.bare, 1, concurrency)
     await load(ports.piped, 1, concurrency)
+    await load(ports.platform, 1, concurrency)
     const ours: Array<Round> = []
     const bare: Array<Round> = []
     const piped: Array<Round> = []
+    const platform: Array<Round> = []
     for (let i = 0; i < rounds; i++) {
       ours.push(await load(ports.ours, seconds, concurrency))
       bare.push(await load(ports.bare, seconds, concurrency))
       piped.push(await load(ports.piped, seconds, concurrency))
+      platform.push(await load(ports.platform, seconds, concurrency))
     }
     const best = (list: Array<Round>) => list.reduce((a, b) => (b.requestsPerSecond > a.requestsPerSecond ? b : a))
     return {
       ours: best(ours),
       bare: best(bare),
       piped: best(piped),
+      platform: best(platform),
       ratio: best(ours).requestsPerSecond / best(bare).requestsPerSecond,
+      platformRatio: best(platform).requestsPerSecond / best(bare).requestsPerSecond,
       serverRatio: best(ours).requestsPerSecond / best(piped).requestsPerSecond
     }
   } finally {
@@ -246,5 +296,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     console.log(`node:http + core pipeline ${format(result.piped)}`)
     console.log(`ratio     ${result.ratio.toFixed(2)} (ours / node:http requests per second; aim >= 0.7)`)
     console.log(`server    ${result.serverRatio.toFixed(2)} (ours / node:http around the same core pipeline)`)
+    console.log(`@effect/platform route, same job as node:http ${format(result.platform)}`)
+    console.log(
+      `floor     ${result.platformRatio.toFixed(2)} (that route / node:http: the framework alone on this machine)`
+    )
   }
 }
