@@ -25,6 +25,7 @@ import { SearchKeywords } from "@websearch/core/SearchKeywords"
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import * as WebSearchRequest from "@websearch/core/WebSearchRequest"
 import type { WebSearchResult } from "@websearch/core/WebSearchResponse"
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
@@ -32,6 +33,12 @@ import * as Schema from "effect/Schema"
 import * as PageAnalysis from "./PageAnalysis.js"
 import * as ResultIds from "./ResultIds.js"
 import * as ToolOutput from "./ToolOutput.js"
+
+// All three tools only read the open web: MCP clients may run them without asking, and they change nothing.
+const readOnlyWeb = Context.make(Tool.Readonly, true).pipe(
+  Context.add(Tool.Destructive, false),
+  Context.add(Tool.OpenWorld, true)
+)
 
 const providerId = Schema.optional(
   ProviderId.annotations({
@@ -64,9 +71,7 @@ export const WebSearchTool = Tool.make("web_search", {
   failureMode: "return"
 })
   .annotate(Tool.Title, "Web search")
-  .annotate(Tool.Readonly, true)
-  .annotate(Tool.Destructive, false)
-  .annotate(Tool.OpenWorld, true)
+  .annotateContext(readOnlyWeb)
 
 /**
  * One `web_fetch` item: a URL or a result id, and optionally a question for the page.
@@ -109,9 +114,7 @@ export const WebFetchTool = Tool.make("web_fetch", {
   failureMode: "return"
 })
   .annotate(Tool.Title, "Web fetch")
-  .annotate(Tool.Readonly, true)
-  .annotate(Tool.Destructive, false)
-  .annotate(Tool.OpenWorld, true)
+  .annotateContext(readOnlyWeb)
 
 /**
  * `web_research`: a hosted research provider writes a cited report.
@@ -140,9 +143,7 @@ export const WebResearchTool = Tool.make("web_research", {
   failureMode: "return"
 })
   .annotate(Tool.Title, "Web research")
-  .annotate(Tool.Readonly, true)
-  .annotate(Tool.Destructive, false)
-  .annotate(Tool.OpenWorld, true)
+  .annotateContext(readOnlyWeb)
 
 /**
  * The three tools.
