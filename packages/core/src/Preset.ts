@@ -39,7 +39,15 @@ export const Preset = Schema.Struct({
   type: Schema.Literal("api", "mcp", "local"),
   /** Whether calls need an API key (`optional`: works keyless with lower limits). */
   credentials: Schema.Literal("required", "optional", "none"),
-  capabilities: Schema.Array(PresetCapability)
+  capabilities: Schema.Array(PresetCapability),
+  /**
+   * The request budget the provider publishes for every plan (or for its keyless tier), applied unless the user
+   * sets `providers.<id>.rateLimit`. Calls over it wait up to `maxWaitMillis`, so a fanout is spread out instead
+   * of failing on the provider's 429.
+   */
+  publishedRateLimit: Schema.optional(
+    Schema.Struct({ limit: Schema.Int, windowMillis: Schema.Int, maxWaitMillis: Schema.Int })
+  )
 }).annotations({ identifier: "Preset" })
 
 /**
@@ -65,7 +73,9 @@ export const all: ReadonlyArray<Preset> = [
     name: "Tavily",
     type: "api",
     credentials: "required",
-    capabilities: [search("https://api.tavily.com"), fetch("https://api.tavily.com")]
+    capabilities: [search("https://api.tavily.com"), fetch("https://api.tavily.com")],
+    // The development plan's 100 requests per minute.
+    publishedRateLimit: { limit: 100, windowMillis: 60_000, maxWaitMillis: 15_000 }
   },
   {
     id: "exa",
@@ -79,7 +89,9 @@ export const all: ReadonlyArray<Preset> = [
     name: "Exa MCP",
     type: "mcp",
     credentials: "optional",
-    capabilities: [search("https://mcp.exa.ai")]
+    capabilities: [search("https://mcp.exa.ai")],
+    // The free tier's published budget: 2 calls per second per IP (a key lifts it; set rateLimit then).
+    publishedRateLimit: { limit: 2, windowMillis: 1_000, maxWaitMillis: 15_000 }
   },
   // Self-hosted: no default endpoint, the user must configure the instance's base URL.
   { id: "searxng", name: "SearXNG", type: "api", credentials: "none", capabilities: [search()] },
@@ -116,7 +128,9 @@ export const all: ReadonlyArray<Preset> = [
     name: "Brave Search",
     type: "api",
     credentials: "required",
-    capabilities: [search("https://api.search.brave.com")]
+    capabilities: [search("https://api.search.brave.com")],
+    // The Free plan's 1 request per second (X-RateLimit-Policy: 1;w=1); paid plans set their own rateLimit.
+    publishedRateLimit: { limit: 1, windowMillis: 1_000, maxWaitMillis: 15_000 }
   },
   {
     id: "serper",
@@ -144,7 +158,9 @@ export const all: ReadonlyArray<Preset> = [
     name: "Baidu Qianfan",
     type: "api",
     credentials: "required",
-    capabilities: [search("https://qianfan.baidubce.com")]
+    capabilities: [search("https://qianfan.baidubce.com")],
+    // Qianfan's default component budget is 1 QPS.
+    publishedRateLimit: { limit: 1, windowMillis: 1_000, maxWaitMillis: 15_000 }
   },
   {
     id: "ollama",

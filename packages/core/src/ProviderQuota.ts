@@ -12,7 +12,8 @@
  *
  * A call over budget waits when the wait is at most the provider's `maxWait` (2 seconds by default), and
  * otherwise fails with `RequestFailed/rate_limited` carrying `retryAfter` (seconds). The wait happens inside
- * the per-input timeout. The default quota is unlimited and ignores Retry-After.
+ * the per-input timeout. The default quota lives in this process's memory (shared by every runtime in it); a
+ * provider with neither a configured nor a published budget is unlimited, and Retry-After is always honoured.
  *
  * A store that fails or does not answer within its timeout lets the call through (logged): a quota outage
  * must not take search down, and the provider's own 429 still protects it.
@@ -81,7 +82,8 @@ export interface Request {
  * @category tags
  */
 export class ProviderQuota extends Context.Reference<ProviderQuota>()("@websearch/core/ProviderQuota", {
-  defaultValue: (): ProviderQuota.Service => ({ acquire: () => Effect.void, holdOff: () => Effect.void })
+  // One process-wide quota: a provider's budget belongs to its key or the caller's IP, not to one runtime.
+  defaultValue: (): ProviderQuota.Service => makeService(memoryStore())
 }) {}
 
 /**
@@ -100,6 +102,50 @@ export declare namespace ProviderQuota {
     readonly holdOff: (providerId: string, retryAfter: Duration.Duration) => Effect.Effect<void>
   }
 }
+
+/**
+ * A store in this process's memory: token buckets and hold-offs in two maps. It is the default quota's store;
+ * give each test or runtime that must not share budgets its own (`layer(memoryStore())`).
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const memoryStore = (): Store => {
+  const buckets = new Map<string, { tokens: number; refilled: number }>()
+  const holdOffs = new Map<string, number>()
+  return {
+    consume: ({ key, limit, window }) =>
+      Effect.map(Clock.currentTimeMillis, (now) => {
+        const every = Duration.toMillis(window) / limit
+        const bucket = buckets.get(key) ?? { tokens: limit, refilled: now }
+        const back = Math.floor((now - bucket.refilled) / every)
+        if (back > 0) {
+          bucket.tokens = Math.min(limit, bucket.tokens + back)
+          bucket.refilled = bucket.tokens === limit ? now : bucket.refilled + back * every
+        }
+        buckets.set(key, bucket)
+        if (bucket.tokens === 0) return Option.some(Duration.millis(bucket.refilled + every - now))
+        bucket.tokens -= 1
+        return Option.none()
+      }),
+    holdOffUntil: (key) =>
+      Effect.map(Clock.currentTimeMillis, (now) => {
+        const until = holdOffs.get(key)
+        if (until === undefined || until > now) return Option.fromNullable(until)
+        holdOffs.delete(key)
+        return Option.none()
+      }),
+    setHoldOff: (key, until) => Effect.sync(() => void holdOffs.set(key, until))
+  }
+}
+
+/**
+ * A quota of its own, in memory: what a test or an isolated runtime provides instead of the process-wide default.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerMemory = (options?: Options): Layer.Layer<ProviderQuota> => layer(memoryStore(), options)
 
 /**
  * Options of `make`.

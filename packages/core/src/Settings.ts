@@ -102,6 +102,21 @@ export interface RateLimit {
 }
 
 /**
+ * When the local `fetch` provider renders a page in Chromium: `never` (the default), `auto` (when the HTML answer
+ * is empty, tiny, a JavaScript shell or a browser check) or `always` (every HTML page).
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const RenderMode = Schema.Literal("never", "auto", "always")
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type RenderMode = typeof RenderMode.Type
+
+/**
  * What a user may change on one capability of a provider: its endpoint.
  *
  * @since 0.1.0
@@ -111,8 +126,8 @@ export const CapabilityOverride = Schema.Struct({ apiHost: Schema.optional(HttpU
 
 /**
  * What a user may change on a provider: keys (rotated round-robin), per-capability endpoints, engines
- * (SearXNG), basic auth (SearXNG behind a proxy), the model (research), and the User-Agent and robots.txt
- * respect of the local `fetch` provider. Only changed fields are stored.
+ * (SearXNG), basic auth (SearXNG behind a proxy), the model (research), and the User-Agent, robots.txt
+ * respect and rendering mode of the local `fetch` provider. Only changed fields are stored.
  *
  * @since 0.1.0
  * @category schemas
@@ -127,6 +142,8 @@ export const ProviderOverride = Schema.Struct({
     })
   ),
   engines: Schema.optional(Schema.Array(NonEmpty)),
+  /** The search engine id some providers need besides the key (Google Custom Search's `cx`). */
+  engineId: Schema.optional(NonEmpty),
   basicAuthUsername: Schema.optional(NonEmpty),
   basicAuthPassword: Schema.optional(Secret),
   model: Schema.optional(NonEmpty),
@@ -134,7 +151,9 @@ export const ProviderOverride = Schema.Struct({
   /** The User-Agent a local provider (`fetch`) sends instead of its default. */
   userAgent: Schema.optional(NonEmpty),
   /** Whether a local provider (`fetch`) obeys robots.txt; off by default. */
-  respectRobotsTxt: Schema.optional(Schema.Boolean)
+  respectRobotsTxt: Schema.optional(Schema.Boolean),
+  /** When a local provider (`fetch`) renders pages in Chromium; `never` by default. */
+  render: Schema.optional(RenderMode)
 })
 
 /**
@@ -235,6 +254,8 @@ export type SettingsInput = typeof SettingsInput.Encoded
 export interface ResolvedProvider extends Preset.Preset {
   readonly apiKeys: ReadonlyArray<Redacted.Redacted<string>>
   readonly engines: ReadonlyArray<string>
+  /** The provider's engine id (Google Custom Search's `cx`), when set. */
+  readonly engineId: Option.Option<string>
   readonly basicAuth: Option.Option<{ readonly username: string; readonly password: Redacted.Redacted<string> }>
   readonly model: Option.Option<string>
   /** The provider's request budget; none means unlimited (a Retry-After is still honoured). */
@@ -243,6 +264,8 @@ export interface ResolvedProvider extends Preset.Preset {
   readonly userAgent: Option.Option<string>
   /** Whether a local provider obeys robots.txt, when the user said. */
   readonly respectRobotsTxt: Option.Option<boolean>
+  /** When a local provider renders pages in Chromium, when the user said. */
+  readonly render: Option.Option<RenderMode>
 }
 
 /**
@@ -257,6 +280,11 @@ export interface ProviderConfig {
   readonly capability: Capability.Capability
   readonly apiHost: Option.Option<string>
   readonly apiKey: Option.Option<Redacted.Redacted<string>>
+  /**
+   * The position of `apiKey` among the configured keys (0-based): a rejected key is reported by its position,
+   * never by its value.
+   */
+  readonly apiKeyIndex: Option.Option<number>
   readonly maxResults: number
   readonly timeout: Duration.Duration
 }
@@ -360,6 +388,7 @@ const resolveProvider = (preset: Preset.Preset, override: ProviderOverride | und
   }),
   apiKeys: override?.apiKeys ?? [],
   engines: override?.engines ?? [],
+  engineId: Option.fromNullable(override?.engineId),
   basicAuth:
     override?.basicAuthUsername !== undefined && override.basicAuthPassword !== undefined
       ? Option.some({ username: override.basicAuthUsername, password: override.basicAuthPassword })
@@ -367,17 +396,29 @@ const resolveProvider = (preset: Preset.Preset, override: ProviderOverride | und
   model: Option.fromNullable(override?.model),
   userAgent: Option.fromNullable(override?.userAgent),
   respectRobotsTxt: Option.fromNullable(override?.respectRobotsTxt),
-  rateLimit: Option.map(Option.fromNullable(override?.rateLimit), (rate) => ({
-    limit: rate.limit,
-    window: Option.getOrThrow(parseDuration(rate.window)),
-    maxWait: Option.getOrThrow(parseDuration(rate.maxWait ?? defaults.rateLimitMaxWait))
-  }))
+  render: Option.fromNullable(override?.render),
+  rateLimit: Option.orElse(
+    Option.map(Option.fromNullable(override?.rateLimit), (rate) => ({
+      limit: rate.limit,
+      window: Option.getOrThrow(parseDuration(rate.window)),
+      maxWait: Option.getOrThrow(parseDuration(rate.maxWait ?? defaults.rateLimitMaxWait))
+    })),
+    () =>
+      Option.map(Option.fromNullable(preset.publishedRateLimit), (rate) => ({
+        limit: rate.limit,
+        window: Duration.millis(rate.windowMillis),
+        maxWait: Duration.millis(rate.maxWaitMillis)
+      }))
+  )
 })
 
 const pickDefault = (input: typeof SettingsInput.Type, capability: Capability.Capability): string | null => {
   const chosen = input.defaults?.[capability]
   return chosen === undefined ? defaults.defaults[capability] : chosen
 }
+
+// The providers whose API needs an engine id beside the key (Google Custom Search's `cx`).
+const enginesIdProviders: ReadonlySet<string> = new Set(["google"])
 
 const validate = (input: typeof SettingsInput.Type): Either.Either<Service, WebSearchError.Unavailable> => {
   const problems: Array<string> = []
@@ -395,7 +436,10 @@ const validate = (input: typeof SettingsInput.Type): Either.Either<Service, WebS
     if ((override.basicAuthUsername === undefined) !== (override.basicAuthPassword === undefined)) {
       problems.push(`providers.${id}: basicAuthUsername and basicAuthPassword go together`)
     }
-    for (const field of ["userAgent", "respectRobotsTxt"] as const) {
+    if (override.engineId !== undefined && !enginesIdProviders.has(id)) {
+      problems.push(`providers.${id}.engineId: only ${Array.from(enginesIdProviders).join(", ")} take an engineId`)
+    }
+    for (const field of ["userAgent", "respectRobotsTxt", "render"] as const) {
       if (override[field] !== undefined && preset.type !== "local") {
         problems.push(`providers.${id}.${field}: only local providers (fetch) take ${field}`)
       }
@@ -490,16 +534,19 @@ const validate = (input: typeof SettingsInput.Type): Either.Either<Service, WebS
       if (Either.isLeft(found)) return Effect.fail(found.left)
       const { entry, provider } = found.right
       let apiKey = Option.none<Redacted.Redacted<string>>()
+      let apiKeyIndex = Option.none<number>()
       if (provider.apiKeys.length > 0) {
         const next = rotation.get(providerId) ?? 0
         rotation.set(providerId, (next + 1) % provider.apiKeys.length)
         apiKey = Option.some(provider.apiKeys[next])
+        apiKeyIndex = Option.some(next)
       }
       return Effect.succeed({
         provider,
         capability,
         apiHost: Option.fromNullable(entry.apiHost),
         apiKey,
+        apiKeyIndex,
         maxResults: options?.maxResults ?? maxResults,
         timeout: timeoutsResolved[capability]
       })
@@ -576,7 +623,8 @@ const splitList = (s: string) =>
  *   `<ID>_API_HOST` (single-capability providers) or `<ID>_<CAPABILITY>_API_HOST` (`JINA_FETCH_URLS_API_HOST`),
  *   `<ID>_ENGINES` (comma-separated), `<ID>_BASIC_AUTH_USERNAME`, `<ID>_BASIC_AUTH_PASSWORD`, `<ID>_MODEL`,
  *   `<ID>_RATE_LIMIT` (`100/1 minute`: calls per window), `<ID>_RATE_LIMIT_MAX_WAIT` (`2 seconds`);
- * - for local providers: `FETCH_USER_AGENT`, `FETCH_RESPECT_ROBOTS_TXT` (`true` / `false`);
+ * - for local providers: `FETCH_USER_AGENT`, `FETCH_RESPECT_ROBOTS_TXT` (`true` / `false`), `FETCH_RENDER`
+ *   (`never`, `auto` or `always`);
  * - `WEBSEARCH_CACHE_SEARCH_KEYWORDS_TTL`, `WEBSEARCH_CACHE_FETCH_URLS_TTL`, `WEBSEARCH_CACHE_FAILURES_TTL`
  *   (milliseconds or `"10 minutes"`);
  * - `WEBSEARCH_FALLBACK_SEARCH_KEYWORDS_PROVIDERS`, `WEBSEARCH_FALLBACK_FETCH_URLS_PROVIDERS` (comma-separated);
@@ -626,6 +674,8 @@ export const fromConfig: Effect.Effect<SettingsInput, WebSearchError.Unavailable
     if (Object.keys(capabilities).length > 0) override.capabilities = capabilities
     const engines = yield* optionalString(`${prefix}_ENGINES`)
     if (Option.isSome(engines)) override.engines = splitList(engines.value)
+    const engineId = yield* optionalString(`${prefix}_ENGINE_ID`)
+    if (Option.isSome(engineId)) override.engineId = engineId.value
     const username = yield* optionalString(`${prefix}_BASIC_AUTH_USERNAME`)
     if (Option.isSome(username)) override.basicAuthUsername = username.value
     const password = yield* optionalString(`${prefix}_BASIC_AUTH_PASSWORD`)
@@ -637,6 +687,11 @@ export const fromConfig: Effect.Effect<SettingsInput, WebSearchError.Unavailable
       if (Option.isSome(userAgent)) override.userAgent = userAgent.value
       const robots = yield* Config.option(Config.boolean(`${prefix}_RESPECT_ROBOTS_TXT`))
       if (Option.isSome(robots)) override.respectRobotsTxt = robots.value
+      const render = yield* optionalString(`${prefix}_RENDER`)
+      if (Option.isSome(render)) {
+        if (Schema.is(RenderMode)(render.value)) override.render = render.value
+        else problems.push(`${prefix}_RENDER: "${render.value}" is not never, auto or always`)
+      }
     }
     const rateLimit = yield* optionalString(`${prefix}_RATE_LIMIT`)
     const maxWait = yield* optionalString(`${prefix}_RATE_LIMIT_MAX_WAIT`)

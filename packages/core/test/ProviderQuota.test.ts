@@ -23,7 +23,7 @@ const withQuota = (
   store: ProviderQuota.Store,
   drivers: ReadonlyArray<Drivers.TestDriver>,
   input: Settings.SettingsInput
-) => Layer.merge(Drivers.layer(drivers, input), ProviderQuota.layer(store))
+) => Drivers.layer(drivers, input, ProviderQuota.layer(store))
 
 const tavilyDriver = (script: Drivers.Scripted = Drivers.succeed(1)) =>
   Drivers.makeDriver("tavily", { searchKeywords: script })
@@ -105,11 +105,12 @@ describe("ProviderQuota in the pipeline", () => {
       const second = yield* Effect.flip(searchKeywords({ keywords: ["b"] }))
       expect(second).toMatchObject({ reason: "rate_limited", retryAfter: 30, providerId: "tavily" })
       expect(second.message).toContain("Retry-After")
-      yield* TestClock.adjust("20 seconds")
-      const third = yield* Effect.flip(searchKeywords({ keywords: ["c"] }))
-      expect(third).toMatchObject({ reason: "rate_limited", retryAfter: 10 })
-      expect(tavily.recorder.started).toEqual(["a"])
+      // Tavily's published budget lets a call wait up to 15 seconds; 20 seconds of hold-off are still too long.
       yield* TestClock.adjust("10 seconds")
+      const third = yield* Effect.flip(searchKeywords({ keywords: ["c"] }))
+      expect(third).toMatchObject({ reason: "rate_limited", retryAfter: 20 })
+      expect(tavily.recorder.started).toEqual(["a"])
+      yield* TestClock.adjust("20 seconds")
       yield* searchKeywords({ keywords: ["b"] })
       expect(tavily.recorder.started).toEqual(["a", "b"])
     }).pipe(Effect.provide(withQuota(store, [tavily], settings())))
@@ -179,13 +180,35 @@ describe("ProviderQuota in the pipeline", () => {
     )
   })
 
-  it.effect("without a quota layer nothing is limited (the default)", () => {
+  it.effect("without a quota layer the process-wide quota in memory applies the configured budget", () => {
     const tavily = tavilyDriver()
     return Effect.gen(function* () {
-      yield* searchKeywords({ keywords: ["a", "b", "c"] })
-      expect(tavily.recorder.started).toHaveLength(3)
-    }).pipe(Effect.provide(Drivers.layer([tavily], settings({ limit: 1, window: "1 minute", maxWait: 0 }))))
+      const response = yield* searchKeywords({ keywords: ["a", "b", "c"] })
+      expect(tavily.recorder.started).toHaveLength(1)
+      expect(response.failures.map((f) => f.reason)).toEqual(["rate_limited", "rate_limited"])
+    }).pipe(Effect.provide(Drivers.layer([tavily], settings({ limit: 1, window: "1 hour", maxWait: 0 }), "default")))
   })
+
+  it.effect("a preset's published budget applies when the user sets none, and the user's replaces it", () =>
+    Effect.gen(function* () {
+      const published = yield* Settings.Settings.pipe(
+        Effect.provide(Settings.layer({ providers: { brave: { apiKeys: ["k-0001"] } } }))
+      )
+      expect(
+        Option.map(published.providers.get("brave")!.rateLimit, (r) => [r.limit, Duration.toMillis(r.window)])
+      ).toEqual(Option.some([1, 1000]))
+      const own = yield* Settings.Settings.pipe(
+        Effect.provide(
+          Settings.layer({
+            providers: { brave: { apiKeys: ["k-0001"], rateLimit: { limit: 20, window: "1 second" } } }
+          })
+        )
+      )
+      expect(Option.map(own.providers.get("brave")!.rateLimit, (r) => r.limit)).toEqual(Option.some(20))
+      const none = yield* Settings.Settings.pipe(Effect.provide(Settings.layer({})))
+      expect(Option.isNone(none.providers.get("serper")!.rateLimit)).toBe(true)
+    })
+  )
 
   it.effect("a wait counts against the per-input timeout", () => {
     const tavily = tavilyDriver()

@@ -276,6 +276,18 @@ const runOnProvider = (
           Either.left(WebSearchError.annotate(checked.left, { providerId: resolved.providerId, capability, input }))
         )
       }
+      // The allowlist lets our own transport reach private hosts; a remote provider must never be told of them.
+      if (checked !== undefined && checked.right.allowlisted && resolved.provider.type !== "local") {
+        return Effect.succeed(
+          Either.left(
+            WebSearchError.requestFailed(
+              "ssrf_rejected",
+              `${checked.right.url.protocol}//${checked.right.url.host} is allowlisted as a private host: only a local provider fetches it, it is never sent to ${resolved.provider.name}`,
+              { providerId: resolved.providerId, capability, input }
+            )
+          )
+        )
+      }
       if (capability === "fetchUrls" && !Blacklist.isAllowed(filter, input)) {
         const listed = filter.blacklist.test(input)
         return Effect.succeed(

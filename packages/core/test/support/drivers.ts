@@ -19,6 +19,7 @@ import * as TestServices from "effect/TestServices"
 import type { Capability } from "../../src/Capability.js"
 import * as Preset from "../../src/Preset.js"
 import type { DriverContext, DriverResult, ProviderDriver } from "../../src/ProviderDriver.js"
+import * as ProviderQuota from "../../src/ProviderQuota.js"
 import * as ProviderRegistry from "../../src/ProviderRegistry.js"
 import * as Settings from "../../src/Settings.js"
 import * as WebSearch from "../../src/WebSearch.js"
@@ -274,16 +275,31 @@ export const registerAll = (
 /** The whole of websearch with these drivers over a given settings layer; exposes `Settings` too. */
 export const layerWith = <E, R>(
   drivers: ReadonlyArray<Driverish>,
-  settings: Layer.Layer<Settings.Settings, E, R>
-): Layer.Layer<WebSearch.WebSearch | Settings.Settings, E, R> =>
-  registerAll(drivers).pipe(Layer.provideMerge(WebSearch.layer), Layer.provideMerge(settings))
+  settings: Layer.Layer<Settings.Settings, E, R>,
+  quota: Layer.Layer<ProviderQuota.ProviderQuota> | "default" = Layer.succeed(
+    ProviderQuota.ProviderQuota,
+    unlimitedQuota
+  )
+): Layer.Layer<WebSearch.WebSearch | Settings.Settings, E, R> => {
+  const live = registerAll(drivers).pipe(Layer.provideMerge(WebSearch.layer), Layer.provideMerge(settings))
+  // The pipeline tests run under the TestClock, where a published budget's wait would never end; the quota's own
+  // tests (ProviderQuota.test.ts) pass theirs, or "default" for the process-wide one.
+  return quota === "default" ? live : Layer.provideMerge(live, quota)
+}
+
+/** A quota that grants every call and ignores Retry-After. */
+export const unlimitedQuota: ProviderQuota.ProviderQuota.Service = {
+  acquire: () => Effect.void,
+  holdOff: () => Effect.void
+}
 
 /** The whole of websearch with these drivers and settings from code. */
 export const layer = (
   drivers: ReadonlyArray<Driverish>,
-  settings: Settings.SettingsInput = {}
+  settings: Settings.SettingsInput = {},
+  quota?: Layer.Layer<ProviderQuota.ProviderQuota> | "default"
 ): Layer.Layer<WebSearch.WebSearch | Settings.Settings, WebSearchError.Unavailable> =>
-  layerWith(drivers, Settings.layer(settings))
+  layerWith(drivers, Settings.layer(settings), quota)
 
 // --- Logs -------------------------------------------------------------------------------------------------
 
