@@ -1,0 +1,199 @@
+/**
+ * The `tavily` provider: `searchKeywords` on `POST {apiHost}/search` and `fetchUrls` on `POST {apiHost}/extract`
+ * (apiHost `https://api.tavily.com`), with the key as a Bearer token.
+ *
+ * Search asks for `max_results` clamped to Tavily's 0–20 and no answer, images or raw content (the result's
+ * `content` is Tavily's relevant extract). Extract asks for one URL in markdown; a URL Tavily could not read comes
+ * back in `failed_results` with HTTP 200 and becomes `RequestFailed/http_status` with Tavily's reason. Errors:
+ * 401/403 → `Unavailable/credentials_rejected`; 429 → `RequestFailed/http_429` (Retry-After honoured); 432 (plan
+ * limit) and 433 (pay-as-you-go limit) → `RequestFailed/rate_limited`, not retryable; 5xx → `http_5xx`. Tavily's
+ * message (`detail.error`, FastAPI's `detail[]`, or the keyless `error.message`) is kept.
+ *
+ * @since 0.1.0
+ */
+import type * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import * as Preset from "@websearch/core/Preset"
+import type * as ProviderDriver from "@websearch/core/ProviderDriver"
+import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
+import type * as WebSearchError from "@websearch/core/WebSearchError"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Schema from "effect/Schema"
+import * as Http from "./internal/providerHttp.js"
+import * as Fields from "./internal/resultFields.js"
+
+/**
+ * The provider id.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const providerId = "tavily"
+
+/**
+ * The `tavily` preset (core's built-in one).
+ *
+ * @since 0.1.0
+ * @category presets
+ */
+export const preset: Preset.Preset = Preset.byId.get(providerId) as Preset.Preset
+
+/**
+ * Tavily's most results per search.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const maxResultsLimit = 20
+
+/**
+ * The body of `POST /search` for one keyword.
+ *
+ * @since 0.1.0
+ * @category encoding
+ */
+export const searchBody = (keyword: string, maxResults: number) => ({
+  query: keyword,
+  search_depth: "basic",
+  topic: "general",
+  max_results: Http.clamp(maxResults, 0, maxResultsLimit),
+  include_answer: false,
+  include_raw_content: false,
+  include_images: false
+})
+
+/**
+ * The answer of `POST /search`, as far as websearch reads it (`response_time` may be a string).
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const SearchAnswer = Schema.Struct({
+  query: Schema.optional(Schema.String),
+  response_time: Schema.optional(Http.NumberLike),
+  results: Schema.optionalWith(
+    Schema.Array(
+      Schema.Struct({
+        title: Schema.optional(Schema.NullOr(Schema.String)),
+        url: Schema.String,
+        content: Schema.optional(Schema.NullOr(Schema.String)),
+        score: Schema.optional(Schema.NullOr(Http.NumberLike))
+      })
+    ),
+    { default: () => [] }
+  )
+})
+
+/**
+ * The answer of `POST /extract`.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const ExtractAnswer = Schema.Struct({
+  results: Schema.optionalWith(
+    Schema.Array(
+      Schema.Struct({
+        url: Schema.String,
+        raw_content: Schema.optional(Schema.NullOr(Schema.String)),
+        title: Schema.optional(Schema.NullOr(Schema.String))
+      })
+    ),
+    { default: () => [] }
+  ),
+  failed_results: Schema.optionalWith(
+    Schema.Array(Schema.Struct({ url: Schema.optional(Schema.String), error: Schema.optional(Schema.String) })),
+    { default: () => [] }
+  )
+})
+
+// Tavily's own status codes: 432 is the plan's usage limit, 433 the pay-as-you-go limit.
+const refuse = (answer: Http.Answer, json: unknown): Http.Refusal | undefined =>
+  answer.status === 432 || answer.status === 433
+    ? { kind: "quota", status: answer.status, message: Http.messageOf(json) }
+    : undefined
+
+const post = (client: HttpClient.HttpClient, c: Http.Call, path: string, body: unknown) =>
+  Effect.gen(function* () {
+    const base = yield* Http.endpoint(c)
+    const key = yield* Http.requireKey(c)
+    return yield* Http.send(
+      client,
+      c,
+      HttpClientRequest.post(`${base}${path}`).pipe(
+        HttpClientRequest.bearerToken(key),
+        HttpClientRequest.acceptJson,
+        HttpClientRequest.bodyUnsafeJson(body)
+      ),
+      { refuse }
+    )
+  })
+
+const searchKeywords =
+  (client: HttpClient.HttpClient) =>
+  (
+    keyword: string,
+    ctx: ProviderDriver.DriverContext
+  ): Effect.Effect<ReadonlyArray<ProviderDriver.DriverResult>, WebSearchError.WebSearchError> =>
+    Effect.gen(function* () {
+      const c = Http.call(preset, "searchKeywords", keyword, ctx)
+      const answer = yield* post(client, c, "/search", searchBody(keyword, ctx.maxResults))
+      const decoded = yield* Http.decode(c, SearchAnswer, answer)
+      return yield* Http.keep(
+        c,
+        Fields.results(decoded.results, (r) => ({ title: r.title, content: r.content, url: r.url }))
+      )
+    })
+
+const fetchUrls =
+  (client: HttpClient.HttpClient) =>
+  (
+    url: string,
+    ctx: ProviderDriver.DriverContext
+  ): Effect.Effect<ProviderDriver.DriverResult, WebSearchError.WebSearchError> =>
+    Effect.gen(function* () {
+      const c = Http.call(preset, "fetchUrls", url, ctx)
+      const answer = yield* post(client, c, "/extract", {
+        urls: [url],
+        extract_depth: "basic",
+        format: "markdown",
+        include_images: false
+      })
+      const decoded = yield* Http.decode(c, ExtractAnswer, answer)
+      const page = decoded.results[0]
+      if (page === undefined) {
+        const failed = decoded.failed_results[0]
+        return yield* Effect.fail(
+          Http.failure(c, {
+            kind: "status",
+            status: answer.status,
+            message: `could not extract the page${failed?.error === undefined ? "" : `: ${failed.error}`}`
+          })
+        )
+      }
+      const content = Fields.tidy(page.raw_content ?? "")
+      if (content === "") return yield* Effect.fail(Http.empty(c))
+      const result = Fields.result({ title: page.title, content, url: page.url })
+      return result ?? { title: url, content, url }
+    })
+
+/**
+ * Builds the driver with the `HttpClient` in context.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClient.HttpClient> = Effect.map(
+  Http.client,
+  (client) => ({ preset, searchKeywords: searchKeywords(client), fetchUrls: fetchUrls(client) })
+)
+
+/**
+ * Registers the `tavily` driver.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer: Layer.Layer<never, never, ProviderRegistry.ProviderRegistry | HttpClient.HttpClient> =
+  Layer.unwrapEffect(Effect.map(make, ProviderRegistry.register))
