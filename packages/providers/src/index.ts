@@ -8,3 +8,5 @@
 export * as OpenAi from "./OpenAi.js"
 /** @since 0.1.0 */
 export * as OpenAiPrices from "./OpenAiPrices.js"
+/** @since 0.1.0 */
+export * as Tavily from "./Tavily.js"
