@@ -12,8 +12,9 @@
  *
  * A call over budget waits when the wait is at most the provider's `maxWait` (2 seconds by default), and
  * otherwise fails with `RequestFailed/rate_limited` carrying `retryAfter` (seconds). The wait happens inside
- * the per-input timeout. The default quota lives in this process's memory (shared by every runtime in it); a
- * provider with neither a configured nor a published budget is unlimited, and Retry-After is always honoured.
+ * the per-input timeout. Without a quota in context, the budgets live in memory with the application's provider
+ * registry; a provider with neither a configured nor a published budget is unlimited, and Retry-After is always
+ * honoured.
  *
  * A store that fails or does not answer within its timeout lets the call through (logged): a quota outage
  * must not take search down, and the provider's own 429 still protects it.
@@ -82,9 +83,18 @@ export interface Request {
  * @category tags
  */
 export class ProviderQuota extends Context.Reference<ProviderQuota>()("@websearch/core/ProviderQuota", {
-  // One process-wide quota: a provider's budget belongs to its key or the caller's IP, not to one runtime.
-  defaultValue: (): ProviderQuota.Service => makeService(memoryStore())
+  defaultValue: (): ProviderQuota.Service => unset
 }) {}
+
+/**
+ * The quota in context when none was provided. The pipeline then uses the in-memory quota of the provider
+ * registry it runs on (one per `WebSearch.layer`), so budgets and Retry-After hold for the whole application
+ * without any global state.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const unset: ProviderQuota.Service = { acquire: () => Effect.void, holdOff: () => Effect.void }
 
 /**
  * @since 0.1.0
@@ -104,8 +114,8 @@ export declare namespace ProviderQuota {
 }
 
 /**
- * A store in this process's memory: token buckets and hold-offs in two maps. It is the default quota's store;
- * give each test or runtime that must not share budgets its own (`layer(memoryStore())`).
+ * A store in this process's memory: token buckets and hold-offs in two maps. Each provider registry keeps its
+ * budgets in one; `layerMemory` provides a quota of its own to a part of a program.
  *
  * @since 0.1.0
  * @category constructors
@@ -176,6 +186,14 @@ const seconds = (millis: number) => Math.max(1, Math.ceil(millis / 1000))
  */
 export const make = (store: Store, options?: Options): Effect.Effect<ProviderQuota.Service> =>
   Effect.sync(() => makeService(store, options))
+
+/**
+ * Builds a quota over a store, synchronously.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const unsafeMake = (store: Store, options?: Options): ProviderQuota.Service => makeService(store, options)
 
 const makeService = (store: Store, options?: Options): ProviderQuota.Service => {
   const timeout = Duration.decode(options?.timeout ?? "1 second")

@@ -1,6 +1,7 @@
 /**
- * The provider registry: which drivers this application composed. Provider Layers register their driver when
- * built and remove it when their scope closes; capability services look drivers up at call time.
+ * The provider registry: which drivers this application composed, and their request budgets in memory. Provider
+ * Layers register their driver when built and remove it when their scope closes; capability services look
+ * drivers up at call time.
  *
  * @since 0.1.0
  */
@@ -11,6 +12,7 @@ import * as Option from "effect/Option"
 import type * as Scope from "effect/Scope"
 import type { ProviderDriver } from "./ProviderDriver.js"
 import type { ProviderId } from "./ProviderId.js"
+import * as ProviderQuota from "./ProviderQuota.js"
 
 /**
  * @since 0.1.0
@@ -21,6 +23,11 @@ export interface Service {
   readonly register: (driver: ProviderDriver) => Effect.Effect<void, never, Scope.Scope>
   readonly get: (id: ProviderId) => Option.Option<ProviderDriver>
   readonly ids: () => ReadonlyArray<ProviderId>
+  /**
+   * The budgets and Retry-After hold-offs of these providers, in memory: what the pipeline uses when no
+   * `ProviderQuota` is in context (a shared one, on Redis, replaces it).
+   */
+  readonly quota: ProviderQuota.ProviderQuota.Service
 }
 
 /**
@@ -51,7 +58,8 @@ export const make: Effect.Effect<Service> = Effect.sync(() => {
           })
       ),
     get: (id) => Option.fromNullable(drivers.get(id)),
-    ids: () => Array.from(drivers.keys())
+    ids: () => Array.from(drivers.keys()),
+    quota: ProviderQuota.unsafeMake(ProviderQuota.memoryStore())
   }
 })
 

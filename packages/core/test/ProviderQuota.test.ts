@@ -180,13 +180,25 @@ describe("ProviderQuota in the pipeline", () => {
     )
   })
 
-  it.effect("without a quota layer the process-wide quota in memory applies the configured budget", () => {
+  it.effect("without a quota layer the registry's quota in memory applies the configured budget", () => {
     const tavily = tavilyDriver()
     return Effect.gen(function* () {
       const response = yield* searchKeywords({ keywords: ["a", "b", "c"] })
       expect(tavily.recorder.started).toHaveLength(1)
       expect(response.failures.map((f) => f.reason)).toEqual(["rate_limited", "rate_limited"])
     }).pipe(Effect.provide(Drivers.layer([tavily], settings({ limit: 1, window: "1 hour", maxWait: 0 }), "default")))
+  })
+
+  it.effect("two applications (two WebSearch layers) keep their own budgets in memory", () => {
+    const first = tavilyDriver()
+    const second = tavilyDriver()
+    const input = settings({ limit: 1, window: "1 hour", maxWait: 0 })
+    return Effect.gen(function* () {
+      yield* searchKeywords({ keywords: ["a", "b"] }).pipe(Effect.provide(Drivers.layer([first], input, "default")))
+      yield* searchKeywords({ keywords: ["a", "b"] }).pipe(Effect.provide(Drivers.layer([second], input, "default")))
+      expect(first.recorder.started).toEqual(["a"])
+      expect(second.recorder.started).toEqual(["a"])
+    })
   })
 
   it.effect("a preset's published budget applies when the user sets none, and the user's replaces it", () =>

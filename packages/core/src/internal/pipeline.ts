@@ -261,7 +261,8 @@ const runOnProvider = (
     const filter = env.settings.filter
     const urlPolicy = UrlPolicy.fromSettings(env.settings)
     const cache = yield* ResultCache.ResultCache
-    const quota = yield* ProviderQuota.ProviderQuota
+    const provided = yield* ProviderQuota.ProviderQuota
+    const quota = provided === ProviderQuota.unset ? env.registry.quota : provided
 
     const callOne = (
       input: string
