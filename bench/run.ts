@@ -201,6 +201,23 @@ const cases: Record<
       peakRssMiB: ours.peakRssMiB
     }
   },
+  // The fetch provider rendering local pages in Chromium (render: "always") against reading the same pages plainly,
+  // each in its own process; peak RSS is the rendering process plus Chromium's summed PSS (bench/render.ts).
+  render: async () => {
+    const Render = await import("./render.js")
+    const { plain, rendered } = await Render.measure()
+    return {
+      what:
+        `20 local pages with a script adding 5 paragraphs (${rendered.charsPerPage.toFixed(0)} vs ` +
+        `${plain.charsPerPage.toFixed(0)} chars/page); rendered peak RSS ${rendered.peakRssMiB.toFixed(0)} MiB + ` +
+        `Chromium PSS ${rendered.browserPeakPssMiB.toFixed(0)} MiB, plain ${plain.peakRssMiB.toFixed(0)} MiB; ` +
+        `first round incl. Chromium start ${rendered.warmupMs.toFixed(0)} ms; baseline: render "never"`,
+      oursPerSecond: rendered.pagesPerSecond,
+      baselinePerSecond: plain.pagesPerSecond,
+      timeRatio: plain.pagesPerSecond / rendered.pagesPerSecond,
+      peakRssMiB: rendered.peakRssMiB + rendered.browserPeakPssMiB
+    }
+  },
   // POST /v1/search on the websearch server against a bare node:http handler calling the same local provider
   // mock (load from N concurrent loops over an undici Pool; servers in a child process; best of 3 rounds each).
   server: async () => {

@@ -36,6 +36,9 @@ export const bundle = async () => {
     legalComments: "none",
     logLevel: "warning",
     define: { __WEBSEARCH_VERSION__: JSON.stringify(version) },
+    // playwright-core finds its own files (protocol, injected scripts) beside itself, so it stays a package that
+    // the renderer imports on first use from node_modules; it drives the system Chromium and downloads nothing.
+    external: ["playwright-core"],
     // Some dependencies are CommonJS and call require() for Node built-ins.
     banner: {
       js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);'

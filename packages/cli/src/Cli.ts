@@ -23,6 +23,8 @@ export interface CommonOptions {
   readonly allowHosts: ReadonlyArray<string>
   /** CIDRs added to the URL policy's allowlist (`--allow-cidr`), e.g. a fake-IP proxy range. */
   readonly allowCidrs: ReadonlyArray<string>
+  /** When the local fetcher renders pages in Chromium (`--render`; fetch, mcp, serve), over the settings. */
+  readonly render?: "never" | "auto" | "always" | undefined
 }
 
 /**
@@ -82,6 +84,9 @@ Options:
   --allow-domain D    restrict research to a domain; repeatable (research; --domain is an alias)
   --allow-host HOST   let fetching reach this host although it is not public; repeatable
   --allow-cidr CIDR   let fetching reach addresses in this range (e.g. 198.18.0.0/15); repeatable
+  --render MODE       render pages that need JavaScript in the system Chromium (fetch, mcp, serve):
+                      auto (pages with little or no text, JavaScript shells, browser checks), always
+                      (every HTML page) or never (the default; env FETCH_RENDER)
   --http PORT         serve MCP over streamable HTTP on this port instead of stdio (mcp)
   --port N            port to listen on, default 8080 (serve)
   --host HOST         address to bind, default 127.0.0.1 (serve, mcp --http)
@@ -112,6 +117,7 @@ const options = {
   "allow-domain": { type: "string", multiple: true },
   "allow-host": { type: "string", multiple: true },
   "allow-cidr": { type: "string", multiple: true },
+  render: { type: "string" },
   http: { type: "string" },
   port: { type: "string" },
   host: { type: "string" },
@@ -150,13 +156,18 @@ export const parse = (argv: ReadonlyArray<string>): Either.Either<Command, Usage
     return Either.right(Command.Help({ topic: name === "help" ? rest[0] : name, json }))
   }
   if (!commands.has(name)) return fail(`unknown command "${name}" (commands: ${commandList})`)
+  const render = values.render
+  if (render !== undefined && render !== "never" && render !== "auto" && render !== "always") {
+    return fail(`--render takes never, auto or always, not "${render}"`)
+  }
   const common: CommonOptions = {
     json,
     verbose: values.verbose === true,
     config: values.config,
     provider: values.provider,
     allowHosts: values["allow-host"] ?? [],
-    allowCidrs: values["allow-cidr"] ?? []
+    allowCidrs: values["allow-cidr"] ?? [],
+    ...(render === undefined ? {} : { render })
   }
   // Options that belong to some commands only; a misplaced one is a usage error rather than silently ignored.
   const specific = [
@@ -166,7 +177,8 @@ export const parse = (argv: ReadonlyArray<string>): Either.Either<Command, Usage
     ["--http", values.http],
     ["--port", values.port],
     ["--host", values.host],
-    ["--insecure-no-auth", values["insecure-no-auth"]]
+    ["--insecure-no-auth", values["insecure-no-auth"]],
+    ["--render", values.render]
   ] as const
   const only = (allowed: ReadonlyArray<string>) => {
     const given = specific
@@ -186,7 +198,7 @@ export const parse = (argv: ReadonlyArray<string>): Either.Either<Command, Usage
       )
     }
     case "fetch": {
-      const misplaced = only([])
+      const misplaced = only(["--render"])
       if (misplaced !== undefined) return fail(misplaced)
       if (rest.length === 0) return fail("fetch needs at least one URL")
       return Either.right(Command.Fetch({ ...common, urls: rest }))
@@ -199,7 +211,7 @@ export const parse = (argv: ReadonlyArray<string>): Either.Either<Command, Usage
       return Either.right(Command.Research({ ...common, query: rest.join(" "), domains }))
     }
     case "mcp": {
-      const misplaced = only(["--http", "--host"])
+      const misplaced = only(["--http", "--host", "--render"])
       if (misplaced !== undefined) return fail(misplaced)
       if (rest.length > 0) return fail(`mcp takes no arguments (got ${rest.join(" ")})`)
       if (values.host !== undefined && values.http === undefined) return fail("--host needs --http PORT (mcp)")
@@ -208,7 +220,7 @@ export const parse = (argv: ReadonlyArray<string>): Either.Either<Command, Usage
       return Either.right(Command.Mcp({ ...common, http: http.right, host: values.host ?? "127.0.0.1" }))
     }
     case "serve": {
-      const misplaced = only(["--port", "--host", "--insecure-no-auth"])
+      const misplaced = only(["--port", "--host", "--insecure-no-auth", "--render"])
       if (misplaced !== undefined) return fail(misplaced)
       if (rest.length > 0) return fail(`serve takes no arguments (got ${rest.join(" ")})`)
       const port = values.port === undefined ? Either.right(8080) : parsePort("--port", values.port)

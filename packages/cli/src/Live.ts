@@ -24,7 +24,8 @@ export type Providers = Layer.Layer<never, never, ProviderRegistry.ProviderRegis
 
 /**
  * The settings document a command runs with: the file named by `--config` or `WEBSEARCH_CONFIG` (with the
- * environment laid over it), else the environment alone; `--allow-host` and `--allow-cidr` add to its allowlist.
+ * environment laid over it), else the environment alone; `--allow-host` and `--allow-cidr` add to its allowlist,
+ * `--render` sets the local fetcher's rendering mode.
  *
  * @since 0.1.0
  * @category constructors
@@ -47,9 +48,15 @@ export const settingsInput = (
           ),
           Effect.provide(NodeFileSystem.layer)
         )
-  if (common.allowHosts.length === 0 && common.allowCidrs.length === 0) return base
+  const render = common.render
+  // `--render` wins over the file and the environment for the local fetcher.
+  const rendered =
+    render === undefined
+      ? base
+      : Effect.map(base, (input) => Settings.merge(input, { providers: { fetch: { render } } }))
+  if (common.allowHosts.length === 0 && common.allowCidrs.length === 0) return rendered
   // The flags add to the configured allowlist; `merge` would replace the lists.
-  return Effect.map(base, (input) => ({
+  return Effect.map(rendered, (input) => ({
     ...input,
     urlPolicy: {
       ...input.urlPolicy,

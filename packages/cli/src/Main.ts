@@ -56,14 +56,22 @@ export const ExitCode = { ok: 0, failed: 1, usage: 2, interrupted: 130 } as cons
  * @category layers
  */
 export const providers: Live.Providers = Layer.unwrapEffect(
-  Effect.promise(async () => {
-    const [Fetch, OpenAi, NodeHttpClient] = await Promise.all([
-      import("@websearch/node/Fetch"),
-      import("@websearch/providers/OpenAi"),
-      import("@effect/platform-node/NodeHttpClient")
-    ])
-    return Layer.mergeAll(Fetch.layer, OpenAi.layer.pipe(Layer.provide(NodeHttpClient.layerUndici)))
-  })
+  Effect.flatMap(Settings.Settings, (settings) =>
+    Effect.promise(async () => {
+      // The Chromium renderer is loaded (and Chromium started, on the first page) only when rendering is asked for.
+      const render = settings.providers.get("fetch")?.render ?? Option.none()
+      const renders = Option.isSome(render) && render.value !== "never"
+      const [Fetch, OpenAi, NodeHttpClient, BrowserRenderer] = await Promise.all([
+        import("@websearch/node/Fetch"),
+        import("@websearch/providers/OpenAi"),
+        import("@effect/platform-node/NodeHttpClient"),
+        renders ? import("@websearch/node/BrowserRenderer") : undefined
+      ])
+      const fetch =
+        BrowserRenderer === undefined ? Fetch.layer : Fetch.layer.pipe(Layer.provide(BrowserRenderer.layerConfig()))
+      return Layer.mergeAll(fetch, OpenAi.layer.pipe(Layer.provide(NodeHttpClient.layerUndici)))
+    })
+  )
 )
 
 type Outcome = { readonly code: number; readonly stdout: string }

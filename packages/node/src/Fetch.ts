@@ -9,9 +9,19 @@
  * `ResponseInvalid/empty_content`. Duplicate URLs of one request are fetched once because the request is
  * normalised (and deduplicated) before any provider is called.
  *
+ * Rendering (`render`): `never` (the default) reads pages as they come. `auto` renders an HTML page in Chromium when
+ * the plain answer has scripts and its text is empty or tiny, or it is a known JavaScript shell or browser-check
+ * page; `always` renders every HTML page. A `BrowserRenderer` must be in context: without one `auto` reads pages as
+ * they come and `always` fails `Unavailable/invalid_config` naming what is missing. The document is fetched once,
+ * through the transport, and handed to the browser; every request the page then makes goes through the same
+ * transport; the rendered DOM is extracted like any HTML page. In `auto` mode a render that fails or finds no
+ * text falls back to the plain answer when it had text. robots.txt, when respected, is checked for the page (and
+ * for wherever its scripts navigate it), not for the requests its scripts make, as browsers do.
+ *
  * Configuration, in order of precedence: the Layer's options, then the settings (`providers.fetch.userAgent`,
- * `providers.fetch.respectRobotsTxt`, or `FETCH_USER_AGENT` / `FETCH_RESPECT_ROBOTS_TXT`), then the defaults.
- * The transport the Layer builds enforces the settings' `urlPolicy` and uses `timeouts.fetchUrls` per request.
+ * `providers.fetch.respectRobotsTxt`, `providers.fetch.render`, or `FETCH_USER_AGENT` / `FETCH_RESPECT_ROBOTS_TXT` /
+ * `FETCH_RENDER`), then the defaults. The transport the Layer builds enforces the settings' `urlPolicy` and uses
+ * `timeouts.fetchUrls` per request.
  *
  * @since 0.1.0
  */
@@ -21,8 +31,10 @@ import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
 import * as Settings from "@websearch/core/Settings"
 import * as UrlPolicy from "@websearch/core/UrlPolicy"
 import * as WebSearchError from "@websearch/core/WebSearchError"
+import type * as Extract from "@websearch/extract/Extract"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as Exit from "effect/Exit"
 import * as FiberId from "effect/FiberId"
 import * as Layer from "effect/Layer"
@@ -30,7 +42,10 @@ import * as Option from "effect/Option"
 import type * as Scope from "effect/Scope"
 import * as ExtractPool from "./internal/extractPool.js"
 import * as GithubBlob from "./internal/githubBlob.js"
+import * as JsShell from "./internal/jsShell.js"
 import * as RobotsTxt from "./internal/robotsTxt.js"
+import * as TransportError from "./internal/transportError.js"
+import * as BrowserRenderer from "./BrowserRenderer.js"
 import * as SafeTransport from "./SafeTransport.js"
 
 /**
@@ -78,7 +93,17 @@ export interface Options {
   readonly workers?: WorkerOptions | false | undefined
   /** The origin GitHub `blob` links are read from; default `https://raw.githubusercontent.com`. */
   readonly githubRawOrigin?: string | undefined
+  /** When pages are rendered in Chromium (needs a `BrowserRenderer` in context); default `never`. */
+  readonly render?: RenderMode | undefined
 }
+
+/**
+ * When pages are rendered: `never`, `auto` or `always` (see the module documentation).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type RenderMode = Settings.RenderMode
 
 /**
  * The default size above which a body is extracted on a worker thread: 64 KiB. Extracting an HTML page of that
@@ -134,6 +159,7 @@ const fallbackTitle = (url: string): string => {
 interface Resolved {
   readonly userAgent: string
   readonly respectRobotsTxt: boolean
+  readonly render: RenderMode
 }
 
 const resolveOptions = (options: Options | undefined, settings: Settings.Service): Resolved => {
@@ -150,6 +176,12 @@ const resolveOptions = (options: Options | undefined, settings: Settings.Service
       Option.getOrElse(
         Option.flatMap(Option.fromNullable(provider), (p) => p.respectRobotsTxt),
         () => false
+      ),
+    render:
+      options?.render ??
+      Option.getOrElse(
+        Option.flatMap(Option.fromNullable(provider), (p) => p.render),
+        (): RenderMode => "never"
       )
   }
 }
@@ -244,7 +276,8 @@ export const make = (
   Effect.gen(function* () {
     const transport = yield* SafeTransport.SafeTransport
     const settings = yield* Settings.Settings
-    const { respectRobotsTxt, userAgent } = resolveOptions(options, settings)
+    const { render, respectRobotsTxt, userAgent } = resolveOptions(options, settings)
+    const renderer = render === "never" ? Option.none() : yield* Effect.serviceOption(BrowserRenderer.BrowserRenderer)
     const robots = respectRobotsTxt ? yield* makeRobots(transport, userAgent) : undefined
     const workers = options?.workers === false ? undefined : options?.workers
     const pool =
@@ -261,38 +294,101 @@ export const make = (
     const rawOrigin = options?.githubRawOrigin ?? GithubBlob.rawOrigin
     const headers = { "user-agent": userAgent, accept }
 
+    const extract = (body: Uint8Array, contentType: string | undefined, url: string) => {
+      const job: ExtractPool.Job = { body, contentType, url, maxChars: undefined }
+      return pool !== undefined && body.length > threshold ? pool.extract(job) : ExtractPool.inline(job)
+    }
+
+    const toResult = (
+      document: Extract.Document,
+      url: string
+    ): Effect.Effect<ProviderDriver.DriverResult, WebSearchError.ResponseInvalid> =>
+      document.markdown.trim() === ""
+        ? Effect.fail(WebSearchError.responseInvalid("empty_content", `${url} has no readable text`))
+        : Effect.succeed({
+            title: document.title.trim() === "" ? fallbackTitle(url) : document.title.trim(),
+            content: document.markdown,
+            url
+          })
+
+    /** Renders the page whose document the transport fetched, and extracts the rendered DOM. */
+    const rendered = (
+      browser: BrowserRenderer.BrowserRenderer.Service,
+      response: SafeTransport.Response
+    ): Effect.Effect<ProviderDriver.DriverResult, WebSearchError.WebSearchError> =>
+      Effect.gen(function* () {
+        const page = yield* browser.render({ url: response.url, transport, document: response, userAgent })
+        // A script may have navigated to another origin; its content is used only if that robots.txt allows it.
+        if (robots !== undefined && originOf(page.url) !== originOf(response.url)) yield* robots(page.url)
+        const document = yield* extract(new TextEncoder().encode(page.html), "text/html; charset=utf-8", page.url)
+        if (JsShell.stillChallenged(page.html, document.markdown)) {
+          return yield* WebSearchError.responseInvalid(
+            "empty_content",
+            `${page.url} still shows a browser check (bot challenge) after rendering`
+          )
+        }
+        yield* Effect.annotateCurrentSpan({
+          "websearch.fetch.rendered": true,
+          "websearch.fetch.final_url": page.url,
+          "websearch.render.requests": page.requests,
+          "websearch.render.blocked": page.blocked.length
+        })
+        return yield* Effect.mapError(toResult(document, page.url), (error) =>
+          WebSearchError.annotate(error, { message: `${page.url} has no readable text, even rendered` }, false)
+        )
+      })
+
+    const missingRenderer = WebSearchError.unavailable(
+      "invalid_config",
+      `the fetch provider is set to render every page (render: "always") but no BrowserRenderer is provided: ` +
+        `add BrowserRenderer.layer() from @websearch/node (it needs Chromium, e.g. Debian's chromium package at ` +
+        `${BrowserRenderer.defaultExecutablePath})`,
+      { providerId: preset.id }
+    )
+
     const fetchUrl = (input: string): Effect.Effect<ProviderDriver.DriverResult, WebSearchError.WebSearchError> =>
       Effect.gen(function* () {
+        if (render === "always" && Option.isNone(renderer)) return yield* missingRenderer
         const target = GithubBlob.rawUrl(input, rawOrigin) ?? input
         if (target !== input) yield* Effect.annotateCurrentSpan("websearch.fetch.rewritten", target)
         if (robots !== undefined) yield* robots(target)
-        const response = yield* Effect.flatMap(transport.request({ url: target, headers }), SafeTransport.ensureOk)
+        const response = yield* transport.request({ url: target, headers })
         // A redirect may leave the origin whose robots.txt was read; the content is used only if the new one allows it.
         if (robots !== undefined && originOf(response.url) !== originOf(target)) yield* robots(response.url)
-        const job: ExtractPool.Job = {
-          body: response.body,
-          contentType: response.headers["content-type"],
-          url: response.url,
-          maxChars: undefined
+        const contentType = response.headers["content-type"]
+        const browser = Option.getOrUndefined(renderer)
+        const html = browser === undefined ? "" : JsShell.htmlHead(contentType, response.body)
+        const checked = yield* Effect.either(SafeTransport.ensureOk(response))
+        if (Either.isLeft(checked)) {
+          const httpError = checked.left
+          // A browser check answers 403 or 503 with a script that proves a browser and reloads: only a browser
+          // gets past it. When it does not, the answer is the status it gave.
+          if (browser === undefined || !JsShell.isChallenge(html)) return yield* httpError
+          return yield* Effect.catchAll(rendered(browser, response), () => Effect.fail(httpError))
         }
-        const document = yield* pool !== undefined && response.body.length > threshold
-          ? pool.extract(job)
-          : ExtractPool.inline(job)
-        if (document.markdown.trim() === "") {
-          return yield* Effect.fail(
-            WebSearchError.responseInvalid("empty_content", `${response.url} has no readable text`)
+        if (browser !== undefined && html !== "" && render === "always") return yield* rendered(browser, response)
+        const plain = yield* Effect.either(extract(response.body, contentType, response.url))
+        const plainText = Either.isRight(plain) ? plain.right.markdown : ""
+        const worthRendering = Either.isRight(plain)
+          ? JsShell.needsRender(html, plainText)
+          : plain.left.reason === "empty_content" && JsShell.hasScript(html)
+        if (browser !== undefined && html !== "" && worthRendering) {
+          const outcome = yield* Effect.either(rendered(browser, response))
+          if (Either.isRight(outcome)) return outcome.right
+          const failure = outcome.left
+          // Without text of its own the page is worth only the render's reason, unless rendering is unavailable.
+          if (plainText.trim() === "" && failure._tag !== "Unavailable") return yield* failure
+          yield* Effect.logDebug("rendering failed; the page is read as it came").pipe(
+            Effect.annotateLogs({ url: TransportError.describe(response.url), reason: failure.reason })
           )
         }
+        const document = yield* plain
         yield* Effect.annotateCurrentSpan({
           "websearch.fetch.final_url": response.url,
           "websearch.fetch.kind": document.kind,
           "websearch.bytes": response.body.length
         })
-        return {
-          title: document.title.trim() === "" ? fallbackTitle(response.url) : document.title.trim(),
-          content: document.markdown,
-          url: response.url
-        }
+        return yield* toResult(document, response.url)
       }).pipe(Effect.withSpan("websearch.fetch.url", { captureStackTrace: false, attributes: { "url.full": input } }))
 
     return { preset, fetchUrls: (url) => fetchUrl(url) }

@@ -18,6 +18,13 @@ export * as SafeTransport from "./SafeTransport.js"
  */
 export * as Fetch from "./Fetch.js"
 /**
+ * Optional rendering of pages that need JavaScript in the system Chromium (through playwright-core), every request
+ * of the page fetched by the safe transport; Chromium itself never touches the network.
+ *
+ * @since 0.1.0
+ */
+export * as BrowserRenderer from "./BrowserRenderer.js"
+/**
  * Provider quota stores (token-bucket budgets and Retry-After hold-offs), in memory or on Redis.
  *
  * @since 0.1.0

@@ -1,0 +1,534 @@
+/**
+ * Renders pages that need JavaScript in the system Chromium (Debian's `chromium` package, default
+ * `/usr/bin/chromium`, driven through `playwright-core`; never a downloaded browser), as safely as the plain fetch
+ * path.
+ *
+ * Chromium never touches the network. Every request a page makes (the document, frames, scripts, XHR and fetch,
+ * worker scripts, form posts, script navigations) is intercepted and either refused or fetched by the caller's
+ * `SafeTransport`, the same one the fetch path uses: the URL policy is checked, the host resolved once, every
+ * answer checked, exactly the checked address dialled, redirects followed and re-checked, the body capped. The
+ * answer is handed back to Chromium, never as a redirect (Chromium would follow a fulfilled redirect without
+ * routing it). Pinning Chromium with `--host-resolver-rules` instead would need one rule per host and page and
+ * would still leave Chromium dialling by itself; here it cannot dial at all: its resolver answers NOTFOUND for
+ * every host and IP literal, its proxy is an unreachable loopback port with no loopback exemption, WebRTC may only
+ * use proxied UDP, QUIC and background networking are off. WebSockets are refused, service workers blocked,
+ * downloads refused, popups closed.
+ *
+ * Per page: a timeout (navigation, settling and snapshot), a byte budget over everything fetched (the document
+ * included; `RequestFailed/too_large` when exceeded), a request cap; images, media and fonts are not fetched,
+ * since the extracted text does not need them. The page is snapshotted once the DOM is loaded and the network has
+ * been quiet for `idle`, or when the settle time runs out.
+ *
+ * One browser is launched on first use (so an unused renderer costs nothing) and shared; each page gets a fresh
+ * context (no cookie, storage or cache shared between pages), and one unused context with a blank page is kept
+ * ready so the next page does not wait for a renderer process to start; at most `poolSize` pages render at once;
+ * the browser is closed, with every process it started, when the Layer's scope closes. A browser that crashed is
+ * launched again on the next page.
+ *
+ * @since 0.1.0
+ */
+import * as WebSearchError from "@websearch/core/WebSearchError"
+import * as Config from "effect/Config"
+import * as Context from "effect/Context"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import type * as Scope from "effect/Scope"
+import type { Browser, BrowserContext, Page } from "playwright-core"
+import * as Chromium from "./internal/chromium.js"
+import * as RenderSession from "./internal/renderSession.js"
+import * as TransportError from "./internal/transportError.js"
+import type * as SafeTransport from "./SafeTransport.js"
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface Options {
+  /** The Chromium executable; default `/usr/bin/chromium` (Debian's `chromium` package). */
+  readonly executablePath?: string | undefined
+  /** Pages rendered at once, each in its own browser context; default 2. */
+  readonly poolSize?: number | undefined
+  /** Per page: navigation, settling and snapshot; default 15 s (`RequestFailed/timeout`). */
+  readonly timeout?: Duration.DurationInput | undefined
+  /** How long the network must be quiet before the page is snapshotted; default 250 ms. */
+  readonly idle?: Duration.DurationInput | undefined
+  /** Bytes fetched per page, document included, and the size of the snapshot; default 16 MiB. */
+  readonly maxPageBytes?: number | undefined
+  /** Requests fetched per page; later ones are refused (the page still renders); default 200. */
+  readonly maxRequests?: number | undefined
+  /** How long Chromium may take to start; default 30 s. */
+  readonly launchTimeout?: Duration.DurationInput | undefined
+  /**
+   * Run Chromium's renderer processes in its sandbox; default false, since Chromium refuses it as root and it needs
+   * user namespaces. Turn it on where the process runs as an ordinary user: a page's scripts are untrusted code.
+   */
+  readonly sandbox?: boolean | undefined
+}
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface RenderRequest {
+  /** The page; ignored when `document` is given (its `url` is the page). */
+  readonly url: string
+  /** Every request of the page is fetched through it: its policy, pinning, redirects, caps and timeout apply. */
+  readonly transport: SafeTransport.SafeTransport.Service
+  /**
+   * The page's document, already fetched through `transport` (the fetch provider passes the answer it has): the
+   * browser gets it without a second request. Without it the renderer fetches `url` first.
+   */
+  readonly document?: SafeTransport.Response | undefined
+  /** The User-Agent of the page's requests and of `navigator.userAgent`; default: the transport's and Chromium's. */
+  readonly userAgent?: string | undefined
+}
+
+/**
+ * A request of the page that was not fetched, and why (scheme, host and port only).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type Blocked = RenderSession.Blocked
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface Rendered {
+  /** The main frame's URL when the page was snapshotted. */
+  readonly url: string
+  /** The status of the document. */
+  readonly status: number
+  /** The serialised DOM. */
+  readonly html: string
+  /** Requests fetched through the transport, the document included. */
+  readonly requests: number
+  /** Bytes fetched, the document included. */
+  readonly bytes: number
+  readonly blocked: ReadonlyArray<Blocked>
+}
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface Stats {
+  /** Times Chromium was started. */
+  readonly launches: number
+  /** Whether a browser is running now. */
+  readonly running: boolean
+  /** Pages rendering now, and the most at once so far. */
+  readonly active: number
+  readonly peakActive: number
+  /** Pages rendered, successfully or not. */
+  readonly pages: number
+}
+
+/**
+ * The renderer service.
+ *
+ * @since 0.1.0
+ * @category services
+ */
+export class BrowserRenderer extends Context.Tag("@websearch/node/BrowserRenderer")<
+  BrowserRenderer,
+  {
+    /**
+     * Renders one page. `Unavailable/invalid_config` when Chromium is missing or does not start; otherwise every
+     * failure is a `RequestFailed` with the transport's reasons (`ssrf_rejected` when the page navigated somewhere
+     * refused, `timeout`, `too_large`, `network`).
+     */
+    readonly render: (
+      request: RenderRequest
+    ) => Effect.Effect<Rendered, WebSearchError.RequestFailed | WebSearchError.Unavailable>
+    readonly stats: Effect.Effect<Stats>
+  }
+>() {}
+
+/**
+ * @since 0.1.0
+ */
+export declare namespace BrowserRenderer {
+  /**
+   * @since 0.1.0
+   * @category models
+   */
+  export type Service = Context.Tag.Service<BrowserRenderer>
+}
+
+/**
+ * The default Chromium executable: `/usr/bin/chromium`.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const defaultExecutablePath: string = Chromium.defaultExecutablePath
+
+/**
+ * The default number of pages rendered at once: 2.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const defaultPoolSize = 2
+
+/**
+ * The default per-page timeout: 15 seconds.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const defaultTimeout: Duration.Duration = Duration.seconds(15)
+
+/**
+ * The default per-page byte budget: 16 MiB.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const defaultMaxPageBytes = 16 * 1024 * 1024
+
+/**
+ * The default per-page request cap: 200.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const defaultMaxRequests = 200
+
+const positiveInt = (value: number | undefined, fallback: number) =>
+  value !== undefined && Number.isFinite(value) && value >= 1 ? Math.floor(value) : fallback
+
+const millis = (value: Duration.DurationInput | undefined, fallback: Duration.Duration) =>
+  Math.max(1, Math.ceil(Duration.toMillis(value === undefined ? fallback : Duration.decode(value))))
+
+const acceptDocument = "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5"
+
+const isTimeout = (error: unknown) => error instanceof Error && error.name === "TimeoutError"
+
+const attempt = <A>(f: () => Promise<A>): Effect.Effect<A, unknown> => Effect.tryPromise({ try: f, catch: (e) => e })
+
+/**
+ * Builds the renderer. Chromium starts on the first page; the browser closes when the scope closes.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make = (options?: Options): Effect.Effect<BrowserRenderer.Service, never, Scope.Scope> =>
+  Effect.gen(function* () {
+    const executablePath = options?.executablePath ?? Chromium.defaultExecutablePath
+    const poolSize = positiveInt(options?.poolSize, defaultPoolSize)
+    const timeoutMs = millis(options?.timeout, defaultTimeout)
+    const idleMs = millis(options?.idle, Duration.millis(250))
+    const maxPageBytes = positiveInt(options?.maxPageBytes, defaultMaxPageBytes)
+    const maxRequests = positiveInt(options?.maxRequests, defaultMaxRequests)
+    const launchTimeoutMs = millis(options?.launchTimeout, Duration.seconds(30))
+    // The snapshot needs a moment after settling; a tenth of the timeout, at most a second.
+    const snapshotReserveMs = Math.min(1000, Math.floor(timeoutMs / 10))
+
+    const lock = yield* Effect.makeSemaphore(1)
+    const pool = yield* Effect.makeSemaphore(poolSize)
+    let browser: Browser | undefined
+    let closed = false
+    let launches = 0
+    let active = 0
+    let peakActive = 0
+    let pages = 0
+
+    const closeBrowser = (instance: Browser) =>
+      attempt(() => instance.close()).pipe(Effect.timeout(Duration.seconds(10)), Effect.ignore)
+
+    // Launching is uninterruptible: a browser half-started by an interrupted caller would be left running.
+    const acquireBrowser: Effect.Effect<Browser, WebSearchError.Unavailable> = lock.withPermits(1)(
+      Effect.suspend(() => {
+        if (closed) {
+          return Effect.fail(WebSearchError.unavailable("invalid_config", "the browser renderer has been closed"))
+        }
+        if (browser !== undefined && browser.isConnected()) return Effect.succeed(browser)
+        return Effect.tap(
+          Chromium.launch({ executablePath, timeoutMs: launchTimeoutMs, sandbox: options?.sandbox }),
+          (instance) =>
+            Effect.sync(() => {
+              launches++
+              browser = instance
+              instance.on("disconnected", () => {
+                if (browser === instance) browser = undefined
+              })
+            })
+        )
+      }).pipe(Effect.uninterruptible)
+    )
+
+    // Opening a page costs a new renderer process (a few hundred milliseconds), so one fresh, never used context
+    // with its blank page is kept ready for the next render and replaced as soon as it is taken.
+    interface Opened {
+      readonly browser: Browser
+      readonly userAgent: string | undefined
+      readonly context: BrowserContext
+      readonly page: Page
+    }
+    let spare: Promise<Opened | undefined> | undefined
+    const open = async (instance: Browser, userAgent: string | undefined): Promise<Opened> => {
+      const context = await instance.newContext({
+        serviceWorkers: "block",
+        acceptDownloads: false,
+        javaScriptEnabled: true,
+        locale: "en-US",
+        viewport: { width: 1280, height: 800 },
+        ...(userAgent === undefined ? {} : { userAgent })
+      })
+      try {
+        return { browser: instance, userAgent, context, page: await context.newPage() }
+      } catch (error) {
+        await context.close().catch(() => undefined)
+        throw error
+      }
+    }
+    const refill = (instance: Browser, userAgent: string | undefined) => {
+      if (closed || !instance.isConnected()) return
+      spare = open(instance, userAgent).catch(() => undefined)
+    }
+    const takePage = async (instance: Browser, userAgent: string | undefined): Promise<Opened> => {
+      const waiting = spare
+      spare = undefined
+      const ready = waiting === undefined ? undefined : await waiting
+      if (ready !== undefined && ready.browser === instance && ready.userAgent === userAgent && !closed) {
+        refill(instance, userAgent)
+        return ready
+      }
+      if (ready !== undefined) await ready.context.close().catch(() => undefined)
+      const opened = await open(instance, userAgent)
+      refill(instance, userAgent)
+      return opened
+    }
+
+    const invalidate = (instance: Browser) =>
+      lock.withPermits(1)(
+        Effect.suspend(() => {
+          if (browser === instance) browser = undefined
+          return closeBrowser(instance)
+        })
+      )
+
+    yield* Effect.addFinalizer(() =>
+      lock.withPermits(1)(
+        Effect.suspend(() => {
+          closed = true
+          const instance = browser
+          browser = undefined
+          return instance === undefined ? Effect.void : closeBrowser(instance)
+        })
+      )
+    )
+
+    // Starting Chromium (once, on the first page) does not count against the page's time.
+    const renderPage = (
+      request: RenderRequest,
+      document: SafeTransport.Response
+    ): Effect.Effect<Rendered, WebSearchError.RequestFailed | WebSearchError.Unavailable> =>
+      Effect.flatMap(acquireBrowser, (instance) => renderOn(instance, request, document))
+
+    const renderOn = (
+      instance: Browser,
+      request: RenderRequest,
+      document: SafeTransport.Response
+    ): Effect.Effect<Rendered, WebSearchError.RequestFailed> =>
+      Effect.gen(function* () {
+        const where = TransportError.describe(document.url)
+        const started = performance.now()
+        const settleDeadline = started + timeoutMs - snapshotReserveMs
+        const remaining = () => Math.max(1, Math.floor(settleDeadline - performance.now()))
+        const runtime = yield* Effect.runtime<never>()
+        const session = RenderSession.make({
+          transport: request.transport,
+          runtime,
+          document,
+          userAgent: request.userAgent,
+          maxBytes: maxPageBytes,
+          maxRequests
+        })
+        const browserFailed = (what: string) => (error: unknown) =>
+          WebSearchError.requestFailed(
+            "network",
+            `rendering ${where}: ${what} (${error instanceof Error ? error.message.split("\n")[0] : "unknown error"})`
+          )
+        const { context, page } = yield* Effect.acquireRelease(
+          attempt(() => takePage(instance, request.userAgent)).pipe(
+            Effect.mapError(browserFailed("the browser could not open a page"))
+          ),
+          ({ context }) =>
+            Effect.sync(session.close).pipe(
+              Effect.zipRight(attempt(() => context.close())),
+              Effect.timeout(Duration.seconds(5)),
+              // A context that does not close (a renderer stuck in a script) takes the browser with it.
+              Effect.catchAll(() => invalidate(instance))
+            )
+        )
+        yield* Effect.acquireRelease(
+          Effect.sync(() => {
+            active++
+            pages++
+            peakActive = Math.max(peakActive, active)
+          }),
+          () => Effect.sync(() => active--)
+        )
+        // The page is still on about:blank: nothing has been requested before the routes are in place.
+        yield* attempt(async () => {
+          await context.route("**/*", session.handle)
+          await context.routeWebSocket(/.*/, (socket) => {
+            session.refuseWebSocket(socket.url())
+            void socket.close({ code: 1008, reason: "no WebSockets" }).catch(() => undefined)
+          })
+        }).pipe(Effect.mapError(browserFailed("the browser could not intercept the page's requests")))
+        context.on("page", (other) => {
+          // Popups and new windows are closed; whatever they requested was routed like any other request.
+          if (other !== page) void other.close().catch(() => undefined)
+        })
+        const navigation = yield* Effect.either(
+          attempt(() => page.goto(document.url, { waitUntil: "domcontentloaded", timeout: remaining() }))
+        )
+        if (Either.isLeft(navigation)) {
+          if (session.overBudget()) return yield* tooLarge(where)
+          const failure = session.mainFailure()
+          if (failure !== undefined) return yield* failure
+          if (isTimeout(navigation.left)) {
+            return yield* WebSearchError.requestFailed(
+              "timeout",
+              `rendering ${where}: the document did not load within ${timeoutMs} ms`
+            )
+          }
+          return yield* browserFailed("the document did not load")(navigation.left)
+        }
+        // Scripts that wait for `load` (all sub-resources) run before the network goes quiet.
+        yield* Effect.ignore(attempt(() => page.waitForLoadState("load", { timeout: remaining() })))
+        yield* RenderSession.settle(session, idleMs, settleDeadline)
+        if (session.overBudget()) return yield* tooLarge(where)
+        const html = yield* snapshot(page, started + timeoutMs)
+        const url = page.url()
+        if (!/^https?:/i.test(url)) {
+          const failure = session.mainFailure()
+          if (failure !== undefined) return yield* failure
+          return yield* WebSearchError.requestFailed("network", `rendering ${where}: the page ended on an error page`)
+        }
+        if (Buffer.byteLength(html) > maxPageBytes) return yield* tooLarge(where)
+        const blocked = session.blocked()
+        yield* Effect.annotateCurrentSpan({
+          "websearch.render.requests": session.requests(),
+          "websearch.render.bytes": session.bytes(),
+          "websearch.render.blocked": blocked.length
+        })
+        return {
+          url,
+          status: document.status,
+          html,
+          requests: session.requests(),
+          bytes: session.bytes(),
+          blocked
+        } satisfies Rendered
+      }).pipe(
+        Effect.scoped,
+        Effect.timeoutFail({
+          duration: Duration.millis(timeoutMs),
+          onTimeout: () =>
+            WebSearchError.requestFailed(
+              "timeout",
+              `rendering ${TransportError.describe(document.url)}: no snapshot within ${timeoutMs} ms`
+            )
+        })
+      )
+
+    const tooLarge = (where: string) =>
+      Effect.fail(
+        WebSearchError.requestFailed(
+          "too_large",
+          `rendering ${where}: the page went over its budget of ${maxPageBytes} bytes (document, sub-resources, DOM)`
+        )
+      )
+
+    // The DOM cannot be read while the page is between two documents; try again until the deadline.
+    const snapshot = (page: Page, deadline: number): Effect.Effect<string, WebSearchError.RequestFailed> =>
+      Effect.catchAll(
+        attempt(() => page.content()),
+        (error) =>
+          performance.now() + 100 < deadline
+            ? Effect.zipRight(Effect.sleep(Duration.millis(100)), snapshot(page, deadline))
+            : Effect.fail(
+                WebSearchError.requestFailed(
+                  "network",
+                  `rendering ${TransportError.describe(page.url())}: the DOM could not be read (${
+                    error instanceof Error ? error.message.split("\n")[0] : "unknown error"
+                  })`
+                )
+              )
+      )
+
+    const render = (request: RenderRequest) =>
+      Effect.gen(function* () {
+        const document =
+          request.document ??
+          (yield* request.transport.request({
+            url: request.url,
+            headers: {
+              accept: acceptDocument,
+              ...(request.userAgent === undefined ? {} : { "user-agent": request.userAgent })
+            }
+          }))
+        return yield* pool.withPermits(1)(renderPage(request, document))
+      }).pipe(
+        Effect.withSpan("websearch.render.page", {
+          attributes: { "url.host": TransportError.hostOf(request.document?.url ?? request.url) }
+        })
+      )
+
+    const stats = Effect.sync((): Stats => ({
+      launches,
+      running: browser !== undefined && browser.isConnected(),
+      active,
+      peakActive,
+      pages
+    }))
+
+    return BrowserRenderer.of({ render, stats })
+  })
+
+/**
+ * The renderer as a Layer; the browser closes when the Layer is released.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer = (options?: Options): Layer.Layer<BrowserRenderer> => Layer.scoped(BrowserRenderer, make(options))
+
+/**
+ * The renderer with `executablePath` from `WEBSEARCH_CHROMIUM_PATH` when the options do not set it.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerConfig = (options?: Options): Layer.Layer<BrowserRenderer> =>
+  Layer.unwrapEffect(
+    Config.option(Config.nonEmptyString("WEBSEARCH_CHROMIUM_PATH")).pipe(
+      // An unset or empty variable means the default path; nothing else can fail reading one optional string.
+      Effect.orElseSucceed(() => Option.none<string>()),
+      Effect.map((path) =>
+        layer({ ...options, executablePath: options?.executablePath ?? Option.getOrUndefined(path) })
+      )
+    )
+  )
+
+/**
+ * Renders a page with the `BrowserRenderer` in context, every request of it fetched through `transport`.
+ *
+ * @since 0.1.0
+ * @category accessors
+ */
+export const render = (
+  url: string,
+  transport: SafeTransport.SafeTransport.Service,
+  options?: { readonly userAgent?: string | undefined }
+): Effect.Effect<Rendered, WebSearchError.RequestFailed | WebSearchError.Unavailable, BrowserRenderer> =>
+  Effect.flatMap(BrowserRenderer, (renderer) => renderer.render({ url, transport, userAgent: options?.userAgent }))
