@@ -25,7 +25,10 @@ const runtime = ManagedRuntime.make(
   ProviderRegistry.register(driver).pipe(
     Layer.provideMerge(WebSearch.layer),
     Layer.provideMerge(
-      Settings.layer({ defaults: { searchKeywords: "tavily" }, providers: { tavily: { apiKeys: ["bench-key"] } } })
+      Settings.layer({
+        defaults: { searchKeywords: "tavily" },
+        providers: { tavily: { apiKeys: ["bench-key"], rateLimit: { limit: 1_000_000, window: "1 second" } } }
+      })
     )
   )
 )

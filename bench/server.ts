@@ -83,7 +83,10 @@ const serveChild = async () => {
   const live = ProviderRegistry.register(driver).pipe(
     Layer.provideMerge(WebSearch.layer),
     Layer.provideMerge(
-      Settings.layer({ defaults: { searchKeywords: "tavily" }, providers: { tavily: { apiKeys: ["bench-key"] } } })
+      Settings.layer({
+        defaults: { searchKeywords: "tavily" },
+        providers: { tavily: { apiKeys: ["bench-key"], rateLimit: { limit: 1_000_000, window: "1 second" } } }
+      })
     )
   )
   const server = WebSearchServer.layer({
