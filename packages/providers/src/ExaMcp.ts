@@ -1,0 +1,309 @@
+/**
+ * The `exa-mcp` provider: `searchKeywords` through Exa's hosted MCP server, one stateless JSON-RPC 2.0
+ * `tools/call` of `web_search_exa` per keyword over streamable HTTP, `POST {apiHost}/mcp` (apiHost
+ * `https://mcp.exa.ai`). No `initialize` handshake: the hosted server is stateless, as the clients that use it
+ * rely on. A key is optional (`x-api-key`); without one Exa's free tier applies (a few calls per second and a
+ * daily budget per IP).
+ *
+ * The request sends `Accept: application/json, text/event-stream` and only the arguments the current tool schema
+ * declares (`query`, `numResults` clamped to 1–100). The reply is read whole (at most `maxReplyBytes`) as plain
+ * JSON or as server-sent events; every `data:` frame is parsed, frames that are not JSON or not the reply
+ * (progress notifications) are skipped, and the message whose `id` matches the call is taken. Its text is
+ * parsed into results in both of the formats the server has used (see `internal/exaMcpText.ts`); the
+ * no-results text is zero results.
+ *
+ * Errors: `result.isError: true` → `RequestFailed` with the tool's text (the status inside it, "… error (429):
+ * …", picks the reason); a JSON-RPC `error` → `RequestFailed` with its message; the free tier's HTTP 429 (a
+ * JSON-RPC error body with `Retry-After`) → `RequestFailed/http_429` with `retryAfter`; 401/403 →
+ * `Unavailable/credentials_rejected`; 5xx → `http_5xx`; a reply with no matching message →
+ * `ResponseInvalid/decode_failed`.
+ *
+ * @since 0.1.0
+ */
+import type * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import * as Preset from "@websearch/core/Preset"
+import type * as ProviderDriver from "@websearch/core/ProviderDriver"
+import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
+import * as WebSearchError from "@websearch/core/WebSearchError"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+import * as Schema from "effect/Schema"
+import * as McpText from "./internal/exaMcpText.js"
+import * as Http from "./internal/providerHttp.js"
+import * as Fields from "./internal/resultFields.js"
+import * as Sse from "./internal/sse.js"
+
+/**
+ * The provider id.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const providerId = "exa-mcp"
+
+/**
+ * The `exa-mcp` preset (core's built-in one).
+ *
+ * @since 0.1.0
+ * @category presets
+ */
+export const preset: Preset.Preset = Preset.byId.get(providerId) as Preset.Preset
+
+/**
+ * The most results asked for: the tool passes `numResults` on to Exa's search, whose limit is 100 (the tool's
+ * schema declares no maximum).
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const maxResultsLimit = 100
+
+/**
+ * The most bytes of a reply read (JSON or a whole event stream): a search reply is tens of kilobytes.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const maxReplyBytes = 4 * 1024 * 1024
+
+/**
+ * The tool called.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const toolName = "web_search_exa"
+
+/**
+ * The JSON-RPC request for one keyword.
+ *
+ * @since 0.1.0
+ * @category encoding
+ */
+export const requestBody = (keyword: string, maxResults: number, id: number) => ({
+  jsonrpc: "2.0",
+  id,
+  method: "tools/call",
+  params: {
+    name: toolName,
+    arguments: { query: keyword, numResults: Http.clamp(maxResults, 1, maxResultsLimit) }
+  }
+})
+
+/**
+ * A tool result: text items (other item types are ignored) and the tool's error flag.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const ToolResult = Schema.Struct({
+  content: Schema.optionalWith(
+    Schema.NullOr(
+      Schema.Array(
+        Schema.Struct({ type: Schema.optional(Schema.String), text: Schema.optional(Schema.NullOr(Schema.String)) })
+      )
+    ),
+    { default: () => [] }
+  ),
+  isError: Schema.optional(Schema.NullOr(Schema.Boolean))
+})
+
+/**
+ * A JSON-RPC error object.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const RpcError = Schema.Struct({
+  code: Schema.optional(Schema.NullOr(Http.NumberLike)),
+  message: Schema.optional(Schema.NullOr(Schema.String))
+})
+
+/**
+ * The JSON-RPC reply to the call: a `result` or an `error`.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const Reply = Schema.Struct({
+  jsonrpc: Schema.optional(Schema.String),
+  id: Schema.optional(Schema.NullOr(Schema.Union(Schema.Number, Schema.String))),
+  result: Schema.optional(Schema.NullOr(ToolResult)),
+  error: Schema.optional(Schema.NullOr(RpcError))
+})
+
+/**
+ * The JSON messages of a reply body: the body itself when it is JSON (a batch array is spread), else the JSON
+ * `data` of each server-sent event, skipping frames that are not JSON. `TooLarge` when one event exceeds the
+ * cap.
+ *
+ * @since 0.1.0
+ * @category decoding
+ */
+export const messagesOf = (text: string, maxEventChars: number): ReadonlyArray<unknown> | Sse.TooLarge => {
+  const whole = Http.parseJson(text)
+  if (Either.isRight(whole)) return Array.isArray(whole.right) ? whole.right : [whole.right]
+  const decoder = Sse.make({ maxEventChars })
+  // The body is complete here, so an event the server left open at the end (no blank line) is whole: close it.
+  const fed = decoder.feed(new TextEncoder().encode(`${text}\n\n`))
+  if (fed._tag === "TooLarge") return fed
+  return fed.events.flatMap((event) => {
+    const parsed = Http.parseJson(event.data)
+    return Either.isRight(parsed) ? [parsed.right] : []
+  })
+}
+
+const isReply = (message: unknown): message is Record<string, unknown> =>
+  typeof message === "object" &&
+  message !== null &&
+  !Array.isArray(message) &&
+  ("result" in message || "error" in message)
+
+/**
+ * The reply to call `id` among the messages: the one with that id, else an error with a null id (a server that
+ * could not read the request's id, as the free tier's rate limit does).
+ *
+ * @since 0.1.0
+ * @category decoding
+ */
+export const replyFor = (messages: ReadonlyArray<unknown>, id: number): Record<string, unknown> | undefined => {
+  const replies = messages.filter(isReply)
+  return (
+    replies.find((m) => m.id === id || m.id === String(id)) ??
+    replies.find((m) => (m.id === null || m.id === undefined) && "error" in m && m.error !== null)
+  )
+}
+
+/** The HTTP status the tool put in its error text ("web_search_exa error (429): …", "Search error (500): …"). */
+const statusInText = (text: string): number | undefined => {
+  const found = /\((\d{3})\)/.exec(text)
+  return found === null ? undefined : Number(found[1])
+}
+
+const refusalOfText = (status: number | string, message: string): Http.Refusal => {
+  const code = typeof status === "number" ? status : statusInText(message)
+  if (/rate limit/i.test(message) || code === 429) return { kind: "rate_limited", status: code ?? status, message }
+  if (code === 401 || code === 403) return { kind: "credentials", status: code, message }
+  if (code === 402) return { kind: "quota", status: code, message }
+  if (code !== undefined && code >= 500) return { kind: "server", status: code, message }
+  return { kind: "status", status: code ?? status, message }
+}
+
+const searchKeywords =
+  (client: HttpClient.HttpClient, nextId: () => number) =>
+  (
+    keyword: string,
+    ctx: ProviderDriver.DriverContext
+  ): Effect.Effect<ReadonlyArray<ProviderDriver.DriverResult>, WebSearchError.WebSearchError> =>
+    Effect.gen(function* () {
+      const c = Http.call(preset, "searchKeywords", keyword, ctx)
+      const base = yield* Http.endpoint(c)
+      const id = nextId()
+      const request = HttpClientRequest.post(`${base}/mcp`).pipe(
+        HttpClientRequest.setHeader("accept", "application/json, text/event-stream"),
+        HttpClientRequest.bodyUnsafeJson(requestBody(keyword, ctx.maxResults, id))
+      )
+      const keyless = Option.isNone(ctx.apiKey)
+      const answer = yield* Http.send(
+        client,
+        c,
+        Option.match(ctx.apiKey, {
+          onNone: () => request,
+          onSome: (key) => HttpClientRequest.setHeader(request, "x-api-key", Redacted.value(key))
+        }),
+        {
+          maxBodyBytes: maxReplyBytes,
+          // Without a key the free tier's limit applies: say how to lift it.
+          refuse: (answer) =>
+            answer.status === 429 && keyless
+              ? {
+                  ...Http.refusalOf(answer.status, answer.headers, messageOfBody(answer.text)),
+                  hint: `an API key lifts the free tier's limit: set ${Http.keySettings(c)}`
+                }
+              : undefined
+        }
+      )
+      const messages = messagesOf(answer.text, maxReplyBytes)
+      if (!Array.isArray(messages)) {
+        return yield* Effect.fail(
+          WebSearchError.requestFailed("too_large", `${c.providerName}'s reply exceeded ${maxReplyBytes} characters`, {
+            providerId: c.providerId,
+            capability: c.capability,
+            input: c.input
+          })
+        )
+      }
+      const found = replyFor(messages, id)
+      if (found === undefined) {
+        const type = answer.headers["content-type"] ?? "no content type"
+        return yield* Effect.fail(
+          Http.invalid(
+            c,
+            `answered without a reply to the ${toolName} call (${Http.providerText(c, type)}, ${messages.length} message(s))`
+          )
+        )
+      }
+      const reply = yield* Http.decodeValue(c, Reply, found)
+      if (reply.error !== undefined && reply.error !== null) {
+        const message = reply.error.message ?? "no message"
+        return yield* Effect.fail(Http.failure(c, refusalOfText(`${reply.error.code ?? "error"}`, message)))
+      }
+      if (reply.result === undefined || reply.result === null) {
+        return yield* Effect.fail(Http.invalid(c, `answered the ${toolName} call with neither a result nor an error`))
+      }
+      const texts = (reply.result.content ?? []).flatMap((item) =>
+        (item.type === undefined || item.type === "text") && typeof item.text === "string" ? [item.text] : []
+      )
+      if (reply.result.isError === true) {
+        const message = texts.join(" ").trim()
+        return yield* Effect.fail(
+          Http.failure(c, refusalOfText("tool_error", message === "" ? `${toolName} failed` : message))
+        )
+      }
+      return yield* Http.keep(
+        c,
+        Fields.results(McpText.parse(texts.join("\n\n---\n\n")), (r) => ({
+          title: r.title,
+          content: r.content,
+          url: r.url
+        }))
+      )
+    })
+
+const messageOfBody = (text: string): string | undefined =>
+  Either.match(Http.parseJson(text), {
+    onLeft: () => (text.trimStart().startsWith("<") || text.trim() === "" ? undefined : text),
+    onRight: Http.messageOf
+  })
+
+/**
+ * Builds the driver with the `HttpClient` in context. Each driver numbers its calls so a reply is matched to its
+ * request.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClient.HttpClient> = Effect.map(
+  Http.client,
+  (client) => {
+    let last = 0
+    const nextId = () => {
+      last = last >= Number.MAX_SAFE_INTEGER ? 1 : last + 1
+      return last
+    }
+    return { preset, searchKeywords: searchKeywords(client, nextId) }
+  }
+)
+
+/**
+ * Registers the `exa-mcp` driver.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer: Layer.Layer<never, never, ProviderRegistry.ProviderRegistry | HttpClient.HttpClient> =
+  Layer.unwrapEffect(Effect.map(make, ProviderRegistry.register))

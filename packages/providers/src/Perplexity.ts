@@ -1,0 +1,177 @@
+/**
+ * The `perplexity` provider: `searchKeywords` on Perplexity's Search API, `POST {apiHost}/search` (apiHost
+ * `https://api.perplexity.ai`), with the key as a Bearer token.
+ *
+ * The body is the caller's query (always one string: Perplexity's multi-query form groups results in a way
+ * nobody has documented) and `max_results` clamped to Perplexity's 1–20. The answer is
+ * `{results[{title, url, snippet, date, last_updated}], id, server_time}` (`server_time` may be null); each
+ * result's snippet is its content. Errors follow OpenAI's `{error: {message, type, code}}` [U for `/search`]:
+ * 401/403 → `Unavailable/credentials_rejected`; 429 → `RequestFailed/http_429` (Retry-After honoured), except
+ * an `insufficient_quota` code or 402 → `RequestFailed/rate_limited` (plan limit, not retryable); 5xx →
+ * `http_5xx`. An `error` inside a 200 body is read the same way.
+ *
+ * @since 0.1.0
+ */
+import type * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import * as Preset from "@websearch/core/Preset"
+import type * as ProviderDriver from "@websearch/core/ProviderDriver"
+import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
+import type * as WebSearchError from "@websearch/core/WebSearchError"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Schema from "effect/Schema"
+import * as Http from "./internal/providerHttp.js"
+import * as Fields from "./internal/resultFields.js"
+
+/**
+ * The provider id.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const providerId = "perplexity"
+
+/**
+ * The `perplexity` preset (core's built-in one).
+ *
+ * @since 0.1.0
+ * @category presets
+ */
+export const preset: Preset.Preset = Preset.byId.get(providerId) as Preset.Preset
+
+/**
+ * Perplexity's most results per search.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const maxResultsLimit = 20
+
+/**
+ * The body of `POST /search` for one keyword.
+ *
+ * @since 0.1.0
+ * @category encoding
+ */
+export const searchBody = (keyword: string, maxResults: number) => ({
+  query: keyword,
+  max_results: Http.clamp(maxResults, 1, maxResultsLimit)
+})
+
+/**
+ * An OpenAI-style error object (`code` may be a string or a number).
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const ErrorObject = Schema.Struct({
+  message: Schema.optional(Schema.NullOr(Schema.String)),
+  type: Schema.optional(Schema.NullOr(Schema.String)),
+  code: Schema.optional(Schema.NullOr(Schema.Union(Schema.String, Schema.Number)))
+})
+
+/**
+ * The answer of `POST /search`, as far as websearch reads it (every result field but `url` may be null).
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const SearchAnswer = Schema.Struct({
+  id: Schema.optional(Schema.NullOr(Schema.String)),
+  server_time: Schema.optional(Schema.NullOr(Schema.Union(Schema.String, Schema.Number))),
+  results: Schema.optionalWith(
+    Schema.NullOr(
+      Schema.Array(
+        Schema.Struct({
+          title: Schema.optional(Schema.NullOr(Schema.String)),
+          url: Schema.String,
+          snippet: Schema.optional(Schema.NullOr(Schema.String)),
+          date: Schema.optional(Schema.NullOr(Schema.String)),
+          last_updated: Schema.optional(Schema.NullOr(Schema.String))
+        })
+      )
+    ),
+    { default: () => [] }
+  ),
+  error: Schema.optional(Schema.NullOr(Schema.Union(ErrorObject, Schema.String)))
+})
+
+const quotaCodes = new Set(["insufficient_quota", "quota_exceeded", "billing_hard_limit_reached"])
+
+const codeOf = (json: unknown): string | undefined => {
+  if (typeof json !== "object" || json === null) return undefined
+  const error = (json as { readonly error?: unknown }).error
+  if (typeof error !== "object" || error === null) return undefined
+  const { code, type } = error as { readonly code?: unknown; readonly type?: unknown }
+  return typeof code === "string" && code !== "" ? code : typeof type === "string" && type !== "" ? type : undefined
+}
+
+// OpenAI's convention, which Perplexity's other APIs follow: an exhausted balance is a 429 with
+// `insufficient_quota`, and retrying soon does not help [U for /search].
+const refuse = (answer: Http.Answer, json: unknown): Http.Refusal | undefined => {
+  const code = codeOf(json)
+  return code !== undefined && quotaCodes.has(code)
+    ? { kind: "quota", status: answer.status, message: Http.messageOf(json) }
+    : undefined
+}
+
+const searchKeywords =
+  (client: HttpClient.HttpClient) =>
+  (
+    keyword: string,
+    ctx: ProviderDriver.DriverContext
+  ): Effect.Effect<ReadonlyArray<ProviderDriver.DriverResult>, WebSearchError.WebSearchError> =>
+    Effect.gen(function* () {
+      const c = Http.call(preset, "searchKeywords", keyword, ctx)
+      const base = yield* Http.endpoint(c)
+      const key = yield* Http.requireKey(c)
+      const answer = yield* Http.send(
+        client,
+        c,
+        HttpClientRequest.post(`${base}/search`).pipe(
+          HttpClientRequest.bearerToken(key),
+          HttpClientRequest.acceptJson,
+          HttpClientRequest.bodyUnsafeJson(searchBody(keyword, ctx.maxResults))
+        ),
+        { refuse }
+      )
+      const decoded = yield* Http.decode(c, SearchAnswer, answer)
+      const results = decoded.results ?? []
+      if (results.length === 0 && decoded.error !== undefined && decoded.error !== null) {
+        const json = { error: decoded.error }
+        const code = codeOf(json)
+        return yield* Effect.fail(
+          Http.failure(
+            c,
+            code !== undefined && quotaCodes.has(code)
+              ? { kind: "quota", status: code, message: Http.messageOf(json) }
+              : { kind: "status", status: code ?? answer.status, message: Http.messageOf(json) }
+          )
+        )
+      }
+      return yield* Http.keep(
+        c,
+        Fields.results(results, (r) => ({ title: r.title, content: Fields.tidy(r.snippet ?? ""), url: r.url }))
+      )
+    })
+
+/**
+ * Builds the driver with the `HttpClient` in context.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClient.HttpClient> = Effect.map(
+  Http.client,
+  (client) => ({ preset, searchKeywords: searchKeywords(client) })
+)
+
+/**
+ * Registers the `perplexity` driver.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer: Layer.Layer<never, never, ProviderRegistry.ProviderRegistry | HttpClient.HttpClient> =
+  Layer.unwrapEffect(Effect.map(make, ProviderRegistry.register))
