@@ -99,7 +99,8 @@ export const all: ReadonlyArray<Preset> = [
     id: "jina",
     name: "Jina",
     type: "api",
-    credentials: "required",
+    // The Reader (r.jina.ai) answers keyless at a lower rate; search (s.jina.ai) needs a key, which its driver checks.
+    credentials: "optional",
     capabilities: [search("https://s.jina.ai"), fetch("https://r.jina.ai")]
   },
   {

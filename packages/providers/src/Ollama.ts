@@ -1,0 +1,178 @@
+/**
+ * The `ollama` provider (Ollama's hosted web search): `searchKeywords` on `POST {apiHost}/api/web_search` and
+ * `fetchUrls` on `POST {apiHost}/api/web_fetch` (apiHost `https://ollama.com`; a self-configured host serves the
+ * same paths), with the key as a Bearer token on both.
+ *
+ * Search asks for `max_results` clamped to Ollama's 1–10 and maps `results[{title, url, content}]`. Fetch sends
+ * one URL and maps `{title, content}`; Ollama does not report a final URL, so the result keeps the caller's.
+ *
+ * Errors: 401/403 → `Unavailable/credentials_rejected`; 429 → `RequestFailed/http_429` (Retry-After honoured);
+ * 402 → `RequestFailed/rate_limited`, not retryable; 5xx → `http_5xx`. Ollama's error body is not documented for
+ * these endpoints; its API's convention `{"error": "…"}` is assumed and its message kept, and the same body in a
+ * 2xx answer (with no results) fails as `RequestFailed/http_status` rather than passing as an empty answer.
+ *
+ * @since 0.1.0
+ */
+import type * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import * as Preset from "@websearch/core/Preset"
+import type * as ProviderDriver from "@websearch/core/ProviderDriver"
+import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
+import type * as WebSearchError from "@websearch/core/WebSearchError"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Schema from "effect/Schema"
+import * as Http from "./internal/providerHttp.js"
+import * as Fields from "./internal/resultFields.js"
+
+/**
+ * The provider id.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const providerId = "ollama"
+
+/**
+ * The `ollama` preset (core's built-in one).
+ *
+ * @since 0.1.0
+ * @category presets
+ */
+export const preset: Preset.Preset = Preset.byId.get(providerId) as Preset.Preset
+
+/**
+ * Ollama's most results per search.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const maxResultsLimit = 10
+
+/**
+ * The body of `POST /api/web_search` for one keyword.
+ *
+ * @since 0.1.0
+ * @category encoding
+ */
+export const searchBody = (keyword: string, maxResults: number) => ({
+  query: keyword,
+  max_results: Http.clamp(Math.trunc(maxResults), 1, maxResultsLimit)
+})
+
+/**
+ * The body of `POST /api/web_fetch` for one URL.
+ *
+ * @since 0.1.0
+ * @category encoding
+ */
+export const fetchBody = (url: string) => ({ url })
+
+const Text = Schema.optional(Schema.NullOr(Schema.String))
+
+/**
+ * The answer of `POST /api/web_search`; `error` is Ollama's error convention, read when `results` is absent.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const SearchAnswer = Schema.Struct({
+  results: Schema.optional(
+    Schema.NullOr(Schema.Array(Schema.Struct({ title: Text, url: Schema.String, content: Text })))
+  ),
+  error: Text
+})
+
+/**
+ * The answer of `POST /api/web_fetch`.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const FetchAnswer = Schema.Struct({
+  title: Text,
+  content: Text,
+  links: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+  error: Text
+})
+
+const inBodyError = (c: Http.Call, status: number, error: string): WebSearchError.WebSearchError =>
+  Http.failure(c, { kind: "status", status, message: error })
+
+const post = (client: HttpClient.HttpClient, c: Http.Call, path: string, body: unknown) =>
+  Effect.gen(function* () {
+    const base = yield* Http.endpoint(c)
+    const key = yield* Http.requireKey(c)
+    return yield* Http.send(
+      client,
+      c,
+      HttpClientRequest.post(`${base}${path}`).pipe(
+        HttpClientRequest.bearerToken(key),
+        HttpClientRequest.acceptJson,
+        HttpClientRequest.bodyUnsafeJson(body)
+      )
+    )
+  })
+
+const searchKeywords =
+  (client: HttpClient.HttpClient) =>
+  (
+    keyword: string,
+    ctx: ProviderDriver.DriverContext
+  ): Effect.Effect<ReadonlyArray<ProviderDriver.DriverResult>, WebSearchError.WebSearchError> =>
+    Effect.gen(function* () {
+      const c = Http.call(preset, "searchKeywords", keyword, ctx)
+      const answer = yield* post(client, c, "/api/web_search", searchBody(keyword, ctx.maxResults))
+      const decoded = yield* Http.decode(c, SearchAnswer, answer)
+      if (decoded.results === null || decoded.results === undefined) {
+        if (typeof decoded.error === "string" && decoded.error.trim() !== "") {
+          return yield* Effect.fail(inBodyError(c, answer.status, decoded.error))
+        }
+        return []
+      }
+      return yield* Http.keep(
+        c,
+        Fields.results(decoded.results, (r) => ({ title: r.title, content: Fields.tidy(r.content ?? ""), url: r.url }))
+      )
+    })
+
+const fetchUrls =
+  (client: HttpClient.HttpClient) =>
+  (
+    url: string,
+    ctx: ProviderDriver.DriverContext
+  ): Effect.Effect<ProviderDriver.DriverResult, WebSearchError.WebSearchError> =>
+    Effect.gen(function* () {
+      const c = Http.call(preset, "fetchUrls", url, ctx)
+      const answer = yield* post(client, c, "/api/web_fetch", fetchBody(url))
+      const decoded = yield* Http.decode(c, FetchAnswer, answer)
+      const content = Fields.tidy(decoded.content ?? "")
+      if (content === "") {
+        if (typeof decoded.error === "string" && decoded.error.trim() !== "") {
+          return yield* Effect.fail(inBodyError(c, answer.status, decoded.error))
+        }
+        return yield* Effect.fail(Http.empty(c))
+      }
+      const result = Fields.result({ title: decoded.title, content, url })
+      return result ?? { title: url, content, url }
+    })
+
+/**
+ * Builds the driver with the `HttpClient` in context.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClient.HttpClient> = Effect.map(
+  Http.client,
+  (client) => ({ preset, searchKeywords: searchKeywords(client), fetchUrls: fetchUrls(client) })
+)
+
+/**
+ * Registers the `ollama` driver.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer: Layer.Layer<never, never, ProviderRegistry.ProviderRegistry | HttpClient.HttpClient> =
+  Layer.unwrapEffect(Effect.map(make, ProviderRegistry.register))
