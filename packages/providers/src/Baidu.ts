@@ -1,0 +1,230 @@
+/**
+ * The `baidu` provider (Baidu Qianfan AI Search, plain web search): `searchKeywords` on
+ * `POST {apiHost}/v2/ai_search/web_search` (apiHost `https://qianfan.baidubce.com`), with the key as a Bearer token.
+ *
+ * The request is one user message holding the query, `search_source: "baidu_search_v2"` and one resource filter,
+ * web pages with `top_k` clamped to Baidu's 1–50. The answer's `references` mix web pages, videos and images; only
+ * web pages are kept (a reference without a type is read as one), and a page's content falls back to its `snippet`
+ * when `content` is empty.
+ *
+ * Query length: Baidu documents a limit of 72 characters counting each Chinese character as two, and says it
+ * searches only the first 72 of a longer query. The driver measures in those units (ASCII one, anything else two,
+ * as GBK bytes do) and shortens a longer query itself, at a character boundary and, inside an ASCII word, at the
+ * last space, so that what is searched is a clean prefix rather than Baidu's cut through a character or a word.
+ * Refusing instead would fail every natural-language query of more than 36 Chinese characters that Baidu serves.
+ * The response's `query` and each result's `sourceInput` stay the caller's full input; the cut is logged at debug.
+ *
+ * Errors come as HTTP 200 `{code (non-zero), message, request_id}`, or with an HTTP error status. An HTTP-shaped
+ * code reads like that status (401/403 credentials, 429 rate limit, 402 plan limit, 5xx server); any other code
+ * (Baidu's own six-digit ones, whose list is not published for this API) is a refusal with Baidu's message, not
+ * retried. The preset's published budget is Qianfan's default of 1 query per second.
+ *
+ * @since 0.1.0
+ */
+import type * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import * as Preset from "@websearch/core/Preset"
+import type * as ProviderDriver from "@websearch/core/ProviderDriver"
+import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
+import type * as WebSearchError from "@websearch/core/WebSearchError"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Schema from "effect/Schema"
+import * as Code from "./internal/businessCode.js"
+import * as Http from "./internal/providerHttp.js"
+import * as Fields from "./internal/resultFields.js"
+
+/**
+ * The provider id.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const providerId = "baidu"
+
+/**
+ * The `baidu` preset (core's built-in one).
+ *
+ * @since 0.1.0
+ * @category presets
+ */
+export const preset: Preset.Preset = Preset.byId.get(providerId) as Preset.Preset
+
+/**
+ * Baidu's most web results per search.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const maxResultsLimit = 50
+
+/**
+ * The most query units Baidu searches (a Chinese character is two units).
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const maxQueryUnits = 72
+
+const unitsOf = (char: string): number => ((char.codePointAt(0) ?? 0) <= 0x7f ? 1 : 2)
+
+/**
+ * A query's length in Baidu's units: one per ASCII character, two per other character.
+ *
+ * @since 0.1.0
+ * @category encoding
+ */
+export const queryUnits = (query: string): number => {
+  let units = 0
+  for (const char of query) units += unitsOf(char)
+  return units
+}
+
+const wordChar = /^[A-Za-z0-9]$/
+
+/**
+ * The query Baidu is sent: trimmed, and when longer than `maxQueryUnits` shortened to a prefix that fits, cut at a
+ * character boundary, backing off to the last space when the cut would split an ASCII word.
+ *
+ * @since 0.1.0
+ * @category encoding
+ */
+export const fitQuery = (query: string, max: number = maxQueryUnits): string => {
+  const text = query.trim()
+  if (queryUnits(text) <= max) return text
+  const chars = Array.from(text)
+  let used = 0
+  let end = 0
+  while (end < chars.length && used + unitsOf(chars[end]) <= max) {
+    used += unitsOf(chars[end])
+    end += 1
+  }
+  const splitsWord = end > 0 && wordChar.test(chars[end - 1]) && wordChar.test(chars[end] ?? "")
+  if (splitsWord) {
+    let space = end - 1
+    while (space > 0 && !/\s/u.test(chars[space])) space -= 1
+    if (space > 0) end = space
+  }
+  return chars.slice(0, end).join("").trimEnd()
+}
+
+/**
+ * The body of `POST /v2/ai_search/web_search` for one keyword (the query already fitted).
+ *
+ * @since 0.1.0
+ * @category encoding
+ */
+export const searchBody = (query: string, maxResults: number) => ({
+  messages: [{ role: "user", content: query }],
+  search_source: "baidu_search_v2",
+  resource_type_filter: [{ type: "web", top_k: Http.clamp(Math.trunc(maxResults), 1, maxResultsLimit) }]
+})
+
+const NullableString = Schema.optional(Schema.NullOr(Schema.String))
+
+/**
+ * One reference of Baidu's answer (`date` formats vary: "2025-4-24", "2025-04-27 18:02:00").
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const Reference = Schema.Struct({
+  url: NullableString,
+  title: NullableString,
+  content: NullableString,
+  snippet: NullableString,
+  date: NullableString,
+  type: NullableString,
+  website: NullableString
+}).annotations({ identifier: "BaiduReference" })
+
+/**
+ * The answer of `POST /v2/ai_search/web_search`: the references, or `code`/`message` when Baidu refused. The
+ * references are decoded one by one with `Reference`, so a bad one is named by its position.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const SearchAnswer = Schema.Struct({
+  request_id: NullableString,
+  code: Schema.optional(Schema.NullOr(Schema.Union(Schema.Number, Schema.String))),
+  message: NullableString,
+  references: Schema.optionalWith(Schema.Array(Schema.Unknown), { nullable: true, default: () => [] })
+}).annotations({ identifier: "BaiduSearchAnswer" })
+
+/**
+ * The references of an answer.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const References = Schema.Array(Reference)
+
+const isWeb = (reference: typeof Reference.Type): boolean =>
+  reference.type === undefined || reference.type === null || reference.type.trim().toLowerCase() === "web"
+
+const present = (text: string | null | undefined): text is string =>
+  text !== undefined && text !== null && text.trim() !== ""
+
+const searchKeywords =
+  (client: HttpClient.HttpClient) =>
+  (
+    keyword: string,
+    ctx: ProviderDriver.DriverContext
+  ): Effect.Effect<ReadonlyArray<ProviderDriver.DriverResult>, WebSearchError.WebSearchError> =>
+    Effect.gen(function* () {
+      const c = Http.call(preset, "searchKeywords", keyword, ctx)
+      const base = yield* Http.endpoint(c)
+      const key = yield* Http.requireKey(c)
+      const query = fitQuery(keyword)
+      if (query !== keyword.trim()) {
+        yield* Effect.logDebug(
+          `websearch baidu searched the first ${queryUnits(query)} of ${queryUnits(keyword.trim())} query units (Baidu's limit is ${maxQueryUnits})`
+        ).pipe(Effect.annotateLogs({ providerId: c.providerId, input: keyword }))
+      }
+      const answer = yield* Http.send(
+        client,
+        c,
+        HttpClientRequest.post(`${base}/v2/ai_search/web_search`).pipe(
+          HttpClientRequest.bearerToken(key),
+          HttpClientRequest.acceptJson,
+          HttpClientRequest.bodyUnsafeJson(searchBody(query, ctx.maxResults))
+        )
+      )
+      const json = yield* Http.decode(c, Schema.Unknown, answer)
+      // Baidu refuses inside HTTP 200 bodies with a non-zero code.
+      const code = Code.codeOf((json as { code?: unknown } | null)?.code)
+      if (code !== undefined && code !== 0) {
+        return yield* Effect.fail(Http.failure(c, Code.refusal(code, answer.headers, Http.messageOf(json))))
+      }
+      const decoded = yield* Http.decodeValue(c, SearchAnswer, json)
+      const references = yield* Http.decodeValue(c, References, decoded.references)
+      return yield* Http.keep(
+        c,
+        Fields.results(references.filter(isWeb), (r) => ({
+          title: r.title,
+          content: present(r.content) ? r.content : r.snippet,
+          url: r.url
+        }))
+      )
+    })
+
+/**
+ * Builds the driver with the `HttpClient` in context.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClient.HttpClient> = Effect.map(
+  Http.client,
+  (client) => ({ preset, searchKeywords: searchKeywords(client) })
+)
+
+/**
+ * Registers the `baidu` driver.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer: Layer.Layer<never, never, ProviderRegistry.ProviderRegistry | HttpClient.HttpClient> =
+  Layer.unwrapEffect(Effect.map(make, ProviderRegistry.register))

@@ -1,0 +1,210 @@
+/**
+ * The `bocha` provider (Bocha Web Search API): `searchKeywords` on `POST {apiHost}/v1/web-search` (apiHost
+ * `https://api.bochaai.com`), with the key as a Bearer token.
+ *
+ * The request asks for `count` clamped to Bocha's 1–50, no time limit (`freshness: "noLimit"`, Bocha's own advice)
+ * and `summary: true`: a result's content is Bocha's longer summary of the page when it sent one, else its snippet.
+ * The answer is Bing-v7-shaped inside an envelope, `{code, log_id, msg, data:{webPages:{value:[{name, url,
+ * snippet, summary?}]}}}`, and `code` may be `200` or `"200"`.
+ *
+ * Errors come as `{"code":"401","message":"Invalid API KEY","log_id":"…"}`, with the same HTTP status or inside an
+ * HTTP 200 body. Bocha's documentation gives the meanings: 401 → `Unavailable/credentials_rejected`; 403 is "You do
+ * not have enough money" (the balance, not the key) → `RequestFailed/rate_limited`, not retryable; 429 ("You have
+ * reached the request limit") → rate limited, retryable (`http_429` when it is the HTTP status, with Retry-After);
+ * 5xx → `http_5xx`; 400 and any other code → a refusal with Bocha's message.
+ *
+ * @since 0.1.0
+ */
+import type * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import * as Preset from "@websearch/core/Preset"
+import type * as ProviderDriver from "@websearch/core/ProviderDriver"
+import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
+import type * as WebSearchError from "@websearch/core/WebSearchError"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Schema from "effect/Schema"
+import * as Code from "./internal/businessCode.js"
+import * as Http from "./internal/providerHttp.js"
+import * as Fields from "./internal/resultFields.js"
+
+/**
+ * The provider id.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const providerId = "bocha"
+
+/**
+ * The `bocha` preset (core's built-in one).
+ *
+ * @since 0.1.0
+ * @category presets
+ */
+export const preset: Preset.Preset = Preset.byId.get(providerId) as Preset.Preset
+
+/**
+ * Bocha's most results per search.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const maxResultsLimit = 50
+
+/**
+ * The body of `POST /v1/web-search` for one keyword.
+ *
+ * @since 0.1.0
+ * @category encoding
+ */
+export const searchBody = (keyword: string, maxResults: number) => ({
+  query: keyword,
+  count: Http.clamp(Math.trunc(maxResults), 1, maxResultsLimit),
+  summary: true,
+  freshness: "noLimit"
+})
+
+const NullableString = Schema.optional(Schema.NullOr(Schema.String))
+
+/**
+ * One web page of Bocha's answer (`summary` only when asked for; `datePublished` often absent).
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const WebPage = Schema.Struct({
+  name: NullableString,
+  url: NullableString,
+  snippet: NullableString,
+  summary: NullableString,
+  siteName: NullableString,
+  datePublished: NullableString
+}).annotations({ identifier: "BochaWebPage" })
+
+/**
+ * The answer of `POST /v1/web-search`, as far as websearch reads it; `code` may be a number or a string, and the
+ * error fields (`message`, `msg`) share the envelope. The pages are left undecoded here and decoded with
+ * `WebPages`, so that a bad page is named by its position rather than lost in a deep path.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const SearchAnswer = Schema.Struct({
+  code: Schema.optional(Schema.NullOr(Schema.Union(Schema.Number, Schema.String))),
+  log_id: NullableString,
+  msg: NullableString,
+  message: NullableString,
+  data: Schema.optionalWith(
+    Schema.Struct({
+      webPages: Schema.optionalWith(
+        Schema.Struct({
+          value: Schema.optionalWith(Schema.Array(Schema.Unknown), { nullable: true, default: () => [] })
+        }).annotations({ identifier: "BochaWebPages" }),
+        { nullable: true }
+      )
+    }).annotations({ identifier: "BochaData" }),
+    { nullable: true }
+  )
+}).annotations({ identifier: "BochaSearchAnswer" })
+
+/**
+ * The pages of an answer.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const WebPages = Schema.Array(WebPage)
+
+/**
+ * How Bocha's code reads: its documented 403 is an exhausted balance, everything else reads like the HTTP status
+ * it mimics.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export const refusalOf = (
+  code: number,
+  status: number | undefined,
+  headers: Readonly<Record<string, string>>,
+  message: string | undefined
+): Http.Refusal => {
+  const shown = status ?? String(code)
+  if (code === 403) {
+    return {
+      kind: "quota",
+      status: shown,
+      message,
+      retryAfter: Http.retryAfterSeconds(headers),
+      hint: "top up the account at open.bochaai.com"
+    }
+  }
+  return status === undefined ? Code.refusal(code, headers, message) : Http.refusalOf(status, headers, message)
+}
+
+// A non-2xx answer: Bocha's code (or else the status) decides, so a 403 is the balance, not the key.
+const refuse = (answer: Http.Answer, json: unknown): Http.Refusal | undefined => {
+  const code = Code.codeOf((json as { code?: unknown } | undefined)?.code) ?? answer.status
+  return refusalOf(code, answer.status, answer.headers, Http.messageOf(json))
+}
+
+const searchKeywords =
+  (client: HttpClient.HttpClient) =>
+  (
+    keyword: string,
+    ctx: ProviderDriver.DriverContext
+  ): Effect.Effect<ReadonlyArray<ProviderDriver.DriverResult>, WebSearchError.WebSearchError> =>
+    Effect.gen(function* () {
+      const c = Http.call(preset, "searchKeywords", keyword, ctx)
+      const base = yield* Http.endpoint(c)
+      const key = yield* Http.requireKey(c)
+      const answer = yield* Http.send(
+        client,
+        c,
+        HttpClientRequest.post(`${base}/v1/web-search`).pipe(
+          HttpClientRequest.bearerToken(key),
+          HttpClientRequest.acceptJson,
+          HttpClientRequest.bodyUnsafeJson(searchBody(keyword, ctx.maxResults))
+        ),
+        { refuse }
+      )
+      const json = yield* Http.decode(c, Schema.Unknown, answer)
+      // Business errors arrive in HTTP 200 bodies; the code is checked before the shape, which they do not share.
+      const code = Code.codeOf((json as { code?: unknown } | null)?.code)
+      if (code !== undefined && code !== 200) {
+        return yield* Effect.fail(Http.failure(c, refusalOf(code, undefined, answer.headers, Http.messageOf(json))))
+      }
+      const decoded = yield* Http.decodeValue(c, SearchAnswer, json)
+      const pages = yield* Http.decodeValue(c, WebPages, decoded.data?.webPages?.value ?? [])
+      return yield* Http.keep(
+        c,
+        Fields.results(pages, (page) => ({
+          title: page.name,
+          content:
+            page.summary !== undefined && page.summary !== null && page.summary.trim() !== ""
+              ? page.summary
+              : page.snippet,
+          url: page.url
+        }))
+      )
+    })
+
+/**
+ * Builds the driver with the `HttpClient` in context.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClient.HttpClient> = Effect.map(
+  Http.client,
+  (client) => ({ preset, searchKeywords: searchKeywords(client) })
+)
+
+/**
+ * Registers the `bocha` driver.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer: Layer.Layer<never, never, ProviderRegistry.ProviderRegistry | HttpClient.HttpClient> =
+  Layer.unwrapEffect(Effect.map(make, ProviderRegistry.register))

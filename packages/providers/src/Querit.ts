@@ -1,0 +1,289 @@
+/**
+ * The `querit` provider: `searchKeywords` on `POST {apiHost}/v1/search` and `fetchUrls` on
+ * `POST {apiHost}/v1/contents` (apiHost `https://api.querit.ai`), with the key as a Bearer token.
+ *
+ * Search sends `{query, count}` with `count` clamped to 1–20, the range Querit's own n8n node and plugins accept
+ * (Querit's SDK documents no maximum). The answer nests its results, `{error_code, error_msg, results: {result:
+ * [{url, title, snippet, page_age, …}]}}`; a result's content is its snippet.
+ *
+ * Contents sends one URL as `{urls: [url], format: "markdown", crawlTimeout, extrasMeta: true}` and reads
+ * `{results: [{id, url, content, extrasMeta: {title, …}}], statuses: [{id, status}]}`. [U] This contract is not in
+ * Querit's SDK or in any capture: it is taken from Querit's own integrations (querit-ai/querit-plugins: the Claude
+ * Code plugin's client and its tests, and the n8n node's documentation: 1–10 URLs, format text|markdown|html,
+ * crawlTimeout 1–60 seconds, extrasMeta adds title, publication time and site), whose response examples are mocks.
+ * What is assumed beyond them: a status other than "success" with no content means the page could not be read
+ * (`RequestFailed/http_status` naming Querit's status); `crawlTimeout` is websearch's per-URL timeout less two
+ * seconds (1–60), so Querit can report a slow page as failed before websearch gives up on the call; and contents
+ * errors use the same `error_code` envelope as search (Querit's plugin checks both endpoints the same way).
+ *
+ * Errors: HTTP 401/403 → `Unavailable/credentials_rejected`; 429 → `RequestFailed/http_429` (Retry-After
+ * honoured); 5xx → `http_5xx`; `error_msg` is kept. Querit also answers HTTP 200 with `error_code` other than 200
+ * (0 is read as success too); that code reads like the HTTP status it mimics (401 credentials, 429 rate limited,
+ * …), any other code is a refusal with Querit's `error_msg`.
+ *
+ * @since 0.1.0
+ */
+import type * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import * as Preset from "@websearch/core/Preset"
+import type * as ProviderDriver from "@websearch/core/ProviderDriver"
+import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
+import type * as WebSearchError from "@websearch/core/WebSearchError"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Schema from "effect/Schema"
+import * as Code from "./internal/businessCode.js"
+import * as Http from "./internal/providerHttp.js"
+import * as Fields from "./internal/resultFields.js"
+
+/**
+ * The provider id.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const providerId = "querit"
+
+/**
+ * The `querit` preset (core's built-in one).
+ *
+ * @since 0.1.0
+ * @category presets
+ */
+export const preset: Preset.Preset = Preset.byId.get(providerId) as Preset.Preset
+
+/**
+ * Querit's most results per search, as its own integrations accept.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const maxResultsLimit = 20
+
+/**
+ * The longest crawl Querit's contents endpoint accepts, in seconds.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const maxCrawlSeconds = 60
+
+/**
+ * The body of `POST /v1/search` for one keyword.
+ *
+ * @since 0.1.0
+ * @category encoding
+ */
+export const searchBody = (keyword: string, maxResults: number) => ({
+  query: keyword,
+  count: Http.clamp(Math.trunc(maxResults), 1, maxResultsLimit)
+})
+
+/**
+ * The crawl timeout asked of Querit for websearch's per-URL timeout: two seconds less, within 1–60 seconds.
+ *
+ * @since 0.1.0
+ * @category encoding
+ */
+export const crawlSecondsFor = (timeout: Duration.DurationInput): number => {
+  const seconds = Math.floor(Duration.toMillis(Duration.decode(timeout)) / 1000) - 2
+  return Http.clamp(Number.isFinite(seconds) ? seconds : maxCrawlSeconds, 1, maxCrawlSeconds)
+}
+
+/**
+ * The body of `POST /v1/contents` for one URL.
+ *
+ * @since 0.1.0
+ * @category encoding
+ */
+export const contentsBody = (url: string, timeout: Duration.DurationInput) => ({
+  urls: [url],
+  format: "markdown",
+  crawlTimeout: crawlSecondsFor(timeout),
+  extrasMeta: true
+})
+
+const NullableString = Schema.optional(Schema.NullOr(Schema.String))
+
+const ErrorCode = Schema.optional(Schema.NullOr(Schema.Union(Schema.Number, Schema.String)))
+
+/**
+ * One search result.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const SearchResult = Schema.Struct({
+  url: NullableString,
+  title: NullableString,
+  snippet: NullableString,
+  page_age: NullableString,
+  site_name: NullableString
+}).annotations({ identifier: "QueritSearchResult" })
+
+/**
+ * The answer of `POST /v1/search`; the results (`results.result`) are decoded one by one with `SearchResult`, so a
+ * bad one is named by its position.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const SearchAnswer = Schema.Struct({
+  error_code: ErrorCode,
+  error_msg: NullableString,
+  results: Schema.optionalWith(
+    Schema.Struct({
+      result: Schema.optionalWith(Schema.Array(Schema.Unknown), { nullable: true, default: () => [] })
+    }).annotations({ identifier: "QueritResults" }),
+    { nullable: true }
+  )
+}).annotations({ identifier: "QueritSearchAnswer" })
+
+/**
+ * One page of a contents answer; `extrasMeta` when asked for.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const ContentResult = Schema.Struct({
+  id: Schema.optional(Schema.NullOr(Schema.Union(Schema.String, Schema.Number))),
+  url: NullableString,
+  content: NullableString,
+  extrasMeta: Schema.optionalWith(
+    Schema.Struct({
+      title: NullableString,
+      url: NullableString,
+      publishTime: NullableString,
+      siteName: NullableString
+    }).annotations({ identifier: "QueritExtrasMeta" }),
+    { nullable: true }
+  )
+}).annotations({ identifier: "QueritContentResult" })
+
+/**
+ * One crawl status of a contents answer ("success" or "failed").
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const ContentStatus = Schema.Struct({
+  id: Schema.optional(Schema.NullOr(Schema.Union(Schema.String, Schema.Number))),
+  status: NullableString
+}).annotations({ identifier: "QueritContentStatus" })
+
+/**
+ * The answer of `POST /v1/contents`.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const ContentsAnswer = Schema.Struct({
+  error_code: ErrorCode,
+  error_msg: NullableString,
+  results: Schema.optionalWith(Schema.Array(ContentResult), { nullable: true, default: () => [] }),
+  statuses: Schema.optionalWith(Schema.Array(ContentStatus), { nullable: true, default: () => [] })
+}).annotations({ identifier: "QueritContentsAnswer" })
+
+/**
+ * The refusal an HTTP 200 answer carries in `error_code`, if any (200 and 0 are success).
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export const refusalOf = (json: unknown, headers: Readonly<Record<string, string>>): Http.Refusal | undefined => {
+  const code = Code.codeOf((json as { error_code?: unknown } | null)?.error_code)
+  if (code === undefined || code === 200 || code === 0) return undefined
+  return Code.refusal(code, headers, Http.messageOf(json))
+}
+
+const present = (text: string | null | undefined): text is string =>
+  text !== undefined && text !== null && text.trim() !== ""
+
+const post = (client: HttpClient.HttpClient, c: Http.Call, path: string, body: unknown) =>
+  Effect.gen(function* () {
+    const base = yield* Http.endpoint(c)
+    const key = yield* Http.requireKey(c)
+    const answer = yield* Http.send(
+      client,
+      c,
+      HttpClientRequest.post(`${base}${path}`).pipe(
+        HttpClientRequest.bearerToken(key),
+        HttpClientRequest.acceptJson,
+        HttpClientRequest.bodyUnsafeJson(body)
+      )
+    )
+    const json = yield* Http.decode(c, Schema.Unknown, answer)
+    const refusal = refusalOf(json, answer.headers)
+    return refusal === undefined ? json : yield* Effect.fail(Http.failure(c, refusal))
+  })
+
+const searchKeywords =
+  (client: HttpClient.HttpClient) =>
+  (
+    keyword: string,
+    ctx: ProviderDriver.DriverContext
+  ): Effect.Effect<ReadonlyArray<ProviderDriver.DriverResult>, WebSearchError.WebSearchError> =>
+    Effect.gen(function* () {
+      const c = Http.call(preset, "searchKeywords", keyword, ctx)
+      const json = yield* post(client, c, "/v1/search", searchBody(keyword, ctx.maxResults))
+      const decoded = yield* Http.decodeValue(c, SearchAnswer, json)
+      const results = yield* Http.decodeValue(c, Schema.Array(SearchResult), decoded.results?.result ?? [])
+      return yield* Http.keep(
+        c,
+        Fields.results(results, (r) => ({ title: r.title, content: r.snippet, url: r.url }))
+      )
+    })
+
+const fetchUrls =
+  (client: HttpClient.HttpClient) =>
+  (
+    url: string,
+    ctx: ProviderDriver.DriverContext
+  ): Effect.Effect<ProviderDriver.DriverResult, WebSearchError.WebSearchError> =>
+    Effect.gen(function* () {
+      const c = Http.call(preset, "fetchUrls", url, ctx)
+      const json = yield* post(client, c, "/v1/contents", contentsBody(url, ctx.timeout))
+      const decoded = yield* Http.decodeValue(c, ContentsAnswer, json)
+      const page = decoded.results.find((r) => present(r.content))
+      if (page === undefined) {
+        const failed = decoded.statuses.find((s) => present(s.status) && s.status.trim().toLowerCase() !== "success")
+        if (failed !== undefined) {
+          return yield* Effect.fail(
+            Http.failure(c, {
+              kind: "status",
+              status: 200,
+              message: `could not read the page (Querit's crawl status: ${failed.status})`
+            })
+          )
+        }
+        return yield* Effect.fail(Http.empty(c))
+      }
+      const content = Fields.tidy(page.content ?? "")
+      const result = Fields.result({
+        title: page.extrasMeta?.title,
+        content,
+        url: Fields.httpUrl(page.url) ?? url
+      })
+      return result ?? { title: url, content, url }
+    })
+
+/**
+ * Builds the driver with the `HttpClient` in context.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClient.HttpClient> = Effect.map(
+  Http.client,
+  (client) => ({ preset, searchKeywords: searchKeywords(client), fetchUrls: fetchUrls(client) })
+)
+
+/**
+ * Registers the `querit` driver.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer: Layer.Layer<never, never, ProviderRegistry.ProviderRegistry | HttpClient.HttpClient> =
+  Layer.unwrapEffect(Effect.map(make, ProviderRegistry.register))
