@@ -1,0 +1,222 @@
+/**
+ * The `google` provider (Google Custom Search JSON API): `searchKeywords` on
+ * `GET {apiHost}/customsearch/v1?key=&cx=&q=&num=` (apiHost `https://www.googleapis.com`).
+ *
+ * The search engine id `cx` is the provider's `engineId` setting (`providers.google.engineId`, or
+ * `GOOGLE_ENGINE_ID`); without it the call fails with `Unavailable/invalid_config` naming both, before any
+ * request. `num` is the caller's `maxResults` clamped to Google's 1–10. `items` is absent (not empty) when the
+ * engine found nothing, which is zero results. Google's plain `title`/`snippet` are used, not the `html*` ones.
+ *
+ * The key travels in the query string, so the request URL is a secret: the HttpClient's own span is disabled for
+ * these requests (`internal/keyInQuery`), transport errors are reported by reason and code only, and Google's
+ * messages pass through the same secret scrubbing as every provider's.
+ *
+ * Errors carry `{"error":{"code","message","errors":[{"reason"}],"status","details"?}}`:
+ * - 429 `rateLimitExceeded` → `RequestFailed/http_429` (Retry-After honoured), unless the message names the daily
+ *   quota ("Queries per day", which is how the exhausted free tier answers);
+ * - that daily 429, and 403 `dailyLimitExceeded`/`quotaExceeded`/`limitExceeded` → `RequestFailed/rate_limited`,
+ *   not retryable;
+ * - any other 401/403, and a 400 whose reason is `API_KEY_INVALID` ("API key not valid") →
+ *   `Unavailable/credentials_rejected`;
+ * - 5xx → `http_5xx`; any other status → `http_status`. The same envelope in a 200 body is read the same way.
+ *
+ * Google's `message` is kept.
+ *
+ * @since 0.1.0
+ */
+import type * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import * as Preset from "@websearch/core/Preset"
+import type * as ProviderDriver from "@websearch/core/ProviderDriver"
+import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
+import type * as WebSearchError from "@websearch/core/WebSearchError"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+import * as Schema from "effect/Schema"
+import * as KeyInQuery from "./internal/keyInQuery.js"
+import * as Http from "./internal/providerHttp.js"
+import * as Fields from "./internal/resultFields.js"
+
+/**
+ * The provider id.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const providerId = "google"
+
+/**
+ * The `google` preset (core's built-in one).
+ *
+ * @since 0.1.0
+ * @category presets
+ */
+export const preset: Preset.Preset = Preset.byId.get(providerId) as Preset.Preset
+
+/**
+ * Google Custom Search's most results per request.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const maxResultsLimit = 10
+
+/**
+ * The query parameters of `GET /customsearch/v1` for one keyword (the key included: never log them).
+ *
+ * @since 0.1.0
+ * @category encoding
+ */
+export const searchParams = (keyword: string, maxResults: number, engineId: string, key: string) => ({
+  key,
+  cx: engineId,
+  q: keyword,
+  num: String(Http.clamp(maxResults, 1, maxResultsLimit))
+})
+
+/**
+ * One item of the answer.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const Item = Schema.Struct({
+  title: Schema.optional(Schema.NullOr(Schema.String)),
+  link: Schema.String,
+  snippet: Schema.optional(Schema.NullOr(Schema.String))
+})
+
+/**
+ * The answer of `GET /customsearch/v1` (`totalResults` is a string; `items` is absent when there are none).
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const SearchAnswer = Schema.Struct({
+  searchInformation: Schema.optional(
+    Schema.NullOr(Schema.Struct({ totalResults: Schema.optional(Schema.NullOr(Http.NumberLike)) }))
+  ),
+  items: Schema.optionalWith(Schema.NullOr(Schema.Array(Item)), { default: () => [] })
+})
+
+/**
+ * Google's error envelope.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const ErrorBody = Schema.Struct({
+  error: Schema.Struct({
+    code: Schema.optional(Http.NumberLike),
+    message: Schema.optional(Schema.String),
+    status: Schema.optional(Schema.String),
+    errors: Schema.optional(Schema.Array(Schema.Struct({ reason: Schema.optional(Schema.String) }))),
+    details: Schema.optional(Schema.Array(Schema.Struct({ reason: Schema.optional(Schema.String) })))
+  })
+})
+
+const quotaReasons: ReadonlySet<string> = new Set(["dailyLimitExceeded", "quotaExceeded", "limitExceeded"])
+
+/**
+ * How Google refused, from the status and its error envelope; undefined for the default reading.
+ *
+ * @since 0.1.0
+ * @category decoding
+ */
+export const refusal = (
+  status: number,
+  headers: Readonly<Record<string, string>>,
+  json: unknown
+): Http.Refusal | undefined => {
+  const decoded = Schema.decodeUnknownOption(ErrorBody)(json)
+  if (Option.isNone(decoded)) return undefined
+  const error = decoded.value.error
+  const message = error.message
+  const reasons = [...(error.errors ?? []), ...(error.details ?? [])].flatMap((e) =>
+    e.reason === undefined ? [] : [e.reason]
+  )
+  const daily = /per day/i.test(message ?? "")
+  if (reasons.some((r) => quotaReasons.has(r)) || ((status === 429 || status === 403) && daily)) {
+    return { kind: "quota", status, message }
+  }
+  if (status === 429 || reasons.includes("rateLimitExceeded") || reasons.includes("userRateLimitExceeded")) {
+    return { kind: "rate_limited", status, message, retryAfter: Http.retryAfterSeconds(headers) }
+  }
+  if (status === 401 || status === 403 || reasons.includes("API_KEY_INVALID") || reasons.includes("keyInvalid")) {
+    return { kind: "credentials", status, message }
+  }
+  return undefined
+}
+
+const refuse = (answer: Http.Answer, json: unknown): Http.Refusal | undefined =>
+  refusal(answer.status, answer.headers, json)
+
+const engineSettings = "providers.google.engineId or GOOGLE_ENGINE_ID"
+
+const searchKeywords =
+  (client: HttpClient.HttpClient) =>
+  (
+    keyword: string,
+    ctx: ProviderDriver.DriverContext
+  ): Effect.Effect<ReadonlyArray<ProviderDriver.DriverResult>, WebSearchError.WebSearchError> =>
+    Effect.gen(function* () {
+      const c = Http.call(preset, "searchKeywords", keyword, ctx)
+      const base = yield* Http.endpoint(c)
+      const key = yield* Http.requireKey(c)
+      const engineId = yield* Option.match(ctx.provider.engineId, {
+        onNone: () =>
+          Effect.fail(
+            Http.missing(c, "invalid_config", `${c.providerName} needs a search engine id (cx): set ${engineSettings}`)
+          ),
+        onSome: Effect.succeed
+      })
+      const answer = yield* Http.send(
+        client,
+        c,
+        HttpClientRequest.get(`${base}/customsearch/v1`).pipe(
+          HttpClientRequest.setUrlParams(searchParams(keyword, ctx.maxResults, engineId, Redacted.value(key))),
+          HttpClientRequest.acceptJson
+        ),
+        { refuse }
+      )
+      const json = Http.parseJson(answer.text)
+      if (json._tag === "Right" && Option.isSome(Schema.decodeUnknownOption(ErrorBody)(json.right))) {
+        const inBody = refusal(answer.status, answer.headers, json.right) ?? {
+          kind: "status",
+          status: answer.status,
+          message: Http.messageOf(json.right)
+        }
+        return yield* Effect.fail(Http.failure(c, inBody))
+      }
+      const decoded = yield* Http.decode(c, SearchAnswer, answer)
+      return yield* Http.keep(
+        c,
+        Fields.results(decoded.items ?? [], (item) => ({
+          title: item.title,
+          content: (item.snippet ?? "").replace(/\s+/gu, " "),
+          url: item.link
+        }))
+      )
+    })
+
+/**
+ * Builds the driver with the `HttpClient` in context.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClient.HttpClient> = Effect.map(
+  KeyInQuery.client("key"),
+  (client) => ({ preset, searchKeywords: searchKeywords(client) })
+)
+
+/**
+ * Registers the `google` driver.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer: Layer.Layer<never, never, ProviderRegistry.ProviderRegistry | HttpClient.HttpClient> =
+  Layer.unwrapEffect(Effect.map(make, ProviderRegistry.register))

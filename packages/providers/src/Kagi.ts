@@ -1,0 +1,184 @@
+/**
+ * The `kagi` provider (Kagi Search API v0): `searchKeywords` on `GET {apiHost}/api/v0/search?q=&limit=` (apiHost
+ * `https://kagi.com`) with `Authorization: Bot <token>`.
+ *
+ * `limit` is the caller's `maxResults` (at least 1; Kagi documents no maximum, and core caps `maxResults` at 50).
+ * The answer's `data` mixes kinds by `t`: only `t: 0` items are search results; `t: 1` (related searches) and any
+ * kind added later are skipped.
+ *
+ * Errors come as `{"meta","data":null,"error":[{"code","msg","ref"}]}`, with an error status or inside a 200
+ * body; Kagi's codes decide: 2 (unauthorized) → `Unavailable/credentials_rejected`; 100 (no billing information)
+ * and 101 (insufficient credit) → `RequestFailed/rate_limited`, not retryable; 0 (internal) →
+ * `RequestFailed/http_5xx`; 1 (malformed request) and any other code → `RequestFailed/http_status`. Without a
+ * code the status decides as for every provider (401/403, 429 with Retry-After, 5xx). Kagi's `msg` is kept.
+ *
+ * @since 0.1.0
+ */
+import type * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import * as Preset from "@websearch/core/Preset"
+import type * as ProviderDriver from "@websearch/core/ProviderDriver"
+import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
+import type * as WebSearchError from "@websearch/core/WebSearchError"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+import * as Schema from "effect/Schema"
+import * as Http from "./internal/providerHttp.js"
+import * as Fields from "./internal/resultFields.js"
+
+/**
+ * The provider id.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const providerId = "kagi"
+
+/**
+ * The `kagi` preset (core's built-in one).
+ *
+ * @since 0.1.0
+ * @category presets
+ */
+export const preset: Preset.Preset = Preset.byId.get(providerId) as Preset.Preset
+
+/**
+ * The query parameters of `GET /api/v0/search` for one keyword.
+ *
+ * @since 0.1.0
+ * @category encoding
+ */
+export const searchParams = (keyword: string, maxResults: number) => ({
+  q: keyword,
+  limit: String(Math.max(1, Math.trunc(maxResults)))
+})
+
+/**
+ * One item of `data`: a search result when `t` is 0 (`t` may come as a string).
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const DataItem = Schema.Struct({
+  t: Schema.optional(Schema.NullOr(Http.NumberLike)),
+  url: Schema.optional(Schema.NullOr(Schema.String)),
+  title: Schema.optional(Schema.NullOr(Schema.String)),
+  snippet: Schema.optional(Schema.NullOr(Schema.String)),
+  published: Schema.optional(Schema.NullOr(Schema.String))
+})
+
+/**
+ * One entry of Kagi's `error` list.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const ErrorEntry = Schema.Struct({
+  code: Schema.optional(Schema.NullOr(Http.NumberLike)),
+  msg: Schema.optional(Schema.NullOr(Schema.String))
+})
+
+/**
+ * The answer of `GET /api/v0/search`: `data` is null when `error` is set.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const SearchAnswer = Schema.Struct({
+  meta: Schema.optional(Schema.NullOr(Schema.Struct({ api_balance: Schema.optional(Schema.NullOr(Http.NumberLike)) }))),
+  data: Schema.optionalWith(Schema.NullOr(Schema.Array(DataItem)), { default: () => [] }),
+  error: Schema.optional(Schema.NullOr(Schema.Array(ErrorEntry)))
+})
+
+const ErrorEnvelope = Schema.Struct({ error: Schema.Array(ErrorEntry) })
+
+/**
+ * How Kagi refused, from its error list (at any status); undefined when the body has none.
+ *
+ * @since 0.1.0
+ * @category decoding
+ */
+export const refusal = (
+  status: number,
+  headers: Readonly<Record<string, string>>,
+  json: unknown
+): Http.Refusal | undefined => {
+  const decoded = Schema.decodeUnknownOption(ErrorEnvelope)(json)
+  if (Option.isNone(decoded) || decoded.value.error.length === 0) return undefined
+  const errors = decoded.value.error
+  const message =
+    errors
+      .map((e) => e.msg ?? "")
+      .filter((m) => m !== "")
+      .join("; ") || undefined
+  const codes = errors.flatMap((e) => (e.code === undefined || e.code === null ? [] : [e.code]))
+  const code = codes[0]
+  if (code === undefined) return undefined
+  // Kagi's own code is shown as "code N", not as an HTTP status.
+  if (codes.includes(2)) return { kind: "credentials", status: "2", message }
+  if (codes.includes(100) || codes.includes(101)) {
+    return { kind: "quota", status: codes.includes(101) ? "101" : "100", message }
+  }
+  if (status === 429) return { kind: "rate_limited", status, message, retryAfter: Http.retryAfterSeconds(headers) }
+  if (code === 0) return { kind: "server", status: "0", message, retryAfter: Http.retryAfterSeconds(headers) }
+  return { kind: "status", status: String(code), message }
+}
+
+const refuse = (answer: Http.Answer, json: unknown): Http.Refusal | undefined =>
+  refusal(answer.status, answer.headers, json)
+
+const searchKeywords =
+  (client: HttpClient.HttpClient) =>
+  (
+    keyword: string,
+    ctx: ProviderDriver.DriverContext
+  ): Effect.Effect<ReadonlyArray<ProviderDriver.DriverResult>, WebSearchError.WebSearchError> =>
+    Effect.gen(function* () {
+      const c = Http.call(preset, "searchKeywords", keyword, ctx)
+      const base = yield* Http.endpoint(c)
+      const key = yield* Http.requireKey(c)
+      const answer = yield* Http.send(
+        client,
+        c,
+        HttpClientRequest.get(`${base}/api/v0/search`).pipe(
+          HttpClientRequest.setUrlParams(searchParams(keyword, ctx.maxResults)),
+          HttpClientRequest.setHeader("authorization", `Bot ${Redacted.value(key)}`),
+          HttpClientRequest.acceptJson
+        ),
+        { refuse }
+      )
+      const json = Http.parseJson(answer.text)
+      if (json._tag === "Right") {
+        const inBody = refusal(answer.status, answer.headers, json.right)
+        if (inBody !== undefined) return yield* Effect.fail(Http.failure(c, inBody))
+      }
+      const decoded = yield* Http.decode(c, SearchAnswer, answer)
+      // An item without `t` is read as a result: only other kinds are known to carry a different `t`.
+      const items = (decoded.data ?? []).filter((item) => (item.t ?? 0) === 0)
+      return yield* Http.keep(
+        c,
+        Fields.results(items, (item) => ({ title: item.title, content: item.snippet, url: item.url }))
+      )
+    })
+
+/**
+ * Builds the driver with the `HttpClient` in context.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClient.HttpClient> = Effect.map(
+  Http.client,
+  (client) => ({ preset, searchKeywords: searchKeywords(client) })
+)
+
+/**
+ * Registers the `kagi` driver.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer: Layer.Layer<never, never, ProviderRegistry.ProviderRegistry | HttpClient.HttpClient> =
+  Layer.unwrapEffect(Effect.map(make, ProviderRegistry.register))

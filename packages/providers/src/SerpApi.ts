@@ -1,0 +1,185 @@
+/**
+ * The `serpapi` provider: `searchKeywords` on `GET {apiHost}/search.json?engine=google&q=&api_key=&num=` (apiHost
+ * `https://serpapi.com`), Google results as SerpApi scrapes them.
+ *
+ * `num` is the caller's `maxResults` clamped to 1–100. Results are `organic_results` (`title`, `link`,
+ * `snippet`); answer boxes, knowledge graphs and the other blocks are not web results and are ignored.
+ *
+ * The key travels in the query string, so the request URL is a secret: the HttpClient's own span is disabled for
+ * these requests (`internal/keyInQuery`), transport errors are reported by reason and code only, and SerpApi's
+ * messages pass through the same secret scrubbing as every provider's.
+ *
+ * Errors are `{"error":"…"}`: 401/403 → `Unavailable/credentials_rejected`; 429 is either the hourly throughput
+ * limit → `RequestFailed/http_429` (Retry-After honoured) or "Your account has run out of searches." →
+ * `RequestFailed/rate_limited`, not retryable; 5xx → `http_5xx`. SerpApi also reports in 200 bodies: "Google
+ * hasn't returned any results for this query." is zero results, not an error; any other top-level `error` (or
+ * `search_metadata.status` "Error") → a typed error read from its message (credentials, exhausted searches, or
+ * `RequestFailed/http_status`). SerpApi's message is kept.
+ *
+ * @since 0.1.0
+ */
+import type * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import * as Preset from "@websearch/core/Preset"
+import type * as ProviderDriver from "@websearch/core/ProviderDriver"
+import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
+import type * as WebSearchError from "@websearch/core/WebSearchError"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Redacted from "effect/Redacted"
+import * as Schema from "effect/Schema"
+import * as KeyInQuery from "./internal/keyInQuery.js"
+import * as Http from "./internal/providerHttp.js"
+import * as Fields from "./internal/resultFields.js"
+
+/**
+ * The provider id.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const providerId = "serpapi"
+
+/**
+ * The `serpapi` preset (core's built-in one).
+ *
+ * @since 0.1.0
+ * @category presets
+ */
+export const preset: Preset.Preset = Preset.byId.get(providerId) as Preset.Preset
+
+/**
+ * The most results SerpApi's Google engine takes in `num`.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const maxResultsLimit = 100
+
+/**
+ * The query parameters of `GET /search.json` for one keyword (the key included: never log them).
+ *
+ * @since 0.1.0
+ * @category encoding
+ */
+export const searchParams = (keyword: string, maxResults: number, key: string) => ({
+  engine: "google",
+  q: keyword,
+  api_key: key,
+  num: String(Http.clamp(maxResults, 1, maxResultsLimit))
+})
+
+/**
+ * One organic result (`position` may come as a string).
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const OrganicResult = Schema.Struct({
+  position: Schema.optional(Schema.NullOr(Http.NumberLike)),
+  title: Schema.optional(Schema.NullOr(Schema.String)),
+  link: Schema.String,
+  snippet: Schema.optional(Schema.NullOr(Schema.String))
+})
+
+/**
+ * The answer of `GET /search.json`, as far as websearch reads it.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const SearchAnswer = Schema.Struct({
+  search_metadata: Schema.optional(Schema.NullOr(Schema.Struct({ status: Schema.optional(Schema.String) }))),
+  error: Schema.optional(Schema.NullOr(Schema.String)),
+  organic_results: Schema.optionalWith(Schema.NullOr(Schema.Array(OrganicResult)), { default: () => [] })
+})
+
+/**
+ * Whether a 200 body's `error` only says the search found nothing.
+ *
+ * @since 0.1.0
+ * @category decoding
+ */
+export const isNoResults = (message: string): boolean =>
+  /hasn['’]t returned any results|no results (were )?found|returned no results/i.test(message)
+
+const outOfSearches = (message: string | undefined): boolean =>
+  /run out of searches|searches? (limit|quota)|plan.*(limit|exceeded)/i.test(message ?? "")
+
+const keyProblem = (message: string | undefined): boolean => /api[ _]key/i.test(message ?? "")
+
+/**
+ * How SerpApi refused, from the status and its `error` message; undefined for the default reading.
+ *
+ * @since 0.1.0
+ * @category decoding
+ */
+export const refusal = (
+  status: number,
+  headers: Readonly<Record<string, string>>,
+  message: string | undefined
+): Http.Refusal | undefined => {
+  if (outOfSearches(message)) {
+    return { kind: "quota", status, message, hint: "upgrade the SerpApi plan or add another key" }
+  }
+  if (status === 429) return { kind: "rate_limited", status, message, retryAfter: Http.retryAfterSeconds(headers) }
+  if (status >= 200 && status < 300) {
+    return keyProblem(message) ? { kind: "credentials", status, message } : { kind: "status", status, message }
+  }
+  return undefined
+}
+
+const refuse = (answer: Http.Answer, json: unknown): Http.Refusal | undefined =>
+  refusal(answer.status, answer.headers, Http.messageOf(json))
+
+const searchKeywords =
+  (client: HttpClient.HttpClient) =>
+  (
+    keyword: string,
+    ctx: ProviderDriver.DriverContext
+  ): Effect.Effect<ReadonlyArray<ProviderDriver.DriverResult>, WebSearchError.WebSearchError> =>
+    Effect.gen(function* () {
+      const c = Http.call(preset, "searchKeywords", keyword, ctx)
+      const base = yield* Http.endpoint(c)
+      const key = yield* Http.requireKey(c)
+      const answer = yield* Http.send(
+        client,
+        c,
+        HttpClientRequest.get(`${base}/search.json`).pipe(
+          HttpClientRequest.setUrlParams(searchParams(keyword, ctx.maxResults, Redacted.value(key))),
+          HttpClientRequest.acceptJson
+        ),
+        { refuse }
+      )
+      const decoded = yield* Http.decode(c, SearchAnswer, answer)
+      const error = decoded.error?.trim() ?? ""
+      const failed = error !== "" || decoded.search_metadata?.status === "Error"
+      if (failed && !isNoResults(error)) {
+        const inBody = refusal(answer.status, answer.headers, error === "" ? "the search failed" : error)
+        if (inBody !== undefined) return yield* Effect.fail(Http.failure(c, inBody))
+      }
+      return yield* Http.keep(
+        c,
+        Fields.results(decoded.organic_results ?? [], (r) => ({ title: r.title, content: r.snippet, url: r.link }))
+      )
+    })
+
+/**
+ * Builds the driver with the `HttpClient` in context.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClient.HttpClient> = Effect.map(
+  KeyInQuery.client("api_key"),
+  (client) => ({ preset, searchKeywords: searchKeywords(client) })
+)
+
+/**
+ * Registers the `serpapi` driver.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer: Layer.Layer<never, never, ProviderRegistry.ProviderRegistry | HttpClient.HttpClient> =
+  Layer.unwrapEffect(Effect.map(make, ProviderRegistry.register))

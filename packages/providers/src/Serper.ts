@@ -1,0 +1,151 @@
+/**
+ * The `serper` provider: `searchKeywords` on `POST {apiHost}/search` (apiHost `https://google.serper.dev`) with the
+ * key in `X-API-KEY` and the body `{ q, num }`, `num` being the caller's `maxResults` clamped to 1–100.
+ *
+ * Results are Serper's `organic` list (Google's ten blue links). `knowledgeGraph`, `answerBox`, `peopleAlsoAsk`
+ * and `relatedSearches` are not mapped: they are Google's summaries of other pages, not results of their own —
+ * the knowledge graph's `website` and `descriptionLink` are normally organic results already (apple.com and
+ * Wikipedia for "apple inc") — and mapping them would hand out result slots the caller's `maxResults` meant for
+ * ranked pages, with no snippet ranking of their own.
+ *
+ * Errors: 401/403 → `Unavailable/credentials_rejected`; 429 (the queries-per-second ceiling) →
+ * `RequestFailed/http_429`; an exhausted balance is HTTP 400 `{"message":"Not enough credits","statusCode":400}`
+ * and becomes `RequestFailed/rate_limited`, not retryable; any other 400 → `http_status`; 5xx → `http_5xx`.
+ * Serper's `message` is kept.
+ *
+ * @since 0.1.0
+ */
+import type * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import * as Preset from "@websearch/core/Preset"
+import type * as ProviderDriver from "@websearch/core/ProviderDriver"
+import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
+import type * as WebSearchError from "@websearch/core/WebSearchError"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Redacted from "effect/Redacted"
+import * as Schema from "effect/Schema"
+import * as Http from "./internal/providerHttp.js"
+import * as Fields from "./internal/resultFields.js"
+
+/**
+ * The provider id.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const providerId = "serper"
+
+/**
+ * The `serper` preset (core's built-in one).
+ *
+ * @since 0.1.0
+ * @category presets
+ */
+export const preset: Preset.Preset = Preset.byId.get(providerId) as Preset.Preset
+
+/**
+ * Serper's most results per search.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const maxResultsLimit = 100
+
+/**
+ * The body of `POST /search` for one keyword.
+ *
+ * @since 0.1.0
+ * @category encoding
+ */
+export const searchBody = (keyword: string, maxResults: number) => ({
+  q: keyword,
+  num: Http.clamp(maxResults, 1, maxResultsLimit)
+})
+
+/**
+ * One organic result (`position` may come as a string).
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const OrganicResult = Schema.Struct({
+  title: Schema.optional(Schema.NullOr(Schema.String)),
+  link: Schema.String,
+  snippet: Schema.optional(Schema.NullOr(Schema.String)),
+  date: Schema.optional(Schema.NullOr(Schema.String)),
+  position: Schema.optional(Schema.NullOr(Http.NumberLike))
+})
+
+/**
+ * The answer of `POST /search`, as far as websearch reads it (`organic` is absent when Google found nothing).
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const SearchAnswer = Schema.Struct({
+  organic: Schema.optionalWith(Schema.NullOr(Schema.Array(OrganicResult)), { default: () => [] }),
+  credits: Schema.optional(Schema.NullOr(Http.NumberLike))
+})
+
+/**
+ * Whether a refusal's message says the account's credits ran out (Serper answers this with HTTP 400).
+ *
+ * @since 0.1.0
+ * @category decoding
+ */
+export const isOutOfCredits = (message: string | undefined): boolean => /\bcredits?\b/i.test(message ?? "")
+
+const refuse = (answer: Http.Answer, json: unknown): Http.Refusal | undefined => {
+  const message = Http.messageOf(json)
+  return (answer.status === 400 || answer.status === 402) && isOutOfCredits(message)
+    ? { kind: "quota", status: answer.status, message, hint: "top up the Serper account or add another key" }
+    : undefined
+}
+
+const searchKeywords =
+  (client: HttpClient.HttpClient) =>
+  (
+    keyword: string,
+    ctx: ProviderDriver.DriverContext
+  ): Effect.Effect<ReadonlyArray<ProviderDriver.DriverResult>, WebSearchError.WebSearchError> =>
+    Effect.gen(function* () {
+      const c = Http.call(preset, "searchKeywords", keyword, ctx)
+      const base = yield* Http.endpoint(c)
+      const key = yield* Http.requireKey(c)
+      const answer = yield* Http.send(
+        client,
+        c,
+        HttpClientRequest.post(`${base}/search`).pipe(
+          HttpClientRequest.setHeader("x-api-key", Redacted.value(key)),
+          HttpClientRequest.acceptJson,
+          HttpClientRequest.bodyUnsafeJson(searchBody(keyword, ctx.maxResults))
+        ),
+        { refuse }
+      )
+      const decoded = yield* Http.decode(c, SearchAnswer, answer)
+      return yield* Http.keep(
+        c,
+        Fields.results(decoded.organic ?? [], (r) => ({ title: r.title, content: r.snippet, url: r.link }))
+      )
+    })
+
+/**
+ * Builds the driver with the `HttpClient` in context.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClient.HttpClient> = Effect.map(
+  Http.client,
+  (client) => ({ preset, searchKeywords: searchKeywords(client) })
+)
+
+/**
+ * Registers the `serper` driver.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer: Layer.Layer<never, never, ProviderRegistry.ProviderRegistry | HttpClient.HttpClient> =
+  Layer.unwrapEffect(Effect.map(make, ProviderRegistry.register))
