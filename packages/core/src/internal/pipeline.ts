@@ -96,7 +96,7 @@ export const resolve = <Call>(
       return Effect.fail(
         WebSearchError.unavailable(
           "invalid_config",
-          `${provider.name} (${providerId}) has no endpoint for ${capability}: set providers.${providerId}.capabilities.${capability}.apiHost`,
+          `${provider.name} (${providerId}) has no endpoint for ${capability}: set providers.${providerId}.capabilities.${capability}.apiHost or ${ProviderId.toEnvName(providerId)}_${provider.capabilities.length === 1 ? "" : `${capabilityEnvName(capability)}_`}API_HOST`,
           ctx
         )
       )

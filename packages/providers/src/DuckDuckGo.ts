@@ -1,0 +1,235 @@
+/**
+ * The `duckduckgo` provider: keyless `searchKeywords` on DuckDuckGo's HTML endpoint, `POST {apiHost}/html/`
+ * (apiHost `https://html.duckduckgo.com`) with the form `q=<query>&b=&kl=wt-wt` (all regions) and a browser
+ * User-Agent.
+ *
+ * The page is parsed as a DOM (linkedom): each `.result` inside `#links` that is not an ad (`.result--ad`) gives
+ * its title and link from `a.result__a` and its content from `.result__snippet` as plain text. A link is either
+ * the target itself or DuckDuckGo's redirect `//duckduckgo.com/l/?uddg=<target>&rut=…`, which is unwrapped; only
+ * http(s) targets are kept. The page holds about ten results and has no count parameter, so the list is cut to
+ * `maxResults`.
+ *
+ * Errors: DuckDuckGo answers a client it takes for a bot with HTTP 202 and a challenge ("anomaly") page, or
+ * with 403 or a redirect; all of these → `RequestFailed/rate_limited` (retryable; `retryAfter` only when a
+ * Retry-After header says). 429 → `http_429`; 5xx → `http_5xx`. A `.no-results` page → no results. A page with
+ * neither a result list nor a no-results notice → `ResponseInvalid/decode_failed` (the markup has changed).
+ *
+ * @since 0.1.0
+ */
+import type * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import * as Preset from "@websearch/core/Preset"
+import type * as ProviderDriver from "@websearch/core/ProviderDriver"
+import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
+import type * as WebSearchError from "@websearch/core/WebSearchError"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import { DOMParser } from "linkedom"
+import * as Keyless from "./internal/keylessHttp.js"
+import * as Http from "./internal/providerHttp.js"
+import * as Fields from "./internal/resultFields.js"
+
+/**
+ * The provider id.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const providerId = "duckduckgo"
+
+/**
+ * The `duckduckgo` preset (core's built-in one; keyless).
+ *
+ * @since 0.1.0
+ * @category presets
+ */
+export const preset: Preset.Preset = Preset.byId.get(providerId) as Preset.Preset
+
+/**
+ * The User-Agent sent: DuckDuckGo's HTML endpoint serves a challenge page to clients that do not look like a
+ * browser.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const userAgent =
+  "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36"
+
+/**
+ * The form posted to `/html/` for one keyword: the query, an empty `b` (what DuckDuckGo's own form sends) and
+ * the all-regions locale.
+ *
+ * @since 0.1.0
+ * @category encoding
+ */
+export const searchForm = (keyword: string): Record<string, string> => ({ q: keyword, b: "", kl: "wt-wt" })
+
+/**
+ * One result as the page shows it, before websearch's mapping.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface PageResult {
+  readonly title: string
+  readonly snippet: string
+  /** The target URL (redirects unwrapped), or undefined when the link is not an http(s) target. */
+  readonly url: string | undefined
+}
+
+/**
+ * What a DuckDuckGo HTML page holds:
+ * - `Results`: the organic results in page order;
+ * - `NoResults`: DuckDuckGo found nothing;
+ * - `Blocked`: a challenge (anomaly) page served to a client taken for a bot, with the marker that gave it away;
+ * - `Unrecognised`: none of these, so the markup has changed.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type Page =
+  | { readonly _tag: "Results"; readonly results: ReadonlyArray<PageResult> }
+  | { readonly _tag: "NoResults" }
+  | { readonly _tag: "Blocked"; readonly marker: string }
+  | { readonly _tag: "Unrecognised" }
+
+const isDuckDuckGoHost = (host: string): boolean => host === "duckduckgo.com" || host.endsWith(".duckduckgo.com")
+
+/**
+ * The target of a result link: a direct http(s) URL as it is, DuckDuckGo's redirect (`//duckduckgo.com/l/?uddg=`
+ * with or without a scheme) unwrapped; anything else (DuckDuckGo's own pages, ad clicks, other schemes) is
+ * undefined.
+ *
+ * @since 0.1.0
+ * @category decoding
+ */
+export const targetUrl = (href: string): string | undefined => {
+  const raw = href.trim()
+  const base = "https://duckduckgo.com/"
+  if (raw === "" || !URL.canParse(raw, base)) return undefined
+  const url = new URL(raw, base)
+  if (url.protocol !== "https:" && url.protocol !== "http:") return undefined
+  if (!isDuckDuckGoHost(url.hostname)) return Fields.httpUrl(url.href)
+  if (url.pathname !== "/l/" && url.pathname !== "/l") return undefined
+  const target = url.searchParams.get("uddg")
+  return target === null ? undefined : Fields.httpUrl(target)
+}
+
+const text = (element: Element | null): string => (element?.textContent ?? "").replace(/\s+/gu, " ").trim()
+
+// What DuckDuckGo's challenge page carries; any one of them means the results were withheld.
+const challengeSelectors = [".anomaly-modal", "#challenge-form", 'form[action*="anomaly"]', ".anomaly-modal__title"]
+const challengeText = "bots use DuckDuckGo too"
+
+/**
+ * Reads a DuckDuckGo HTML page (see `Page`).
+ *
+ * @since 0.1.0
+ * @category decoding
+ */
+export const parsePage = (html: string): Page => {
+  const document = new DOMParser().parseFromString(html, "text/html") as unknown as Document
+  for (const selector of challengeSelectors) {
+    if (document.querySelector(selector) !== null) return { _tag: "Blocked", marker: selector }
+  }
+  if ((document.documentElement?.textContent ?? "").includes(challengeText)) {
+    return { _tag: "Blocked", marker: `"${challengeText}"` }
+  }
+  const links = document.querySelector("#links")
+  if (document.querySelector(".no-results") !== null && (links?.querySelector(".result__a") ?? null) === null) {
+    return { _tag: "NoResults" }
+  }
+  if (links === null) return { _tag: "Unrecognised" }
+  const results: Array<PageResult> = []
+  for (const item of Array.from(links.querySelectorAll(".result"))) {
+    // Ads sit in the same list, marked as such; a nested .result is read once, as itself.
+    if (item.classList.contains("result--ad") || item.classList.contains("result--no-result")) continue
+    const anchor = item.querySelector("a.result__a")
+    if (anchor === null) continue
+    results.push({
+      title: text(anchor),
+      snippet: text(item.querySelector(".result__snippet")),
+      url: targetUrl(anchor.getAttribute("href") ?? "")
+    })
+  }
+  return { _tag: "Results", results }
+}
+
+// DuckDuckGo refuses clients it takes for bots with 403 or a redirect to a challenge, besides its 202 page.
+const refuse = (answer: Http.Answer): Http.Refusal | undefined =>
+  answer.status === 403 || (answer.status >= 300 && answer.status < 400)
+    ? {
+        kind: "rate_limited",
+        status: answer.status,
+        retryAfter: Http.retryAfterSeconds(answer.headers),
+        hint: "DuckDuckGo blocks clients it takes for bots; wait before retrying or use another provider"
+      }
+    : undefined
+
+const searchKeywords =
+  (client: HttpClient.HttpClient) =>
+  (
+    keyword: string,
+    ctx: ProviderDriver.DriverContext
+  ): Effect.Effect<ReadonlyArray<ProviderDriver.DriverResult>, WebSearchError.WebSearchError> =>
+    Effect.gen(function* () {
+      const c = Http.call(preset, "searchKeywords", keyword, ctx)
+      const base = yield* Http.endpoint(c)
+      const answer = yield* Keyless.send(
+        client,
+        c,
+        HttpClientRequest.post(`${base}/html/`).pipe(
+          HttpClientRequest.setHeaders({
+            "user-agent": userAgent,
+            accept: "text/html,application/xhtml+xml",
+            "accept-language": "en-US,en;q=0.9"
+          }),
+          HttpClientRequest.bodyUrlParams(searchForm(keyword))
+        ),
+        { refuse }
+      )
+      const page = parsePage(answer.text)
+      // 202 is DuckDuckGo's "not now" (its challenge page), whatever the body holds.
+      if (answer.status === 202 || page._tag === "Blocked") {
+        return yield* Effect.fail(
+          Keyless.failure(c, {
+            kind: "rate_limited",
+            status: answer.status,
+            retryAfter: Http.retryAfterSeconds(answer.headers),
+            hint: `DuckDuckGo served its bot challenge${page._tag === "Blocked" ? ` (${page.marker})` : ""} instead of results; wait before retrying or use another provider`
+          })
+        )
+      }
+      if (page._tag === "NoResults") return []
+      if (page._tag === "Unrecognised") {
+        return yield* Effect.fail(
+          Http.invalid(
+            c,
+            `answered with a page that has neither a result list (#links) nor a no-results notice (${answer.text.length} characters): its markup may have changed`
+          )
+        )
+      }
+      const mapped = Fields.results(page.results, (r) => ({ title: r.title, content: r.snippet, url: r.url }))
+      // No count parameter exists: the page's list is cut here, after unusable links are dropped.
+      return yield* Http.keep(c, { results: mapped.results.slice(0, ctx.maxResults), dropped: mapped.dropped })
+    })
+
+/**
+ * Builds the driver with the `HttpClient` in context.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClient.HttpClient> = Effect.map(
+  Http.client,
+  (client) => ({ preset, searchKeywords: searchKeywords(client) })
+)
+
+/**
+ * Registers the `duckduckgo` driver.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer: Layer.Layer<never, never, ProviderRegistry.ProviderRegistry | HttpClient.HttpClient> =
+  Layer.unwrapEffect(Effect.map(make, ProviderRegistry.register))

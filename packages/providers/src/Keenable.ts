@@ -1,0 +1,176 @@
+/**
+ * The `keenable` provider: `searchKeywords` on `POST {apiHost}/v1/search` with the key in `X-API-Key`, or, when
+ * no key is configured, keyless on `POST {apiHost}/v1/search/public` (rate-limited by Keenable). apiHost
+ * `https://api.keenable.ai`.
+ *
+ * The body is `{query, count}`; `count` is clamped to 1–20 (Keenable documents the parameter but not its
+ * maximum, so a conservative bound is sent and the pipeline slices to the caller's `maxResults`). A result's
+ * content is Keenable's longer `snippet` when present, else its `description`. Errors: 401/403 →
+ * `Unavailable/credentials_rejected` (keyless: a hint to set a key); 429 → `RequestFailed/http_429` (Retry-After
+ * honoured); 5xx → `http_5xx`; an answer without `results` that carries an error message (the body shape of
+ * Keenable's errors is undocumented) → `RequestFailed/http_status` with that message.
+ *
+ * @since 0.1.0
+ */
+import type * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import * as Preset from "@websearch/core/Preset"
+import type * as ProviderDriver from "@websearch/core/ProviderDriver"
+import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
+import type * as WebSearchError from "@websearch/core/WebSearchError"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+import * as Schema from "effect/Schema"
+import * as Http from "./internal/providerHttp.js"
+import * as Keyless from "./internal/keylessHttp.js"
+import * as Fields from "./internal/resultFields.js"
+
+/**
+ * The provider id.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const providerId = "keenable"
+
+/**
+ * The `keenable` preset (core's built-in one; the key is optional).
+ *
+ * @since 0.1.0
+ * @category presets
+ */
+export const preset: Preset.Preset = Preset.byId.get(providerId) as Preset.Preset
+
+/**
+ * The most results asked of Keenable per search. Keenable does not document a maximum for `count` [U]; 20 is the
+ * bound most search APIs share, and the pipeline slices to the caller's `maxResults` in any case.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const maxResultsLimit = 20
+
+/**
+ * The path searched: the keyed endpoint, or the public (keyless) one.
+ *
+ * @since 0.1.0
+ * @category encoding
+ */
+export const searchPath = (keyed: boolean): string => (keyed ? "/v1/search" : "/v1/search/public")
+
+/**
+ * The body of a search for one keyword.
+ *
+ * @since 0.1.0
+ * @category encoding
+ */
+export const searchBody = (keyword: string, maxResults: number) => ({
+  query: keyword,
+  count: Http.clamp(maxResults, 1, maxResultsLimit)
+})
+
+/**
+ * The answer of a search, as far as websearch reads it. Titles, descriptions and snippets may be null or absent;
+ * `published_at` is read leniently (an RFC 3339 string in integrations, Unix seconds on Keenable's fetch).
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const SearchAnswer = Schema.Struct({
+  query: Schema.optional(Schema.NullOr(Schema.String)),
+  results: Schema.optional(
+    Schema.NullOr(
+      Schema.Array(
+        Schema.Struct({
+          title: Schema.optional(Schema.NullOr(Schema.String)),
+          url: Schema.String,
+          description: Schema.optional(Schema.NullOr(Schema.String)),
+          snippet: Schema.optional(Schema.NullOr(Schema.String)),
+          published_at: Schema.optional(Schema.NullOr(Schema.Union(Schema.String, Schema.Number)))
+        })
+      )
+    )
+  )
+})
+
+// Without a key there is no key to blame: say what would lift the refusal instead.
+const refuseKeyless = (answer: Http.Answer, json: unknown): Http.Refusal | undefined => {
+  const message = Http.messageOf(json)
+  if (answer.status === 401 || answer.status === 403) {
+    return {
+      kind: "credentials",
+      status: answer.status,
+      message,
+      hint: "Keenable's keyless endpoint refused it; set providers.keenable.apiKeys or KEENABLE_API_KEY"
+    }
+  }
+  if (answer.status === 429) {
+    return {
+      kind: "rate_limited",
+      status: answer.status,
+      message,
+      retryAfter: Http.retryAfterSeconds(answer.headers),
+      hint: "the keyless tier is rate-limited; a key (KEENABLE_API_KEY) lifts the limit"
+    }
+  }
+  return undefined
+}
+
+const searchKeywords =
+  (client: HttpClient.HttpClient) =>
+  (
+    keyword: string,
+    ctx: ProviderDriver.DriverContext
+  ): Effect.Effect<ReadonlyArray<ProviderDriver.DriverResult>, WebSearchError.WebSearchError> =>
+    Effect.gen(function* () {
+      const c = Http.call(preset, "searchKeywords", keyword, ctx)
+      const base = yield* Http.endpoint(c)
+      const keyed = Option.isSome(ctx.apiKey)
+      const request = HttpClientRequest.post(`${base}${searchPath(keyed)}`).pipe(
+        HttpClientRequest.acceptJson,
+        HttpClientRequest.bodyUnsafeJson(searchBody(keyword, ctx.maxResults))
+      )
+      const answer = yield* Option.match(ctx.apiKey, {
+        onNone: () => Keyless.send(client, c, request, { refuse: refuseKeyless }),
+        onSome: (key) => Http.send(client, c, HttpClientRequest.setHeader(request, "X-API-Key", Redacted.value(key)))
+      })
+      const json = Http.parseJson(answer.text)
+      const decoded = yield* Http.decode(c, SearchAnswer, answer)
+      if (decoded.results === undefined || decoded.results === null) {
+        const said = Either.isRight(json) ? Http.messageOf(json.right) : undefined
+        if (said !== undefined) {
+          return yield* Effect.fail(Http.failure(c, { kind: "status", status: answer.status, message: said }))
+        }
+        return []
+      }
+      return yield* Http.keep(
+        c,
+        Fields.results(decoded.results, (r) => {
+          const snippet = r.snippet?.trim() ?? ""
+          return { title: r.title, content: snippet !== "" ? snippet : r.description, url: r.url }
+        })
+      )
+    })
+
+/**
+ * Builds the driver with the `HttpClient` in context.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClient.HttpClient> = Effect.map(
+  Http.client,
+  (client) => ({ preset, searchKeywords: searchKeywords(client) })
+)
+
+/**
+ * Registers the `keenable` driver.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer: Layer.Layer<never, never, ProviderRegistry.ProviderRegistry | HttpClient.HttpClient> =
+  Layer.unwrapEffect(Effect.map(make, ProviderRegistry.register))

@@ -1,0 +1,388 @@
+/**
+ * The `searxng` provider: `searchKeywords` on a self-hosted SearXNG instance, `GET {apiHost}/search?q=&format=json
+ * &pageno=1`, with `engines=a,b` when the provider's `engines` setting is set and HTTP basic auth when
+ * `basicAuthUsername` / `basicAuthPassword` are (an instance behind a proxy). There is no default apiHost: the
+ * pipeline refuses the call with `Unavailable/invalid_config` naming
+ * `providers.searxng.capabilities.searchKeywords.apiHost` (`SEARXNG_API_HOST`) until one is set.
+ *
+ * SearXNG has no result-count parameter and does not promise its results in score order, so they are sorted by
+ * `score` (highest first, results without one after, in the order given) and cut to `maxResults`.
+ *
+ * Errors: 403 with an HTML page is SearXNG refusing `format=json` → `Unavailable/invalid_config` (enable `json`
+ * in `search.formats` of settings.yml; retrying cannot help); 401 → `Unavailable/credentials_rejected` naming the
+ * basic-auth settings; 403 with any other body → `credentials_rejected` when basic auth is configured (a proxy
+ * that authenticated the user but denies access), else `RequestFailed/http_403`; 429 (SearXNG's bot limiter) →
+ * `http_429` with Retry-After; 5xx → `http_5xx`. An answer with no results because every engine SearXNG asked
+ * failed (`unresponsive_engines`) is not "nothing found": it fails with `RequestFailed/rate_limited` when every
+ * engine was blocked (CAPTCHA, too many requests, access denied, suspended) and `RequestFailed/http_5xx`
+ * otherwise, naming the engines; when some engines failed but results came back, the engines are logged.
+ *
+ * With `fetchResults` (see `layerWith`), each result's page is then fetched through the `fetchUrls` capability
+ * (its URL policy, blacklist, cache and quota included) and its text replaces the snippet; a page that cannot be
+ * fetched keeps its snippet and never fails the search.
+ *
+ * @since 0.1.0
+ */
+import type * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import * as FetchUrls from "@websearch/core/FetchUrls"
+import * as Preset from "@websearch/core/Preset"
+import type * as ProviderDriver from "@websearch/core/ProviderDriver"
+import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
+import * as Spans from "@websearch/core/Spans"
+import * as WebSearchError from "@websearch/core/WebSearchError"
+import * as Clock from "effect/Clock"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
+import * as Keyless from "./internal/keylessHttp.js"
+import * as Http from "./internal/providerHttp.js"
+import * as Fields from "./internal/resultFields.js"
+
+/**
+ * The provider id.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const providerId = "searxng"
+
+/**
+ * The `searxng` preset (core's built-in one: keyless, no default endpoint).
+ *
+ * @since 0.1.0
+ * @category presets
+ */
+export const preset: Preset.Preset = Preset.byId.get(providerId) as Preset.Preset
+
+/**
+ * The query parameters of `GET /search` for one keyword: the first page, as JSON, from the given engines (all
+ * the instance's enabled engines when none are given).
+ *
+ * @since 0.1.0
+ * @category encoding
+ */
+export const searchParams = (keyword: string, engines: ReadonlyArray<string>): Record<string, string> => ({
+  q: keyword,
+  format: "json",
+  pageno: "1",
+  ...(engines.length > 0 ? { engines: engines.join(",") } : {})
+})
+
+/**
+ * The answer of `GET /search?format=json`, as far as websearch reads it. Scores may come as strings; an item
+ * without a URL is dropped (and counted) rather than failing the answer; `unresponsive_engines` is a list of
+ * `[engine, reason]` pairs, read leniently.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const SearchAnswer = Schema.Struct({
+  query: Schema.optional(Schema.NullOr(Schema.Union(Schema.String, Schema.Number))),
+  number_of_results: Schema.optional(Schema.NullOr(Http.NumberLike)),
+  results: Schema.optionalWith(
+    Schema.Array(
+      Schema.Struct({
+        url: Schema.optional(Schema.NullOr(Schema.String)),
+        title: Schema.optional(Schema.NullOr(Schema.String)),
+        content: Schema.optional(Schema.NullOr(Schema.String)),
+        engine: Schema.optional(Schema.NullOr(Schema.String)),
+        score: Schema.optional(Schema.NullOr(Http.NumberLike)),
+        publishedDate: Schema.optional(Schema.NullOr(Schema.String))
+      })
+    ),
+    { default: () => [] }
+  ),
+  unresponsive_engines: Schema.optionalWith(Schema.NullOr(Schema.Array(Schema.Unknown)), { default: () => [] })
+})
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type SearchAnswer = typeof SearchAnswer.Type
+
+/**
+ * Results by score, highest first; results without a finite score come after, and equal scores keep SearXNG's
+ * order.
+ *
+ * @since 0.1.0
+ * @category decoding
+ */
+export const byScore = <A extends { readonly score?: number | null | undefined }>(
+  results: ReadonlyArray<A>
+): Array<A> => {
+  const scoreOf = (a: A) =>
+    typeof a.score === "number" && Number.isFinite(a.score) ? a.score : Number.NEGATIVE_INFINITY
+  return results
+    .map((result, index) => ({ result, index }))
+    .sort((a, b) => scoreOf(b.result) - scoreOf(a.result) || a.index - b.index)
+    .map(({ result }) => result)
+}
+
+/**
+ * The engines SearXNG reports as unresponsive, each as `engine (reason)`.
+ *
+ * @since 0.1.0
+ * @category decoding
+ */
+export const unresponsiveEngines = (entries: ReadonlyArray<unknown> | null): Array<string> =>
+  (entries ?? []).flatMap((entry) => {
+    if (typeof entry === "string") return entry.trim() === "" ? [] : [entry.trim()]
+    if (Array.isArray(entry)) {
+      const [engine, reason] = entry as ReadonlyArray<unknown>
+      if (typeof engine !== "string" || engine.trim() === "") return []
+      return [typeof reason === "string" && reason.trim() !== "" ? `${engine} (${reason.trim()})` : engine]
+    }
+    if (typeof entry === "object" && entry !== null) {
+      const { engine, reason } = entry as { engine?: unknown; reason?: unknown }
+      if (typeof engine !== "string") return []
+      return [typeof reason === "string" && reason.trim() !== "" ? `${engine} (${reason.trim()})` : engine]
+    }
+    return []
+  })
+
+// The reasons SearXNG gives for an engine that refused it rather than failed (its suspension messages included).
+const blockedReason = /captcha|too many requests|access denied|suspended/i
+
+const basicAuthSettings =
+  "providers.searxng.basicAuthUsername and basicAuthPassword (SEARXNG_BASIC_AUTH_USERNAME, SEARXNG_BASIC_AUTH_PASSWORD)"
+
+const isHtml = (answer: Http.Answer): boolean =>
+  (answer.headers["content-type"] ?? "").toLowerCase().includes("html") || answer.text.trimStart().startsWith("<")
+
+const reject =
+  (c: Http.Call) =>
+  (answer: Http.Answer): WebSearchError.WebSearchError | undefined =>
+    answer.status === 403 && isHtml(answer)
+      ? Http.missing(
+          c,
+          "invalid_config",
+          `SearXNG refused format=json (HTTP 403): enable json in search.formats of the instance's settings.yml${
+            Option.isSome(c.ctx.provider.basicAuth)
+              ? ` (or, if the proxy in front of it forbids this user, check its rules and ${basicAuthSettings})`
+              : ""
+          }`
+        )
+      : undefined
+
+const refuse =
+  (c: Http.Call) =>
+  (answer: Http.Answer, json: unknown): Http.Refusal | undefined => {
+    const message = Http.messageOf(json) ?? (isHtml(answer) || answer.text.trim() === "" ? undefined : answer.text)
+    const authenticated = Option.isSome(c.ctx.provider.basicAuth)
+    if (answer.status === 401) {
+      return {
+        kind: "credentials",
+        status: 401,
+        message,
+        hint: authenticated
+          ? `the instance rejected the basic-auth credentials: check ${basicAuthSettings}`
+          : `the instance requires basic auth: set ${basicAuthSettings}`
+      }
+    }
+    if (answer.status === 403) {
+      return authenticated
+        ? {
+            kind: "credentials",
+            status: 403,
+            message,
+            hint: `the proxy in front of the instance denies this user: check ${basicAuthSettings}`
+          }
+        : { kind: "status", status: 403, message }
+    }
+    if (answer.status === 429) {
+      return {
+        kind: "rate_limited",
+        status: 429,
+        message,
+        retryAfter: Http.retryAfterSeconds(answer.headers),
+        hint:
+          "SearXNG's limiter blocks this client: turn off limiter in settings.yml or pass this client's IP in " +
+          "limiter.toml"
+      }
+    }
+    return undefined
+  }
+
+/**
+ * Options of the `searxng` driver.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Options {
+  /**
+   * Fetch each result's page through the `fetchUrls` capability and use its text as the result's content
+   * (default false). A page that cannot be fetched keeps SearXNG's snippet.
+   */
+  readonly fetchResults?: boolean | undefined
+  /** The provider the pages are fetched with (default: the settings' default `fetchUrls` provider). */
+  readonly fetchProviderId?: string | undefined
+  /** How many pages are fetched at once: 1–20, default 5. */
+  readonly fetchConcurrency?: number | undefined
+}
+
+// A concurrency that is not a whole number from 1 to 20 falls back to the nearest one (5 when it is not a number).
+const fetchConcurrency = (options: Options): number =>
+  Number.isFinite(options.fetchConcurrency) ? Http.clamp(Math.floor(options.fetchConcurrency as number), 1, 20) : 5
+
+// The share of the search's timeout the page fetches may use, so the search itself never times out on them.
+const fetchShareOfTimeout = 0.8
+
+/** Replaces each result's content with its page's text where the page could be fetched. */
+const withPages = (
+  fetcher: FetchUrls.FetchUrls.Service,
+  options: Options,
+  c: Http.Call,
+  results: ReadonlyArray<ProviderDriver.DriverResult>,
+  remaining: Duration.Duration
+): Effect.Effect<ReadonlyArray<ProviderDriver.DriverResult>> =>
+  Effect.gen(function* () {
+    const pages = new Map<string, string>()
+    const fetchOne = (url: string) =>
+      fetcher
+        .fetchUrls(
+          options.fetchProviderId === undefined ? { urls: [url] } : { providerId: options.fetchProviderId, urls: [url] }
+        )
+        .pipe(
+          Effect.flatMap((response) => {
+            const page = response.results.find((r) => r.sourceInput === url) ?? response.results[0]
+            const text = page === undefined ? "" : page.content.trim()
+            return text === ""
+              ? Effect.logDebug(`websearch searxng kept the snippet of ${url}: its page has no text`)
+              : Effect.sync(() => pages.set(url, text))
+          }),
+          Effect.catchAll((error) =>
+            // A configuration problem (no fetch provider, ...) affects every page: say it where it is seen.
+            (error._tag === "Unavailable" ? Effect.logWarning : Effect.logDebug)(
+              `websearch searxng kept the snippet of ${url}: ${error._tag}/${error.reason} (${error.message})`
+            )
+          )
+        )
+    const fetched = yield* Effect.forEach(results, (result) => fetchOne(result.url), {
+      concurrency: fetchConcurrency(options),
+      discard: true
+    }).pipe(Effect.timeoutOption(remaining))
+    if (Option.isNone(fetched)) {
+      yield* Effect.logDebug(
+        `websearch searxng stopped fetching pages after ${Duration.format(remaining)}: ${results.length - pages.size} result(s) keep their snippet`
+      )
+    }
+    return results.map((result) => {
+      const text = pages.get(result.url)
+      return text === undefined ? result : { ...result, content: text }
+    })
+  }).pipe(
+    Effect.annotateLogs({ providerId: c.providerId, input: c.input }),
+    Spans.withSpan("websearch.provider.searxng.fetchResults", {
+      captureStackTrace: false,
+      attributes: { "websearch.provider": c.providerId, "websearch.results": results.length }
+    })
+  )
+
+const searchKeywords =
+  (client: HttpClient.HttpClient, fetcher: FetchUrls.FetchUrls.Service | undefined, options: Options) =>
+  (
+    keyword: string,
+    ctx: ProviderDriver.DriverContext
+  ): Effect.Effect<ReadonlyArray<ProviderDriver.DriverResult>, WebSearchError.WebSearchError> =>
+    Effect.gen(function* () {
+      const started = yield* Clock.currentTimeMillis
+      const c = Http.call(preset, "searchKeywords", keyword, ctx)
+      const base = yield* Http.endpoint(c)
+      const request = HttpClientRequest.get(`${base}/search`).pipe(
+        HttpClientRequest.setUrlParams(searchParams(keyword, ctx.provider.engines)),
+        HttpClientRequest.acceptJson
+      )
+      const answer = yield* Keyless.send(
+        client,
+        c,
+        Option.match(ctx.provider.basicAuth, {
+          onNone: () => request,
+          onSome: (auth) => HttpClientRequest.basicAuth(request, auth.username, auth.password)
+        }),
+        { refuse: refuse(c), reject: reject(c) }
+      )
+      const decoded = yield* Http.decode(c, SearchAnswer, answer)
+      const failedEngines = unresponsiveEngines(decoded.unresponsive_engines)
+      const mapped = Fields.results(byScore(decoded.results), (r) => ({
+        title: r.title,
+        content: r.content,
+        url: r.url
+      }))
+      if (mapped.results.length === 0 && failedEngines.length > 0) {
+        const blocked = failedEngines.every((engine) => blockedReason.test(engine))
+        return yield* Effect.fail(
+          WebSearchError.requestFailed(
+            blocked ? "rate_limited" : "http_5xx",
+            `SearXNG found nothing because every engine it asked failed: ${Http.providerText(c, failedEngines.join(", "))}`,
+            { providerId: c.providerId, capability: c.capability, input: c.input }
+          )
+        )
+      }
+      if (failedEngines.length > 0) {
+        yield* Effect.logWarning(
+          `websearch searxng answered without some engines: ${Http.providerText(c, failedEngines.join(", "))}`
+        ).pipe(Effect.annotateLogs({ providerId: c.providerId, input: c.input }))
+      }
+      const kept = yield* Http.keep(c, { results: mapped.results.slice(0, ctx.maxResults), dropped: mapped.dropped })
+      if (fetcher === undefined || options.fetchResults !== true || kept.length === 0) return kept
+      const elapsed = (yield* Clock.currentTimeMillis) - started
+      const remaining = Duration.toMillis(ctx.timeout) * fetchShareOfTimeout - elapsed
+      if (remaining <= 0) {
+        yield* Effect.logDebug("websearch searxng fetched no pages: the search used up the time for them")
+        return kept
+      }
+      return yield* withPages(fetcher, options, c, kept, Duration.millis(remaining))
+    })
+
+/**
+ * Builds the driver with the `HttpClient` in context (snippets only: no page fetching).
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClient.HttpClient> = Effect.map(
+  Http.client,
+  (client) => ({ preset, searchKeywords: searchKeywords(client, undefined, {}) })
+)
+
+/**
+ * Builds the driver with options, capturing the `HttpClient` and the `FetchUrls` service (for `fetchResults`).
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const makeWith = (
+  options: Options
+): Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClient.HttpClient | FetchUrls.FetchUrls> =>
+  Effect.gen(function* () {
+    const client = yield* Http.client
+    const fetcher = yield* FetchUrls.FetchUrls
+    return { preset, searchKeywords: searchKeywords(client, fetcher, options) }
+  })
+
+/**
+ * Registers the `searxng` driver.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer: Layer.Layer<never, never, ProviderRegistry.ProviderRegistry | HttpClient.HttpClient> =
+  Layer.unwrapEffect(Effect.map(make, ProviderRegistry.register))
+
+/**
+ * Registers the `searxng` driver with options, e.g. `SearXng.layerWith({ fetchResults: true })` to answer with
+ * each result's page text instead of its snippet (through the `fetchUrls` capability, so compose a fetch
+ * provider such as `@websearch/node`'s `Fetch.layer`).
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerWith = (
+  options: Options
+): Layer.Layer<never, never, ProviderRegistry.ProviderRegistry | HttpClient.HttpClient | FetchUrls.FetchUrls> =>
+  Layer.unwrapEffect(Effect.map(makeWith(options), ProviderRegistry.register))
