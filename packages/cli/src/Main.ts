@@ -61,15 +61,15 @@ export const providers: Live.Providers = Layer.unwrapEffect(
       // The Chromium renderer is loaded (and Chromium started, on the first page) only when rendering is asked for.
       const render = settings.providers.get("fetch")?.render ?? Option.none()
       const renders = Option.isSome(render) && render.value !== "never"
-      const [Fetch, OpenAi, NodeHttpClient, BrowserRenderer] = await Promise.all([
+      const [Fetch, Providers, NodeHttpClient, BrowserRenderer] = await Promise.all([
         import("@websearch/node/Fetch"),
-        import("@websearch/providers/OpenAi"),
+        import("@websearch/providers/Providers"),
         import("@effect/platform-node/NodeHttpClient"),
         renders ? import("@websearch/node/BrowserRenderer") : undefined
       ])
       const fetch =
         BrowserRenderer === undefined ? Fetch.layer : Fetch.layer.pipe(Layer.provide(BrowserRenderer.layerConfig()))
-      return Layer.mergeAll(fetch, OpenAi.layer.pipe(Layer.provide(NodeHttpClient.layerUndici)))
+      return Layer.mergeAll(fetch, Providers.layer.pipe(Layer.provide(NodeHttpClient.layerUndici)))
     })
   )
 )

@@ -1,42 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { spawn } from "node:child_process"
 import { mkdtempSync, writeFileSync } from "node:fs"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { fileURLToPath } from "node:url"
 import * as Pdf from "../../../test-support/pdf.js"
-
-const bin = fileURLToPath(new URL("../bin/websearch.js", import.meta.url))
-const guard = fileURLToPath(new URL("../../../test-support/loopbackGuard.js", import.meta.url))
-
-const baseEnv = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "" }
-
-interface Ran {
-  readonly code: number | null
-  readonly stdout: string
-  readonly stderr: string
-}
-
-// The server lives in this process, so the command must run asynchronously (spawnSync would block the server).
-const websearch = (args: ReadonlyArray<string>, env: Record<string, string> = {}): Promise<Ran> =>
-  new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", guard, bin, ...args], {
-      env: { ...baseEnv, ...env },
-      stdio: ["ignore", "pipe", "pipe"]
-    })
-    let stdout = ""
-    let stderr = ""
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk))
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk))
-    const timer = setTimeout(() => child.kill("SIGKILL"), 90_000)
-    child.on("error", reject)
-    child.on("close", (code) => {
-      clearTimeout(timer)
-      resolve({ code, stdout, stderr })
-    })
-  })
+import { websearch } from "./support/process.js"
 
 const json = (stdout: string): Record<string, unknown> => {
   const lines = stdout.trim().split("\n")

@@ -4,35 +4,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as Either from "effect/Either"
-import { spawn } from "node:child_process"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
-import { fileURLToPath } from "node:url"
 import * as Cli from "../src/Cli.js"
-
-const bin = fileURLToPath(new URL("../bin/websearch.js", import.meta.url))
-const guard = fileURLToPath(new URL("../../../test-support/loopbackGuard.js", import.meta.url))
-
-const websearch = (
-  args: ReadonlyArray<string>,
-  env: Record<string, string> = {}
-): Promise<{ code: number | null; stdout: string; stderr: string }> =>
-  new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", guard, bin, ...args], {
-      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
-      stdio: ["ignore", "pipe", "pipe"]
-    })
-    let stdout = ""
-    let stderr = ""
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk))
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk))
-    const timer = setTimeout(() => child.kill("SIGKILL"), 60_000)
-    child.on("error", reject)
-    child.on("close", (code) => {
-      clearTimeout(timer)
-      resolve({ code, stdout, stderr })
-    })
-  })
+import { websearch } from "./support/process.js"
 
 const text = "This paragraph was written by a script after the page loaded, so a plain fetch never sees it."
 

@@ -47,21 +47,6 @@ describe("websearch as a process", () => {
     expect(stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/)
   })
 
-  it("search with the keyless default reports Unavailable/not_registered as one JSON object, exit 1", () => {
-    const { code, stdout } = websearch(["search", "effect typescript", "--json"])
-    expect(code).toBe(1)
-    const out = json(stdout)
-    expect(out.ok).toBe(false)
-    expect(out.error).toMatchObject({
-      _tag: "Unavailable",
-      reason: "not_registered",
-      providerId: "duckduckgo",
-      capability: "searchKeywords",
-      retryable: false
-    })
-    expect(out.failures).toEqual([])
-  })
-
   it("human output of a failure goes to stderr, stdout stays empty", () => {
     // A loopback URL that is not allowlisted: refused by the URL policy before anything is sent.
     const { code, stdout, stderr } = websearch(["fetch", "http://127.0.0.1:9/"])
@@ -115,7 +100,9 @@ describe("websearch as a process", () => {
     const out = json(stdout) as { ok: boolean; response: Array<Record<string, unknown>> }
     expect(out.ok).toBe(true)
     const tavily = out.response.find((row) => row.id === "tavily")
-    expect(tavily).toMatchObject({ apiKeys: 2, registered: false })
+    expect(tavily).toMatchObject({ apiKeys: 2, registered: true })
+    // Every preset has its driver in the binary.
+    expect(out.response.filter((row) => row.registered !== true).map((row) => row.id)).toEqual([])
     const jina = out.response.find((row) => row.id === "jina")
     expect(jina?.capabilities).toEqual([
       { feature: "searchKeywords", apiHost: "https://s.jina.ai" },

@@ -1,0 +1,40 @@
+/**
+ * Runs the built `websearch` binary as a child process under the loopback guard, with only PATH and HOME from the
+ * developer's shell (no provider keys or defaults leak in). Asynchronous, so a server living in the test's own
+ * process can answer the command.
+ */
+import { spawn } from "node:child_process"
+import { fileURLToPath } from "node:url"
+
+const bin = fileURLToPath(new URL("../../bin/websearch.js", import.meta.url))
+const guard = fileURLToPath(new URL("../../../../test-support/loopbackGuard.js", import.meta.url))
+
+/** How the command ended and what it printed. */
+export interface Ran {
+  readonly code: number | null
+  readonly stdout: string
+  readonly stderr: string
+}
+
+/** Runs `websearch ARGS` with ENV; the child is killed after `timeoutMs` (default 90 s). */
+export const websearch = (
+  args: ReadonlyArray<string>,
+  env: Record<string, string> = {},
+  timeoutMs = 90_000
+): Promise<Ran> =>
+  new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", guard, bin, ...args], {
+      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
+      stdio: ["ignore", "pipe", "pipe"]
+    })
+    let stdout = ""
+    let stderr = ""
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk))
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk))
+    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs)
+    child.on("error", reject)
+    child.on("close", (code) => {
+      clearTimeout(timer)
+      resolve({ code, stdout, stderr })
+    })
+  })

@@ -1,0 +1,101 @@
+/**
+ * Every remote provider of this package in one Layer, for applications (and the CLI) that want them all: an
+ * application that wants only some composes those modules' layers instead. Each driver captures the
+ * `HttpClient` in context when the Layer is built.
+ *
+ * @example
+ * ```ts
+ * import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
+ * import * as Layer from "effect/Layer"
+ * import * as Providers from "@websearch/providers/Providers"
+ *
+ * const providers = Providers.layer.pipe(Layer.provide(NodeHttpClient.layerUndici))
+ * ```
+ *
+ * @since 0.1.0
+ */
+import type * as HttpClient from "@effect/platform/HttpClient"
+import type * as ProviderRegistry from "@websearch/core/ProviderRegistry"
+import * as Layer from "effect/Layer"
+import * as Baidu from "./Baidu.js"
+import * as Bing from "./Bing.js"
+import * as Bocha from "./Bocha.js"
+import * as Brave from "./Brave.js"
+import * as DuckDuckGo from "./DuckDuckGo.js"
+import * as Exa from "./Exa.js"
+import * as ExaMcp from "./ExaMcp.js"
+import * as Firecrawl from "./Firecrawl.js"
+import * as GoogleSearch from "./GoogleSearch.js"
+import * as Jina from "./Jina.js"
+import * as Kagi from "./Kagi.js"
+import * as Keenable from "./Keenable.js"
+import * as Ollama from "./Ollama.js"
+import * as OpenAi from "./OpenAi.js"
+import * as Perplexity from "./Perplexity.js"
+import * as Querit from "./Querit.js"
+import * as SearXng from "./SearXng.js"
+import * as SerpApi from "./SerpApi.js"
+import * as Serper from "./Serper.js"
+import * as Tavily from "./Tavily.js"
+import * as Zhipu from "./Zhipu.js"
+
+/**
+ * The ids of the providers `layer` registers, in display order.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const ids: ReadonlyArray<string> = [
+  Tavily.providerId,
+  Exa.providerId,
+  ExaMcp.providerId,
+  SearXng.providerId,
+  Jina.providerId,
+  Zhipu.providerId,
+  Bocha.providerId,
+  Querit.providerId,
+  Brave.providerId,
+  Serper.providerId,
+  GoogleSearch.providerId,
+  Bing.providerId,
+  Baidu.providerId,
+  Ollama.providerId,
+  Keenable.providerId,
+  DuckDuckGo.providerId,
+  Firecrawl.providerId,
+  Perplexity.providerId,
+  Kagi.providerId,
+  SerpApi.providerId,
+  OpenAi.providerId
+]
+
+/**
+ * Registers every remote provider's driver.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer: Layer.Layer<never, never, ProviderRegistry.ProviderRegistry | HttpClient.HttpClient> =
+  Layer.mergeAll(
+    Tavily.layer,
+    Exa.layer,
+    ExaMcp.layer,
+    SearXng.layer,
+    Jina.layer,
+    Zhipu.layer,
+    Bocha.layer,
+    Querit.layer,
+    Brave.layer,
+    Serper.layer,
+    GoogleSearch.layer,
+    Bing.layer,
+    Baidu.layer,
+    Ollama.layer,
+    Keenable.layer,
+    DuckDuckGo.layer,
+    Firecrawl.layer,
+    Perplexity.layer,
+    Kagi.layer,
+    SerpApi.layer,
+    OpenAi.layer
+  )
