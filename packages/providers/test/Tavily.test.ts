@@ -4,7 +4,8 @@ import * as Server from "./support/providerServer.js"
 
 const searchFixture = Server.fixture<Server.FixtureJson>("tavily.json")
 const extractFixture = Server.fixture<Server.FixtureJson>("tavily_extract.json")
-const errorBody = (status: number) => searchFixture.error_examples.find((e: Server.FixtureJson) => e.status === status).body
+const errorBody = (status: number) =>
+  searchFixture.error_examples.find((e: Server.FixtureJson) => e.status === status).body
 
 let server: Server.ProviderServer
 beforeAll(async () => {
