@@ -153,7 +153,12 @@ export const ProviderOverride = Schema.Struct({
   /** Whether a local provider (`fetch`) obeys robots.txt; off by default. */
   respectRobotsTxt: Schema.optional(Schema.Boolean),
   /** When a local provider (`fetch`) renders pages in Chromium; `never` by default. */
-  render: Schema.optional(RenderMode)
+  render: Schema.optional(RenderMode),
+  /**
+   * Whether a search provider that can (SearXNG) answers with each result's page, read through `fetchUrls`,
+   * instead of its snippet; off by default.
+   */
+  fetchResults: Schema.optional(Schema.Boolean)
 })
 
 /**
@@ -266,6 +271,8 @@ export interface ResolvedProvider extends Preset.Preset {
   readonly respectRobotsTxt: Option.Option<boolean>
   /** When a local provider renders pages in Chromium, when the user said. */
   readonly render: Option.Option<RenderMode>
+  /** Whether a search provider answers with each result's page (SearXNG), when the user said. */
+  readonly fetchResults: Option.Option<boolean>
 }
 
 /**
@@ -396,6 +403,7 @@ const resolveProvider = (preset: Preset.Preset, override: ProviderOverride | und
   model: Option.fromNullable(override?.model),
   userAgent: Option.fromNullable(override?.userAgent),
   respectRobotsTxt: Option.fromNullable(override?.respectRobotsTxt),
+  fetchResults: Option.fromNullable(override?.fetchResults),
   render: Option.fromNullable(override?.render),
   rateLimit: Option.orElse(
     Option.map(Option.fromNullable(override?.rateLimit), (rate) => ({
@@ -420,6 +428,9 @@ const pickDefault = (input: typeof SettingsInput.Type, capability: Capability.Ca
 // The providers whose API needs an engine id beside the key (Google Custom Search's `cx`).
 const enginesIdProviders: ReadonlySet<string> = new Set(["google"])
 
+// The search providers that can answer with each result's page instead of its snippet.
+const fetchResultsProviders: ReadonlySet<string> = new Set(["searxng"])
+
 const validate = (input: typeof SettingsInput.Type): Either.Either<Service, WebSearchError.Unavailable> => {
   const problems: Array<string> = []
   for (const [id, override] of Object.entries(input.providers ?? {})) {
@@ -438,6 +449,11 @@ const validate = (input: typeof SettingsInput.Type): Either.Either<Service, WebS
     }
     if (override.engineId !== undefined && !enginesIdProviders.has(id)) {
       problems.push(`providers.${id}.engineId: only ${Array.from(enginesIdProviders).join(", ")} take an engineId`)
+    }
+    if (override.fetchResults !== undefined && !fetchResultsProviders.has(id)) {
+      problems.push(
+        `providers.${id}.fetchResults: only ${Array.from(fetchResultsProviders).join(", ")} take fetchResults`
+      )
     }
     for (const field of ["userAgent", "respectRobotsTxt", "render"] as const) {
       if (override[field] !== undefined && preset.type !== "local") {
@@ -622,7 +638,8 @@ const splitList = (s: string) =>
  * - per provider, with its id upper-cased and `-` as `_`: `<ID>_API_KEY` (several keys comma-separated, rotated),
  *   `<ID>_API_HOST` (single-capability providers) or `<ID>_<CAPABILITY>_API_HOST` (`JINA_FETCH_URLS_API_HOST`),
  *   `<ID>_ENGINES` (comma-separated), `<ID>_BASIC_AUTH_USERNAME`, `<ID>_BASIC_AUTH_PASSWORD`, `<ID>_MODEL`,
- *   `<ID>_RATE_LIMIT` (`100/1 minute`: calls per window), `<ID>_RATE_LIMIT_MAX_WAIT` (`2 seconds`);
+ *   `<ID>_RATE_LIMIT` (`100/1 minute`: calls per window), `<ID>_RATE_LIMIT_MAX_WAIT` (`2 seconds`),
+ *   `GOOGLE_ENGINE_ID`, `SEARXNG_FETCH_RESULTS` (`true` / `false`);
  * - for local providers: `FETCH_USER_AGENT`, `FETCH_RESPECT_ROBOTS_TXT` (`true` / `false`), `FETCH_RENDER`
  *   (`never`, `auto` or `always`);
  * - `WEBSEARCH_CACHE_SEARCH_KEYWORDS_TTL`, `WEBSEARCH_CACHE_FETCH_URLS_TTL`, `WEBSEARCH_CACHE_FAILURES_TTL`
@@ -682,6 +699,10 @@ export const fromConfig: Effect.Effect<SettingsInput, WebSearchError.Unavailable
     if (Option.isSome(password)) override.basicAuthPassword = password.value
     const model = yield* optionalString(`${prefix}_MODEL`)
     if (Option.isSome(model)) override.model = model.value
+    if (fetchResultsProviders.has(preset.id)) {
+      const fetchResults = yield* Config.option(Config.boolean(`${prefix}_FETCH_RESULTS`))
+      if (Option.isSome(fetchResults)) override.fetchResults = fetchResults.value
+    }
     if (preset.type === "local") {
       const userAgent = yield* optionalString(`${prefix}_USER_AGENT`)
       if (Option.isSome(userAgent)) override.userAgent = userAgent.value

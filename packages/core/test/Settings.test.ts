@@ -51,6 +51,32 @@ describe("Settings", () => {
     )
 
     it.effect(
+      "engineId and fetchResults belong to the providers that take them, from a document or the environment",
+      () =>
+        Effect.gen(function* () {
+          const loaded = yield* load({
+            providers: { google: { engineId: "cx-123" }, searxng: { fetchResults: true } }
+          })
+          expect(loaded.providers.get("google")?.engineId).toEqual(Option.some("cx-123"))
+          expect(loaded.providers.get("searxng")?.fetchResults).toEqual(Option.some(true))
+          const misplaced = yield* Effect.flip(
+            load({ providers: { tavily: { engineId: "cx-123" }, brave: { fetchResults: true } } })
+          )
+          expect(misplaced.reason).toBe("invalid_config")
+          expect(misplaced.message).toContain("providers.tavily.engineId")
+          expect(misplaced.message).toContain("providers.brave.fetchResults")
+          const fromEnv = yield* Settings.fromConfig.pipe(
+            withEnv([
+              ["GOOGLE_ENGINE_ID", "cx-env"],
+              ["SEARXNG_FETCH_RESULTS", "true"]
+            ])
+          )
+          expect(fromEnv.providers?.google?.engineId).toBe("cx-env")
+          expect(fromEnv.providers?.searxng?.fetchResults).toBe(true)
+        })
+    )
+
+    it.effect(
       "a capability-level apiHost replaces only that capability's endpoint (Jina's two endpoints separately)",
       () =>
         Effect.gen(function* () {

@@ -329,7 +329,15 @@ const searchKeywords =
         ).pipe(Effect.annotateLogs({ providerId: c.providerId, input: c.input }))
       }
       const kept = yield* Http.keep(c, { results: mapped.results.slice(0, ctx.maxResults), dropped: mapped.dropped })
-      if (fetcher === undefined || options.fetchResults !== true || kept.length === 0) return kept
+      // The Layer's option wins; else the settings (`providers.searxng.fetchResults`, `SEARXNG_FETCH_RESULTS`).
+      const fetchResults = options.fetchResults ?? Option.getOrElse(ctx.provider.fetchResults, () => false)
+      if (!fetchResults || kept.length === 0) return kept
+      if (fetcher === undefined) {
+        yield* Effect.logWarning(
+          "websearch searxng cannot fetch result pages: no FetchUrls service was in context when its Layer was built"
+        ).pipe(Effect.annotateLogs({ providerId: c.providerId, input: c.input }))
+        return kept
+      }
       const elapsed = (yield* Clock.currentTimeMillis) - started
       const remaining = Duration.toMillis(ctx.timeout) * fetchShareOfTimeout - elapsed
       if (remaining <= 0) {
@@ -345,9 +353,13 @@ const searchKeywords =
  * @since 0.1.0
  * @category constructors
  */
-export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClient.HttpClient> = Effect.map(
-  Http.client,
-  (client) => ({ preset, searchKeywords: searchKeywords(client, undefined, {}) })
+export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClient.HttpClient> = Effect.gen(
+  function* () {
+    const client = yield* Http.client
+    // Page fetching is off unless the settings turn it on; then the FetchUrls service, when composed, reads them.
+    const fetcher = Option.getOrUndefined(yield* Effect.serviceOption(FetchUrls.FetchUrls))
+    return { preset, searchKeywords: searchKeywords(client, fetcher, {}) }
+  }
 )
 
 /**
