@@ -1,0 +1,109 @@
+import { describe, expect, it } from "@effect/vitest"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as FastCheck from "effect/FastCheck"
+import * as Fiber from "effect/Fiber"
+import * as FiberRef from "effect/FiberRef"
+import * as TestClock from "effect/TestClock"
+import * as Timeout from "../src/internal/timeout.js"
+
+class TimedOut {
+  readonly _tag = "TimedOut"
+}
+
+const onTimeout = () => new TimedOut()
+
+// The pipeline's and the quota's timeout: the live-clock path arms a plain timer instead of racing a sleeping
+// fiber, so these run under the live clock (`it.live`) with short real durations.
+describe("internal timeout", () => {
+  it.live.prop(
+    "an effect that completes in time ends exactly as it would without the timeout",
+    {
+      outcome: FastCheck.oneof(
+        FastCheck.record({ _tag: FastCheck.constant("succeed" as const), value: FastCheck.integer() }),
+        FastCheck.record({ _tag: FastCheck.constant("fail" as const), error: FastCheck.string() })
+      ),
+      delayMillis: FastCheck.option(FastCheck.integer({ min: 0, max: 3 }), { nil: undefined })
+    },
+    ({ delayMillis, outcome }) =>
+      Effect.gen(function* () {
+        const body: Effect.Effect<number, string> =
+          outcome._tag === "succeed" ? Effect.succeed(outcome.value) : Effect.fail(outcome.error)
+        const self = delayMillis === undefined ? body : Effect.zipRight(Effect.sleep(delayMillis), body)
+        const exit = yield* Effect.exit(Timeout.timeoutFail(self, Duration.seconds(5), onTimeout))
+        expect(exit).toStrictEqual(yield* Effect.exit(self))
+      }),
+    { fastCheck: { numRuns: 25 } }
+  )
+
+  it.live.prop(
+    "an effect that runs past the timeout is interrupted, its finalizers run, then the timeout error is raised",
+    { timeoutMillis: FastCheck.integer({ min: 1, max: 15 }) },
+    ({ timeoutMillis }) =>
+      Effect.gen(function* () {
+        let finalized = false
+        const start = Date.now()
+        const exit = yield* Effect.exit(
+          Timeout.timeoutFail(
+            Effect.never.pipe(Effect.onInterrupt(() => Effect.sync(() => void (finalized = true)))),
+            Duration.millis(timeoutMillis),
+            onTimeout
+          )
+        )
+        expect(exit).toStrictEqual(Exit.fail(new TimedOut()))
+        expect(finalized).toBe(true)
+        expect(Date.now() - start).toBeGreaterThanOrEqual(timeoutMillis - 1)
+      }),
+    { fastCheck: { numRuns: 10 } }
+  )
+
+  it.live("a defect is not turned into a timeout", () =>
+    Effect.gen(function* () {
+      const exit = yield* Effect.exit(Timeout.timeoutFail(Effect.die("boom"), Duration.seconds(5), onTimeout))
+      expect(exit).toStrictEqual(Exit.die("boom"))
+    })
+  )
+
+  it.live("FiberRef changes made by an effect that completes in time are kept, as with Effect.timeoutFail", () =>
+    Effect.gen(function* () {
+      const ref = FiberRef.unsafeMake(0)
+      const value = yield* Timeout.timeoutFail(
+        Effect.zipRight(FiberRef.set(ref, 42), Effect.succeed("done")),
+        Duration.seconds(5),
+        onTimeout
+      )
+      expect(value).toBe("done")
+      expect(yield* FiberRef.get(ref)).toBe(42)
+    })
+  )
+
+  it.live("interrupting the caller interrupts the effect and disarms the timer", () =>
+    Effect.gen(function* () {
+      let finalized = false
+      const fiber = yield* Effect.fork(
+        Timeout.timeoutFail(
+          Effect.never.pipe(Effect.onInterrupt(() => Effect.sync(() => void (finalized = true)))),
+          Duration.millis(40),
+          onTimeout
+        )
+      )
+      yield* Effect.sleep(5)
+      const exit = yield* Fiber.interrupt(fiber)
+      expect(Exit.isInterrupted(exit)).toBe(true)
+      expect(finalized).toBe(true)
+      // Past the timer's deadline nothing else happens: no timeout error surfaces anywhere.
+      yield* Effect.sleep(60)
+    })
+  )
+
+  it.effect("under a TestClock it follows the test clock (Effect.timeoutFail's behaviour)", () =>
+    Effect.gen(function* () {
+      const fiber = yield* Effect.fork(Timeout.timeoutFail(Effect.never, Duration.seconds(10), onTimeout))
+      yield* TestClock.adjust(Duration.seconds(9))
+      expect(fiber.unsafePoll()).toBeNull()
+      yield* TestClock.adjust(Duration.seconds(1))
+      expect(yield* Fiber.await(fiber)).toStrictEqual(Exit.fail(new TimedOut()))
+    })
+  )
+})
