@@ -28,6 +28,7 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import * as Timeout from "./internal/timeout.js"
 import { defaults, type RateLimit } from "./Settings.js"
 import * as WebSearchError from "./WebSearchError.js"
 
@@ -74,10 +75,15 @@ export interface Request {
   readonly providerId: string
   /** The provider's budget; none means unlimited. */
   readonly rateLimit: Option.Option<RateLimit>
+  /**
+   * Whether a `retryAfter` on a failure speaks for the whole provider (default true). A local fetcher's
+   * Retry-After comes from one site, so it must not hold off the fetches of every other site.
+   */
+  readonly retryAfterHoldsProvider?: boolean | undefined
 }
 
 /**
- * The quota in context; the default is unlimited.
+ * The quota in context; when none is provided, the pipeline uses its provider registry's quota in memory.
  *
  * @since 0.1.0
  * @category tags
@@ -123,7 +129,7 @@ export declare namespace ProviderQuota {
 export const memoryStore = (): Store => {
   const buckets = new Map<string, { tokens: number; refilled: number }>()
   const holdOffs = new Map<string, number>()
-  return {
+  const store: Store = {
     consume: ({ key, limit, window }) =>
       Effect.map(Clock.currentTimeMillis, (now) => {
         const every = Duration.toMillis(window) / limit
@@ -147,7 +153,13 @@ export const memoryStore = (): Store => {
       }),
     setHoldOff: (key, until) => Effect.sync(() => void holdOffs.set(key, until))
   }
+  answersAtOnce.add(store)
+  return store
 }
+
+// Stores whose operations complete synchronously: a timeout around them could never fire, and arming one costs
+// more per provider call than the rest of the quota's work.
+const answersAtOnce = new WeakSet<Store>()
 
 /**
  * A quota of its own, in memory: what a test or an isolated runtime provides instead of the process-wide default.
@@ -198,12 +210,16 @@ export const unsafeMake = (store: Store, options?: Options): ProviderQuota.Servi
 const makeService = (store: Store, options?: Options): ProviderQuota.Service => {
   const timeout = Duration.decode(options?.timeout ?? "1 second")
   const defaultMaxWait = Duration.toMillis(options?.maxWait ?? defaults.rateLimitMaxWait)
+  const timed = answersAtOnce.has(store)
+    ? <A>(effect: Effect.Effect<A, StoreError>) => effect
+    : <A>(effect: Effect.Effect<A, StoreError>) =>
+        Timeout.timeoutFail(
+          effect,
+          timeout,
+          () => new StoreError({ message: `no answer within ${Duration.format(timeout)}` })
+        )
   const guard = <A>(operation: string, effect: Effect.Effect<A, StoreError>, fallback: A): Effect.Effect<A> =>
-    effect.pipe(
-      Effect.timeoutFail({
-        duration: timeout,
-        onTimeout: () => new StoreError({ message: `no answer within ${Duration.format(timeout)}` })
-      }),
+    timed(effect).pipe(
       Effect.catchAll((error) =>
         Effect.as(Effect.logWarning(`websearch provider quota ${operation} failed: ${error.message}`), fallback)
       )
@@ -288,7 +304,7 @@ export const limit = <A>(
   Effect.zipRight(
     quota.acquire(request),
     Effect.tapError(call, (error) =>
-      error.retryAfter !== undefined && error.retryAfter > 0
+      request.retryAfterHoldsProvider !== false && error.retryAfter !== undefined && error.retryAfter > 0
         ? quota.holdOff(request.providerId, Duration.seconds(error.retryAfter))
         : Effect.void
     )

@@ -5,6 +5,7 @@ import * as Duration from "effect/Duration"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as TestClock from "effect/TestClock"
+import * as FetchUrls from "../src/FetchUrls.js"
 import * as ProviderQuota from "../src/ProviderQuota.js"
 import * as ResultCache from "../src/ResultCache.js"
 import { searchKeywords } from "../src/SearchKeywords.js"
@@ -187,6 +188,21 @@ describe("ProviderQuota in the pipeline", () => {
       expect(tavily.recorder.started).toHaveLength(1)
       expect(response.failures.map((f) => f.reason)).toEqual(["rate_limited", "rate_limited"])
     }).pipe(Effect.provide(Drivers.layer([tavily], settings({ limit: 1, window: "1 hour", maxWait: 0 }), "default")))
+  })
+
+  it.effect("a local fetcher's Retry-After is one site's: other sites are still fetched", () => {
+    const fetch = Drivers.makeDriver("fetch", {
+      fetchUrls: Drivers.byInput({
+        "https://busy.example/": Drivers.fail(WebSearchError.requestFailed("http_429", "busy site", { retryAfter: 30 }))
+      })
+    })
+    return Effect.gen(function* () {
+      const busy = yield* Effect.flip(FetchUrls.fetchUrls({ urls: ["https://busy.example/"] }))
+      expect(busy).toMatchObject({ reason: "http_429", retryAfter: 30 })
+      const other = yield* FetchUrls.fetchUrls({ urls: ["https://calm.example/"] })
+      expect(other.results).toHaveLength(1)
+      expect(fetch.recorder.started).toEqual(["https://busy.example/", "https://calm.example/"])
+    }).pipe(Effect.provide(Drivers.layer([fetch], {}, "default")))
   })
 
   it.effect("two applications (two WebSearch layers) keep their own budgets in memory", () => {

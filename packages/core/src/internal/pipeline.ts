@@ -26,6 +26,7 @@ import * as UrlPolicy from "../UrlPolicy.js"
 import * as WebSearchError from "../WebSearchError.js"
 import type { NormalizedRequest, ResearchRequest } from "../WebSearchRequest.js"
 import * as WebSearchResponse from "../WebSearchResponse.js"
+import * as Timeout from "./timeout.js"
 
 /** What the pipeline reads: captured by the capability services when their Layer is built. */
 export interface Env {
@@ -119,15 +120,12 @@ const guarded = <A>(
   timeout: Duration.Duration,
   call: Effect.Effect<A, WebSearchError.WebSearchError>
 ): Effect.Effect<A, WebSearchError.WebSearchError> =>
-  call.pipe(
-    Effect.timeoutFail({
-      duration: timeout,
-      onTimeout: () =>
-        WebSearchError.requestFailed(
-          "timeout",
-          `${resolved.provider.name} did not answer ${capability} for "${input}" within ${Duration.format(timeout)}`
-        )
-    }),
+  Timeout.timeoutFail(call, timeout, () =>
+    WebSearchError.requestFailed(
+      "timeout",
+      `${resolved.provider.name} did not answer ${capability} for "${input}" within ${Duration.format(timeout)}`
+    )
+  ).pipe(
     Effect.catchAllDefect((defect) => {
       // The defect itself (message and stack) may quote a key, so only the scrubbed message is logged.
       const error = WebSearchError.scrub(
@@ -323,7 +321,12 @@ const runOnProvider = (
               ResultCache.policyFor(env.settings.cache, capability),
               ProviderQuota.limit(
                 quota,
-                { providerId: resolved.providerId, rateLimit: resolved.provider.rateLimit },
+                {
+                  providerId: resolved.providerId,
+                  rateLimit: resolved.provider.rateLimit,
+                  // A local fetcher's Retry-After is one site's, not the provider's.
+                  retryAfterHoldsProvider: resolved.provider.type !== "local"
+                },
                 // A provider that ignores the requested count must not exceed it.
                 Effect.map(resolved.call(input, ctx), (results) => results.slice(0, ctx.maxResults))
               ).pipe(Effect.mapError((error) => WebSearchError.scrub(error, resolved.secrets)))
