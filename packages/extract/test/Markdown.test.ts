@@ -14,6 +14,10 @@ const body = (html: string): Node =>
 const md = (html: string, options?: Markdown.Options) => Markdown.fromNode(body(html), options)
 
 describe("Markdown", () => {
+  it("fences inline code that holds a backtick with a longer run (found by the property below)", () => {
+    expect(md("<code>&lt;script&gt;`</code>")).toBe("`` <script>` ``")
+  })
+
   it("escapes a backtick in text so it cannot pair with a following code span's fence", () => {
     // Found by the property below: "`" then <code>&lt;script&gt;</code> came out as "``<script>`".
     expect(md("`<code>&lt;script&gt;</code>")).toBe("\\``<script>`")
@@ -160,7 +164,11 @@ describe("Markdown", () => {
     ],
     ([parts]) => {
       const out = md(parts.join(""))
-      const outsideCode = out.replace(/(`{3,})[^\n]*\n[\s\S]*?\n\1/g, "").replace(/(?<!\\)(`+)[^`]*?\1/g, "")
+      // CommonMark code spans: a run of N backticks to the next run of exactly N (escaped backticks are text).
+      const outsideCode = out
+        .replace(/(`{3,})[^\n]*\n[\s\S]*?\n\1/g, "")
+        .replace(/\\`/g, "\u0000")
+        .replace(/(?<!`)(`+)(?!`)[\s\S]*?(?<!`)\1(?!`)/g, "")
       // `\<script` is CommonMark's escaped, literal "<script" text, not markup.
       expect(outsideCode.toLowerCase()).not.toMatch(/(?:^|[^\\])<script/)
       // The marker may legitimately be text (after "<?" the parser reads "<script>" as a bogus comment); when
