@@ -13,8 +13,6 @@
  *   npm run bench -- fetch-memory               as a case of bench/run.ts
  */
 import * as Effect from "effect/Effect"
-import * as esbuild from "esbuild"
-import { execFile } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -24,6 +22,7 @@ import { fileURLToPath } from "node:url"
 import { request } from "undici"
 import * as UrlPolicy from "../packages/core/src/UrlPolicy.js"
 import * as SafeTransport from "../packages/node/src/SafeTransport.js"
+import { bundleSelf, runChild } from "./support/child.js"
 
 const GiB = 1024 * 1024 * 1024
 const cap = SafeTransport.defaultMaxBodyBytes
@@ -71,47 +70,15 @@ const endlessServer = (): Promise<{ server: Server; port: number; sent: () => nu
     )
   })
 
-/** Bundles this file into one ES module that plain node runs. */
-const bundle = async (dir: string): Promise<string> => {
-  const outfile = join(dir, "fetch-memory.mjs")
-  await esbuild.build({
-    entryPoints: [fileURLToPath(import.meta.url)],
-    outfile,
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node20",
-    logLevel: "warning",
-    // Some dependencies are CommonJS and call require() for Node built-ins.
-    banner: {
-      js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);'
-    }
-  })
-  return outfile
-}
-
-const runChild = (script: string, mode: ChildFigures["mode"], port: number, fetches: number): Promise<ChildFigures> =>
-  new Promise((resolve, reject) => {
-    execFile(
-      process.execPath,
-      [script, "--child", mode, String(port), String(fetches)],
-      { encoding: "utf8", maxBuffer: 1024 * 1024 },
-      (error, stdout, stderr) => {
-        if (error !== null) return reject(new Error(`${mode} child failed: ${stderr || error.message}`))
-        resolve(JSON.parse(stdout) as ChildFigures)
-      }
-    )
-  })
-
 /** Runs the three children against one endless server and returns their figures. */
 export const measure = async (fetches = 20): Promise<Figures> => {
   const dir = mkdtempSync(join(tmpdir(), "websearch-fetch-memory-"))
   const { server, port, sent } = await endlessServer()
   try {
-    const script = await bundle(dir)
-    const idle = await runChild(script, "idle", port, fetches)
-    const baseline = await runChild(script, "baseline", port, fetches)
-    const ours = await runChild(script, "ours", port, fetches)
+    const script = await bundleSelf(import.meta.url, dir, "fetch-memory.mjs")
+    const idle = await runChild<ChildFigures>(script, ["--child", "idle", String(port), String(fetches)])
+    const baseline = await runChild<ChildFigures>(script, ["--child", "baseline", String(port), String(fetches)])
+    const ours = await runChild<ChildFigures>(script, ["--child", "ours", String(port), String(fetches)])
     return { ours, baseline, idle, offeredBytes: GiB, sentBytes: sent() }
   } finally {
     server.closeAllConnections()

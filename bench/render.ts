@@ -18,8 +18,6 @@
  */
 import * as Layer from "effect/Layer"
 import * as ManagedRuntime from "effect/ManagedRuntime"
-import * as esbuild from "esbuild"
-import { execFile } from "node:child_process"
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
@@ -30,6 +28,7 @@ import * as Settings from "../packages/core/src/Settings.js"
 import * as WebSearch from "../packages/core/src/WebSearch.js"
 import * as BrowserRenderer from "../packages/node/src/BrowserRenderer.js"
 import * as Fetch from "../packages/node/src/Fetch.js"
+import { bundleSelf, runChild } from "./support/child.js"
 
 /** One child's figures. */
 export interface ChildFigures {
@@ -79,38 +78,6 @@ const siteServer = (pages: number): Promise<{ server: Server; port: number }> =>
     server.listen(0, "127.0.0.1", () => resolve({ server, port: (server.address() as AddressInfo).port }))
   })
 
-/** Bundles this file into one ES module under node_modules, so the external playwright-core resolves. */
-const bundle = async (dir: string): Promise<string> => {
-  const outfile = join(dir, "render.mjs")
-  await esbuild.build({
-    entryPoints: [fileURLToPath(import.meta.url)],
-    outfile,
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node20",
-    logLevel: "warning",
-    external: ["playwright-core", "esbuild"],
-    banner: {
-      js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);'
-    }
-  })
-  return outfile
-}
-
-const runChild = (script: string, mode: ChildFigures["mode"], port: number, pages: number): Promise<ChildFigures> =>
-  new Promise((resolve, reject) => {
-    execFile(
-      process.execPath,
-      [script, "--child", mode, String(port), String(pages)],
-      { encoding: "utf8", maxBuffer: 1024 * 1024, timeout: 180_000 },
-      (error, stdout, stderr) => {
-        if (error !== null) return reject(new Error(`${mode} child failed: ${stderr || error.message}`))
-        resolve(JSON.parse(stdout) as ChildFigures)
-      }
-    )
-  })
-
 /** Runs both children against one local site and returns their figures. */
 export const measure = async (pages = 20): Promise<Figures> => {
   const root = fileURLToPath(new URL("../node_modules/.cache/", import.meta.url))
@@ -118,9 +85,9 @@ export const measure = async (pages = 20): Promise<Figures> => {
   const dir = mkdtempSync(join(root, "websearch-bench-render-"))
   const { port, server } = await siteServer(pages)
   try {
-    const script = await bundle(dir)
-    const plain = await runChild(script, "plain", port, pages)
-    const rendered = await runChild(script, "rendered", port, pages)
+    const script = await bundleSelf(import.meta.url, dir, "render.mjs", ["playwright-core", "esbuild"])
+    const plain = await runChild<ChildFigures>(script, ["--child", "plain", String(port), String(pages)], 180_000)
+    const rendered = await runChild<ChildFigures>(script, ["--child", "rendered", String(port), String(pages)], 180_000)
     return { plain, rendered }
   } finally {
     server.closeAllConnections()
