@@ -33,7 +33,9 @@ export const timeoutFail = <A, E, R, E1>(
       return Effect.timeoutFail(self, { duration, onTimeout })
     }
     return Effect.uninterruptibleMask((restore) =>
-      Effect.flatMap(Effect.fork(restore(self)), (child) =>
+      // The child ends with the call's Exit as its value: a failing child would be reported by the runtime as an
+      // unhandled error (at debug level, with the raw cause), which bypasses the pipeline's scrubbing of defects.
+      Effect.flatMap(Effect.fork(Effect.exit(restore(self))), (child) =>
         Effect.withFiberRuntime<A, E | E1>((parent) => {
           let timedOut = false
           const timer = setTimeout(() => {
@@ -47,8 +49,9 @@ export const timeoutFail = <A, E, R, E1>(
                 Fiber.interrupt(child)
               )
             ),
-            Effect.flatMap((exit): Effect.Effect<A, E | E1> => {
+            Effect.flatMap((outer): Effect.Effect<A, E | E1> => {
               clearTimeout(timer)
+              const exit = Exit.flatten(outer)
               if (Exit.isSuccess(exit)) return Effect.zipRight(child.inheritAll, exit)
               // A result that arrived before the timer fired wins, as it does in `timeoutFail`'s race.
               return timedOut && Exit.isInterrupted(exit) ? Effect.fail(onTimeout()) : exit
