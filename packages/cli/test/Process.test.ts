@@ -192,11 +192,20 @@ describe("websearch as a process", () => {
   })
 
   it("check reports each capability and exits 1 when one fails", () => {
-    const { code, stdout } = websearch(["check", "jina", "--json"])
+    // The Reader is keyless, so it is pointed at a closed loopback port: nothing leaves the machine.
+    const { code, stdout } = websearch(["check", "jina", "--json", "--allow-host", "127.0.0.1:9"], {
+      JINA_FETCH_URLS_API_HOST: "http://127.0.0.1:9"
+    })
     expect(code).toBe(1)
-    const out = json(stdout) as { ok: boolean; response: { ok: boolean; capabilities: Array<Record<string, unknown>> } }
+    const out = json(stdout) as {
+      ok: boolean
+      response: { ok: boolean; capabilities: Array<{ capability: string; error?: { reason: string } }> }
+    }
     expect(out.ok).toBe(true)
     expect(out.response.ok).toBe(false)
-    expect(out.response.capabilities.map((c) => c.capability)).toEqual(["searchKeywords", "fetchUrls"])
+    expect(out.response.capabilities.map((c) => [c.capability, c.error?.reason])).toEqual([
+      ["searchKeywords", "missing_credentials"],
+      ["fetchUrls", "network"]
+    ])
   })
 })

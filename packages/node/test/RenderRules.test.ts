@@ -70,6 +70,8 @@ describe("render rules", () => {
         ]).not.toContain(name)
       }
       if (userAgent !== undefined) expect(out["user-agent"]).toBe(userAgent)
+      // What is not refused passes through: a harmless header keeps its value.
+      expect(RenderSession.requestHeaders({ ...input, "X-Custom": "kept" }, userAgent)["x-custom"]).toBe("kept")
       for (const [name, value] of Object.entries(input)) {
         const lower = name.toLowerCase()
         if (lower === "cookie" && Object.keys(input).filter((n) => n.toLowerCase() === "cookie").length === 1) {
@@ -88,6 +90,7 @@ describe("render rules", () => {
         expect(out[name]).toBeUndefined()
       }
       for (const name of Object.keys(out)) expect(name).toBe(name.toLowerCase())
+      expect(RenderSession.responseHeaders({ ...input, "Content-Type": "text/html" })["content-type"]).toBe("text/html")
     }
   )
 
