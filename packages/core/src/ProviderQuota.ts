@@ -63,6 +63,8 @@ export interface Store {
   readonly holdOffUntil: (key: string) => Effect.Effect<Option.Option<number>, StoreError>
   /** Sets the hold-off under `key` to end at `until` (epoch milliseconds); it expires on its own then. */
   readonly setHoldOff: (key: string, until: number) => Effect.Effect<void, StoreError>
+  /** The operations complete at once (in memory): no timeout is armed around them. */
+  readonly synchronous?: boolean | undefined
 }
 
 /**
@@ -93,14 +95,24 @@ export class ProviderQuota extends Context.Reference<ProviderQuota>()("@websearc
 }) {}
 
 /**
- * The quota in context when none was provided. The pipeline then uses the in-memory quota of the provider
- * registry it runs on (one per `WebSearch.layer`), so budgets and Retry-After hold for the whole application
- * without any global state.
+ * The marker in context when no quota was provided: the pipeline then uses the in-memory quota of the provider
+ * registry it runs on (one per `WebSearch.layer`). Providing it is the same as providing nothing; to lift every
+ * limit, provide `unlimited`.
+ *
+ * @since 0.1.0
+ * @category models
+ * @internal
+ */
+export const unset: ProviderQuota.Service = { acquire: () => Effect.void, holdOff: () => Effect.void }
+
+/**
+ * A quota that grants every call and ignores Retry-After: for tests that move time by hand, or an application
+ * that meters its providers elsewhere.
  *
  * @since 0.1.0
  * @category constructors
  */
-export const unset: ProviderQuota.Service = { acquire: () => Effect.void, holdOff: () => Effect.void }
+export const unlimited: ProviderQuota.Service = { acquire: () => Effect.void, holdOff: () => Effect.void }
 
 /**
  * @since 0.1.0
@@ -129,7 +141,8 @@ export declare namespace ProviderQuota {
 export const memoryStore = (): Store => {
   const buckets = new Map<string, { tokens: number; refilled: number }>()
   const holdOffs = new Map<string, number>()
-  const store: Store = {
+  return {
+    synchronous: true,
     consume: ({ key, limit, window }) =>
       Effect.map(Clock.currentTimeMillis, (now) => {
         const every = Duration.toMillis(window) / limit
@@ -153,16 +166,10 @@ export const memoryStore = (): Store => {
       }),
     setHoldOff: (key, until) => Effect.sync(() => void holdOffs.set(key, until))
   }
-  answersAtOnce.add(store)
-  return store
 }
 
-// Stores whose operations complete synchronously: a timeout around them could never fire, and arming one costs
-// more per provider call than the rest of the quota's work.
-const answersAtOnce = new WeakSet<Store>()
-
 /**
- * A quota of its own, in memory: what a test or an isolated runtime provides instead of the process-wide default.
+ * A quota of its own, in memory: what a test or a part of a program provides instead of its registry's quota.
  *
  * @since 0.1.0
  * @category layers
@@ -199,25 +206,19 @@ const seconds = (millis: number) => Math.max(1, Math.ceil(millis / 1000))
 export const make = (store: Store, options?: Options): Effect.Effect<ProviderQuota.Service> =>
   Effect.sync(() => makeService(store, options))
 
-/**
- * Builds a quota over a store, synchronously.
- *
- * @since 0.1.0
- * @category constructors
- */
-export const unsafeMake = (store: Store, options?: Options): ProviderQuota.Service => makeService(store, options)
-
 const makeService = (store: Store, options?: Options): ProviderQuota.Service => {
   const timeout = Duration.decode(options?.timeout ?? "1 second")
   const defaultMaxWait = Duration.toMillis(options?.maxWait ?? defaults.rateLimitMaxWait)
-  const timed = answersAtOnce.has(store)
-    ? <A>(effect: Effect.Effect<A, StoreError>) => effect
-    : <A>(effect: Effect.Effect<A, StoreError>) =>
-        Timeout.timeoutFail(
-          effect,
-          timeout,
-          () => new StoreError({ message: `no answer within ${Duration.format(timeout)}` })
-        )
+  // A timeout around a store that answers at once could never fire, and arming one costs more than the work.
+  const timed =
+    store.synchronous === true
+      ? <A>(effect: Effect.Effect<A, StoreError>) => effect
+      : <A>(effect: Effect.Effect<A, StoreError>) =>
+          Timeout.timeoutFail(
+            effect,
+            timeout,
+            () => new StoreError({ message: `no answer within ${Duration.format(timeout)}` })
+          )
   const guard = <A>(operation: string, effect: Effect.Effect<A, StoreError>, fallback: A): Effect.Effect<A> =>
     timed(effect).pipe(
       Effect.catchAll((error) =>

@@ -44,24 +44,28 @@ export class ProviderRegistry extends Context.Tag("@websearch/core/ProviderRegis
  * @since 0.1.0
  * @category constructors
  */
-export const make: Effect.Effect<Service> = Effect.sync(() => {
-  const drivers = new Map<ProviderId, ProviderDriver>()
-  return {
-    register: (driver) =>
-      Effect.acquireRelease(
-        Effect.sync(() => {
-          drivers.set(driver.preset.id, driver)
-        }),
-        () =>
+export const make: Effect.Effect<Service> = Effect.map(
+  // A store per registry, built when the registry is (not once for the module).
+  Effect.suspend(() => ProviderQuota.make(ProviderQuota.memoryStore())),
+  (quota) => {
+    const drivers = new Map<ProviderId, ProviderDriver>()
+    return {
+      register: (driver) =>
+        Effect.acquireRelease(
           Effect.sync(() => {
-            if (drivers.get(driver.preset.id) === driver) drivers.delete(driver.preset.id)
-          })
-      ),
-    get: (id) => Option.fromNullable(drivers.get(id)),
-    ids: () => Array.from(drivers.keys()),
-    quota: ProviderQuota.unsafeMake(ProviderQuota.memoryStore())
+            drivers.set(driver.preset.id, driver)
+          }),
+          () =>
+            Effect.sync(() => {
+              if (drivers.get(driver.preset.id) === driver) drivers.delete(driver.preset.id)
+            })
+        ),
+      get: (id) => Option.fromNullable(drivers.get(id)),
+      ids: () => Array.from(drivers.keys()),
+      quota
+    }
   }
-})
+)
 
 /**
  * An empty registry, to which provider Layers add their drivers.

@@ -278,19 +278,13 @@ export const layerWith = <E, R>(
   settings: Layer.Layer<Settings.Settings, E, R>,
   quota: Layer.Layer<ProviderQuota.ProviderQuota> | "default" = Layer.succeed(
     ProviderQuota.ProviderQuota,
-    unlimitedQuota
+    ProviderQuota.unlimited
   )
 ): Layer.Layer<WebSearch.WebSearch | Settings.Settings, E, R> => {
   const live = registerAll(drivers).pipe(Layer.provideMerge(WebSearch.layer), Layer.provideMerge(settings))
   // The pipeline tests run under the TestClock, where a published budget's wait would never end; the quota's own
-  // tests (ProviderQuota.test.ts) pass theirs, or "default" for the process-wide one.
+  // tests (ProviderQuota.test.ts) pass theirs, or "default" for the registry's in-memory one.
   return quota === "default" ? live : Layer.provideMerge(live, quota)
-}
-
-/** A quota that grants every call and ignores Retry-After. */
-export const unlimitedQuota: ProviderQuota.ProviderQuota.Service = {
-  acquire: () => Effect.void,
-  holdOff: () => Effect.void
 }
 
 /** The whole of websearch with these drivers and settings from code. */
