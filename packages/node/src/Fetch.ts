@@ -31,6 +31,7 @@ import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
 import * as Settings from "@websearch/core/Settings"
 import * as UrlPolicy from "@websearch/core/UrlPolicy"
 import * as WebSearchError from "@websearch/core/WebSearchError"
+import * as ContentKind from "@websearch/extract/ContentKind"
 import type * as Extract from "@websearch/extract/Extract"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
@@ -357,7 +358,11 @@ export const make = (
         if (robots !== undefined && originOf(response.url) !== originOf(target)) yield* robots(response.url)
         const contentType = response.headers["content-type"]
         const browser = Option.getOrUndefined(renderer)
-        const html = browser === undefined ? "" : JsShell.htmlHead(contentType, response.body)
+        // Only HTML is ever rendered (the extractor's own classification: PDFs, JSON, feeds and text never are).
+        const html =
+          browser === undefined || ContentKind.classify(contentType, response.body, response.url) !== "html"
+            ? ""
+            : JsShell.head(response.body)
         const checked = yield* Effect.either(SafeTransport.ensureOk(response))
         if (Either.isLeft(checked)) {
           const httpError = checked.left

@@ -172,16 +172,6 @@ describe("render rules", () => {
     expect(JsShell.needsRender(`<p>${long}</p><script src="/analytics.js"></script>`, long)).toBe(false)
   })
 
-  it("only HTML bodies are considered for rendering", () => {
-    const body = new TextEncoder().encode("<!doctype html><html><script></script></html>")
-    expect(JsShell.htmlHead("text/html; charset=utf-8", body)).toContain("<script>")
-    expect(JsShell.htmlHead("application/xhtml+xml", body)).toContain("<script>")
-    expect(JsShell.htmlHead(undefined, body)).toContain("<script>")
-    expect(JsShell.htmlHead("application/json", body)).toBe("")
-    expect(JsShell.htmlHead("text/plain", body)).toBe("")
-    expect(JsShell.htmlHead(undefined, new TextEncoder().encode("%PDF-1.7"))).toBe("")
-  })
-
   it("Chromium is launched with its resolver and proxy cut off and its side channels closed", () => {
     expect(Chromium.launchArgs).toContain("--host-resolver-rules=MAP * ~NOTFOUND")
     expect(Chromium.launchArgs).toContain(`--proxy-server=${Chromium.blackholeProxy}`)

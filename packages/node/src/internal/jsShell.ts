@@ -36,19 +36,6 @@ const challengeMarkers: ReadonlyArray<RegExp> = [
 export const head = (body: Uint8Array): string =>
   new TextDecoder("utf-8", { fatal: false }).decode(body.subarray(0, inspectedBytes))
 
-const htmlType = /^\s*(text\/html|application\/xhtml\+xml)\s*(;|$)/i
-const htmlStart = /^\s*(<!doctype html|<html[\s>])/i
-
-/**
- * The head of an HTML body (`text/html`, `application/xhtml+xml`, or no type and a body that starts like HTML),
- * or `""` for anything else: PDFs, JSON, feeds and text are never rendered.
- */
-export const htmlHead = (contentType: string | undefined, body: Uint8Array): string => {
-  if (contentType !== undefined && contentType.trim() !== "" && !htmlType.test(contentType)) return ""
-  const text = head(body)
-  return contentType === undefined || contentType.trim() === "" ? (htmlStart.test(text) ? text : "") : text
-}
-
 /** Whether the page has any script at all. */
 export const hasScript = (html: string): boolean => scriptTag.test(html)
 
@@ -64,7 +51,7 @@ export const isShell = (html: string): boolean =>
  * scripts are also loaded by ordinary pages, so a marker alone does not make a page a wall.
  */
 export const stillChallenged = (html: string, markdown: string): boolean =>
-  isChallenge(html) && markdown.trim().length < challengeTextChars
+  markdown.trim().length < challengeTextChars && isChallenge(html)
 
 /** Above this much extracted text a page is read as content even if it carries a browser-check marker. */
 export const challengeTextChars = 1000
