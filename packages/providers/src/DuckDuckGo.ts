@@ -25,7 +25,6 @@ import type * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { DOMParser } from "linkedom"
-import * as Keyless from "./internal/keylessHttp.js"
 import * as Http from "./internal/providerHttp.js"
 import * as Fields from "./internal/resultFields.js"
 
@@ -175,7 +174,7 @@ const searchKeywords =
     Effect.gen(function* () {
       const c = Http.call(preset, "searchKeywords", keyword, ctx)
       const base = yield* Http.endpoint(c)
-      const answer = yield* Keyless.send(
+      const answer = yield* Http.send(
         client,
         c,
         HttpClientRequest.post(`${base}/html/`).pipe(
@@ -192,7 +191,7 @@ const searchKeywords =
       // 202 is DuckDuckGo's "not now" (its challenge page), whatever the body holds.
       if (answer.status === 202 || page._tag === "Blocked") {
         return yield* Effect.fail(
-          Keyless.failure(c, {
+          Http.failure(c, {
             kind: "rate_limited",
             status: answer.status,
             retryAfter: Http.retryAfterSeconds(answer.headers),

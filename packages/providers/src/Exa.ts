@@ -19,7 +19,7 @@ import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as Preset from "@websearch/core/Preset"
 import type * as ProviderDriver from "@websearch/core/ProviderDriver"
 import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
-import * as WebSearchError from "@websearch/core/WebSearchError"
+import type * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
@@ -187,11 +187,7 @@ const refuse = (answer: Http.Answer, json: unknown): Http.Refusal => {
   if (answer.status === 403 && tag !== undefined && contentTags.has(tag)) {
     return { kind: "status", status: answer.status, message: said }
   }
-  return Http.refusalOf(
-    answer.status,
-    answer.headers,
-    said ?? (answer.text.trimStart().startsWith("<") || answer.text.trim() === "" ? undefined : answer.text)
-  )
+  return Http.refusalOf(answer.status, answer.headers, said ?? Http.answerMessage(answer, json))
 }
 
 const post = (client: HttpClient.HttpClient, c: Http.Call, path: string, body: unknown) =>
@@ -244,8 +240,6 @@ const searchKeywords =
       )
     })
 
-const errorContext = (c: Http.Call) => ({ providerId: c.providerId, capability: c.capability, input: c.input })
-
 /**
  * The error for a URL Exa reported in `statuses`: not-found tags (or `httpStatusCode` 404) → `http_404`,
  * timeout tags → `timeout`, anything else → `http_status` (`http_403` for a 403), the tag in the message.
@@ -266,10 +260,10 @@ export const statusFailure = (
     return Http.failure(c, { kind: "status", status: 404, message: what })
   }
   if (lower.includes("timeout") || code === 408 || code === 504) {
-    return WebSearchError.requestFailed(
+    return Http.requestFailed(
+      c,
       "timeout",
-      `${c.providerName} timed out reading the page${tag === undefined ? "" : ` (${Http.providerText(c, tag)})`}`,
-      errorContext(c)
+      `${c.providerName} timed out reading the page${tag === undefined ? "" : ` (${Http.providerText(c, tag)})`}`
     )
   }
   return Http.failure(c, {
@@ -307,8 +301,7 @@ const fetchUrls =
         if (failed !== undefined) return yield* Effect.fail(statusFailure(c, failed))
         return yield* Effect.fail(Http.empty(c))
       }
-      const result = Fields.result({ title: page?.title, content, url: page?.url ?? page?.id })
-      return result ?? { title: url, content, url }
+      return Fields.page(url, { title: page?.title, content, url: page?.url ?? page?.id })
     })
 
 /**

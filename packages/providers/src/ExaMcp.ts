@@ -25,7 +25,7 @@ import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as Preset from "@websearch/core/Preset"
 import type * as ProviderDriver from "@websearch/core/ProviderDriver"
 import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
-import * as WebSearchError from "@websearch/core/WebSearchError"
+import type * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
@@ -218,23 +218,15 @@ const searchKeywords =
         {
           maxBodyBytes: maxReplyBytes,
           // Without a key the free tier's limit applies: say how to lift it.
-          refuse: (answer) =>
-            answer.status === 429 && keyless
-              ? {
-                  ...Http.refusalOf(answer.status, answer.headers, messageOfBody(answer.text)),
-                  hint: `an API key lifts the free tier's limit: set ${Http.keySettings(c)}`
-                }
-              : undefined
+          hints: keyless
+            ? { rate_limited: `an API key lifts the free tier's limit: set ${Http.keySettings(c)}` }
+            : undefined
         }
       )
       const messages = messagesOf(answer.text, maxReplyBytes)
       if (!Array.isArray(messages)) {
         return yield* Effect.fail(
-          WebSearchError.requestFailed("too_large", `${c.providerName}'s reply exceeded ${maxReplyBytes} characters`, {
-            providerId: c.providerId,
-            capability: c.capability,
-            input: c.input
-          })
+          Http.requestFailed(c, "too_large", `${c.providerName}'s reply exceeded ${maxReplyBytes} characters`)
         )
       }
       const found = replyFor(messages, id)
@@ -273,12 +265,6 @@ const searchKeywords =
         }))
       )
     })
-
-const messageOfBody = (text: string): string | undefined =>
-  Either.match(Http.parseJson(text), {
-    onLeft: () => (text.trimStart().startsWith("<") || text.trim() === "" ? undefined : text),
-    onRight: Http.messageOf
-  })
 
 /**
  * Builds the driver with the `HttpClient` in context. Each driver numbers its calls so a reply is matched to its

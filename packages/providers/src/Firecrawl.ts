@@ -239,8 +239,7 @@ const fetchUrls =
       const content = Fields.tidy(page.markdown ?? "")
       if (content === "") return yield* Effect.fail(Http.empty(c))
       const final = Fields.httpUrl(metadata?.url) ?? Fields.httpUrl(metadata?.sourceURL) ?? url
-      const result = Fields.result({ title: firstText(metadata?.title), content, url: final })
-      return result ?? { title: url, content, url }
+      return Fields.page(url, { title: firstText(metadata?.title), content, url: final })
     })
 
 /**

@@ -354,8 +354,7 @@ const fetchUrls =
       if (target !== undefined) return yield* Effect.fail(Http.failure(c, target))
       const content = Fields.tidy(page.content ?? "")
       if (content === "") return yield* Effect.fail(Http.empty(c))
-      const result = Fields.result({ title: page.title, content, url: page.url ?? url })
-      return result ?? { title: url, content, url }
+      return Fields.page(url, { title: page.title, content, url: page.url ?? url })
     })
 
 /**

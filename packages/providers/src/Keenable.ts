@@ -25,7 +25,6 @@ import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import * as Http from "./internal/providerHttp.js"
-import * as Keyless from "./internal/keylessHttp.js"
 import * as Fields from "./internal/resultFields.js"
 
 /**
@@ -97,26 +96,9 @@ export const SearchAnswer = Schema.Struct({
 })
 
 // Without a key there is no key to blame: say what would lift the refusal instead.
-const refuseKeyless = (answer: Http.Answer, json: unknown): Http.Refusal | undefined => {
-  const message = Http.messageOf(json)
-  if (answer.status === 401 || answer.status === 403) {
-    return {
-      kind: "credentials",
-      status: answer.status,
-      message,
-      hint: "Keenable's keyless endpoint refused it; set providers.keenable.apiKeys or KEENABLE_API_KEY"
-    }
-  }
-  if (answer.status === 429) {
-    return {
-      kind: "rate_limited",
-      status: answer.status,
-      message,
-      retryAfter: Http.retryAfterSeconds(answer.headers),
-      hint: "the keyless tier is rate-limited; a key (KEENABLE_API_KEY) lifts the limit"
-    }
-  }
-  return undefined
+const keylessHints = {
+  credentials: "Keenable's keyless endpoint refused it; set providers.keenable.apiKeys or KEENABLE_API_KEY",
+  rate_limited: "the keyless tier is rate-limited; a key (KEENABLE_API_KEY) lifts the limit"
 }
 
 const searchKeywords =
@@ -134,7 +116,7 @@ const searchKeywords =
         HttpClientRequest.bodyUnsafeJson(searchBody(keyword, ctx.maxResults))
       )
       const answer = yield* Option.match(ctx.apiKey, {
-        onNone: () => Keyless.send(client, c, request, { refuse: refuseKeyless }),
+        onNone: () => Http.send(client, c, request, { hints: keylessHints }),
         onSome: (key) => Http.send(client, c, HttpClientRequest.setHeader(request, "X-API-Key", Redacted.value(key)))
       })
       const json = Http.parseJson(answer.text)

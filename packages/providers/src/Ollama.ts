@@ -153,8 +153,7 @@ const fetchUrls =
         }
         return yield* Effect.fail(Http.empty(c))
       }
-      const result = Fields.result({ title: decoded.title, content, url })
-      return result ?? { title: url, content, url }
+      return Fields.page(url, { title: decoded.title, content, url })
     })
 
 /**

@@ -109,12 +109,14 @@ const codeOf = (json: unknown): string | undefined => {
 
 // OpenAI's convention, which Perplexity's other APIs follow: an exhausted balance is a 429 with
 // `insufficient_quota`, and retrying soon does not help [U for /search].
-const refuse = (answer: Http.Answer, json: unknown): Http.Refusal | undefined => {
+const quotaRefusal = (status: number | string, json: unknown): Http.Refusal | undefined => {
   const code = codeOf(json)
   return code !== undefined && quotaCodes.has(code)
-    ? { kind: "quota", status: answer.status, message: Http.messageOf(json) }
+    ? { kind: "quota", status, message: Http.messageOf(json) }
     : undefined
 }
+
+const refuse = (answer: Http.Answer, json: unknown): Http.Refusal | undefined => quotaRefusal(answer.status, json)
 
 const searchKeywords =
   (client: HttpClient.HttpClient) =>
@@ -144,9 +146,11 @@ const searchKeywords =
         return yield* Effect.fail(
           Http.failure(
             c,
-            code !== undefined && quotaCodes.has(code)
-              ? { kind: "quota", status: code, message: Http.messageOf(json) }
-              : { kind: "status", status: code ?? answer.status, message: Http.messageOf(json) }
+            quotaRefusal(code ?? answer.status, json) ?? {
+              kind: "status",
+              status: code ?? answer.status,
+              message: Http.messageOf(json)
+            }
           )
         )
       }

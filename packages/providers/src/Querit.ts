@@ -123,6 +123,14 @@ export const SearchResult = Schema.Struct({
 }).annotations({ identifier: "QueritSearchResult" })
 
 /**
+ * The list of search results, decoded apart from the answer so a bad result is named by its position.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const SearchResults = Schema.Array(SearchResult)
+
+/**
  * The answer of `POST /v1/search`; the results (`results.result`) are decoded one by one with `SearchResult`, so a
  * bad one is named by its position.
  *
@@ -228,7 +236,7 @@ const searchKeywords =
       const c = Http.call(preset, "searchKeywords", keyword, ctx)
       const json = yield* post(client, c, "/v1/search", searchBody(keyword, ctx.maxResults))
       const decoded = yield* Http.decodeValue(c, SearchAnswer, json)
-      const results = yield* Http.decodeValue(c, Schema.Array(SearchResult), decoded.results?.result ?? [])
+      const results = yield* Http.decodeValue(c, SearchResults, decoded.results?.result ?? [])
       return yield* Http.keep(
         c,
         Fields.results(results, (r) => ({ title: r.title, content: r.snippet, url: r.url }))
@@ -260,12 +268,11 @@ const fetchUrls =
         return yield* Effect.fail(Http.empty(c))
       }
       const content = Fields.tidy(page.content ?? "")
-      const result = Fields.result({
+      return Fields.page(url, {
         title: page.extrasMeta?.title,
         content,
         url: Fields.httpUrl(page.url) ?? url
       })
-      return result ?? { title: url, content, url }
     })
 
 /**

@@ -30,14 +30,13 @@ import * as Preset from "@websearch/core/Preset"
 import type * as ProviderDriver from "@websearch/core/ProviderDriver"
 import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
 import * as Spans from "@websearch/core/Spans"
-import * as WebSearchError from "@websearch/core/WebSearchError"
+import type * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
-import * as Keyless from "./internal/keylessHttp.js"
 import * as Http from "./internal/providerHttp.js"
 import * as Fields from "./internal/resultFields.js"
 
@@ -150,13 +149,10 @@ const blockedReason = /captcha|too many requests|access denied|suspended/i
 const basicAuthSettings =
   "providers.searxng.basicAuthUsername and basicAuthPassword (SEARXNG_BASIC_AUTH_USERNAME, SEARXNG_BASIC_AUTH_PASSWORD)"
 
-const isHtml = (answer: Http.Answer): boolean =>
-  (answer.headers["content-type"] ?? "").toLowerCase().includes("html") || answer.text.trimStart().startsWith("<")
-
 const reject =
   (c: Http.Call) =>
   (answer: Http.Answer): WebSearchError.WebSearchError | undefined =>
-    answer.status === 403 && isHtml(answer)
+    answer.status === 403 && Http.isHtml(answer)
       ? Http.missing(
           c,
           "invalid_config",
@@ -168,10 +164,15 @@ const reject =
         )
       : undefined
 
+const hints = {
+  rate_limited:
+    "SearXNG's limiter blocks this client: turn off limiter in settings.yml or pass this client's IP in limiter.toml"
+}
+
 const refuse =
   (c: Http.Call) =>
   (answer: Http.Answer, json: unknown): Http.Refusal | undefined => {
-    const message = Http.messageOf(json) ?? (isHtml(answer) || answer.text.trim() === "" ? undefined : answer.text)
+    const message = Http.answerMessage(answer, json)
     const authenticated = Option.isSome(c.ctx.provider.basicAuth)
     if (answer.status === 401) {
       return {
@@ -192,17 +193,6 @@ const refuse =
             hint: `the proxy in front of the instance denies this user: check ${basicAuthSettings}`
           }
         : { kind: "status", status: 403, message }
-    }
-    if (answer.status === 429) {
-      return {
-        kind: "rate_limited",
-        status: 429,
-        message,
-        retryAfter: Http.retryAfterSeconds(answer.headers),
-        hint:
-          "SearXNG's limiter blocks this client: turn off limiter in settings.yml or pass this client's IP in " +
-          "limiter.toml"
-      }
     }
     return undefined
   }
@@ -297,14 +287,14 @@ const searchKeywords =
         HttpClientRequest.setUrlParams(searchParams(keyword, ctx.provider.engines)),
         HttpClientRequest.acceptJson
       )
-      const answer = yield* Keyless.send(
+      const answer = yield* Http.send(
         client,
         c,
         Option.match(ctx.provider.basicAuth, {
           onNone: () => request,
           onSome: (auth) => HttpClientRequest.basicAuth(request, auth.username, auth.password)
         }),
-        { refuse: refuse(c), reject: reject(c) }
+        { refuse: refuse(c), reject: reject(c), hints }
       )
       const decoded = yield* Http.decode(c, SearchAnswer, answer)
       const failedEngines = unresponsiveEngines(decoded.unresponsive_engines)
@@ -316,10 +306,10 @@ const searchKeywords =
       if (mapped.results.length === 0 && failedEngines.length > 0) {
         const blocked = failedEngines.every((engine) => blockedReason.test(engine))
         return yield* Effect.fail(
-          WebSearchError.requestFailed(
+          Http.requestFailed(
+            c,
             blocked ? "rate_limited" : "http_5xx",
-            `SearXNG found nothing because every engine it asked failed: ${Http.providerText(c, failedEngines.join(", "))}`,
-            { providerId: c.providerId, capability: c.capability, input: c.input }
+            `SearXNG found nothing because every engine it asked failed: ${Http.providerText(c, failedEngines.join(", "))}`
           )
         )
       }

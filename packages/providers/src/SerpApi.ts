@@ -114,15 +114,10 @@ const keyProblem = (message: string | undefined): boolean => /api[ _]key/i.test(
  * @since 0.1.0
  * @category decoding
  */
-export const refusal = (
-  status: number,
-  headers: Readonly<Record<string, string>>,
-  message: string | undefined
-): Http.Refusal | undefined => {
+export const refusal = (status: number, message: string | undefined): Http.Refusal | undefined => {
   if (outOfSearches(message)) {
     return { kind: "quota", status, message, hint: "upgrade the SerpApi plan or add another key" }
   }
-  if (status === 429) return { kind: "rate_limited", status, message, retryAfter: Http.retryAfterSeconds(headers) }
   if (status >= 200 && status < 300) {
     return keyProblem(message) ? { kind: "credentials", status, message } : { kind: "status", status, message }
   }
@@ -130,7 +125,7 @@ export const refusal = (
 }
 
 const refuse = (answer: Http.Answer, json: unknown): Http.Refusal | undefined =>
-  refusal(answer.status, answer.headers, Http.messageOf(json))
+  refusal(answer.status, Http.messageOf(json))
 
 const searchKeywords =
   (client: HttpClient.HttpClient) =>
@@ -155,7 +150,7 @@ const searchKeywords =
       const error = decoded.error?.trim() ?? ""
       const failed = error !== "" || decoded.search_metadata?.status === "Error"
       if (failed && !isNoResults(error)) {
-        const inBody = refusal(answer.status, answer.headers, error === "" ? "the search failed" : error)
+        const inBody = refusal(answer.status, error === "" ? "the search failed" : error)
         if (inBody !== undefined) return yield* Effect.fail(Http.failure(c, inBody))
       }
       return yield* Http.keep(

@@ -174,8 +174,7 @@ const fetchUrls =
       }
       const content = Fields.tidy(page.raw_content ?? "")
       if (content === "") return yield* Effect.fail(Http.empty(c))
-      const result = Fields.result({ title: page.title, content, url: page.url })
-      return result ?? { title: url, content, url }
+      return Fields.page(url, { title: page.title, content, url: page.url })
     })
 
 /**

@@ -29,7 +29,7 @@ import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as Preset from "@websearch/core/Preset"
 import type * as ProviderDriver from "@websearch/core/ProviderDriver"
 import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
-import * as WebSearchError from "@websearch/core/WebSearchError"
+import type * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
@@ -258,10 +258,10 @@ const searchKeywords =
       const length = queryLength(keyword)
       if (length > maxQueryLength) {
         return yield* Effect.fail(
-          WebSearchError.requestFailed(
+          Http.requestFailed(
+            c,
             "invalid_input",
-            `${c.providerName} accepts search queries of at most ${maxQueryLength} characters; this one has ${length}: shorten it`,
-            { providerId: c.providerId, capability: c.capability, input: keyword }
+            `${c.providerName} accepts search queries of at most ${maxQueryLength} characters; this one has ${length}: shorten it`
           )
         )
       }

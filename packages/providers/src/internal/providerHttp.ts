@@ -126,17 +126,22 @@ export const failure = (c: Call, refusal: Refusal): WebSearchError.WebSearchErro
   const code = typeof refusal.status === "number" ? `HTTP ${refusal.status}` : `code ${refusal.status}`
   const hint = refusal.hint === undefined ? "" : `; ${refusal.hint}`
   const retryAfter = refusal.retryAfter
+  // Without a key (none configured, or a provider that takes none) there is no key to blame: the refusal is
+  // worded around this client, and the hint says what would help.
+  const keyless = Option.isNone(c.ctx.apiKey) || c.ctx.provider.credentials === "none"
   switch (refusal.kind) {
     case "credentials":
       return WebSearchError.unavailable(
         "credentials_rejected",
-        `${c.providerName} rejected ${keyName(c)} (${code})${said}${hint === "" ? `; check ${keySettings(c)}` : hint}`,
+        keyless
+          ? `${c.providerName} refused the call (${code})${said}${hint}`
+          : `${c.providerName} rejected ${keyName(c)} (${code})${said}${hint === "" ? `; check ${keySettings(c)}` : hint}`,
         errorContext(c)
       )
     case "rate_limited":
       return WebSearchError.requestFailed(
         typeof refusal.status === "number" && refusal.status === 429 ? "http_429" : "rate_limited",
-        `${c.providerName} is rate limiting ${keyName(c)} (${code})${said}${hint}`,
+        `${c.providerName} is rate limiting ${keyless ? "this client" : keyName(c)} (${code})${said}${hint}`,
         errorContext(c, { retryAfter })
       )
     case "quota":
@@ -202,6 +207,16 @@ export const messageOf = (body: unknown): string | undefined => {
   }
   return undefined
 }
+
+/** Whether an answer is an HTML page (a proxy's or a server's error page, not the API's own message). */
+export const isHtml = (answer: Answer): boolean =>
+  (answer.headers["content-type"] ?? "").toLowerCase().includes("html") || answer.text.trimStart().startsWith("<")
+
+/**
+ * The provider's message in an answer: `messageOf` on its JSON, else its text unless that is empty or an HTML page.
+ */
+export const answerMessage = (answer: Answer, json: unknown): string | undefined =>
+  messageOf(json) ?? (isHtml(answer) || answer.text.trim() === "" ? undefined : answer.text)
 
 /** Parses JSON without throwing. */
 export const parseJson = (text: string): Either.Either<unknown, string> => {
@@ -291,8 +306,9 @@ const readCapped = (
   })
 
 /**
- * Sends one request and reads the answer. A non-2xx status fails with the refusal `refuse` reads from it (by
- * default `refusalOf` with `messageOf` on the JSON body); a 2xx answer is returned for the driver to decode.
+ * Sends one request and reads the answer. A non-2xx status fails with the error `reject` gives for it, else with
+ * the refusal `refuse` reads from it (by default `refusalOf` with `messageOf` on the JSON body); a 2xx answer is
+ * returned for the driver to decode.
  */
 export const send = (
   client: HttpClient.HttpClient,
@@ -301,6 +317,10 @@ export const send = (
   options?: {
     /** Reads a non-2xx answer; return undefined for the default reading. */
     readonly refuse?: ((answer: Answer, json: unknown) => Refusal | undefined) | undefined
+    /** An answer that is not a refusal of any kind (a configuration problem): its error, as it is. */
+    readonly reject?: ((answer: Answer, json: unknown) => WebSearchError.WebSearchError | undefined) | undefined
+    /** What the user can do, by kind of refusal, for a refusal that carries no hint of its own. */
+    readonly hints?: Partial<Record<Refusal["kind"], string>> | undefined
     readonly maxBodyBytes?: number | undefined
   }
 ): Effect.Effect<Answer, WebSearchError.WebSearchError> =>
@@ -317,14 +337,12 @@ export const send = (
       const answer: Answer = { status: response.status, headers: response.headers, text }
       if (ok) return answer
       const json = Either.getOrUndefined(parseJson(text))
-      const refusal =
-        options?.refuse?.(answer, json) ??
-        refusalOf(
-          response.status,
-          response.headers,
-          messageOf(json) ?? (text.trimStart().startsWith("<") || text.trim() === "" ? undefined : text)
-        )
-      return yield* Effect.fail(failure(c, refusal))
+      const rejected = options?.reject?.(answer, json)
+      if (rejected !== undefined) return yield* Effect.fail(rejected)
+      const read =
+        options?.refuse?.(answer, json) ?? refusalOf(response.status, response.headers, answerMessage(answer, json))
+      const hint = read.hint ?? options?.hints?.[read.kind]
+      return yield* Effect.fail(failure(c, hint === undefined ? read : { ...read, hint }))
     })
   ).pipe(
     Spans.withSpan(`websearch.provider.${c.capability}`, {
@@ -375,6 +393,16 @@ export const decodeValue = <A, I>(
       ),
     onRight: Effect.succeed
   })
+
+/**
+ * A `RequestFailed` with the call's context (`retryAfter`, and `retryable` when the reason's default is wrong).
+ */
+export const requestFailed = (
+  c: Call,
+  reason: WebSearchError.RequestFailedReason,
+  message: string,
+  extra?: { readonly retryAfter?: number | undefined; readonly retryable?: boolean }
+): WebSearchError.RequestFailed => WebSearchError.requestFailed(reason, message, errorContext(c, extra))
 
 /**
  * A `ResponseInvalid/decode_failed` for an answer the driver could not use.

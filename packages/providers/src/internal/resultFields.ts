@@ -75,6 +75,13 @@ export const result = (fields: {
 }
 
 /**
+ * The page a fetch returned: the provider's fields when its URL is usable, else the same fields at the URL that was
+ * asked for (a provider may leave the final URL out or send an unusable one), titled by that URL at worst.
+ */
+export const page = (input: string, fields: Parameters<typeof result>[0]): ProviderDriver.DriverResult =>
+  result(fields) ?? result({ ...fields, url: input }) ?? { title: input, content: fields.content ?? "", url: input }
+
+/**
  * Maps a provider's items to results, dropping those without a usable URL; returns how many were dropped so the
  * driver can log them instead of losing them silently.
  */
