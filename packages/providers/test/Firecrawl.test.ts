@@ -78,12 +78,16 @@ describe("Firecrawl searchKeywords", () => {
     expect(Firecrawl.searchBody("a", 500).limit).toBe(100)
   })
 
-  it.prop("limit is always within 1–100 and equals maxResults inside it", [FastCheck.integer()], ([n]) => {
-    const limit = Firecrawl.searchBody("q", n).limit
-    expect(limit).toBeGreaterThanOrEqual(1)
-    expect(limit).toBeLessThanOrEqual(100)
-    if (n >= 1 && n <= 100) expect(limit).toBe(n)
-  })
+  it.prop(
+    "limit is always within 1–100 and equals maxResults inside it",
+    [FastCheck.oneof(FastCheck.integer({ min: -5, max: 200 }), FastCheck.integer())],
+    ([n]) => {
+      const limit = Firecrawl.searchBody("q", n).limit
+      expect(limit).toBeGreaterThanOrEqual(1)
+      expect(limit).toBeLessThanOrEqual(100)
+      if (n >= 1 && n <= 100) expect(limit).toBe(n)
+    }
+  )
 
   it("turns success: false in a 200 answer into RequestFailed with Firecrawl's error and code", async () => {
     server.handle = Server.json({ success: false, code: "BAD_REQUEST", error: "Invalid query: too long" })

@@ -162,6 +162,7 @@ describe("SerpApi keeps the key in the URL out of errors, logs and spans", () =>
       ["Coffee"]
     )
     expect(Exit.isSuccess(traced.exit)).toBe(true)
+    expect(traced.spans.some((s) => s.name === "websearch.provider.searchKeywords")).toBe(true)
     for (const span of traced.spans) expect(Traced.spanText(span)).not.toContain(Server.canary)
   })
 })
