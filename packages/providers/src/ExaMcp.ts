@@ -15,8 +15,9 @@
  * Errors: `result.isError: true` → `RequestFailed` with the tool's text (the status inside it, "… error (429):
  * …", picks the reason); a JSON-RPC `error` → `RequestFailed` with its message; the free tier's HTTP 429 (a
  * JSON-RPC error body with `Retry-After`) → `RequestFailed/http_429` with `retryAfter`; 401/403 →
- * `Unavailable/credentials_rejected`; 5xx → `http_5xx`; a reply with no matching message →
- * `ResponseInvalid/decode_failed`.
+ * `Unavailable/credentials_rejected`; 5xx → `http_5xx`; an event stream that ends before any reply (cut
+ * mid-event, or after notifications only) → `RequestFailed/stream_incomplete`, retryable; a reply with no
+ * matching message → `ResponseInvalid/decode_failed`.
  *
  * @since 0.1.0
  */
@@ -232,6 +233,17 @@ const searchKeywords =
       const found = replyFor(messages, id)
       if (found === undefined) {
         const type = answer.headers["content-type"] ?? "no content type"
+        // The server closes the event stream after the call's reply: a stream that ended without any reply was
+        // cut short (a transport fault, worth retrying), not an answer of the wrong shape.
+        if (type.toLowerCase().includes("text/event-stream") && !messages.some(isReply)) {
+          return yield* Effect.fail(
+            Http.requestFailed(
+              c,
+              "stream_incomplete",
+              `${c.providerName}'s event stream ended after ${messages.length} message(s) without the reply to the ${toolName} call`
+            )
+          )
+        }
         return yield* Effect.fail(
           Http.invalid(
             c,

@@ -228,7 +228,8 @@ export const parseJson = (text: string): Either.Either<unknown, string> => {
 }
 
 /**
- * A transport failure (no answer at all) as `RequestFailed`: `dns_failed`, `tls_failed` or `network`.
+ * A transport failure (no answer at all) as `RequestFailed`: `dns_failed`, `tls_failed` (not retryable when the
+ * certificate was refused) or `network`.
  */
 export const transportFailure = (c: Call, error: HttpClientError.HttpClientError): WebSearchError.RequestFailed => {
   const cause = error.cause as { code?: unknown; cause?: { code?: unknown } } | undefined
@@ -241,7 +242,14 @@ export const transportFailure = (c: Call, error: HttpClientError.HttpClientError
         : "network"
   const what =
     code !== "" ? code : error._tag === "ResponseError" ? `the answer could not be read: ${error.reason}` : error.reason
-  return WebSearchError.requestFailed(reason, `could not reach ${c.providerName} (${what})`, errorContext(c))
+  // A certificate verdict does not change by retrying in a moment, unlike a handshake cut short (as the local
+  // transport judges it).
+  const verdict = reason === "tls_failed" && /CERT|HOSTNAME_MISMATCH|LEAF_SIGNATURE/.test(code)
+  return WebSearchError.requestFailed(
+    reason,
+    `could not reach ${c.providerName} (${what})`,
+    errorContext(c, verdict ? { retryable: false } : undefined)
+  )
 }
 
 /**
@@ -277,13 +285,16 @@ const readCapped = (
           return true
         })
       ),
-      Effect.mapError((error) =>
-        WebSearchError.requestFailed(
+      Effect.mapError((error) => {
+        // The stream's error code (UND_ERR_SOCKET, ECONNRESET) says what happened: the HttpClient's reason for any
+        // failed body read is "Decode", which reads like a parse error.
+        const code = (error.cause as { code?: unknown } | undefined)?.code
+        return WebSearchError.requestFailed(
           "network",
-          `${c.providerName}'s answer was cut off after ${size} bytes (${error.reason})`,
+          `${c.providerName}'s answer was cut off after ${size} bytes (${typeof code === "string" ? code : error.reason})`,
           errorContext(c)
         )
-      ),
+      }),
       Effect.flatMap(() => {
         if (over && failOver) {
           return Effect.fail(
