@@ -186,7 +186,8 @@ export const run = (argv: ReadonlyArray<string>, io: Io, options: RunOptions = {
   const command = parsed.right
   if (command._tag === "Help") {
     return Effect.sync(() => {
-      io.stdout(Cli.usage)
+      // `--json` promises exactly one JSON object on stdout, whatever else the command line asks for.
+      io.stdout(command.json ? `${JSON.stringify({ ok: true, response: { usage: Cli.usage } })}\n` : Cli.usage)
       return ExitCode.ok
     })
   }

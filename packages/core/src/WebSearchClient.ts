@@ -92,6 +92,12 @@ export const make = <E>(layer: Layer.Layer<Services, E>): WebSearchClient => {
 
   const run = <A>(effect: Effect.Effect<A, WebSearchError.WebSearchError, Services>, options?: CallOptions) => {
     if (disposed) return Promise.reject(WebSearchError.aborted("the client was disposed"))
+    // A JavaScript caller may pass anything as the signal; one that cannot be listened to is refused, not thrown.
+    if (options?.signal != null && typeof options.signal.addEventListener !== "function") {
+      return Promise.reject(
+        WebSearchError.requestFailed("invalid_input", "options.signal must be an AbortSignal (or left out)")
+      )
+    }
     if (options?.signal?.aborted === true) {
       return Promise.reject(WebSearchError.aborted("the request was aborted by the caller before it started"))
     }

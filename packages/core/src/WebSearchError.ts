@@ -223,7 +223,8 @@ const context = (ctx: ErrorContext | undefined) => {
   if (ctx?.providerId !== undefined) out.providerId = ctx.providerId
   if (ctx?.capability !== undefined) out.capability = ctx.capability
   if (ctx?.input !== undefined) out.input = ctx.input
-  if (ctx?.retryAfter !== undefined) out.retryAfter = ctx.retryAfter
+  // NaN or Infinity would cross JSON as null, which no client can decode: a wait that is not a number is no wait.
+  if (ctx?.retryAfter !== undefined && Number.isFinite(ctx.retryAfter)) out.retryAfter = ctx.retryAfter
   return out
 }
 

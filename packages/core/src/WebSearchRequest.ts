@@ -191,19 +191,39 @@ const invalid = (capability: Capability, message: string, input?: string) =>
 // Either and a valid request costs no extra effect steps.
 const decodeWith = <A, I>(
   schema: Schema.Schema<A, I>,
-  capability: Capability
+  capability: Capability,
+  lists: ReadonlyArray<readonly [field: string, what: string]>
 ): ((request: unknown) => Effect.Effect<A, WebSearchError.RequestFailed>) => {
   const decode = Schema.decodeUnknownEither(schema, { onExcessProperty: "error", errors: "all" })
-  return (request) =>
-    Either.match(decode(request), {
-      onLeft: (error) =>
-        Effect.fail(invalid(capability, `invalid ${capability} request: ${ParseIssues.format(error, "request")}`)),
-      onRight: Effect.succeed
-    })
+  return (request) => {
+    try {
+      // The schema checks a list's length only after decoding every item, so 10^5 items would cost seconds of
+      // CPU (and a message listing each bad one) before "at most 20" is said: the length is checked first.
+      const tooLong = lists.find(([field]) => {
+        const list = typeof request === "object" && request !== null ? (request as Record<string, unknown>)[field] : 0
+        return Array.isArray(list) && list.length > maxInputs
+      })
+      if (tooLong !== undefined) {
+        const [field, what] = tooLong
+        return Effect.fail(
+          invalid(capability, `invalid ${capability} request: ${field}: at most ${maxInputs} ${what} per request`)
+        )
+      }
+      return Either.match(decode(request), {
+        onLeft: (error) =>
+          Effect.fail(invalid(capability, `invalid ${capability} request: ${ParseIssues.format(error, "request")}`)),
+        onRight: Effect.succeed
+      })
+    } catch {
+      // Reading the value threw (a getter, a proxy trap): the request is unreadable, which is the caller's input
+      // problem, not a defect. What it threw is not quoted, since converting it to text may throw again.
+      return Effect.fail(invalid(capability, `invalid ${capability} request: the request could not be read`))
+    }
+  }
 }
 
-const decodeSearch = decodeWith(SearchKeywordsRequest, "searchKeywords")
-const decodeFetch = decodeWith(FetchUrlsRequest, "fetchUrls")
+const decodeSearch = decodeWith(SearchKeywordsRequest, "searchKeywords", [["keywords", "keywords"]])
+const decodeFetch = decodeWith(FetchUrlsRequest, "fetchUrls", [["urls", "URLs"]])
 
 /**
  * Validates and normalises a `searchKeywords` request; fails with `RequestFailed/invalid_input` naming the
@@ -264,4 +284,4 @@ export const normalizeFetchUrls = (request: unknown): Effect.Effect<NormalizedRe
  * @category decoding
  */
 export const decodeResearch: (request: unknown) => Effect.Effect<ResearchRequest, WebSearchError.RequestFailed> =
-  decodeWith(ResearchRequest, "research")
+  decodeWith(ResearchRequest, "research", [["allowedDomains", "allowedDomains"]])

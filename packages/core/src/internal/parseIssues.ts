@@ -7,15 +7,25 @@ import * as ParseResult from "effect/ParseResult"
 
 const maxValue = 80
 
-const shorten = (message: string): string =>
-  message.replace(/actual ([\s\S]*)$/, (whole, value: string) =>
+// A request of 10^5 wrongly typed items has 10^5 issues; the first few say what is wrong, the rest is noise.
+const maxIssues = 10
+
+// A refinement's own message may quote the whole value (`"<value>" is not a domain name`), so every issue is
+// bounded too, not only the "actual" part.
+const maxMessage = 300
+
+const shorten = (message: string): string => {
+  const short = message.replace(/actual ([\s\S]*)$/, (whole, value: string) =>
     value.length > maxValue ? `actual ${value.slice(0, maxValue - 3)}... (${value.length} characters)` : whole
   )
+  return short.length > maxMessage ? `${short.slice(0, maxMessage - 3)}... (${short.length} characters)` : short
+}
 
 /** Formats a decoding failure; `root` names the whole value when an issue has an empty path. */
 export const format = (error: ParseResult.ParseError, root: string): string => {
   const issues = ParseResult.ArrayFormatter.formatErrorSync(error).map((issue) => ({
-    path: issue.path.length > 0 ? issue.path.join(".") : root,
+    // A key may be a symbol, which `join` cannot convert.
+    path: issue.path.length > 0 ? issue.path.map(String).join(".") : root,
     message: shorten(issue.message)
   }))
   // An optional or nullable field reports its real problems and also "Expected undefined" or "Expected null";
@@ -25,5 +35,7 @@ export const format = (error: ParseResult.ParseError, root: string): string => {
       !/^Expected (undefined|null),/.test(issue.message) ||
       !issues.some((o) => o !== issue && (o.path === issue.path || o.path.startsWith(`${issue.path}.`)))
   )
-  return useful.map((issue) => `${issue.path}: ${issue.message}`).join("; ")
+  const shown = useful.slice(0, maxIssues).map((issue) => `${issue.path}: ${issue.message}`)
+  if (useful.length > maxIssues) shown.push(`and ${useful.length - maxIssues} more issues`)
+  return shown.join("; ")
 }

@@ -109,6 +109,55 @@ export const resolve = <Call>(
     return Effect.succeed({ providerId, provider, call, secrets })
   })
 
+const errorClasses = [
+  WebSearchError.Unavailable,
+  WebSearchError.RequestFailed,
+  WebSearchError.ResponseInvalid,
+  WebSearchError.Aborted
+]
+const decodeError = Schema.decodeUnknownEither(WebSearchError.WebSearchError)
+
+// A defect may be anything, including a value whose conversion to text throws.
+const describeDefect = (defect: unknown): string => {
+  try {
+    return String(defect instanceof Error ? defect.message : defect)
+  } catch {
+    return "a value that cannot be shown"
+  }
+}
+
+/**
+ * Calls a driver method. A driver written in plain JavaScript (a provider module) may throw instead of returning
+ * an effect, or fail with something that is not one of the four errors: the throw becomes a defect that `guarded`
+ * reports, an error of another copy of this package is rebuilt from its fields, and anything else is the driver's
+ * bug, reported as `ResponseInvalid/parse_failed` before the quota, cache or scrubbing could trip over it.
+ */
+const callDriver = <A>(
+  resolved: Resolved<unknown>,
+  input: string,
+  call: () => Effect.Effect<A, WebSearchError.WebSearchError>
+): Effect.Effect<A, WebSearchError.WebSearchError> =>
+  Effect.mapError(Effect.suspend(call), (error: unknown): WebSearchError.WebSearchError => {
+    if (errorClasses.some((errorClass) => error instanceof errorClass)) return error as WebSearchError.WebSearchError
+    try {
+      const decoded = decodeError(error)
+      if (Either.isRight(decoded)) return decoded.right
+    } catch {
+      // Reading the value threw: it is not an error of ours either.
+    }
+    return WebSearchError.responseInvalid(
+      "parse_failed",
+      `the ${resolved.provider.name} driver failed on "${input}" with a value that is not a websearch error`
+    )
+  })
+
+const isDriverResult = (u: unknown): u is DriverResult =>
+  typeof u === "object" &&
+  u !== null &&
+  typeof (u as DriverResult).title === "string" &&
+  typeof (u as DriverResult).content === "string" &&
+  typeof (u as DriverResult).url === "string"
+
 /**
  * Runs one driver call under the capability's timeout, turning defects into typed errors and attaching the
  * provider, capability and input to whatever fails. Secrets are scrubbed from messages.
@@ -131,7 +180,7 @@ const guarded = <A>(
       const error = WebSearchError.scrub(
         WebSearchError.responseInvalid(
           "parse_failed",
-          `the ${resolved.provider.name} driver failed unexpectedly on "${input}": ${defect instanceof Error ? defect.message : String(defect)}`
+          `the ${resolved.provider.name} driver failed unexpectedly on "${input}": ${describeDefect(defect)}`
         ),
         resolved.secrets
       )
@@ -139,7 +188,17 @@ const guarded = <A>(
     }),
     Effect.mapError((error) =>
       WebSearchError.scrub(
-        WebSearchError.annotate(error, { providerId: resolved.providerId, capability, input }),
+        WebSearchError.annotate(error, {
+          providerId: resolved.providerId,
+          capability,
+          input,
+          // A driver's empty message would leave the caller with nothing but the reason.
+          ...(error.message.trim() === ""
+            ? {
+                message: `${resolved.provider.name} failed ${capability} for "${input}": ${error._tag}/${error.reason}`
+              }
+            : {})
+        }),
         resolved.secrets
       )
     ),
@@ -327,8 +386,22 @@ const runOnProvider = (
                   // A local fetcher's Retry-After is one site's, not the provider's.
                   retryAfterHoldsProvider: resolved.provider.type !== "local"
                 },
-                // A provider that ignores the requested count must not exceed it.
-                Effect.map(resolved.call(input, ctx), (results) => results.slice(0, ctx.maxResults))
+                // A provider that ignores the requested count must not exceed it; what a JavaScript driver returns
+                // is checked, since post-processing reads every field.
+                Effect.flatMap(
+                  callDriver(resolved, input, () => resolved.call(input, ctx)),
+                  (results): Effect.Effect<ReadonlyArray<DriverResult>, WebSearchError.WebSearchError> => {
+                    const kept = Array.isArray(results) ? results.slice(0, ctx.maxResults) : undefined
+                    return kept !== undefined && kept.every(isDriverResult)
+                      ? Effect.succeed(kept)
+                      : Effect.fail(
+                          WebSearchError.responseInvalid(
+                            "decode_failed",
+                            `the ${resolved.provider.name} driver returned results outside the contract (title, content and url strings) for "${input}"`
+                          )
+                        )
+                  }
+                )
               ).pipe(Effect.mapError((error) => WebSearchError.scrub(error, resolved.secrets)))
             )
           )
@@ -414,7 +487,13 @@ export const runResearch = (
   Effect.gen(function* () {
     const resolved = yield* resolve(env, request.providerId, "research", (driver) => driver.research)
     const ctx = yield* env.settings.resolve(resolved.providerId, "research")
-    const output = yield* guarded(resolved, "research", request.query, ctx.timeout, resolved.call(request, ctx))
+    const output = yield* guarded(
+      resolved,
+      "research",
+      request.query,
+      ctx.timeout,
+      callDriver(resolved, request.query, () => resolved.call(request, ctx))
+    )
     return yield* decodeResearch({ ...output, providerId: resolved.providerId, query: request.query }).pipe(
       Effect.mapError((error) =>
         WebSearchError.responseInvalid(
