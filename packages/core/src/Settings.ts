@@ -827,9 +827,25 @@ export const readFile = (
       .pipe(Effect.mapError((error) => invalid(`cannot read settings file ${path}: ${error.message}`)))
     return yield* Effect.try({
       try: () => JSON.parse(text) as SettingsInput,
-      catch: (error) => invalid(`settings file ${path} is not valid JSON: ${(error as Error).message}`)
+      catch: (error) => invalid(`settings file ${path} is not valid JSON: ${jsonProblem(text, error)}`)
     })
   })
+
+// V8's message quotes the text around an unexpected token, which may be an API key: only the kind of problem and
+// where it is (line and column) are kept.
+const jsonProblem = (text: string, error: unknown): string => {
+  const message = error instanceof Error ? error.message : ""
+  const kind = message
+    .split('"')[0]
+    .replace(/ in JSON at position \d+.*$/s, "")
+    .replace(/[,.\s]+$/, "")
+    .slice(0, 60)
+  const position = /at position (\d+)/.exec(message)
+  if (position === null) return kind
+  const before = text.slice(0, Number(position[1]))
+  const line = before.split("\n").length
+  return `${kind} at line ${line}, column ${before.length - before.lastIndexOf("\n")}`
+}
 
 /**
  * Settings from a JSON file, with the environment laid over it when `env` is true (the CLI's behaviour).

@@ -326,6 +326,24 @@ describe("Settings", () => {
       })
     )
 
+    it.scoped("invalid JSON next to a key says where the problem is without quoting the text around it", () =>
+      Effect.gen(function* () {
+        const key = "tvly-SETTINGS-CANARY-0123"
+        for (const [text, where] of [
+          [`{"providers": {"tavily": {"apiKeys": [x"${key}"]}}}`, "Unexpected token 'x'"],
+          [`{"providers": {"tavily": {"apiKeys": ["${key}"}}}`, "after array element at line 1, column 66"],
+          [`{\n  "providers": {"tavily": {"apiKeys": ["${key}`, "at line 2, column"]
+        ] as const) {
+          const file = yield* tempFile("near-key.json", text)
+          const error = yield* Effect.flip(
+            fromLayer(Settings.layerFile(file)).pipe(Effect.provide(NodeFileSystem.layer))
+          )
+          expect(error.message).toContain(where)
+          expect(error.message).not.toContain("tvly")
+        }
+      })
+    )
+
     it.scoped("a missing file and an invalid document name the file", () =>
       Effect.gen(function* () {
         const missing = path.join(os.tmpdir(), "websearch-settings-does-not-exist", "settings.json")
