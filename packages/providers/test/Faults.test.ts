@@ -180,7 +180,7 @@ describe("remote provider faults (Tavily, JSON)", () => {
     expect(faultyExchange(server).written).toBeGreaterThan(0)
     // The message names the socket's fault, not the client's generic "Decode".
     expect(Exit.isSuccess(report.exit) && report.exit.value.failures[0].message).toMatch(
-      /cut off after \d+ bytes \((UND_ERR_SOCKET|ECONNRESET)\)/
+      /cut off (after \d+ bytes|before its announced \d+ bytes) \((UND_ERR_SOCKET|ECONNRESET)\)/
     )
   })
 
@@ -221,7 +221,7 @@ describe("remote provider faults (Tavily, JSON)", () => {
     expect(faultyExchange(server).written).toBeGreaterThan(0)
     // The message names the socket's fault, not the client's generic "Decode".
     expect(Exit.isSuccess(report.exit) && report.exit.value.failures[0].message).toMatch(
-      /cut off after \d+ bytes \((UND_ERR_SOCKET|ECONNRESET)\)/
+      /cut off (after \d+ bytes|before its announced \d+ bytes) \((UND_ERR_SOCKET|ECONNRESET)\)/
     )
   })
 

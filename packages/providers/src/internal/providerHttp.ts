@@ -261,6 +261,13 @@ export interface Answer {
   readonly text: string
 }
 
+// The socket's error code (UND_ERR_SOCKET, ECONNRESET) says what happened to a body read: the HttpClient's reason
+// for any failed read is "Decode", which reads like a parse error.
+const socketFault = (error: HttpClientError.ResponseError): string => {
+  const code = (error.cause as { code?: unknown } | undefined)?.code
+  return typeof code === "string" ? code : error.reason
+}
+
 const readCapped = (
   c: Call,
   response: HttpClientResponse.HttpClientResponse,
@@ -268,6 +275,19 @@ const readCapped = (
   failOver: boolean
 ): Effect.Effect<string, WebSearchError.WebSearchError> =>
   Effect.suspend(() => {
+    // An answer that announces a length within the cap is read whole: undici fails a body that runs past its
+    // Content-Length, so the cap still holds, and streaming it chunk by chunk costs more CPU than the rest of the
+    // provider call (bench/fanout.ts). An answer of unknown or too large a length is counted as it streams in.
+    const announced = Number(response.headers["content-length"])
+    if (Number.isSafeInteger(announced) && announced >= 0 && announced <= cap) {
+      return Effect.mapError(response.text, (error) =>
+        WebSearchError.requestFailed(
+          "network",
+          `${c.providerName}'s answer was cut off before its announced ${announced} bytes (${socketFault(error)})`,
+          errorContext(c)
+        )
+      )
+    }
     const chunks: Array<Uint8Array> = []
     let size = 0
     let over = false
@@ -285,16 +305,13 @@ const readCapped = (
           return true
         })
       ),
-      Effect.mapError((error) => {
-        // The stream's error code (UND_ERR_SOCKET, ECONNRESET) says what happened: the HttpClient's reason for any
-        // failed body read is "Decode", which reads like a parse error.
-        const code = (error.cause as { code?: unknown } | undefined)?.code
-        return WebSearchError.requestFailed(
+      Effect.mapError((error) =>
+        WebSearchError.requestFailed(
           "network",
-          `${c.providerName}'s answer was cut off after ${size} bytes (${typeof code === "string" ? code : error.reason})`,
+          `${c.providerName}'s answer was cut off after ${size} bytes (${socketFault(error)})`,
           errorContext(c)
         )
-      }),
+      ),
       Effect.flatMap(() => {
         if (over && failOver) {
           return Effect.fail(
@@ -462,9 +479,12 @@ export const requireKey = (c: Call): Effect.Effect<Redacted.Redacted<string>, We
 export const clamp = (value: number, min: number, max: number): number => Math.min(max, Math.max(min, value))
 
 /**
- * The HttpClient a provider Layer captures.
+ * The HttpClient a provider Layer captures. Its own `http.client` span (and `traceparent` header) is made only when
+ * a tracer records, as with `Spans`: under the default tracer it is work nobody sees.
  */
-export const client = HttpClient.HttpClient
+export const client = Effect.map(HttpClient.HttpClient, (http) =>
+  HttpClient.withTracerDisabledWhen(http, () => !Spans.isRecordingNow())
+)
 
 /**
  * The results a driver keeps, logging (not hiding) how many items had no usable URL.
