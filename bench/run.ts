@@ -1,14 +1,16 @@
 /**
- * Benchmarks, each reported as a ratio against a baseline measured in the same run, with the peak RSS of the
- * process that ran it. Every case runs in its own child process so one case's memory does not hide another's.
+ * Benchmarks, each figure set against a baseline measured in the same run, with the peak RSS of the process that
+ * ran it. Every case runs in its own child process so one case's memory does not hide another's.
  *
  *   npm run bench                 all cases
  *   npm run bench -- pipeline     one case by name
  *
- * Results are printed as a table and written to bench/results/latest.json.
+ * Prints the machine it ran on and one GitHub markdown table (figure, ours, baseline, ratio, peak RSS), and writes
+ * the same rows to bench/results/latest.json.
  */
 import { execFileSync, spawnSync } from "node:child_process"
 import { mkdirSync, writeFileSync } from "node:fs"
+import { cpus, loadavg, totalmem } from "node:os"
 import { fileURLToPath } from "node:url"
 import * as Blacklist from "../packages/core/src/Blacklist.js"
 import * as Compression from "../packages/core/src/Compression.js"
@@ -24,24 +26,53 @@ import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as ManagedRuntime from "effect/ManagedRuntime"
 
-interface Measured {
-  readonly case: string
-  readonly what: string
-  readonly oursPerSecond: number
-  readonly baselinePerSecond: number
-  /** ours / baseline time: 1.0 means as fast as the baseline, 2.0 means twice as slow. */
-  readonly timeRatio: number
-  readonly peakRssMiB: number
+/** A measured value in its unit. */
+interface Quantity {
+  readonly value: number
+  readonly unit: "ms" | "MiB" | "rps" | "F1" | "chars"
 }
 
-/** Runs `fn` repeatedly for about `ms` milliseconds after a warm-up and returns operations per second. */
-const rate = async (fn: () => unknown | Promise<unknown>, ms = 1500): Promise<number> => {
-  const deadline = performance.now() + ms / 4
+const ms = (value: number): Quantity => ({ value, unit: "ms" })
+const mib = (value: number): Quantity => ({ value, unit: "MiB" })
+const rps = (value: number): Quantity => ({ value, unit: "rps" })
+
+/** One row of the table, as a case reports it. */
+interface Figure {
+  /** What is measured, short; the case's name is put in front. Aims go here too ("aim <= 1.2"). */
+  readonly figure: string
+  readonly ours?: Quantity | undefined
+  readonly baseline?: Quantity | undefined
+  /** ours / baseline by default; set when the row compares something else. */
+  readonly ratio?: number | undefined
+  /** The peak RSS this row stands for, when it is not the case's; null when no process's RSS would be honest. */
+  readonly peakRssMiB?: number | null | undefined
+}
+
+/** What a case returns: its rows, and the peak RSS of the process it measured when that is not this one. */
+interface Measured {
+  readonly rows: ReadonlyArray<Figure>
+  readonly peakRssMiB?: number | undefined
+}
+
+/** A row of the table, complete. */
+interface Row {
+  readonly case: string
+  readonly figure: string
+  readonly ours: Quantity | null
+  readonly baseline: Quantity | null
+  /** ours / baseline (for a time: above 1 is slower; for requests per second: below 1 is fewer). */
+  readonly ratio: number | null
+  readonly peakRssMiB: number | null
+}
+
+/** Runs `fn` repeatedly for about `millis` milliseconds after a warm-up and returns operations per second. */
+const rate = async (fn: () => unknown | Promise<unknown>, millis = 1500): Promise<number> => {
+  const deadline = performance.now() + millis / 4
   while (performance.now() < deadline) await fn()
   let count = 0
   const start = performance.now()
   let now = start
-  while (now - start < ms) {
+  while (now - start < millis) {
     await fn()
     count++
     now = performance.now()
@@ -69,10 +100,7 @@ const results = (count: number, chars: number): Array<WebSearchResult> =>
   }))
 
 // A case that measures other processes reports their peak RSS itself (`peakRssMiB`).
-const cases: Record<
-  string,
-  () => Promise<Omit<Measured, "case" | "peakRssMiB"> & { readonly peakRssMiB?: number | undefined }>
-> = {
+const cases: Record<string, () => Promise<Measured>> = {
   // The whole searchKeywords pipeline (validation, resolution, fanout, merge, blacklist, dedupe, budget) against
   // the bare fanout of the same driver calls: what the pipeline costs on top of the providers.
   pipeline: async () => {
@@ -91,10 +119,53 @@ const cases: Record<
     )
     await runtime.dispose()
     return {
-      what: "searchKeywords, 20 keywords x 10 results, in-memory driver; baseline: bare Effect.forEach of the driver",
-      oursPerSecond: ours,
-      baselinePerSecond: baseline,
-      timeRatio: baseline / ours
+      rows: [
+        {
+          figure: "searchKeywords, 20 keywords × 10 results, in-memory driver (vs bare Effect.forEach of the driver)",
+          ours: ms(1000 / ours),
+          baseline: ms(1000 / baseline)
+        }
+      ]
+    }
+  },
+  // The fanout of one 20-keyword searchKeywords through the real Tavily driver over undici against a local mock with
+  // 50 ms latency (and 0 ms), against the ideal and against plain undici + JSON.parse (bench/fanout.ts).
+  fanout: async () => {
+    const Fanout = await import("./fanout.js")
+    const f = await Fanout.measure()
+    const latency = `${f.latencyMs} ms mock`
+    const waves = f.defaultConcurrency.ideal / f.latencyMs
+    return {
+      peakRssMiB: f.peakRssMiB,
+      rows: [
+        {
+          figure: `wall of 20 keywords at concurrency 20, ${latency} (vs ideal: one latency; aim ≤ 1.2)`,
+          ours: ms(f.slow.ours.wall),
+          baseline: ms(f.latencyMs)
+        },
+        {
+          figure:
+            `wall at the default concurrency ${f.defaultConcurrency.concurrency}: ${waves} waves by design ` +
+            `(vs ideal ${waves} × ${f.latencyMs} ms)`,
+          ours: ms(f.defaultConcurrency.wall),
+          baseline: ms(f.defaultConcurrency.ideal)
+        },
+        {
+          figure: `same 20 calls, ${latency} (vs undici request + JSON.parse, concurrent; aim ≤ 1.3)`,
+          ours: ms(f.slow.ours.wall),
+          baseline: ms(f.slow.baseline.wall)
+        },
+        {
+          figure: "same 20 calls, 0 ms mock: the raw cost (vs undici request + JSON.parse; no aim)",
+          ours: ms(f.fast.ours.wall),
+          baseline: ms(f.fast.baseline.wall)
+        },
+        {
+          figure: "CPU time of the same 20 calls, 0 ms mock (vs undici request + JSON.parse)",
+          ours: ms(f.fast.ours.cpu),
+          baseline: ms(f.fast.baseline.cpu)
+        }
+      ]
     }
   },
   // Compiled blacklist (200 host patterns, 5 regexes) against the obvious implementation: one RegExp per entry.
@@ -113,10 +184,13 @@ const cases: Record<
     const ours = await rate(() => urls.filter((u) => !matcher.test(u)))
     const baseline = await rate(() => urls.filter((u) => !naive.some((re) => re.test(u))))
     return {
-      what: "1000 URLs against 205 entries; baseline: one RegExp per entry",
-      oursPerSecond: ours,
-      baselinePerSecond: baseline,
-      timeRatio: baseline / ours
+      rows: [
+        {
+          figure: "1000 URLs against 205 entries (vs one RegExp per entry)",
+          ours: ms(1000 / ours),
+          baseline: ms(1000 / baseline)
+        }
+      ]
     }
   },
   // Token budget (binary search over code points with the estimator) against the least any token budget must
@@ -128,10 +202,13 @@ const cases: Record<
     const ours = await rate(() => ContentBudget.apply(input, budget, counter))
     const baseline = await rate(() => input.map((r) => counter.count(r.content)))
     return {
-      what: "cutoff 8000 tokens over 20 x 20 KB results; baseline: counting each content's tokens once",
-      oursPerSecond: ours,
-      baselinePerSecond: baseline,
-      timeRatio: baseline / ours
+      rows: [
+        {
+          figure: "cutoff at 8000 tokens over 20 × 20 KB results (vs counting each content's tokens once)",
+          ours: ms(1000 / ours),
+          baseline: ms(1000 / baseline)
+        }
+      ]
     }
   },
   // BM25 rank compression against chunking alone: the cost of scoring.
@@ -141,27 +218,34 @@ const cases: Record<
     const ours = await rate(() => Effect.runPromise(Compression.compress(input, "fiber stream ranker", compression)))
     const baseline = await rate(() => input.map((r) => Compression.chunkContent(r.content, 1000)))
     return {
-      what: "rank top 3 of 1000-char chunks over 20 x 20 KB; baseline: chunking only",
-      oursPerSecond: ours,
-      baselinePerSecond: baseline,
-      timeRatio: baseline / ours
+      rows: [
+        {
+          figure: "rank the top 3 of 1000-char chunks over 20 × 20 KB (vs chunking only)",
+          ours: ms(1000 / ours),
+          baseline: ms(1000 / baseline)
+        }
+      ]
     }
   },
   // Main-content extraction over the Readability corpus against readability + linkedom + turndown (bench/extract.ts).
   extract: async () => {
     const ExtractBench = await import("./extract.js")
     const m = ExtractBench.measure()
-    if (m === undefined) {
-      const what = `skipped: no corpus at ${ExtractBench.corpusDir}`
-      return { what, oursPerSecond: 0, baselinePerSecond: 0, timeRatio: 0 }
-    }
+    if (m === undefined) return { rows: [{ figure: `skipped: no corpus at ${ExtractBench.corpusDir}` }] }
+    const vs = "vs readability + linkedom + turndown"
     return {
-      what:
-        `pages/s over ${m.pages} pages; content F1 ${m.ours.f1.toFixed(4)} vs ${m.baseline.f1.toFixed(4)}; ` +
-        `baseline: readability + linkedom + turndown`,
-      oursPerSecond: m.ours.pagesPerSecond,
-      baselinePerSecond: m.baseline.pagesPerSecond,
-      timeRatio: m.baseline.pagesPerSecond / m.ours.pagesPerSecond
+      rows: [
+        {
+          figure: `time per page over the ${m.pages} pages of the Readability corpus (${vs})`,
+          ours: ms(1000 / m.ours.pagesPerSecond),
+          baseline: ms(1000 / m.baseline.pagesPerSecond)
+        },
+        {
+          figure: `content F1 against the corpus's expected text (${vs})`,
+          ours: { value: m.ours.f1, unit: "F1" },
+          baseline: { value: m.baseline.f1, unit: "F1" }
+        }
+      ]
     }
   },
   // CLI cold start against starting Node itself.
@@ -180,10 +264,9 @@ const cases: Record<
     const ours = time([bin, "--help"])
     const baseline = time(["-e", "0"])
     return {
-      what: `websearch --help, median of 15 (${ours.toFixed(0)} ms); baseline: node -e 0 (${baseline.toFixed(0)} ms)`,
-      oursPerSecond: 1000 / ours,
-      baselinePerSecond: 1000 / baseline,
-      timeRatio: ours / baseline
+      rows: [
+        { figure: "websearch --help cold start, median of 15 (vs node -e 0)", ours: ms(ours), baseline: ms(baseline) }
+      ]
     }
   },
   // Peak RSS of a process fetching an endless 1 GiB body through the safe transport (stops at the 5 MiB cap), in
@@ -192,13 +275,26 @@ const cases: Record<
     const FetchMemory = await import("./fetch-memory.js")
     const { ours, baseline, idle } = await FetchMemory.measure()
     return {
-      what:
-        `endless 1 GiB body, ${ours.fetches} fetches stopped at the 5 MiB cap; peak RSS ours ${ours.peakRssMiB.toFixed(0)} MiB, ` +
-        `plain undici ${baseline.peakRssMiB.toFixed(0)} MiB, idle ${idle.peakRssMiB.toFixed(0)} MiB (aim: ours < 150 MiB)`,
-      oursPerSecond: ours.fetchesPerSecond,
-      baselinePerSecond: baseline.fetchesPerSecond,
-      timeRatio: baseline.fetchesPerSecond / ours.fetchesPerSecond,
-      peakRssMiB: ours.peakRssMiB
+      peakRssMiB: ours.peakRssMiB,
+      rows: [
+        {
+          figure:
+            `peak RSS, endless 1 GiB body fetched ${ours.fetches}×, each stopped at the 5 MiB cap ` +
+            "(vs plain undici with the same cap; aim < 150 MiB)",
+          ours: mib(ours.peakRssMiB),
+          baseline: mib(baseline.peakRssMiB)
+        },
+        {
+          figure: "the same process idle, before any fetch (imports loaded)",
+          ours: mib(idle.peakRssMiB),
+          peakRssMiB: idle.peakRssMiB
+        },
+        {
+          figure: "time per fetch up to the cap (vs plain undici)",
+          ours: ms(1000 / ours.fetchesPerSecond),
+          baseline: ms(1000 / baseline.fetchesPerSecond)
+        }
+      ]
     }
   },
   // The fetch provider rendering local pages in Chromium (render: "always") against reading the same pages plainly,
@@ -206,33 +302,144 @@ const cases: Record<
   render: async () => {
     const Render = await import("./render.js")
     const { plain, rendered } = await Render.measure()
+    const rss = rendered.peakRssMiB + rendered.browserPeakPssMiB
     return {
-      what:
-        `20 local pages with a script adding 5 paragraphs (${rendered.charsPerPage.toFixed(0)} vs ` +
-        `${plain.charsPerPage.toFixed(0)} chars/page); rendered peak RSS ${rendered.peakRssMiB.toFixed(0)} MiB + ` +
-        `Chromium PSS ${rendered.browserPeakPssMiB.toFixed(0)} MiB, plain ${plain.peakRssMiB.toFixed(0)} MiB; ` +
-        `first round incl. Chromium start ${rendered.warmupMs.toFixed(0)} ms; baseline: render "never"`,
-      oursPerSecond: rendered.pagesPerSecond,
-      baselinePerSecond: plain.pagesPerSecond,
-      timeRatio: plain.pagesPerSecond / rendered.pagesPerSecond,
-      peakRssMiB: rendered.peakRssMiB + rendered.browserPeakPssMiB
+      peakRssMiB: rss,
+      rows: [
+        {
+          figure:
+            `time per page, ${rendered.pages} local pages whose script adds 5 paragraphs, ` +
+            `render "always" (vs "never")`,
+          ours: ms(1000 / rendered.pagesPerSecond),
+          baseline: ms(1000 / plain.pagesPerSecond)
+        },
+        {
+          figure: `text per page: rendering sees the script's paragraphs (vs "never")`,
+          ours: { value: rendered.charsPerPage, unit: "chars" },
+          baseline: { value: plain.charsPerPage, unit: "chars" }
+        },
+        {
+          figure:
+            `peak RSS: ${rendered.peakRssMiB.toFixed(0)} MiB process + ` +
+            `${rendered.browserPeakPssMiB.toFixed(0)} MiB Chromium PSS (vs "never")`,
+          ours: mib(rss),
+          baseline: mib(plain.peakRssMiB)
+        },
+        { figure: "first round, Chromium's start included", ours: ms(rendered.warmupMs) }
+      ]
     }
   },
   // POST /v1/search on the websearch server against a bare node:http handler calling the same local provider
   // mock (load from N concurrent loops over an undici Pool; servers in a child process; best of 3 rounds each).
+  // The servers' child does not report its RSS, and the load generator's would not be the server's: no RSS shown.
   server: async () => {
     const Server = await import("./server.js")
-    const { ours, bare, piped, ratio, serverRatio, platformRatio } = await Server.measure()
+    const { ours, bare, piped, platform } = await Server.measure()
     return {
-      what:
-        `POST /v1/search, 32 concurrent, local mock; rps ratio ${ratio.toFixed(2)} (aim >= 0.7), p99 ours ` +
-        `${ours.p99.toFixed(1)} ms vs ${bare.p99.toFixed(1)} ms; vs node:http around the same core pipeline ` +
-        `${serverRatio.toFixed(2)} (${piped.requestsPerSecond.toFixed(0)} rps); a plain @effect/platform route ` +
-        `doing the node:http handler's job: ${platformRatio.toFixed(2)}`,
-      oursPerSecond: ours.requestsPerSecond,
-      baselinePerSecond: bare.requestsPerSecond,
-      timeRatio: bare.requestsPerSecond / ours.requestsPerSecond
+      rows: [
+        {
+          figure: "POST /v1/search, 32 concurrent, local provider mock (vs a bare node:http handler; aim ≥ 0.7)",
+          ours: rps(ours.requestsPerSecond),
+          baseline: rps(bare.requestsPerSecond),
+          peakRssMiB: null
+        },
+        {
+          figure: "p99 latency of the same (vs the bare node:http handler)",
+          ours: ms(ours.p99),
+          baseline: ms(bare.p99),
+          peakRssMiB: null
+        },
+        {
+          figure: "the server alone (vs node:http around the same core pipeline)",
+          ours: rps(ours.requestsPerSecond),
+          baseline: rps(piped.requestsPerSecond),
+          peakRssMiB: null
+        },
+        {
+          figure: "floor: a plain @effect/platform route doing the node:http handler's job (vs node:http)",
+          ours: rps(platform.requestsPerSecond),
+          baseline: rps(bare.requestsPerSecond),
+          peakRssMiB: null
+        }
+      ]
     }
+  },
+  // 200 clients, each on its own connection, POST /v1/search for 60 s (real tavily driver over undici, provider mock
+  // in its own process; bench/soak.ts): errors, throughput at the end against just after warm-up, and the server
+  // process's RSS and live heap at the end against at the end of warm-up (the first 10 s).
+  soak: async () => {
+    const Soak = await import("./soak.js")
+    const f = await Soak.measure(60, 200)
+    const window = `${f.warmupSeconds.toFixed(0)} s`
+    return {
+      peakRssMiB: f.rss.maxMiB,
+      rows: [
+        {
+          figure:
+            `${f.clients} clients x ${f.seconds} s, POST /v1/search: errors ${f.errors.total} of ${f.requests} ` +
+            `requests (aim 0); req/s in the last ${window} (vs the ${window} after warm-up; aim ≈ 1)`,
+          ours: rps(f.requestsPerSecondLastWindow),
+          baseline: rps(f.requestsPerSecondAfterWarmup)
+        },
+        { figure: `p99 latency after warm-up (p50 ${f.steadyP50.toFixed(0)} ms)`, ours: ms(f.steadyP99) },
+        {
+          figure: `server RSS, max in the last ${window} (vs at the end of warm-up; growth = ratio - 1, aim < 10 %)`,
+          ours: mib(f.rss.lastWindowMaxMiB),
+          baseline: mib(f.rss.warmupMiB)
+        },
+        {
+          figure: "server heap after a forced full GC, load stopped (vs at the end of warm-up)",
+          ours: mib(f.afterGc.endHeapMiB),
+          baseline: mib(f.afterGc.warmupHeapMiB)
+        }
+      ]
+    }
+  }
+}
+
+const formatQuantity = (q: Quantity | null): string => {
+  if (q === null || !Number.isFinite(q.value)) return "—"
+  switch (q.unit) {
+    case "ms":
+      return `${q.value.toFixed(q.value < 10 ? 2 : q.value < 100 ? 1 : 0)} ms`
+    case "F1":
+      return `F1 ${q.value.toFixed(4)}`
+    default:
+      return `${q.value.toFixed(0)} ${q.unit}`
+  }
+}
+
+const formatRatio = (ratio: number | null): string =>
+  ratio === null || !Number.isFinite(ratio) ? "—" : `${ratio.toFixed(ratio < 0.1 ? 3 : ratio < 10 ? 2 : 1)}×`
+
+/** The rows as a GitHub markdown table, columns padded so it reads as a table in a terminal too. */
+const table = (rows: ReadonlyArray<Row>): string => {
+  const header = ["figure", "ours", "baseline", "ratio (ours ÷ baseline)", "peak RSS"]
+  const cells = rows.map((row) => [
+    // A pipe would end the cell early.
+    `**${row.case}**: ${row.figure.replace(/\|/g, "\\|")}`,
+    formatQuantity(row.ours),
+    formatQuantity(row.baseline),
+    formatRatio(row.ratio),
+    row.peakRssMiB === null ? "—" : `${row.peakRssMiB.toFixed(0)} MiB`
+  ])
+  const widths = header.map((title, i) => Math.max(title.length, ...cells.map((c) => c[i].length)))
+  // The first column reads left to right; the figures line up on their right.
+  const pad = (text: string, i: number) => (i === 0 ? text.padEnd(widths[i]) : text.padStart(widths[i]))
+  const line = (values: ReadonlyArray<string>) => `| ${values.map(pad).join(" | ")} |`
+  const rule = `|${widths.map((w, i) => (i === 0 ? `:${"-".repeat(w + 1)}` : `${"-".repeat(w + 1)}:`)).join("|")}|`
+  return [line(header), rule, ...cells.map(line)].join("\n")
+}
+
+const machine = () => {
+  const cpu = cpus()
+  return {
+    cpu: cpu[0]?.model.trim() ?? "unknown",
+    cores: cpu.length,
+    totalMemoryGiB: Number((totalmem() / 1024 ** 3).toFixed(1)),
+    platform: `${process.platform} ${process.arch}`,
+    // A shared machine's load skews every timing: it is noted, not corrected for.
+    loadAverage: loadavg().map((l) => Number(l.toFixed(2)))
   }
 }
 
@@ -241,29 +448,53 @@ const main = async () => {
   if (mode === "--child") {
     const measured = await cases[name]()
     const peakRssMiB = measured.peakRssMiB ?? process.resourceUsage().maxRSS / 1024
-    process.stdout.write(JSON.stringify({ case: name, ...measured, peakRssMiB }))
+    const rows: Array<Row> = measured.rows.map((figure) => ({
+      case: name,
+      figure: figure.figure,
+      ours: figure.ours ?? null,
+      baseline: figure.baseline ?? null,
+      ratio:
+        figure.ratio ??
+        (figure.ours !== undefined && figure.baseline !== undefined ? figure.ours.value / figure.baseline.value : null),
+      peakRssMiB: figure.peakRssMiB === undefined ? peakRssMiB : figure.peakRssMiB
+    }))
+    process.stdout.write(JSON.stringify(rows))
     return
   }
   const selected = mode === undefined ? Object.keys(cases) : [mode]
-  const script = fileURLToPath(import.meta.url)
-  const rows: Array<Measured> = []
   for (const name of selected) {
     if (cases[name] === undefined) throw new Error(`unknown case ${name} (cases: ${Object.keys(cases).join(", ")})`)
-    const out = execFileSync(process.execPath, ["--import", "tsx", script, "--child", name], { encoding: "utf8" })
-    const row = JSON.parse(out) as Measured
-    rows.push(row)
-    console.log(
-      `${row.case.padEnd(10)} ${row.timeRatio.toFixed(2).padStart(6)}x baseline time  ` +
-        `${(1000 / row.oursPerSecond).toFixed(3).padStart(8)} ms/op  ` +
-        `${row.oursPerSecond.toFixed(1).padStart(10)} ops/s vs ${row.baselinePerSecond.toFixed(1).padStart(10)}  ` +
-        `peak RSS ${row.peakRssMiB.toFixed(0)} MiB  (${row.what})`
-    )
   }
+  const script = fileURLToPath(import.meta.url)
+  const started = machine()
+  const rows: Array<Row> = []
+  for (const name of selected) {
+    process.stderr.write(`bench: ${name}...\n`)
+    try {
+      const out = execFileSync(process.execPath, ["--import", "tsx", script, "--child", name], { encoding: "utf8" })
+      rows.push(...(JSON.parse(out) as Array<Row>))
+    } catch (error) {
+      // One failing case (its stderr is above) must not cost the figures of the others: it gets a row saying so.
+      const stderr = String((error as { stderr?: unknown }).stderr ?? error)
+      // The last error line is the root cause: each process above it wraps the one below.
+      const reason = [...stderr.matchAll(/^\s*\w*Error: .*$/gm)].at(-1)?.[0].trim() ?? "see the output above"
+      const shown = reason.length > 160 ? `${reason.slice(0, 157)}...` : reason
+      rows.push({ case: name, figure: `failed: ${shown}`, ours: null, baseline: null, ratio: null, peakRssMiB: null })
+      process.exitCode = 1
+    }
+  }
+  const date = new Date().toISOString()
+  console.log(
+    `Node ${process.version}, ${started.platform}, ${started.cpu} × ${started.cores} cores, ` +
+      `${started.totalMemoryGiB} GiB RAM; load average ${started.loadAverage.join(" / ")} at the start; ${date}`
+  )
+  console.log("")
+  console.log(table(rows))
   const dir = fileURLToPath(new URL("./results/", import.meta.url))
   mkdirSync(dir, { recursive: true })
   writeFileSync(
     `${dir}latest.json`,
-    JSON.stringify({ node: process.version, date: new Date().toISOString(), rows }, null, 2)
+    `${JSON.stringify({ node: process.version, date, machine: started, rows }, null, 2)}\n`
   )
 }
 
