@@ -16,21 +16,21 @@ import type { AddressInfo } from "node:net"
 import { fileURLToPath } from "node:url"
 import { Pool } from "undici"
 
-const token = "bench-token-0123456789abcdef"
+export const token = "bench-token-0123456789abcdef"
 const keywords = ["effect typescript"]
 
 // --- the child: provider mock, our server, the bare baseline ----------------------------------------------
 
-const mockResults = Array.from({ length: 10 }, (_, i) => ({
+export const mockResults = Array.from({ length: 10 }, (_, i) => ({
   title: `Result ${i + 1} about effect typescript`,
   url: `https://site${i}.example.com/articles/${i + 1}`,
   content: `Effect is a TypeScript library for building robust programs. Paragraph ${i + 1} `.repeat(4)
 }))
 
-const listen = (server: ReturnType<typeof createServer>): Promise<number> =>
+export const listen = (server: ReturnType<typeof createServer>): Promise<number> =>
   new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve((server.address() as AddressInfo).port)))
 
-const readBody = (request: IncomingMessage): Promise<string> =>
+export const readBody = (request: IncomingMessage): Promise<string> =>
   new Promise((resolve, reject) => {
     const chunks: Array<Buffer> = []
     request.on("data", (chunk: Buffer) => chunks.push(chunk))
