@@ -13,13 +13,9 @@ import { describe, expect, it } from "@effect/vitest"
 import * as SearchKeywords from "@websearch/core/SearchKeywords"
 import * as Settings from "@websearch/core/Settings"
 import * as WebSearch from "@websearch/core/WebSearch"
-import * as WebSearchClient from "@websearch/core/WebSearchClient"
 import type * as WebSearchResponse from "@websearch/core/WebSearchResponse"
 import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
-import * as Logger from "effect/Logger"
-import * as LogLevel from "effect/LogLevel"
-import * as Supervisor from "effect/Supervisor"
 import * as ExaMcp from "../src/ExaMcp.js"
 import * as Http from "../src/internal/providerHttp.js"
 import * as Tavily from "../src/Tavily.js"
@@ -359,43 +355,11 @@ describe("the caller aborts mid-fanout", () => {
 
   it("aborting the promise client's signal rejects with Aborted/interrupted and cancels every call", async () => {
     const server = await Faults.start(() => Faults.hang)
-    const watch = Faults.watchProcess()
-    const tracker = Faults.trackFibers()
-    const client = WebSearchClient.make(
-      Layer.mergeAll(
-        remote(Tavily.layer, Tavily.providerId, server.url),
-        Supervisor.addSupervisor(tracker.supervisor),
-        Logger.minimumLogLevel(LogLevel.None)
-      )
+    await Faults.abortThroughClient(
+      server,
+      remote(Tavily.layer, Tavily.providerId, server.url),
+      keywords.length,
+      (client, signal) => client.searchKeywords({ providerId: Tavily.providerId, keywords: [...keywords] }, { signal })
     )
-    try {
-      const controller = new AbortController()
-      const pending = client.searchKeywords(
-        { providerId: Tavily.providerId, keywords: [...keywords] },
-        { signal: controller.signal }
-      )
-      const settled = pending.then(
-        () => undefined,
-        (error: unknown) => error
-      )
-      await server.arrived(keywords.length)
-      const inFlight = tracker.alive().length
-      controller.abort()
-      expect(await settled).toMatchObject({ _tag: "Aborted", reason: "interrupted" })
-      await Faults.within(
-        Promise.all(server.exchanges.map((e) => e.closed)),
-        "every provider call's connection closed once the signal was aborted"
-      )
-      expect(inFlight).toBeGreaterThanOrEqual(keywords.length)
-      expect(tracker.alive()).toEqual([])
-      await client.dispose()
-      await Faults.within(server.allClosed(), "every connection closed once the client was disposed")
-      await new Promise((resolve) => setImmediate(resolve))
-      expect(watch.events).toEqual([])
-    } finally {
-      watch.stop()
-      await client.dispose()
-      await server.close()
-    }
   })
 })

@@ -13,14 +13,10 @@ import { describe, expect, it } from "@effect/vitest"
 import * as FetchUrls from "@websearch/core/FetchUrls"
 import * as Settings from "@websearch/core/Settings"
 import * as WebSearch from "@websearch/core/WebSearch"
-import * as WebSearchClient from "@websearch/core/WebSearchClient"
 import * as Fetch from "@websearch/node/Fetch"
 import * as SafeTransport from "@websearch/node/SafeTransport"
 import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
-import * as Logger from "effect/Logger"
-import * as LogLevel from "effect/LogLevel"
-import * as Supervisor from "effect/Supervisor"
 import * as Faults from "./support/faultServer.js"
 
 /** An article page with enough prose for the extractor to keep. */
@@ -230,41 +226,8 @@ describe("the caller aborts a fetch mid-fanout", () => {
 
   it("aborting the promise client's signal rejects with Aborted/interrupted and cancels every fetch", async () => {
     const server = await Faults.start(() => Faults.hang)
-    const watch = Faults.watchProcess()
-    const tracker = Faults.trackFibers()
-    const client = WebSearchClient.make(
-      Layer.mergeAll(
-        local([server]),
-        Supervisor.addSupervisor(tracker.supervisor),
-        Logger.minimumLogLevel(LogLevel.None)
-      )
+    await Faults.abortThroughClient(server, local([server]), paths.length, (client, signal) =>
+      client.fetchUrls({ urls: paths.map((p) => `${server.url}${p}`) }, { signal })
     )
-    try {
-      const controller = new AbortController()
-      const settled = client
-        .fetchUrls({ urls: paths.map((p) => `${server.url}${p}`) }, { signal: controller.signal })
-        .then(
-          () => undefined,
-          (error: unknown) => error
-        )
-      await server.arrived(paths.length)
-      const inFlight = tracker.alive().length
-      controller.abort()
-      expect(await settled).toMatchObject({ _tag: "Aborted", reason: "interrupted" })
-      await Faults.within(
-        Promise.all(server.exchanges.map((e) => e.closed)),
-        "every page fetch's connection closed once the signal was aborted"
-      )
-      expect(inFlight).toBeGreaterThanOrEqual(paths.length)
-      expect(tracker.alive()).toEqual([])
-      await client.dispose()
-      await Faults.within(server.allClosed(), "every connection closed once the client was disposed")
-      await new Promise((resolve) => setImmediate(resolve))
-      expect(watch.events).toEqual([])
-    } finally {
-      watch.stop()
-      await client.dispose()
-      await server.close()
-    }
   })
 })

@@ -13,6 +13,7 @@
  * fails with a message instead of hanging the test.
  */
 import { expect } from "@effect/vitest"
+import * as WebSearchClient from "@websearch/core/WebSearchClient"
 import type * as WebSearchResponse from "@websearch/core/WebSearchResponse"
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
@@ -444,4 +445,48 @@ export const failureOf = (report: Report<unknown, unknown>): unknown => {
   const failure = Cause.failureOption(report.exit.cause)
   if (Option.isNone(failure)) throw new Error(`expected a typed failure, got ${Cause.pretty(report.exit.cause)}`)
   return failure.value
+}
+
+/**
+ * The promise client's abort, end to end: builds a `WebSearchClient` over `layer` (tracked, silent), starts
+ * `call` with a signal, aborts it once `count` requests have reached `server`, and checks the rejection is
+ * `Aborted/interrupted`, every exchange's connection closed before disposal, no fiber of the request is left, and
+ * nothing reached the process as an unhandled error.
+ */
+export const abortThroughClient = async (
+  server: FaultServer,
+  layer: Layer.Layer<WebSearchClient.Services, unknown>,
+  count: number,
+  call: (client: WebSearchClient.WebSearchClient, signal: AbortSignal) => Promise<unknown>
+): Promise<void> => {
+  const watch = watchProcess()
+  const tracker = trackFibers()
+  const client = WebSearchClient.make(
+    Layer.mergeAll(layer, Supervisor.addSupervisor(tracker.supervisor), Logger.minimumLogLevel(LogLevel.None))
+  )
+  try {
+    const controller = new AbortController()
+    const settled = call(client, controller.signal).then(
+      () => undefined,
+      (error: unknown) => error
+    )
+    await server.arrived(count)
+    const inFlight = tracker.alive().length
+    controller.abort()
+    expect(await settled).toMatchObject({ _tag: "Aborted", reason: "interrupted" })
+    await within(
+      Promise.all(server.exchanges.map((e) => e.closed)),
+      "every call's connection closed once the signal was aborted"
+    )
+    expect(inFlight).toBeGreaterThanOrEqual(count)
+    expect(tracker.alive()).toEqual([])
+    await client.dispose()
+    await within(server.allClosed(), "every connection closed once the client was disposed")
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(watch.events).toEqual([])
+  } finally {
+    watch.stop()
+    await client.dispose()
+    await server.close()
+  }
 }
