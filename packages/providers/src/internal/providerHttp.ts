@@ -352,27 +352,25 @@ export const send = (
     readonly maxBodyBytes?: number | undefined
   }
 ): Effect.Effect<Answer, WebSearchError.WebSearchError> =>
-  Effect.scoped(
-    Effect.gen(function* () {
-      const response = yield* client.execute(request).pipe(Effect.mapError((error) => transportFailure(c, error)))
-      const ok = response.status >= 200 && response.status < 300
-      const text = yield* readCapped(
-        c,
-        response,
-        ok ? (options?.maxBodyBytes ?? limits.maxBodyBytes) : limits.maxErrorBodyBytes,
-        ok
-      )
-      const answer: Answer = { status: response.status, headers: response.headers, text }
-      if (ok) return answer
-      const json = Either.getOrUndefined(parseJson(text))
-      const rejected = options?.reject?.(answer, json)
-      if (rejected !== undefined) return yield* Effect.fail(rejected)
-      const read =
-        options?.refuse?.(answer, json) ?? refusalOf(response.status, response.headers, answerMessage(answer, json))
-      const hint = read.hint ?? options?.hints?.[read.kind]
-      return yield* Effect.fail(failure(c, hint === undefined ? read : { ...read, hint }))
-    })
-  ).pipe(
+  Effect.gen(function* () {
+    const response = yield* client.execute(request).pipe(Effect.mapError((error) => transportFailure(c, error)))
+    const ok = response.status >= 200 && response.status < 300
+    const text = yield* readCapped(
+      c,
+      response,
+      ok ? (options?.maxBodyBytes ?? limits.maxBodyBytes) : limits.maxErrorBodyBytes,
+      ok
+    )
+    const answer: Answer = { status: response.status, headers: response.headers, text }
+    if (ok) return answer
+    const json = Either.getOrUndefined(parseJson(text))
+    const rejected = options?.reject?.(answer, json)
+    if (rejected !== undefined) return yield* Effect.fail(rejected)
+    const read =
+      options?.refuse?.(answer, json) ?? refusalOf(response.status, response.headers, answerMessage(answer, json))
+    const hint = read.hint ?? options?.hints?.[read.kind]
+    return yield* Effect.fail(failure(c, hint === undefined ? read : { ...read, hint }))
+  }).pipe(
     Spans.withSpan(`websearch.provider.${c.capability}`, {
       captureStackTrace: false,
       attributes: { "websearch.provider": c.providerId, "websearch.capability": c.capability }
