@@ -490,3 +490,35 @@ export const abortThroughClient = async (
     await server.close()
   }
 }
+
+/**
+ * The caller's interruption, end to end: runs `program` against `server` (which should hold every request),
+ * interrupts it once `count` requests have arrived, and checks it ended interrupted, every exchange's connection
+ * closed before disposal, and nothing was left (`expectClean`). Returns the exchanges the server saw.
+ */
+export const interruptMidFanout = async <A, E, R, ER>(
+  server: FaultServer,
+  layer: Layer.Layer<R, ER>,
+  program: Effect.Effect<A, E, R>,
+  count: number
+): Promise<ReadonlyArray<Exchange>> => {
+  try {
+    const report = await runCase({
+      servers: [server],
+      layer,
+      program,
+      inFlight: { server, count },
+      interruptWhen: () => server.arrived(count),
+      beforeDispose: () =>
+        within(
+          Promise.all(server.exchanges.map((e) => e.closed)),
+          "every call's connection closed once the caller was interrupted"
+        ).then(() => undefined)
+    })
+    expect(Exit.isInterrupted(report.exit)).toBe(true)
+    expectClean(report, count)
+    return server.exchanges
+  } finally {
+    await server.close()
+  }
+}
