@@ -81,7 +81,9 @@ describe("internal timeout", () => {
     })
   )
 
-  it.live("FiberRef changes made by an effect that completes in time are kept, as with Effect.timeoutFail", () =>
+  // Unlike Effect.timeoutFail: merging the child's FiberRefs back costs more than a fast provider call, and the
+  // pipeline's calls return their outcome as a value.
+  it.live("the value of an effect that completes in time comes back; its FiberRef changes stay in its fiber", () =>
     Effect.gen(function* () {
       const ref = FiberRef.unsafeMake(0)
       const value = yield* Timeout.timeoutFail(
@@ -90,7 +92,7 @@ describe("internal timeout", () => {
         onTimeout
       )
       expect(value).toBe("done")
-      expect(yield* FiberRef.get(ref)).toBe(42)
+      expect(yield* FiberRef.get(ref)).toBe(0)
     })
   )
 

@@ -6,7 +6,6 @@
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import * as Fiber from "effect/Fiber"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
@@ -26,6 +25,7 @@ import * as UrlPolicy from "../UrlPolicy.js"
 import * as WebSearchError from "../WebSearchError.js"
 import type { NormalizedRequest, ResearchRequest } from "../WebSearchRequest.js"
 import * as WebSearchResponse from "../WebSearchResponse.js"
+import { fanOut } from "./fanOut.js"
 import * as Timeout from "./timeout.js"
 
 /** What the pipeline reads: captured by the capability services when their Layer is built. */
@@ -207,20 +207,6 @@ const guarded = <A>(
       captureStackTrace: false,
       attributes: { "websearch.provider": resolved.providerId, "websearch.capability": capability }
     })
-  )
-
-/**
- * Runs an effect in a fiber of its own, interrupting (and awaiting) that fiber when the caller is interrupted.
- * A concurrent `Effect.forEach` attaches the fibers its workers fork to the fiber that called `forEach`, so when
- * fail-fast interrupts one worker, a race inside it (`timeoutFail`, or a driver's own HTTP timeout) is left
- * waiting for its timer and the Aborted request hangs until every other input times out. Joining an explicitly
- * owned fiber makes the worker's interruption reach the driver call, whose finalizers run before we return.
- */
-const ownFiber = <A, E>(effect: Effect.Effect<A, E>): Effect.Effect<A, E> =>
-  Effect.uninterruptibleMask((restore) =>
-    Effect.flatMap(Effect.fork(restore(effect)), (fiber) =>
-      restore(Fiber.join(fiber)).pipe(Effect.onInterrupt(() => Fiber.interrupt(fiber)))
-    )
   )
 
 const logFailure = (error: WebSearchError.WebSearchError) =>
@@ -431,12 +417,10 @@ const runOnProvider = (
       })
 
     const one = (input: string) => Effect.tap(callOne(input), (outcome) => report(input, outcome))
-    // forEach fails fast: an Aborted from one input interrupts every other in-flight call. A single input has no
-    // siblings to interrupt, so it runs in this fiber: forking a worker (and its own fiber) would only add cost.
+    // The fan-out fails fast: an Aborted from one input interrupts every other in-flight call. A single input has
+    // no siblings to interrupt, so it runs in this fiber: forking one would only add cost.
     const outcomes =
-      inputs.length === 1
-        ? [yield* one(inputs[0])]
-        : yield* Effect.forEach(inputs, (input) => ownFiber(one(input)), { concurrency: env.settings.concurrency })
+      inputs.length === 1 ? [yield* one(inputs[0])] : yield* fanOut(inputs, one, env.settings.concurrency)
 
     const failures: Array<readonly [string, WebSearchError.WebSearchError]> = []
     const merged: Array<WebSearchResponse.WebSearchResult> = []
