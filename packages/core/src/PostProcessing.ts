@@ -20,9 +20,13 @@ import type { WebSearchResult } from "./WebSearchResponse.js"
  * @category normalisation
  */
 export const normalizeUrlForDedupe = (url: string): string => {
-  const trimmed = url.trim()
-  if (!URL.canParse(trimmed)) return url
-  const parsed = new URL(trimmed)
+  let parsed: URL
+  try {
+    // One parse: `URL.canParse` first would parse every result's URL twice (Node 20 has no `URL.parse`).
+    parsed = new URL(url.trim())
+  } catch {
+    return url
+  }
   // No setter call when there is nothing to change (each one re-serialises the URL): this runs for every result.
   // A "#" in a serialised URL can only start the fragment (even an empty one, which `hash` reports as "").
   if (parsed.href.includes("#")) parsed.hash = ""
