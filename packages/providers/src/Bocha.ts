@@ -16,7 +16,6 @@
  * @since 0.1.0
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
-import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as Preset from "@websearch/core/Preset"
 import type * as ProviderDriver from "@websearch/core/ProviderDriver"
 import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
@@ -156,18 +155,7 @@ const searchKeywords =
   ): Effect.Effect<ReadonlyArray<ProviderDriver.DriverResult>, WebSearchError.WebSearchError> =>
     Effect.gen(function* () {
       const c = Http.call(preset, "searchKeywords", keyword, ctx)
-      const base = yield* Http.endpoint(c)
-      const key = yield* Http.requireKey(c)
-      const answer = yield* Http.send(
-        client,
-        c,
-        HttpClientRequest.post(`${base}/v1/web-search`).pipe(
-          HttpClientRequest.bearerToken(key),
-          HttpClientRequest.acceptJson,
-          HttpClientRequest.bodyUnsafeJson(searchBody(keyword, ctx.maxResults))
-        ),
-        { refuse }
-      )
+      const answer = yield* Http.postJson(client, c, "/v1/web-search", searchBody(keyword, ctx.maxResults), { refuse })
       const json = yield* Http.decode(c, Schema.Unknown, answer)
       // Business errors arrive in HTTP 200 bodies; the code is checked before the shape, which they do not share.
       const code = Code.codeOf((json as { code?: unknown } | null)?.code)

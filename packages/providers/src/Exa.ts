@@ -15,7 +15,6 @@
  * @since 0.1.0
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
-import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as Preset from "@websearch/core/Preset"
 import type * as ProviderDriver from "@websearch/core/ProviderDriver"
 import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
@@ -23,7 +22,6 @@ import type * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
-import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import * as Http from "./internal/providerHttp.js"
 import * as Fields from "./internal/resultFields.js"
@@ -191,20 +189,7 @@ const refuse = (answer: Http.Answer, json: unknown): Http.Refusal => {
 }
 
 const post = (client: HttpClient.HttpClient, c: Http.Call, path: string, body: unknown) =>
-  Effect.gen(function* () {
-    const base = yield* Http.endpoint(c)
-    const key = yield* Http.requireKey(c)
-    return yield* Http.send(
-      client,
-      c,
-      HttpClientRequest.post(`${base}${path}`).pipe(
-        HttpClientRequest.setHeader("x-api-key", Redacted.value(key)),
-        HttpClientRequest.acceptJson,
-        HttpClientRequest.bodyUnsafeJson(body)
-      ),
-      { refuse }
-    )
-  })
+  Http.postJson(client, c, path, body, { refuse, keyHeader: "x-api-key" })
 
 /**
  * The content of one result: its text, else its highlights, else its summary.

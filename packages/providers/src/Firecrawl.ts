@@ -16,7 +16,6 @@
  * @since 0.1.0
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
-import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as Preset from "@websearch/core/Preset"
 import type * as ProviderDriver from "@websearch/core/ProviderDriver"
 import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
@@ -173,21 +172,6 @@ export const pageRefusal = (statusCode: number, error: string | null | undefined
   message: `the page answered HTTP ${statusCode}${error === null || error === undefined || error.trim() === "" ? "" : ` (${error})`}`
 })
 
-const post = (client: HttpClient.HttpClient, c: Http.Call, path: string, body: unknown) =>
-  Effect.gen(function* () {
-    const base = yield* Http.endpoint(c)
-    const key = yield* Http.requireKey(c)
-    return yield* Http.send(
-      client,
-      c,
-      HttpClientRequest.post(`${base}${path}`).pipe(
-        HttpClientRequest.bearerToken(key),
-        HttpClientRequest.acceptJson,
-        HttpClientRequest.bodyUnsafeJson(body)
-      )
-    )
-  })
-
 const searchKeywords =
   (client: HttpClient.HttpClient) =>
   (
@@ -196,7 +180,7 @@ const searchKeywords =
   ): Effect.Effect<ReadonlyArray<ProviderDriver.DriverResult>, WebSearchError.WebSearchError> =>
     Effect.gen(function* () {
       const c = Http.call(preset, "searchKeywords", keyword, ctx)
-      const answer = yield* post(client, c, "/v1/search", searchBody(keyword, ctx.maxResults))
+      const answer = yield* Http.postJson(client, c, "/v1/search", searchBody(keyword, ctx.maxResults))
       const decoded = yield* Http.decode(c, SearchAnswer, answer)
       if (decoded.success === false) return yield* Effect.fail(Http.failure(c, unsuccessful(decoded, answer.status)))
       const items =
@@ -226,7 +210,7 @@ const fetchUrls =
   ): Effect.Effect<ProviderDriver.DriverResult, WebSearchError.WebSearchError> =>
     Effect.gen(function* () {
       const c = Http.call(preset, "fetchUrls", url, ctx)
-      const answer = yield* post(client, c, "/v1/scrape", scrapeBody(url))
+      const answer = yield* Http.postJson(client, c, "/v1/scrape", scrapeBody(url))
       const decoded = yield* Http.decode(c, ScrapeAnswer, answer)
       if (decoded.success === false) return yield* Effect.fail(Http.failure(c, unsuccessful(decoded, answer.status)))
       const page = decoded.data

@@ -14,7 +14,6 @@
  * @since 0.1.0
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
-import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as Preset from "@websearch/core/Preset"
 import type * as ProviderDriver from "@websearch/core/ProviderDriver"
 import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
@@ -99,21 +98,6 @@ export const FetchAnswer = Schema.Struct({
 const inBodyError = (c: Http.Call, status: number, error: string): WebSearchError.WebSearchError =>
   Http.failure(c, { kind: "status", status, message: error })
 
-const post = (client: HttpClient.HttpClient, c: Http.Call, path: string, body: unknown) =>
-  Effect.gen(function* () {
-    const base = yield* Http.endpoint(c)
-    const key = yield* Http.requireKey(c)
-    return yield* Http.send(
-      client,
-      c,
-      HttpClientRequest.post(`${base}${path}`).pipe(
-        HttpClientRequest.bearerToken(key),
-        HttpClientRequest.acceptJson,
-        HttpClientRequest.bodyUnsafeJson(body)
-      )
-    )
-  })
-
 const searchKeywords =
   (client: HttpClient.HttpClient) =>
   (
@@ -122,7 +106,7 @@ const searchKeywords =
   ): Effect.Effect<ReadonlyArray<ProviderDriver.DriverResult>, WebSearchError.WebSearchError> =>
     Effect.gen(function* () {
       const c = Http.call(preset, "searchKeywords", keyword, ctx)
-      const answer = yield* post(client, c, "/api/web_search", searchBody(keyword, ctx.maxResults))
+      const answer = yield* Http.postJson(client, c, "/api/web_search", searchBody(keyword, ctx.maxResults))
       const decoded = yield* Http.decode(c, SearchAnswer, answer)
       if (decoded.results === null || decoded.results === undefined) {
         if (typeof decoded.error === "string" && decoded.error.trim() !== "") {
@@ -144,7 +128,7 @@ const fetchUrls =
   ): Effect.Effect<ProviderDriver.DriverResult, WebSearchError.WebSearchError> =>
     Effect.gen(function* () {
       const c = Http.call(preset, "fetchUrls", url, ctx)
-      const answer = yield* post(client, c, "/api/web_fetch", fetchBody(url))
+      const answer = yield* Http.postJson(client, c, "/api/web_fetch", fetchBody(url))
       const decoded = yield* Http.decode(c, FetchAnswer, answer)
       const content = Fields.tidy(decoded.content ?? "")
       if (content === "") {

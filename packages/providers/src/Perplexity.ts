@@ -13,7 +13,6 @@
  * @since 0.1.0
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
-import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as Preset from "@websearch/core/Preset"
 import type * as ProviderDriver from "@websearch/core/ProviderDriver"
 import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
@@ -126,18 +125,7 @@ const searchKeywords =
   ): Effect.Effect<ReadonlyArray<ProviderDriver.DriverResult>, WebSearchError.WebSearchError> =>
     Effect.gen(function* () {
       const c = Http.call(preset, "searchKeywords", keyword, ctx)
-      const base = yield* Http.endpoint(c)
-      const key = yield* Http.requireKey(c)
-      const answer = yield* Http.send(
-        client,
-        c,
-        HttpClientRequest.post(`${base}/search`).pipe(
-          HttpClientRequest.bearerToken(key),
-          HttpClientRequest.acceptJson,
-          HttpClientRequest.bodyUnsafeJson(searchBody(keyword, ctx.maxResults))
-        ),
-        { refuse }
-      )
+      const answer = yield* Http.postJson(client, c, "/search", searchBody(keyword, ctx.maxResults), { refuse })
       const decoded = yield* Http.decode(c, SearchAnswer, answer)
       const results = decoded.results ?? []
       if (results.length === 0 && decoded.error !== undefined && decoded.error !== null) {

@@ -24,7 +24,6 @@
  * @since 0.1.0
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
-import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as Preset from "@websearch/core/Preset"
 import type * as ProviderDriver from "@websearch/core/ProviderDriver"
 import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
@@ -210,17 +209,7 @@ const present = (text: string | null | undefined): text is string =>
 
 const post = (client: HttpClient.HttpClient, c: Http.Call, path: string, body: unknown) =>
   Effect.gen(function* () {
-    const base = yield* Http.endpoint(c)
-    const key = yield* Http.requireKey(c)
-    const answer = yield* Http.send(
-      client,
-      c,
-      HttpClientRequest.post(`${base}${path}`).pipe(
-        HttpClientRequest.bearerToken(key),
-        HttpClientRequest.acceptJson,
-        HttpClientRequest.bodyUnsafeJson(body)
-      )
-    )
+    const answer = yield* Http.postJson(client, c, path, body)
     const json = yield* Http.decode(c, Schema.Unknown, answer)
     const refusal = refusalOf(json, answer.headers)
     return refusal === undefined ? json : yield* Effect.fail(Http.failure(c, refusal))

@@ -16,14 +16,12 @@
  * @since 0.1.0
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
-import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as Preset from "@websearch/core/Preset"
 import type * as ProviderDriver from "@websearch/core/ProviderDriver"
 import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
 import type * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import * as Http from "./internal/providerHttp.js"
 import * as Fields from "./internal/resultFields.js"
@@ -111,18 +109,10 @@ const searchKeywords =
   ): Effect.Effect<ReadonlyArray<ProviderDriver.DriverResult>, WebSearchError.WebSearchError> =>
     Effect.gen(function* () {
       const c = Http.call(preset, "searchKeywords", keyword, ctx)
-      const base = yield* Http.endpoint(c)
-      const key = yield* Http.requireKey(c)
-      const answer = yield* Http.send(
-        client,
-        c,
-        HttpClientRequest.post(`${base}/search`).pipe(
-          HttpClientRequest.setHeader("x-api-key", Redacted.value(key)),
-          HttpClientRequest.acceptJson,
-          HttpClientRequest.bodyUnsafeJson(searchBody(keyword, ctx.maxResults))
-        ),
-        { refuse }
-      )
+      const answer = yield* Http.postJson(client, c, "/search", searchBody(keyword, ctx.maxResults), {
+        refuse,
+        keyHeader: "x-api-key"
+      })
       const decoded = yield* Http.decode(c, SearchAnswer, answer)
       return yield* Http.keep(
         c,

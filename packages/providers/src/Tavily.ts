@@ -12,7 +12,6 @@
  * @since 0.1.0
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
-import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as Preset from "@websearch/core/Preset"
 import type * as ProviderDriver from "@websearch/core/ProviderDriver"
 import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
@@ -115,20 +114,7 @@ const refuse = (answer: Http.Answer, json: unknown): Http.Refusal | undefined =>
     : undefined
 
 const post = (client: HttpClient.HttpClient, c: Http.Call, path: string, body: unknown) =>
-  Effect.gen(function* () {
-    const base = yield* Http.endpoint(c)
-    const key = yield* Http.requireKey(c)
-    return yield* Http.send(
-      client,
-      c,
-      HttpClientRequest.post(`${base}${path}`).pipe(
-        HttpClientRequest.bearerToken(key),
-        HttpClientRequest.acceptJson,
-        HttpClientRequest.bodyUnsafeJson(body)
-      ),
-      { refuse }
-    )
-  })
+  Http.postJson(client, c, path, body, { refuse })
 
 const searchKeywords =
   (client: HttpClient.HttpClient) =>

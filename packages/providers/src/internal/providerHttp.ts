@@ -8,7 +8,7 @@
  */
 import * as HttpClient from "@effect/platform/HttpClient"
 import type * as HttpClientError from "@effect/platform/HttpClientError"
-import type * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import type * as Capability from "@websearch/core/Capability"
 import type * as ProviderDriver from "@websearch/core/ProviderDriver"
@@ -333,6 +333,17 @@ const readCapped = (
     )
   })
 
+/** How `send` reads an answer that is not a success. */
+export interface SendOptions {
+  /** Reads a non-2xx answer; return undefined for the default reading. */
+  readonly refuse?: ((answer: Answer, json: unknown) => Refusal | undefined) | undefined
+  /** An answer that is not a refusal of any kind (a configuration problem): its error, as it is. */
+  readonly reject?: ((answer: Answer, json: unknown) => WebSearchError.WebSearchError | undefined) | undefined
+  /** What the user can do, by kind of refusal, for a refusal that carries no hint of its own. */
+  readonly hints?: Partial<Record<Refusal["kind"], string>> | undefined
+  readonly maxBodyBytes?: number | undefined
+}
+
 /**
  * Sends one request and reads the answer. A non-2xx status fails with the error `reject` gives for it, else with
  * the refusal `refuse` reads from it (by default `refusalOf` with `messageOf` on the JSON body); a 2xx answer is
@@ -342,15 +353,7 @@ export const send = (
   client: HttpClient.HttpClient,
   c: Call,
   request: HttpClientRequest.HttpClientRequest,
-  options?: {
-    /** Reads a non-2xx answer; return undefined for the default reading. */
-    readonly refuse?: ((answer: Answer, json: unknown) => Refusal | undefined) | undefined
-    /** An answer that is not a refusal of any kind (a configuration problem): its error, as it is. */
-    readonly reject?: ((answer: Answer, json: unknown) => WebSearchError.WebSearchError | undefined) | undefined
-    /** What the user can do, by kind of refusal, for a refusal that carries no hint of its own. */
-    readonly hints?: Partial<Record<Refusal["kind"], string>> | undefined
-    readonly maxBodyBytes?: number | undefined
-  }
+  options?: SendOptions
 ): Effect.Effect<Answer, WebSearchError.WebSearchError> =>
   Effect.gen(function* () {
     const response = yield* client.execute(request).pipe(Effect.mapError((error) => transportFailure(c, error)))
@@ -376,6 +379,35 @@ export const send = (
       attributes: { "websearch.provider": c.providerId, "websearch.capability": c.capability }
     })
   )
+
+/**
+ * POSTs `body` as JSON to the capability's endpoint plus `path` with the call's API key — a Bearer token, or the
+ * header `keyHeader` names — and reads the answer as `send` does: the request most providers take.
+ */
+export const postJson = (
+  client: HttpClient.HttpClient,
+  c: Call,
+  path: string,
+  body: unknown,
+  options?: SendOptions & { readonly keyHeader?: string | undefined }
+): Effect.Effect<Answer, WebSearchError.WebSearchError> =>
+  Effect.gen(function* () {
+    const base = yield* endpoint(c)
+    const key = yield* requireKey(c)
+    const keyHeader = options?.keyHeader
+    return yield* send(
+      client,
+      c,
+      HttpClientRequest.post(`${base}${path}`).pipe(
+        keyHeader === undefined
+          ? HttpClientRequest.bearerToken(key)
+          : HttpClientRequest.setHeader(keyHeader, Redacted.value(key)),
+        HttpClientRequest.acceptJson,
+        HttpClientRequest.bodyUnsafeJson(body)
+      ),
+      options
+    )
+  })
 
 /**
  * Decodes a 2xx answer: JSON first (`ResponseInvalid/decode_failed` naming the content type when it is not),
