@@ -184,6 +184,9 @@ export interface NormalizedRequest {
   readonly maxResults: number | undefined
 }
 
+// More than any request schema has, so a request over it is refused before decoding.
+const maxFields = 16
+
 const invalid = (capability: Capability, message: string, input?: string) =>
   WebSearchError.requestFailed("invalid_input", message, { capability, input })
 
@@ -203,6 +206,13 @@ const decodeWith = <A, I>(
         const list = typeof request === "object" && request !== null ? (request as Record<string, unknown>)[field] : 0
         return Array.isArray(list) && list.length > maxInputs
       })
+      // Likewise every unknown field is an issue of its own: a body of 10^4 fields would cost a quarter second.
+      const fields = typeof request === "object" && request !== null ? Object.keys(request).length : 0
+      if (fields > maxFields) {
+        return Effect.fail(
+          invalid(capability, `invalid ${capability} request: ${fields} fields, where a request has a few`)
+        )
+      }
       if (tooLong !== undefined) {
         const [field, what] = tooLong
         return Effect.fail(

@@ -896,6 +896,18 @@ layer(Live)("fuzz regressions", (it) => {
     })
   )
 
+  it.effect("10^4 unknown fields are refused on their count, before any field is decoded", () =>
+    Effect.gen(function* () {
+      const request: Record<string, unknown> = { keywords: ["a"] }
+      for (let i = 0; i < 10_000; i++) request[`k${i}`] = null
+      const error = yield* Effect.flip(SearchKeywords.searchKeywords(request as never))
+      expect([error.reason, error.message]).toEqual([
+        "invalid_input",
+        "invalid searchKeywords request: 10001 fields, where a request has a few"
+      ])
+    })
+  )
+
   it.effect("10^5 wrongly typed keywords are refused on their count, before any item is decoded", () =>
     Effect.gen(function* () {
       const keywords = Array.from({ length: 100_000 }, (_, i) => i) as unknown as Array<string>
