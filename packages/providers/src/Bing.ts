@@ -190,12 +190,11 @@ const searchKeywords =
         ),
         { refuse }
       )
-      const json = Http.parseJson(answer.text)
-      if (json._tag === "Right" && Option.isSome(Schema.decodeUnknownOption(ErrorBody)(json.right))) {
-        const inBody = refusal(answer.status, answer.headers, json.right)
-        if (inBody !== undefined) return yield* Effect.fail(Http.failure(c, inBody))
-      }
-      const decoded = yield* Http.decode(c, SearchAnswer, answer)
+      const decoded = yield* Http.decodeUnlessRefused(c, SearchAnswer, answer, (json) =>
+        Option.isSome(Schema.decodeUnknownOption(ErrorBody)(json))
+          ? refusal(answer.status, answer.headers, json)
+          : undefined
+      )
       return yield* Http.keep(
         c,
         Fields.results(decoded.webPages?.value ?? [], (page) => ({

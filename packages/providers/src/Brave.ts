@@ -212,12 +212,9 @@ const searchKeywords =
         ),
         { refuse }
       )
-      const json = Http.parseJson(answer.text)
-      if (json._tag === "Right") {
-        const inBody = refusal(answer.status, answer.headers, json.right)
-        if (inBody !== undefined) return yield* Effect.fail(Http.failure(c, inBody))
-      }
-      const decoded = yield* Http.decode(c, SearchAnswer, answer)
+      const decoded = yield* Http.decodeUnlessRefused(c, SearchAnswer, answer, (json) =>
+        refusal(answer.status, answer.headers, json)
+      )
       return yield* Http.keep(
         c,
         Fields.results(decoded.web?.results ?? [], (r) => ({

@@ -181,16 +181,15 @@ const searchKeywords =
         ),
         { refuse }
       )
-      const json = Http.parseJson(answer.text)
-      if (json._tag === "Right" && Option.isSome(Schema.decodeUnknownOption(ErrorBody)(json.right))) {
-        const inBody = refusal(answer.status, answer.headers, json.right) ?? {
-          kind: "status",
-          status: answer.status,
-          message: Http.messageOf(json.right)
-        }
-        return yield* Effect.fail(Http.failure(c, inBody))
-      }
-      const decoded = yield* Http.decode(c, SearchAnswer, answer)
+      const decoded = yield* Http.decodeUnlessRefused(c, SearchAnswer, answer, (json) =>
+        Option.isSome(Schema.decodeUnknownOption(ErrorBody)(json))
+          ? (refusal(answer.status, answer.headers, json) ?? {
+              kind: "status",
+              status: answer.status,
+              message: Http.messageOf(json)
+            })
+          : undefined
+      )
       return yield* Http.keep(
         c,
         Fields.results(decoded.items ?? [], (item) => ({

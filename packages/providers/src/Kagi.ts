@@ -149,12 +149,9 @@ const searchKeywords =
         ),
         { refuse }
       )
-      const json = Http.parseJson(answer.text)
-      if (json._tag === "Right") {
-        const inBody = refusal(answer.status, answer.headers, json.right)
-        if (inBody !== undefined) return yield* Effect.fail(Http.failure(c, inBody))
-      }
-      const decoded = yield* Http.decode(c, SearchAnswer, answer)
+      const decoded = yield* Http.decodeUnlessRefused(c, SearchAnswer, answer, (json) =>
+        refusal(answer.status, answer.headers, json)
+      )
       // An item without `t` is read as a result: only other kinds are known to carry a different `t`.
       const items = (decoded.data ?? []).filter((item) => (item.t ?? 0) === 0)
       return yield* Http.keep(

@@ -433,6 +433,21 @@ export const decode = <A, I>(
 }
 
 /**
+ * Decodes a 2xx answer that may still carry a refusal in its body: the JSON is parsed once, `inBody` reads a
+ * refusal from it (failing the call), and otherwise the schema decodes it, as `decode` does.
+ */
+export const decodeUnlessRefused = <A, I>(
+  c: Call,
+  schema: Schema.Schema<A, I>,
+  answer: Answer,
+  inBody: (json: unknown) => Refusal | undefined
+): Effect.Effect<A, WebSearchError.WebSearchError> =>
+  Effect.flatMap(decode(c, Schema.Unknown, answer), (json) => {
+    const refusal = inBody(json)
+    return refusal === undefined ? decodeValue(c, schema, json) : Effect.fail(failure(c, refusal))
+  })
+
+/**
  * Decodes an already-parsed value with a schema; `ResponseInvalid/decode_failed` names the first problem.
  */
 export const decodeValue = <A, I>(
