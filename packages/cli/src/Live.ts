@@ -5,10 +5,11 @@
  * @since 0.1.0
  */
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
-import type * as ProviderRegistry from "@websearch/core/ProviderRegistry"
+import type * as Composition from "@websearch/core/Composition"
 import * as Settings from "@websearch/core/Settings"
 import * as WebSearch from "@websearch/core/WebSearch"
 import type * as WebSearchError from "@websearch/core/WebSearchError"
+import * as ConfigProvider from "effect/ConfigProvider"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type * as Cli from "./Cli.js"
@@ -20,7 +21,7 @@ import * as ProviderModules from "./ProviderModules.js"
  * @since 0.1.0
  * @category models
  */
-export type Providers = Layer.Layer<never, never, ProviderRegistry.ProviderRegistry | Settings.Settings>
+export type Providers = Layer.Layer<never, WebSearchError.Unavailable, Composition.Composition | Settings.Settings>
 
 /**
  * The settings document a command runs with: the file named by `--config` or `WEBSEARCH_CONFIG` (with the
@@ -48,12 +49,7 @@ export const settingsInput = (
           ),
           Effect.provide(NodeFileSystem.layer)
         )
-  const render = common.render
-  // `--render` wins over the file and the environment for the local fetcher.
-  const rendered =
-    render === undefined
-      ? base
-      : Effect.map(base, (input) => Settings.merge(input, { providers: { fetch: { render } } }))
+  const rendered = base
   if (common.allowHosts.length === 0 && common.allowCidrs.length === 0) return rendered
   // The flags add to the configured allowlist; `merge` would replace the lists.
   return Effect.map(rendered, (input) => ({
@@ -83,7 +79,20 @@ export const settingsLayer = (
 ): Layer.Layer<Settings.Settings, WebSearchError.Unavailable> =>
   Layer.effect(
     Settings.Settings,
-    Effect.flatMap(settingsInput(common, env), (input) => Settings.make(input, source(common, env)))
+    Effect.flatMap(settingsInput(common, env), (input) =>
+      Settings.make(input, { source: source(common, env), environment: true })
+    ).pipe(
+      // `--render` wins over the file and the environment: it is read as the local fetcher's FETCH_RENDER.
+      (make) =>
+        common.render === undefined
+          ? make
+          : Effect.flatMap(Effect.configProviderWith(Effect.succeed), (current) =>
+              Effect.withConfigProvider(
+                make,
+                ConfigProvider.orElse(ConfigProvider.fromMap(new Map([["FETCH_RENDER", common.render as string]])), () => current)
+              )
+            )
+    )
   )
 
 /**
@@ -96,11 +105,19 @@ export const settingsLayer = (
 export const layer = (
   common: Cli.CommonOptions,
   env: Readonly<Record<string, string | undefined>>,
-  providers: Providers
+  providers: Providers,
+  stores?: Stores
 ): Layer.Layer<WebSearch.WebSearch | Settings.Settings, WebSearchError.Unavailable> =>
-  // Provider modules are built after the built-in providers, so a module's driver replaces a built-in one.
-  ProviderModules.layer(env).pipe(
-    Layer.provideMerge(providers),
-    Layer.provideMerge(WebSearch.layer),
+  // Provider modules come after the built-in providers, so a module's driver replaces a built-in one.
+  WebSearch.layer(providers, ProviderModules.layer(env), stores ?? Layer.empty).pipe(
     Layer.provideMerge(settingsLayer(common, env))
   )
+
+/**
+ * The shared stores a long-running command composes (`serve`: the result cache, provider quotas and the
+ * per-token rate limiter, in memory or on Redis).
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type Stores = Layer.Layer<never, WebSearchError.Unavailable, Composition.Composition>

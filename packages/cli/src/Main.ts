@@ -20,7 +20,6 @@ import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
 import * as LogLevel from "effect/LogLevel"
-import * as Option from "effect/Option"
 import * as Cli from "./Cli.js"
 import * as Live from "./Live.js"
 import * as Render from "./Render.js"
@@ -48,29 +47,36 @@ export interface Io {
 export const ExitCode = { ok: 0, failed: 1, usage: 2, interrupted: 130 } as const
 
 /**
- * The provider Layers this binary composes (one line each); a capability whose provider is not among them
- * reports `Unavailable/not_registered` naming the provider it would have used. The modules are loaded when a
- * command first builds its Layers, so `--help`, `--version` and usage errors start without them.
+ * The provider Layers this binary composes: every remote provider and the local fetcher (DuckDuckGo and `fetch`
+ * are the defaults they propose). The modules are loaded when a command first builds its Layers, so `--help`,
+ * `--version` and usage errors start without them.
  *
  * @since 0.1.0
  * @category layers
  */
 export const providers: Live.Providers = Layer.unwrapEffect(
-  Effect.flatMap(Settings.Settings, (settings) =>
-    Effect.promise(async () => {
-      // The Chromium renderer is loaded (and Chromium started, on the first page) only when rendering is asked for.
-      const render = settings.providers.get("fetch")?.render ?? Option.none()
-      const renders = Option.isSome(render) && render.value !== "never"
-      const [Fetch, Providers, NodeHttpClient, BrowserRenderer] = await Promise.all([
+  Effect.gen(function* () {
+    const settings = yield* Settings.Settings
+    const [Fetch, Providers, NodeHttpClient] = yield* Effect.promise(() =>
+      Promise.all([
         import("@websearch/node/Fetch"),
         import("@websearch/providers/Providers"),
-        import("@effect/platform-node/NodeHttpClient"),
-        renders ? import("@websearch/node/BrowserRenderer") : undefined
+        import("@effect/platform-node/NodeHttpClient")
       ])
-      const fetch =
-        BrowserRenderer === undefined ? Fetch.layer : Fetch.layer.pipe(Layer.provide(BrowserRenderer.layerConfig()))
-      return Layer.mergeAll(fetch, Providers.layer.pipe(Layer.provide(NodeHttpClient.layerUndici)))
-    })
+    )
+    // The Chromium renderer is loaded (and Chromium started, on the first page) only when rendering is asked for.
+    const render = yield* Fetch.renderMode(settings)
+    const BrowserRenderer = render === "never" ? undefined : yield* Effect.promise(() => import("@websearch/node/BrowserRenderer"))
+    const fetch =
+      BrowserRenderer === undefined ? Fetch.layer : Fetch.layer.pipe(Layer.provide(BrowserRenderer.layerConfig()))
+    return Layer.mergeAll(fetch, Providers.layer.pipe(Layer.provide(NodeHttpClient.layerUndici)))
+  })
+)
+
+const sharedStores: Live.Stores = Layer.unwrapEffect(
+  Effect.map(
+    Effect.promise(() => import("@websearch/node/SharedStores")),
+    (SharedStores) => SharedStores.layerConfig()
   )
 )
 
@@ -126,13 +132,12 @@ const program = (
       )
     case "Providers":
       return Effect.gen(function* () {
-        const settings = yield* Settings.Settings
         const registry = yield* ProviderRegistry.ProviderRegistry
-        const rows = Settings.describeProviders(settings)
+        const rows = registry
+          .describe()
           .filter((row) => command.provider === undefined || row.id === command.provider)
-          .map((row) => ({ ...row, registered: Option.isSome(registry.get(row.id)) }))
         if (rows.length === 0) {
-          return yield* Effect.fail(Settings.unknownProvider(command.provider ?? ""))
+          return yield* Effect.fail(ProviderRegistry.unknownProvider(command.provider ?? "", registry.ids()))
         }
         return succeed(command, rows, Render.providers(rows))
       })
@@ -197,7 +202,13 @@ export const run = (argv: ReadonlyArray<string>, io: Io, options: RunOptions = {
       return ExitCode.ok
     })
   }
-  const live = Live.layer(command, io.env, options.providers ?? providers)
+  const live = Live.layer(
+    command,
+    io.env,
+    options.providers ?? providers,
+    // `serve` keeps its cache, quotas and per-token limits in memory, or on Redis when REDIS_URL is set.
+    command._tag === "Serve" ? sharedStores : undefined
+  )
   const report = (error: WebSearchError.WebSearchError): number => {
     if (command.json) io.stdout(`${Render.jsonFailure(error)}\n`)
     else io.stderr(Render.error(error))

@@ -2,12 +2,14 @@
  * Provider modules: how users plug their own provider drivers into the `websearch` command, its MCP server and
  * its HTTP server without rebuilding it. `WEBSEARCH_PROVIDER_MODULES` lists ES modules (comma-separated paths,
  * relative to the working directory, or `file:` URLs); each must export `layer`, a provider Layer such as
- * `ProviderRegistry.register(driver)`. They are loaded with a dynamic import and composed after the built-in
- * providers, so a module's driver replaces a built-in one with the same id.
+ * `ProviderRegistry.register(driver)` (a plain `.js` module importing the installed `@websearch/core` works: no
+ * build step, no tsx). They are loaded with a dynamic import and composed after the built-in providers, so a
+ * module adds its provider, or replaces a built-in one with the same id; its options and environment come with
+ * it.
  *
  * @since 0.1.0
  */
-import type * as ProviderRegistry from "@websearch/core/ProviderRegistry"
+import type * as Composition from "@websearch/core/Composition"
 import type * as Settings from "@websearch/core/Settings"
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Effect from "effect/Effect"
@@ -29,7 +31,7 @@ export const variable = "WEBSEARCH_PROVIDER_MODULES"
  * @since 0.1.0
  * @category models
  */
-export type ProviderLayer = Layer.Layer<never, never, ProviderRegistry.ProviderRegistry | Settings.Settings>
+export type ProviderLayer = Layer.Layer<never, unknown, Composition.Composition | Settings.Settings>
 
 /**
  * The module specifiers listed in the environment, in order (empty entries dropped).
@@ -59,7 +61,10 @@ const invalid = (path: string, why: string) =>
 export const load = (
   path: string,
   cwd: string = process.cwd()
-): Effect.Effect<ProviderLayer, WebSearchError.Unavailable> =>
+): Effect.Effect<
+  Layer.Layer<never, WebSearchError.Unavailable, Composition.Composition | Settings.Settings>,
+  WebSearchError.Unavailable
+> =>
   Effect.tryPromise({
     try: () => import(toUrl(path, cwd)) as Promise<Record<string, unknown>>,
     catch: (error) =>
@@ -67,7 +72,13 @@ export const load = (
   }).pipe(
     Effect.flatMap((module) =>
       Layer.isLayer(module.layer)
-        ? Effect.succeed(module.layer as unknown as ProviderLayer)
+        ? Effect.succeed(
+            Layer.mapError(module.layer as unknown as ProviderLayer, (error) =>
+              error instanceof WebSearchError.Unavailable
+                ? error
+                : invalid(path, `failed to build: ${error instanceof Error ? error.message : String(error)}`)
+            )
+          )
         : Effect.fail(invalid(path, `does not export a provider Layer named "layer"`))
     ),
     Effect.withSpan("websearch.cli.loadProviderModule", { attributes: { path } })
@@ -81,13 +92,17 @@ export const load = (
  */
 export const layer = (
   env: Readonly<Record<string, string | undefined>>
-): Layer.Layer<never, WebSearchError.Unavailable, ProviderRegistry.ProviderRegistry | Settings.Settings> => {
+): Layer.Layer<never, WebSearchError.Unavailable, Composition.Composition | Settings.Settings> => {
   const listed = paths(env)
   if (listed.length === 0) return Layer.empty
   return Layer.unwrapEffect(
     Effect.map(
       Effect.forEach(listed, (path) => load(path)),
-      (layers) => layers.reduce<ProviderLayer>((acc, l) => Layer.merge(acc, l), Layer.empty)
+      (layers) =>
+        layers.reduce<Layer.Layer<never, WebSearchError.Unavailable, Composition.Composition | Settings.Settings>>(
+          (acc, l) => Layer.merge(acc, l),
+          Layer.empty
+        )
     )
   )
 }

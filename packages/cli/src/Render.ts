@@ -104,7 +104,7 @@ export const error = (error: WebSearchError.WebSearchError): string => {
 }
 
 /**
- * A provider listing row, as `Settings.describeProviders` gives it plus whether a driver is registered.
+ * A provider listing row, as `ProviderRegistry`'s `describe` gives it.
  *
  * @since 0.1.0
  * @category models
@@ -115,7 +115,6 @@ export interface ProviderRow {
   readonly type: string
   readonly credentials: string
   readonly apiKeys: number
-  readonly registered: boolean
   readonly capabilities: ReadonlyArray<{ readonly feature: string; readonly apiHost: string | null }>
   readonly defaultFor: ReadonlyArray<string>
 }
@@ -133,7 +132,7 @@ export const providers = (rows: ReadonlyArray<ProviderRow>): string =>
         row.credentials === "none"
           ? "keyless"
           : `${row.apiKeys} key${row.apiKeys === 1 ? "" : "s"} (${row.credentials})`
-      const head = `${row.id.padEnd(12)} ${row.name} — ${row.type}, ${keys}${row.registered ? "" : ", driver not registered"}${
+      const head = `${row.id.padEnd(12)} ${row.name} — ${row.type}, ${keys}${
         row.defaultFor.length > 0 ? `, default for ${row.defaultFor.join(", ")}` : ""
       }`
       const caps = row.capabilities.map((c) => `  ${c.feature.padEnd(15)} ${c.apiHost ?? "(no endpoint configured)"}`)

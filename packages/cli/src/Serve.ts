@@ -7,16 +7,17 @@
  *
  * @since 0.1.0
  */
+import * as RateLimiter from "@effect/experimental/RateLimiter"
 import * as HttpServer from "@effect/platform/HttpServer"
 import type * as Settings from "@websearch/core/Settings"
 import type * as WebSearch from "@websearch/core/WebSearch"
 import type * as WebSearchError from "@websearch/core/WebSearchError"
-import * as SharedStores from "@websearch/node/SharedStores"
 import * as ServerConfig from "@websearch/server/ServerConfig"
 import * as WebSearchServer from "@websearch/server/WebSearchServer"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import type * as Cli from "./Cli.js"
 import type * as Main from "./Main.js"
 
@@ -40,13 +41,23 @@ export const run = (
   Effect.scoped(
     Effect.gen(function* () {
       const services = yield* Effect.context<WebSearch.WebSearch | Settings.Settings>()
+      // The per-token limiter shares the store of the cache and quotas that `Main` composed for `serve`.
+      const limiter = yield* Effect.serviceOption(RateLimiter.RateLimiter)
       const server = WebSearchServer.layerConfig({
         port: command.port,
         host: command.host,
         // The flag can only loosen: without it, WEBSEARCH_INSECURE_NO_AUTH still applies.
         ...(command.insecureNoAuth ? { insecureNoAuth: true } : {}),
         logRequests: command.verbose
-      }).pipe(Layer.provide(SharedStores.layerConfig()), Layer.provide(Layer.succeedContext(services)))
+      }).pipe(
+        Layer.provide(
+          Option.match(limiter, {
+            onNone: () => RateLimiter.layer.pipe(Layer.provide(RateLimiter.layerStoreMemory)),
+            onSome: (value) => Layer.succeed(RateLimiter.RateLimiter, value)
+          })
+        ),
+        Layer.provide(Layer.succeedContext(services))
+      )
       const context = yield* Layer.build(server)
       const url = urlOf(Context.get(context, HttpServer.HttpServer).address)
       const config = Context.get(context, ServerConfig.ServerConfig)

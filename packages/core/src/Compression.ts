@@ -6,7 +6,9 @@
  */
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
+import * as Composition from "./Composition.js"
 import * as Bm25 from "./internal/bm25.js"
 import type { WebSearchResult } from "./WebSearchResponse.js"
 
@@ -53,8 +55,8 @@ export const chunkSeparator = "\n\n[...]\n\n"
 
 /**
  * Scores chunks against a query; higher is more relevant. The default is BM25 over the chunks given, so the
- * whole response's chunks are passed in one call; provide another (embeddings, a reranker) with
- * `Effect.provideService(ChunkRanker, { rank })`.
+ * whole response's chunks are passed in one call; compose another (embeddings, a reranker) as a part,
+ * `WebSearch.layer(..., Compression.layerChunkRanker({ rank }))` (this reference serves direct calls of `compress`).
  *
  * @since 0.1.0
  * @category ranking
@@ -62,6 +64,15 @@ export const chunkSeparator = "\n\n[...]\n\n"
 export class ChunkRanker extends Context.Reference<ChunkRanker>()("@websearch/core/ChunkRanker", {
   defaultValue: (): ChunkRanker.Service => bm25Ranker
 }) {}
+
+/**
+ * A part of `WebSearch.layer(...)` that ranks chunks with another ranker (embeddings, a reranker).
+ *
+ * @since 0.2.0
+ * @category layers
+ */
+export const layerChunkRanker = (ranker: ChunkRanker.Service): Layer.Layer<never, never, Composition.Composition> =>
+  Composition.service("chunkRanker", ranker)
 
 /**
  * Types that belong to {@link ChunkRanker}.

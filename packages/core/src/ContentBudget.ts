@@ -8,7 +8,9 @@
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import { dual } from "effect/Function"
+import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
+import * as Composition from "./Composition.js"
 import type { WebSearchResult } from "./WebSearchResponse.js"
 
 /**
@@ -88,16 +90,33 @@ export const estimateTokens = (text: string): number => {
 }
 
 /**
- * Counts the tokens of a text. The default is {@link estimateTokens}; provide a real tokenizer with
- * `Effect.provideService(TokenCounter, { count })`. Truncation assumes `count("")` is 0 and that counts never
+ * Counts the tokens of a text. The default is {@link estimateTokens}; provide a real tokenizer to websearch as a part,
+ * `WebSearch.layer(..., ContentBudget.layerTokenCounter({ count }))` (this reference serves direct calls of `enforce`). Truncation assumes `count("")` is 0 and that counts never
  * decrease as a prefix grows.
  *
  * @since 0.1.0
  * @category tokens
  */
 export class TokenCounter extends Context.Reference<TokenCounter>()("@websearch/core/TokenCounter", {
-  defaultValue: (): TokenCounter.Service => ({ count: estimateTokens })
+  defaultValue: (): TokenCounter.Service => defaultTokenCounter
 }) {}
+
+/**
+ * The estimating counter ({@link estimateTokens}), used when no other is composed.
+ *
+ * @since 0.2.0
+ * @category tokens
+ */
+export const defaultTokenCounter: TokenCounter.Service = { count: estimateTokens }
+
+/**
+ * A part of `WebSearch.layer(...)` that counts tokens with a real tokenizer for the content budget.
+ *
+ * @since 0.2.0
+ * @category layers
+ */
+export const layerTokenCounter = (counter: TokenCounter.Service): Layer.Layer<never, never, Composition.Composition> =>
+  Composition.service("tokenCounter", counter)
 
 /**
  * Types that belong to {@link TokenCounter}.

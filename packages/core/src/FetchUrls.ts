@@ -50,10 +50,12 @@ export declare namespace FetchUrls {
  * @category constructors
  */
 export const make: Effect.Effect<FetchUrls.Service, never, Settings | ProviderRegistry> = Effect.gen(function* () {
-  const env: Pipeline.Env = { settings: yield* Settings, registry: yield* ProviderRegistry }
-  return {
+  const settings = yield* Settings
+  const registry = yield* ProviderRegistry
+  const service: FetchUrls.Service = {
     fetchUrls: (request) =>
-      WebSearchRequest.normalizeFetchUrls(request).pipe(
+      Pipeline.checkPlacement(env).pipe(
+        Effect.zipRight(WebSearchRequest.normalizeFetchUrls(request)),
         Effect.flatMap((normalized) =>
           Pipeline.runList(env, { ...normalized, capability: "fetchUrls" }, (driver) => {
             const fetchOne = driver.fetchUrls
@@ -62,6 +64,10 @@ export const make: Effect.Effect<FetchUrls.Service, never, Settings | ProviderRe
         )
       )
   }
+  // A fetch driver handed the application's own fetcher would call itself: it is given this service all the same,
+  // for uniformity, and documented as never to be called for its own capability.
+  const env: Pipeline.Env = { settings, registry, fetchUrls: (request) => service.fetchUrls(request) }
+  return service
 })
 
 /**

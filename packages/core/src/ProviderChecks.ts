@@ -15,7 +15,7 @@ import { FetchUrls } from "./FetchUrls.js"
 import { ProviderId } from "./ProviderId.js"
 import { Research } from "./Research.js"
 import { SearchKeywords } from "./SearchKeywords.js"
-import * as Settings from "./Settings.js"
+import * as ProviderRegistry from "./ProviderRegistry.js"
 import * as WebSearchError from "./WebSearchError.js"
 
 /**
@@ -103,9 +103,9 @@ export declare namespace ProviderChecks {
 export const make: Effect.Effect<
   ProviderChecks.Service,
   never,
-  Settings.Settings | SearchKeywords | FetchUrls | Research
+  ProviderRegistry.ProviderRegistry | SearchKeywords | FetchUrls | Research
 > = Effect.gen(function* () {
-  const settings = yield* Settings.Settings
+  const registry = yield* ProviderRegistry.ProviderRegistry
   const search = yield* SearchKeywords
   const fetch = yield* FetchUrls
   const research = yield* Research
@@ -150,9 +150,9 @@ export const make: Effect.Effect<
   return {
     check: (providerId) =>
       Effect.gen(function* () {
-        const provider = settings.providers.get(providerId)
+        const provider = registry.providers.get(providerId)
         if (provider === undefined) {
-          return yield* Effect.fail(Settings.unknownProvider(providerId))
+          return yield* Effect.fail(ProviderRegistry.unknownProvider(providerId, registry.ids()))
         }
         const capabilities = yield* Effect.forEach(provider.capabilities, (c) => checkOne(provider.id, c.feature))
         return { providerId: provider.id, ok: capabilities.every((c) => c.ok), capabilities }
@@ -164,8 +164,11 @@ export const make: Effect.Effect<
  * @since 0.1.0
  * @category layers
  */
-export const layer: Layer.Layer<ProviderChecks, never, Settings.Settings | SearchKeywords | FetchUrls | Research> =
-  Layer.effect(ProviderChecks, make)
+export const layer: Layer.Layer<
+  ProviderChecks,
+  never,
+  ProviderRegistry.ProviderRegistry | SearchKeywords | FetchUrls | Research
+> = Layer.effect(ProviderChecks, make)
 
 /**
  * Checks a provider with the `ProviderChecks` service in context.

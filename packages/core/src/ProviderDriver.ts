@@ -1,16 +1,20 @@
 /**
- * The driver contract: what a provider module implements. A driver implements only the capabilities its preset
- * declares, as methods named after them, and is registered by the provider's Layer. Drivers capture what they
- * need (an `HttpClient`, a transport) when their Layer is built, so each provider can be given its own client.
+ * The driver contract: what a provider module implements. A provider module owns its preset, the schema of its
+ * own options (the fields of `providers.<id>` in the settings beyond the common ones), the environment variables
+ * those options are read from, and the driver methods for the capabilities its preset declares. Drivers capture
+ * what they need (an `HttpClient`, a transport) when their Layer is built, so each provider can be given its own
+ * client. Built-in providers use exactly this contract.
  *
  * @since 0.1.0
  */
+import type * as Config from "effect/Config"
 import type * as Effect from "effect/Effect"
+import type * as Schema from "effect/Schema"
 import type { Preset } from "./Preset.js"
-import type { ProviderConfig } from "./Settings.js"
+import type { ProviderConfig } from "./ProviderConfig.js"
 import type { WebSearchError } from "./WebSearchError.js"
-import type { ResearchRequest } from "./WebSearchRequest.js"
-import type { ResearchResponse, WebSearchResult } from "./WebSearchResponse.js"
+import type { FetchUrlsRequest, ResearchRequest } from "./WebSearchRequest.js"
+import type { ResearchResponse, WebSearchResponse, WebSearchResult } from "./WebSearchResponse.js"
 
 /**
  * One result as a driver returns it; the pipeline adds `sourceInput`.
@@ -22,32 +26,86 @@ export type DriverResult = Omit<WebSearchResult, "sourceInput">
 
 /**
  * What a driver call receives besides its input: the resolved configuration of this capability (endpoint,
- * the API key chosen by rotation, engines, basic auth, maxResults, timeout).
+ * the API key chosen by rotation, engines, basic auth, maxResults, timeout), the provider's own options as its
+ * schema decoded them, and the application's own `fetchUrls` capability (for a search provider that reads the
+ * pages it finds).
  *
  * @since 0.1.0
  * @category models
  */
-export type DriverContext = ProviderConfig
+export interface DriverContext<Options = unknown> extends ProviderConfig {
+  readonly options: Options
+  /**
+   * The application's `fetchUrls` capability, with its default provider, budget and policy: bound when the
+   * application's layer is built, so a driver may call it (never for its own capability, which would loop).
+   */
+  readonly fetchUrls: (
+    request: typeof FetchUrlsRequest.Encoded
+  ) => Effect.Effect<WebSearchResponse, WebSearchError>
+}
 
 /**
  * A provider driver. Errors must be one of the four websearch errors and must never contain a secret; the
  * pipeline also scrubs the call's API key and password from any message as a second line of defence.
  *
+ * @example
+ * ```ts
+ * import * as Preset from "@websearch/core/Preset"
+ * import type * as ProviderDriver from "@websearch/core/ProviderDriver"
+ * import * as Effect from "effect/Effect"
+ * import * as Schema from "effect/Schema"
+ *
+ * const Options = Schema.Struct({ greeting: Schema.optionalWith(Schema.String, { default: () => "hello" }) })
+ *
+ * const driver: ProviderDriver.ProviderDriver<typeof Options.Type, typeof Options.Encoded> = {
+ *   preset: Preset.make({
+ *     id: "memory",
+ *     name: "Memory",
+ *     type: "local",
+ *     credentials: "none",
+ *     capabilities: [{ feature: "searchKeywords" }]
+ *   }),
+ *   options: Options,
+ *   searchKeywords: (keyword, ctx) =>
+ *     Effect.succeed([{ title: `${ctx.options.greeting} ${keyword}`, url: "https://example.com/", content: keyword }])
+ * }
+ * ```
+ *
  * @since 0.1.0
  * @category models
  */
-export interface ProviderDriver {
+export interface ProviderDriver<Options = unknown, OptionsEncoded = unknown> {
   readonly preset: Preset
+  /**
+   * The schema of the provider's own options: the fields of `providers.<id>` besides the common ones (`apiKeys`,
+   * `capabilities`, `engines`, `basicAuthUsername`, `basicAuthPassword`, `model`, `rateLimit`). Decoded (unknown
+   * fields refused) when the application's layer is built. Without one the provider takes no options.
+   */
+  readonly options?: Schema.Schema<Options, OptionsEncoded> | undefined
+  /**
+   * Reads the provider's options from the environment (or any `ConfigProvider`), as their encoded fields; absent
+   * variables are left out. Read when the settings came from the environment, and laid over the settings' fields.
+   */
+  readonly optionsConfig?: Config.Config<Partial<OptionsEncoded>> | undefined
   /** Searches one keyword query. */
   readonly searchKeywords?: (
     keyword: string,
-    ctx: DriverContext
+    ctx: DriverContext<Options>
   ) => Effect.Effect<ReadonlyArray<DriverResult>, WebSearchError>
   /** Fetches one URL; `url` on the result is the final URL after redirects. */
-  readonly fetchUrls?: (url: string, ctx: DriverContext) => Effect.Effect<DriverResult, WebSearchError>
+  readonly fetchUrls?: (url: string, ctx: DriverContext<Options>) => Effect.Effect<DriverResult, WebSearchError>
   /** Researches one brief. */
   readonly research?: (
     request: ResearchRequest,
-    ctx: DriverContext
+    ctx: DriverContext<Options>
   ) => Effect.Effect<Omit<ResearchResponse, "providerId" | "query">, WebSearchError>
 }
+
+/**
+ * A driver of any options, as the registry holds them.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyProviderDriver = ProviderDriver<any, any>

@@ -22,12 +22,13 @@
  * @since 0.1.0
  */
 import * as Clock from "effect/Clock"
-import * as Context from "effect/Context"
 import * as Data from "effect/Data"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import type * as Scope from "effect/Scope"
+import * as Composition from "./Composition.js"
 import * as Timeout from "./internal/timeout.js"
 import { defaults, type RateLimit } from "./Settings.js"
 import * as WebSearchError from "./WebSearchError.js"
@@ -85,25 +86,26 @@ export interface Request {
 }
 
 /**
- * The quota in context; when none is provided, the pipeline uses its provider registry's quota in memory.
+ * A part of `WebSearch.layer(...)` that meters providers with this quota (`ProviderQuotaStore` in
+ * `@websearch/node` builds one on Redis, shared by replicas). Without one, each application's registry keeps its
+ * providers' budgets and hold-offs in memory.
  *
- * @since 0.1.0
- * @category tags
+ * @since 0.2.0
+ * @category layers
  */
-export class ProviderQuota extends Context.Reference<ProviderQuota>()("@websearch/core/ProviderQuota", {
-  defaultValue: (): ProviderQuota.Service => unset
-}) {}
+export const layerService = (quota: ProviderQuota.Service): Layer.Layer<never, never, Composition.Composition> =>
+  Composition.service("providerQuota", quota)
 
 /**
- * The marker in context when no quota was provided: the pipeline then uses the in-memory quota of the provider
- * registry it runs on (one per `WebSearch.layer`). Providing it is the same as providing nothing; to lift every
- * limit, provide `unlimited`.
+ * A part that builds the quota with a scoped effect (a store that opens a connection).
  *
- * @since 0.1.0
- * @category models
- * @internal
+ * @since 0.2.0
+ * @category layers
  */
-export const unset: ProviderQuota.Service = { acquire: () => Effect.void, holdOff: () => Effect.void }
+export const layerScoped = <E, R>(
+  build: Effect.Effect<ProviderQuota.Service, E, R>
+): Layer.Layer<never, E, Composition.Composition | Exclude<R, Scope.Scope>> =>
+  Composition.serviceScoped("providerQuota", build)
 
 /**
  * A quota that grants every call and ignores Retry-After: for tests that move time by hand, or an application
@@ -169,12 +171,13 @@ export const memoryStore = (): Store => {
 }
 
 /**
- * A quota of its own, in memory: what a test or a part of a program provides instead of its registry's quota.
+ * A part with a quota of its own, in memory, with options (a store timeout) the registry's own does not take.
  *
  * @since 0.1.0
  * @category layers
  */
-export const layerMemory = (options?: Options): Layer.Layer<ProviderQuota> => layer(memoryStore(), options)
+export const layerMemory = (options?: Options): Layer.Layer<never, never, Composition.Composition> =>
+  Layer.suspend(() => layer(memoryStore(), options))
 
 /**
  * Options of `make`.
@@ -282,13 +285,13 @@ const makeService = (store: Store, options?: Options): ProviderQuota.Service => 
 }
 
 /**
- * Provides a quota over a store.
+ * A part of `WebSearch.layer(...)` that meters providers over a store.
  *
  * @since 0.1.0
  * @category layers
  */
-export const layer = (store: Store, options?: Options): Layer.Layer<ProviderQuota> =>
-  Layer.effect(ProviderQuota, make(store, options))
+export const layer = (store: Store, options?: Options): Layer.Layer<never, never, Composition.Composition> =>
+  Composition.serviceScoped("providerQuota", make(store, options))
 
 /**
  * Runs one driver call under the quota: takes budget first, and turns a failure carrying `retryAfter` into a

@@ -1,37 +1,106 @@
 /**
- * The provider registry: which drivers this application composed, and their request budgets in memory. Provider
- * Layers register their driver when built and remove it when their scope closes; capability services look
- * drivers up at call time.
+ * The provider registry: the providers this application composed, resolved against the settings once, when the
+ * application's layer is built. A provider module's Layer is `ProviderRegistry.register(driver)`, a part of
+ * `WebSearch.layer(...parts)`; an override for an id no composed provider has, an option its schema refuses or a
+ * default it cannot serve fails the start with `Unavailable/invalid_config` naming the field.
  *
  * @since 0.1.0
  */
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import type * as Scope from "effect/Scope"
-import type { ProviderDriver } from "./ProviderDriver.js"
+import * as Redacted from "effect/Redacted"
+import * as Capability from "./Capability.js"
+import * as Composition from "./Composition.js"
+import * as Compression from "./Compression.js"
+import * as ContentBudget from "./ContentBudget.js"
+import * as ProviderResolution from "./internal/providerResolution.js"
+import type * as Preset from "./Preset.js"
+import type { ProviderConfig, ResolvedProvider } from "./ProviderConfig.js"
+import type { AnyProviderDriver, ProviderDriver } from "./ProviderDriver.js"
 import type { ProviderId } from "./ProviderId.js"
 import * as ProviderQuota from "./ProviderQuota.js"
+import type * as ResultCache from "./ResultCache.js"
+import type * as Settings from "./Settings.js"
+import * as UsageSink from "./UsageSink.js"
+import * as WebSearchError from "./WebSearchError.js"
+
+/**
+ * What the registry knows of one composed provider, safe to show: key counts, never keys.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface ProviderDescription {
+  readonly id: string
+  readonly name: string
+  readonly type: string
+  readonly credentials: string
+  readonly apiKeys: number
+  readonly capabilities: ReadonlyArray<{ readonly feature: Capability.Capability; readonly apiHost: string | null }>
+  readonly defaultFor: ReadonlyArray<Capability.Capability>
+}
 
 /**
  * @since 0.1.0
  * @category models
  */
 export interface Service {
-  /** Registers a driver for the scope of the caller; a later registration of the same id replaces it. */
-  readonly register: (driver: ProviderDriver) => Effect.Effect<void, never, Scope.Scope>
-  readonly get: (id: ProviderId) => Option.Option<ProviderDriver>
+  /** The composed providers' ids, in composition order. */
   readonly ids: () => ReadonlyArray<ProviderId>
+  readonly get: (id: ProviderId) => Option.Option<AnyProviderDriver>
+  /** Every composed provider, resolved. */
+  readonly providers: ReadonlyMap<ProviderId, ResolvedProvider>
+  /** The default provider of each capability (settings first, then the composed bundle's proposal). */
+  readonly defaults: { readonly [C in Capability.Capability]: ProviderId | null }
+  /** The configured fallback chain of each list capability (empty when none). */
+  readonly fallbacks: { readonly [C in Capability.ListCapability]: ReadonlyArray<ProviderId> }
   /**
-   * The budgets and Retry-After hold-offs of these providers, in memory: what the pipeline uses when no
-   * `ProviderQuota` is in context (a shared one, on Redis, replaces it).
+   * Finds a composed provider and its entry for a capability, without side effects. Fails with
+   * `Unavailable/unknown_provider` (naming the composed ids) or `Unavailable/unsupported_capability`.
+   */
+  readonly lookup: (
+    id: ProviderId,
+    capability: Capability.Capability
+  ) => Either.Either<
+    {
+      readonly provider: ResolvedProvider
+      readonly entry: Preset.PresetCapability
+      readonly driver: AnyProviderDriver
+    },
+    WebSearchError.Unavailable
+  >
+  /**
+   * Resolves the configuration of one capability of one provider, taking the next API key in rotation.
+   */
+  readonly resolve: (
+    id: ProviderId,
+    capability: Capability.Capability,
+    options?: { readonly maxResults?: number | undefined }
+  ) => Effect.Effect<ProviderConfig, WebSearchError.Unavailable>
+  /**
+   * The budgets and Retry-After hold-offs of these providers: the contributed `ProviderQuota` (a shared one, on
+   * Redis), else one in this registry's memory.
    */
   readonly quota: ProviderQuota.ProviderQuota.Service
+  /**
+   * The optional services the application's parts contributed, or their defaults: no result cache, the
+   * estimating token counter, BM25 ranking, a usage sink that logs.
+   */
+  readonly services: {
+    readonly resultCache: Option.Option<ResultCache.ResultCache.Service>
+    readonly tokenCounter: ContentBudget.TokenCounter.Service
+    readonly chunkRanker: Compression.ChunkRanker.Service
+    readonly usageSink: UsageSink.UsageSink.Service
+  }
+  /** A listing of the composed providers that is safe to show. */
+  readonly describe: () => ReadonlyArray<ProviderDescription>
 }
 
 /**
- * The registry service.
+ * The registry service, provided by `WebSearch.layer`.
  *
  * @since 0.1.0
  * @category tags
@@ -39,47 +108,202 @@ export interface Service {
 export class ProviderRegistry extends Context.Tag("@websearch/core/ProviderRegistry")<ProviderRegistry, Service>() {}
 
 /**
- * Builds an empty registry.
+ * The `Unavailable/unknown_provider` error for an id no composed provider has, listing the composed ids.
  *
- * @since 0.1.0
+ * @since 0.2.0
+ * @category errors
+ */
+export const unknownProvider = (
+  id: string,
+  composed: ReadonlyArray<string>,
+  capability?: Capability.Capability
+): WebSearchError.Unavailable =>
+  WebSearchError.unavailable(
+    "unknown_provider",
+    `unknown provider "${id}": no composed provider has this id (composed: ${composed.join(", ") || "none"})`,
+    { providerId: id, capability }
+  )
+
+/**
+ * Builds the registry from what the application's parts contributed and the settings. Fails with
+ * `Unavailable/invalid_config` listing every problem.
+ *
+ * @since 0.2.0
  * @category constructors
  */
-export const make: Effect.Effect<Service> = Effect.map(
-  // A store per registry, built when the registry is (not once for the module).
-  Effect.suspend(() => ProviderQuota.make(ProviderQuota.memoryStore())),
-  (quota) => {
-    const drivers = new Map<ProviderId, ProviderDriver>()
-    return {
-      register: (driver) =>
-        Effect.acquireRelease(
-          Effect.sync(() => {
-            drivers.set(driver.preset.id, driver)
-          }),
-          () =>
-            Effect.sync(() => {
-              if (drivers.get(driver.preset.id) === driver) drivers.delete(driver.preset.id)
-            })
-        ),
-      get: (id) => Option.fromNullable(drivers.get(id)),
-      ids: () => Array.from(drivers.keys()),
-      quota
+export const make = (
+  contributions: Composition.Contributions,
+  settings: Settings.Service
+): Effect.Effect<Service, WebSearchError.Unavailable> =>
+  Effect.gen(function* () {
+    // Each module's own part (`ResultCache.layer` and the like) types the value it contributes under its name.
+    const once = <A>(name: Composition.ServiceName): Option.Option<A> => {
+      const given = contributions.services[name] ?? []
+      return given.length === 1 ? Option.some(given[0] as A) : Option.none()
     }
-  }
-)
+    const twice = (Object.keys(contributions.services) as Array<Composition.ServiceName>).filter(
+      (name) => (contributions.services[name]?.length ?? 0) > 1
+    )
+    if (twice.length > 0) {
+      return yield* Effect.fail(
+        WebSearchError.unavailable(
+          "invalid_config",
+          `invalid composition: ${twice.map((name) => `${name} was contributed ${contributions.services[name]?.length} times`).join("; ")}; compose each optional service once in WebSearch.layer(...)`
+        )
+      )
+    }
+    const resolved = yield* ProviderResolution.resolve(contributions, settings)
+    const quota = yield* Option.match(once<ProviderQuota.ProviderQuota.Service>("providerQuota"), {
+      // A store per registry, built when the registry is (not once for the module).
+      onNone: () => ProviderQuota.make(ProviderQuota.memoryStore()),
+      onSome: Effect.succeed
+    })
+    const services: Service["services"] = {
+      resultCache: once<ResultCache.ResultCache.Service>("resultCache"),
+      tokenCounter: Option.getOrElse(
+        once<ContentBudget.TokenCounter.Service>("tokenCounter"),
+        () => ContentBudget.defaultTokenCounter
+      ),
+      chunkRanker: Option.getOrElse(once<Compression.ChunkRanker.Service>("chunkRanker"), () => Compression.bm25Ranker),
+      usageSink: Option.getOrElse(once<UsageSink.UsageSink.Service>("usageSink"), () => UsageSink.defaultSink)
+    }
+    const { defaults, drivers, fallbacks, providers } = resolved
+    const ids = Array.from(providers.keys())
+    const rotation = new Map<string, number>()
+    const lookup: Service["lookup"] = (id, capability) => {
+      const provider = providers.get(id)
+      const driver = drivers.get(id)
+      if (provider === undefined || driver === undefined) return Either.left(unknownProvider(id, ids, capability))
+      const entry = provider.capabilities.find((c) => c.feature === capability)
+      if (entry === undefined) {
+        return Either.left(
+          WebSearchError.unavailable(
+            "unsupported_capability",
+            `${provider.name} (${id}) does not support ${capability}; it supports ${provider.capabilities
+              .map((c) => c.feature)
+              .join(", ")}`,
+            { providerId: id, capability }
+          )
+        )
+      }
+      return Either.right({ provider, entry, driver })
+    }
+    return {
+      ids: () => ids,
+      get: (id) => Option.fromNullable(drivers.get(id)),
+      providers,
+      defaults,
+      fallbacks,
+      lookup,
+      resolve: (id, capability, options) =>
+        Effect.suspend(() => {
+          const found = lookup(id, capability)
+          if (Either.isLeft(found)) return Effect.fail(found.left)
+          const { entry, provider } = found.right
+          let apiKey = Option.none<Redacted.Redacted<string>>()
+          let apiKeyIndex = Option.none<number>()
+          if (provider.apiKeys.length > 0) {
+            const next = rotation.get(id) ?? 0
+            rotation.set(id, (next + 1) % provider.apiKeys.length)
+            apiKey = Option.some(provider.apiKeys[next])
+            apiKeyIndex = Option.some(next)
+          }
+          return Effect.succeed({
+            provider,
+            capability,
+            apiHost: Option.fromNullable(entry.apiHost),
+            apiKey,
+            apiKeyIndex,
+            maxResults: options?.maxResults ?? settings.maxResults,
+            timeout: settings.timeouts[capability]
+          })
+        }),
+      quota,
+      services,
+      describe: () =>
+        Array.from(providers.values(), (provider) => ({
+          id: provider.id,
+          name: provider.name,
+          type: provider.type,
+          credentials: provider.credentials,
+          apiKeys: provider.apiKeys.length,
+          capabilities: provider.capabilities.map((c) => ({ feature: c.feature, apiHost: c.apiHost ?? null })),
+          defaultFor: Capability.all.filter((c) => defaults[c] === provider.id)
+        }))
+    } satisfies Service
+  })
 
 /**
- * An empty registry, to which provider Layers add their drivers.
+ * A part that registers a provider's driver: what every provider module's `layer` is. A later registration of
+ * the same id replaces an earlier one (so an application may swap a built-in driver for its own).
+ *
+ * @example
+ * ```ts
+ * import * as Preset from "@websearch/core/Preset"
+ * import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
+ * import * as Effect from "effect/Effect"
+ *
+ * export const layer = ProviderRegistry.register({
+ *   preset: Preset.make({
+ *     id: "memory",
+ *     name: "Memory",
+ *     type: "local",
+ *     credentials: "none",
+ *     capabilities: [{ feature: "searchKeywords" }]
+ *   }),
+ *   searchKeywords: (keyword) => Effect.succeed([{ title: keyword, url: "https://example.com/", content: keyword }])
+ * })
+ * ```
  *
  * @since 0.1.0
  * @category layers
  */
-export const layer: Layer.Layer<ProviderRegistry> = Layer.effect(ProviderRegistry, make)
+export const register = <Options, OptionsEncoded>(
+  driver: ProviderDriver<Options, OptionsEncoded>
+): Layer.Layer<never, never, Composition.Composition> =>
+  Layer.effectDiscard(Effect.flatMap(Composition.Composition, (composition) => composition.addDriver(driver)))
 
 /**
- * A Layer that registers a driver: what every provider module's `layer` is built from.
+ * A part that proposes default providers (a bundle's: `Providers.layer` proposes DuckDuckGo for search). The
+ * settings' `defaults` win; two parts proposing different defaults for one capability fail the start unless the
+ * settings choose.
  *
- * @since 0.1.0
+ * @since 0.2.0
  * @category layers
  */
-export const register = (driver: ProviderDriver): Layer.Layer<never, never, ProviderRegistry> =>
-  Layer.scopedDiscard(Effect.flatMap(ProviderRegistry, (registry) => registry.register(driver)))
+export const proposeDefaults = (
+  source: string,
+  defaults: { readonly [C in Capability.Capability]?: ProviderId | undefined }
+): Layer.Layer<never, never, Composition.Composition> =>
+  Layer.effectDiscard(
+    Effect.flatMap(Composition.Composition, (composition) => composition.addDefaults({ source, defaults }))
+  )
+
+/**
+ * A provider's own options as the settings (and the environment, when they came from it) give them, decoded by
+ * its schema: for a driver that needs them when its Layer is built (the local fetcher builds its transport's
+ * User-Agent and robots.txt cache from them). The registry decodes them the same way for every call's context.
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const options = <Options, OptionsEncoded>(
+  driver: Pick<ProviderDriver<Options, OptionsEncoded>, "preset" | "options" | "optionsConfig">,
+  settings: Settings.Service
+): Effect.Effect<Options | undefined, WebSearchError.Unavailable> =>
+  Effect.flatMap(ProviderResolution.resolveOne(driver, settings), (one) =>
+    one.problems.length > 0
+      ? Effect.fail(ProviderResolution.invalid(one.problems, settings.source))
+      : Effect.succeed(one.options as Options | undefined)
+  )
+
+/**
+ * The secrets of a resolved provider, for scrubbing: its API keys and basic-auth password.
+ *
+ * @since 0.2.0
+ * @category accessors
+ */
+export const secretsOf = (provider: ResolvedProvider): ReadonlyArray<string> => [
+  ...provider.apiKeys.map(Redacted.value),
+  ...Option.match(provider.basicAuth, { onNone: () => [], onSome: (auth) => [Redacted.value(auth.password)] })
+]

@@ -7,6 +7,7 @@
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import { FetchUrls } from "./FetchUrls.js"
 import * as Pipeline from "./internal/pipeline.js"
 import { ProviderRegistry } from "./ProviderRegistry.js"
 import { Settings } from "./Settings.js"
@@ -45,19 +46,32 @@ export declare namespace Research {
  * @since 0.1.0
  * @category constructors
  */
-export const make: Effect.Effect<Research.Service, never, Settings | ProviderRegistry> = Effect.gen(function* () {
-  const env: Pipeline.Env = { settings: yield* Settings, registry: yield* ProviderRegistry }
-  return {
-    research: (request) =>
-      WebSearchRequest.decodeResearch(request).pipe(Effect.flatMap((decoded) => Pipeline.runResearch(env, decoded)))
+export const make: Effect.Effect<Research.Service, never, Settings | ProviderRegistry | FetchUrls> = Effect.gen(
+  function* () {
+    const fetcher = yield* FetchUrls
+    const env: Pipeline.Env = {
+      settings: yield* Settings,
+      registry: yield* ProviderRegistry,
+      fetchUrls: fetcher.fetchUrls
+    }
+    return {
+      research: (request) =>
+        Pipeline.checkPlacement(env).pipe(
+          Effect.zipRight(WebSearchRequest.decodeResearch(request)),
+          Effect.flatMap((decoded) => Pipeline.runResearch(env, decoded))
+        )
+    }
   }
-})
+)
 
 /**
  * @since 0.1.0
  * @category layers
  */
-export const layer: Layer.Layer<Research, never, Settings | ProviderRegistry> = Layer.effect(Research, make)
+export const layer: Layer.Layer<Research, never, Settings | ProviderRegistry | FetchUrls> = Layer.effect(
+  Research,
+  make
+)
 
 /**
  * Researches with the `Research` service in context.

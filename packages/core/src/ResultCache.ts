@@ -24,7 +24,6 @@
  * @since 0.1.0
  */
 import * as Cause from "effect/Cause"
-import * as Context from "effect/Context"
 import * as Data from "effect/Data"
 import * as Deferred from "effect/Deferred"
 import * as Duration from "effect/Duration"
@@ -33,9 +32,11 @@ import * as Exit from "effect/Exit"
 import * as FiberRef from "effect/FiberRef"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import type * as Scope from "effect/Scope"
 import * as Schema from "effect/Schema"
 import type { ListCapability } from "./Capability.js"
 import type { DriverResult } from "./ProviderDriver.js"
+import * as Composition from "./Composition.js"
 import * as WebSearchError from "./WebSearchError.js"
 import { WebSearchResult } from "./WebSearchResponse.js"
 
@@ -239,14 +240,25 @@ export const status = (stats: Stats): Option.Option<"hit" | "miss" | "partial"> 
     : Option.some(stats.misses === 0 ? "hit" : stats.hits === 0 ? "miss" : "partial")
 
 /**
- * The cache in context; the default caches nothing and counts nothing.
+ * A part of `WebSearch.layer(...)` that caches driver calls with this cache (`ResultCacheStore` in
+ * `@websearch/node` builds one in memory or on Redis). Without one nothing is cached.
  *
- * @since 0.1.0
- * @category tags
+ * @since 0.2.0
+ * @category layers
  */
-export class ResultCache extends Context.Reference<ResultCache>()("@websearch/core/ResultCache", {
-  defaultValue: (): ResultCache.Service => ({ serve: (_request, _policy, call) => call })
-}) {}
+export const layerService = (cache: ResultCache.Service): Layer.Layer<never, never, Composition.Composition> =>
+  Composition.service("resultCache", cache)
+
+/**
+ * A part that builds the cache with a scoped effect (a store that opens a connection).
+ *
+ * @since 0.2.0
+ * @category layers
+ */
+export const layerScoped = <E, R>(
+  build: Effect.Effect<ResultCache.Service, E, R>
+): Layer.Layer<never, E, Composition.Composition | Exclude<R, Scope.Scope>> =>
+  Composition.serviceScoped("resultCache", build)
 
 /**
  * @since 0.1.0
@@ -382,13 +394,13 @@ const makeService = (store: Store, options?: Options): ResultCache.Service => {
 }
 
 /**
- * Provides a cache over a store.
+ * A part of `WebSearch.layer(...)` that caches over a store.
  *
  * @since 0.1.0
  * @category layers
  */
-export const layer = (store: Store, options?: Options): Layer.Layer<ResultCache> =>
-  Layer.effect(ResultCache, make(store, options))
+export const layer = (store: Store, options?: Options): Layer.Layer<never, never, Composition.Composition> =>
+  Composition.serviceScoped("resultCache", make(store, options))
 
 /**
  * The cache policy of a capability from the settings' TTLs.

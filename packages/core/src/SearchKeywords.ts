@@ -7,6 +7,7 @@
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import { FetchUrls } from "./FetchUrls.js"
 import * as Pipeline from "./internal/pipeline.js"
 import { ProviderRegistry } from "./ProviderRegistry.js"
 import { Settings } from "./Settings.js"
@@ -47,28 +48,39 @@ export declare namespace SearchKeywords {
 }
 
 /**
- * Builds the service from the settings and the provider registry.
+ * Builds the service from the settings, the provider registry and the `FetchUrls` service (which drivers may call).
  *
  * @since 0.1.0
  * @category constructors
  */
-export const make: Effect.Effect<SearchKeywords.Service, never, Settings | ProviderRegistry> = Effect.gen(function* () {
-  const env: Pipeline.Env = { settings: yield* Settings, registry: yield* ProviderRegistry }
-  return {
-    searchKeywords: (request) =>
-      WebSearchRequest.normalizeSearchKeywords(request).pipe(
-        Effect.flatMap((normalized) =>
-          Pipeline.runList(env, { ...normalized, capability: "searchKeywords" }, (driver) => driver.searchKeywords)
+export const make: Effect.Effect<SearchKeywords.Service, never, Settings | ProviderRegistry | FetchUrls> = Effect.gen(
+  function* () {
+    const fetcher = yield* FetchUrls
+    const env: Pipeline.Env = {
+      settings: yield* Settings,
+      registry: yield* ProviderRegistry,
+      fetchUrls: fetcher.fetchUrls
+    }
+    return {
+      searchKeywords: (request) =>
+        Pipeline.checkPlacement(env).pipe(
+          Effect.zipRight(WebSearchRequest.normalizeSearchKeywords(request)),
+          Effect.flatMap((normalized) =>
+            Pipeline.runList(env, { ...normalized, capability: "searchKeywords" }, (driver) => driver.searchKeywords)
+          )
         )
-      )
+    }
   }
-})
+)
 
 /**
  * @since 0.1.0
  * @category layers
  */
-export const layer: Layer.Layer<SearchKeywords, never, Settings | ProviderRegistry> = Layer.effect(SearchKeywords, make)
+export const layer: Layer.Layer<SearchKeywords, never, Settings | ProviderRegistry | FetchUrls> = Layer.effect(
+  SearchKeywords,
+  make
+)
 
 /**
  * Searches with the `SearchKeywords` service in context.

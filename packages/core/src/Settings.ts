@@ -8,6 +8,7 @@
  */
 import * as FileSystem from "@effect/platform/FileSystem"
 import * as Config from "effect/Config"
+import type * as ConfigProvider from "effect/ConfigProvider"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -15,14 +16,12 @@ import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import type * as ParseResult from "effect/ParseResult"
-import type * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import * as Blacklist from "./Blacklist.js"
 import * as Capability from "./Capability.js"
 import * as Compression from "./Compression.js"
 import * as ContentBudget from "./ContentBudget.js"
 import * as ParseIssues from "./internal/parseIssues.js"
-import * as Preset from "./Preset.js"
 import * as ProviderId from "./ProviderId.js"
 import * as UrlPolicy from "./UrlPolicy.js"
 import * as WebSearchError from "./WebSearchError.js"
@@ -102,21 +101,6 @@ export interface RateLimit {
 }
 
 /**
- * When the local `fetch` provider renders a page in Chromium: `never` (the default), `auto` (when the HTML answer
- * is empty, tiny, a JavaScript shell or a browser check) or `always` (every HTML page).
- *
- * @since 0.1.0
- * @category schemas
- */
-export const RenderMode = Schema.Literal("never", "auto", "always")
-
-/**
- * @since 0.1.0
- * @category models
- */
-export type RenderMode = typeof RenderMode.Type
-
-/**
  * What a user may change on one capability of a provider: its endpoint.
  *
  * @since 0.1.0
@@ -125,14 +109,13 @@ export type RenderMode = typeof RenderMode.Type
 export const CapabilityOverride = Schema.Struct({ apiHost: Schema.optional(HttpUrl) })
 
 /**
- * What a user may change on a provider: keys (rotated round-robin), per-capability endpoints, engines
- * (SearXNG), basic auth (SearXNG behind a proxy), the model (research), and the User-Agent, robots.txt
- * respect and rendering mode of the local `fetch` provider. Only changed fields are stored.
+ * The common fields of `providers.<id>`, which every provider takes: keys (rotated round-robin), per-capability
+ * endpoints, engines, basic auth, the model and the request budget.
  *
- * @since 0.1.0
+ * @since 0.2.0
  * @category schemas
  */
-export const ProviderOverride = Schema.Struct({
+export const CommonOverride = Schema.Struct({
   apiKeys: Schema.optional(Schema.Array(Secret)),
   capabilities: Schema.optional(
     Schema.Struct({
@@ -142,24 +125,33 @@ export const ProviderOverride = Schema.Struct({
     })
   ),
   engines: Schema.optional(Schema.Array(NonEmpty)),
-  /** The search engine id some providers need besides the key (Google Custom Search's `cx`). */
-  engineId: Schema.optional(NonEmpty),
   basicAuthUsername: Schema.optional(NonEmpty),
   basicAuthPassword: Schema.optional(Secret),
   model: Schema.optional(NonEmpty),
-  rateLimit: Schema.optional(RateLimitInput),
-  /** The User-Agent a local provider (`fetch`) sends instead of its default. */
-  userAgent: Schema.optional(NonEmpty),
-  /** Whether a local provider (`fetch`) obeys robots.txt; off by default. */
-  respectRobotsTxt: Schema.optional(Schema.Boolean),
-  /** When a local provider (`fetch`) renders pages in Chromium; `never` by default. */
-  render: Schema.optional(RenderMode),
-  /**
-   * Whether a search provider that can (SearXNG) answers with each result's page, read through `fetchUrls`,
-   * instead of its snippet; off by default.
-   */
-  fetchResults: Schema.optional(Schema.Boolean)
+  rateLimit: Schema.optional(RateLimitInput)
 })
+
+/**
+ * The names of the common fields; every other field of `providers.<id>` is one of the provider's own options.
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const commonFields: ReadonlyArray<string> = Object.keys(CommonOverride.fields)
+
+/**
+ * What a user may change on a provider: the common fields, plus the provider's own options (the local fetcher's
+ * `userAgent`, SearXNG's `fetchResults`, Google's `engineId`, a custom provider's fields). The options are kept
+ * as written here and decoded by the provider's own schema when the application's layer is built, since only
+ * then is it known which providers are composed. Only changed fields are stored.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const ProviderOverride = Schema.Struct(
+  CommonOverride.fields,
+  Schema.Record({ key: Schema.String, value: Schema.Unknown })
+)
 
 /**
  * @since 0.1.0
@@ -250,61 +242,14 @@ export const SettingsInput = Schema.Struct({
 export type SettingsInput = typeof SettingsInput.Encoded
 
 /**
- * A provider after merging its preset with the user's override: capability endpoints merged by feature,
- * keys as `Redacted`.
- *
- * @since 0.1.0
- * @category models
- */
-export interface ResolvedProvider extends Preset.Preset {
-  readonly apiKeys: ReadonlyArray<Redacted.Redacted<string>>
-  readonly engines: ReadonlyArray<string>
-  /** The provider's engine id (Google Custom Search's `cx`), when set. */
-  readonly engineId: Option.Option<string>
-  readonly basicAuth: Option.Option<{ readonly username: string; readonly password: Redacted.Redacted<string> }>
-  readonly model: Option.Option<string>
-  /** The provider's request budget; none means unlimited (a Retry-After is still honoured). */
-  readonly rateLimit: Option.Option<RateLimit>
-  /** A local provider's User-Agent, when the user set one. */
-  readonly userAgent: Option.Option<string>
-  /** Whether a local provider obeys robots.txt, when the user said. */
-  readonly respectRobotsTxt: Option.Option<boolean>
-  /** When a local provider renders pages in Chromium, when the user said. */
-  readonly render: Option.Option<RenderMode>
-  /** Whether a search provider answers with each result's page (SearXNG), when the user said. */
-  readonly fetchResults: Option.Option<boolean>
-}
-
-/**
- * Everything a driver call needs for one capability of one provider: the endpoint, one API key (rotated
- * round-robin across the configured keys), engines, basic auth, limits.
- *
- * @since 0.1.0
- * @category models
- */
-export interface ProviderConfig {
-  readonly provider: ResolvedProvider
-  readonly capability: Capability.Capability
-  readonly apiHost: Option.Option<string>
-  readonly apiKey: Option.Option<Redacted.Redacted<string>>
-  /**
-   * The position of `apiKey` among the configured keys (0-based): a rejected key is reported by its position,
-   * never by its value.
-   */
-  readonly apiKeyIndex: Option.Option<number>
-  readonly maxResults: number
-  readonly timeout: Duration.Duration
-}
-
-/**
- * Defaults used when a setting is absent. With no configuration at all, keyword search uses DuckDuckGo
- * (keyless) and URL fetching uses the local fetch provider; research has no default.
+ * Values used when a setting is absent. Which provider serves a capability by default is not one of them: core
+ * names no provider, so it comes from `defaults` in the settings or from the composed bundle (`Providers.layer`
+ * proposes DuckDuckGo for search, the local `Fetch.layer` proposes itself for URLs).
  *
  * @since 0.1.0
  * @category constants
  */
 export const defaults = {
-  defaults: { searchKeywords: "duckduckgo", fetchUrls: "fetch", research: null },
   maxResults: 10,
   concurrency: 5,
   timeouts: { searchKeywords: 20_000, fetchUrls: 15_000, research: 300_000 },
@@ -319,10 +264,26 @@ export const defaults = {
  * @category models
  */
 export interface Service {
-  readonly defaults: { readonly [C in Capability.Capability]: ProviderId.ProviderId | null }
+  /**
+   * The default provider of each capability as the settings chose it: an id, `null` for "no default", or
+   * `undefined` when the settings say nothing (the composed bundle's proposal applies).
+   */
+  readonly defaults: { readonly [C in Capability.Capability]: ProviderId.ProviderId | null | undefined }
   /** The configured fallback chain of each list capability (empty when none). */
   readonly fallbacks: { readonly [C in Capability.ListCapability]: ReadonlyArray<ProviderId.ProviderId> }
-  readonly providers: ReadonlyMap<ProviderId.ProviderId, ResolvedProvider>
+  /**
+   * The user's overrides by provider id: the common fields decoded, the provider's own options as written. They
+   * are checked against the composed providers when the application's layer is built.
+   */
+  readonly overrides: ReadonlyMap<ProviderId.ProviderId, ProviderOverride>
+  /**
+   * Where per-provider environment variables (`<ID>_API_KEY`, a provider's own options) are read from when the
+   * application's layer is built: the `ConfigProvider` the settings were loaded under, when they came from the
+   * environment; none for settings from code or from a file alone.
+   */
+  readonly environment: Option.Option<ConfigProvider.ConfigProvider>
+  /** Where the settings came from, for error messages ("environment", a file path, "code"). */
+  readonly source: string
   readonly filter: Blacklist.UrlFilter
   /** The URL policy's entries; a loaded service holds the compiled policy here (see `UrlPolicy.fromSettings`). */
   readonly urlPolicy: {
@@ -339,26 +300,6 @@ export interface Service {
   readonly cache: {
     readonly [C in Capability.ListCapability]: Duration.Duration
   } & { readonly failures: Duration.Duration }
-  /**
-   * Finds a provider and its entry for a capability, without side effects. Fails with
-   * `Unavailable/unknown_provider` or `Unavailable/unsupported_capability`.
-   */
-  readonly lookup: (
-    providerId: ProviderId.ProviderId,
-    capability: Capability.Capability
-  ) => Either.Either<
-    { readonly provider: ResolvedProvider; readonly entry: Preset.PresetCapability },
-    WebSearchError.Unavailable
-  >
-  /**
-   * Resolves the configuration of one capability of one provider, taking the next API key in rotation.
-   * Fails with `Unavailable/unknown_provider` or `Unavailable/unsupported_capability`.
-   */
-  readonly resolve: (
-    providerId: ProviderId.ProviderId,
-    capability: Capability.Capability,
-    options?: { readonly maxResults?: number | undefined }
-  ) => Effect.Effect<ProviderConfig, WebSearchError.Unavailable>
 }
 
 /**
@@ -373,120 +314,29 @@ const invalid = (message: string) => WebSearchError.unavailable("invalid_config"
 
 const formatParseError = (error: ParseResult.ParseError): string => ParseIssues.format(error, "settings")
 
-const knownIds = () => Preset.all.map((p) => p.id).join(", ")
-
-/**
- * The `Unavailable/unknown_provider` error for an id no preset has, listing the known ids.
- *
- * @since 0.1.0
- * @category errors
- */
-export const unknownProvider = (providerId: string, capability?: Capability.Capability): WebSearchError.Unavailable =>
-  WebSearchError.unavailable("unknown_provider", `unknown provider "${providerId}" (known: ${knownIds()})`, {
-    providerId,
-    capability
-  })
-
-const resolveProvider = (preset: Preset.Preset, override: ProviderOverride | undefined): ResolvedProvider => ({
-  ...preset,
-  capabilities: preset.capabilities.map((capability) => {
-    const apiHost = override?.capabilities?.[capability.feature]?.apiHost
-    return apiHost === undefined ? capability : { ...capability, apiHost }
-  }),
-  apiKeys: override?.apiKeys ?? [],
-  engines: override?.engines ?? [],
-  engineId: Option.fromNullable(override?.engineId),
-  basicAuth:
-    override?.basicAuthUsername !== undefined && override.basicAuthPassword !== undefined
-      ? Option.some({ username: override.basicAuthUsername, password: override.basicAuthPassword })
-      : Option.none(),
-  model: Option.fromNullable(override?.model),
-  userAgent: Option.fromNullable(override?.userAgent),
-  respectRobotsTxt: Option.fromNullable(override?.respectRobotsTxt),
-  fetchResults: Option.fromNullable(override?.fetchResults),
-  render: Option.fromNullable(override?.render),
-  rateLimit: Option.orElse(
-    Option.map(Option.fromNullable(override?.rateLimit), (rate) => ({
-      limit: rate.limit,
-      window: Option.getOrThrow(parseDuration(rate.window)),
-      maxWait: Option.getOrThrow(parseDuration(rate.maxWait ?? defaults.rateLimitMaxWait))
-    })),
-    () =>
-      Option.map(Option.fromNullable(preset.publishedRateLimit), (rate) => ({
-        limit: rate.limit,
-        window: Duration.millis(rate.windowMillis),
-        maxWait: Duration.millis(rate.maxWaitMillis)
-      }))
-  )
-})
-
-const pickDefault = (input: typeof SettingsInput.Type, capability: Capability.Capability): string | null => {
-  const chosen = input.defaults?.[capability]
-  return chosen === undefined ? defaults.defaults[capability] : chosen
+interface Origin {
+  readonly source: string
+  readonly environment: Option.Option<ConfigProvider.ConfigProvider>
 }
 
-// The providers whose API needs an engine id beside the key (Google Custom Search's `cx`).
-const enginesIdProviders: ReadonlySet<string> = new Set(["google"])
-
-// The search providers that can answer with each result's page instead of its snippet.
-const fetchResultsProviders: ReadonlySet<string> = new Set(["searxng"])
-
-const validate = (input: typeof SettingsInput.Type): Either.Either<Service, WebSearchError.Unavailable> => {
+const validate = (
+  input: typeof SettingsInput.Type,
+  origin: Origin
+): Either.Either<Service, WebSearchError.Unavailable> => {
   const problems: Array<string> = []
   for (const [id, override] of Object.entries(input.providers ?? {})) {
-    const preset = Preset.byId.get(id)
-    if (preset === undefined) {
-      problems.push(`providers.${id}: unknown provider (known: ${knownIds()})`)
-      continue
-    }
-    for (const feature of Object.keys(override.capabilities ?? {}) as Array<Capability.Capability>) {
-      if (!Preset.supports(preset, feature)) {
-        problems.push(`providers.${id}.capabilities.${feature}: ${id} has no ${feature} capability`)
-      }
-    }
     if ((override.basicAuthUsername === undefined) !== (override.basicAuthPassword === undefined)) {
       problems.push(`providers.${id}: basicAuthUsername and basicAuthPassword go together`)
-    }
-    if (override.engineId !== undefined && !enginesIdProviders.has(id)) {
-      problems.push(`providers.${id}.engineId: only ${Array.from(enginesIdProviders).join(", ")} take an engineId`)
-    }
-    if (override.fetchResults !== undefined && !fetchResultsProviders.has(id)) {
-      problems.push(
-        `providers.${id}.fetchResults: only ${Array.from(fetchResultsProviders).join(", ")} take fetchResults`
-      )
-    }
-    for (const field of ["userAgent", "respectRobotsTxt", "render"] as const) {
-      if (override[field] !== undefined && preset.type !== "local") {
-        problems.push(`providers.${id}.${field}: only local providers (fetch) take ${field}`)
-      }
-    }
-  }
-  const chosen: { [C in Capability.Capability]: string | null } = {
-    searchKeywords: pickDefault(input, "searchKeywords"),
-    fetchUrls: pickDefault(input, "fetchUrls"),
-    research: pickDefault(input, "research")
-  }
-  for (const capability of Capability.all) {
-    const id = chosen[capability]
-    if (id === null) continue
-    const preset = Preset.byId.get(id)
-    if (preset === undefined) problems.push(`defaults.${capability}: unknown provider "${id}" (known: ${knownIds()})`)
-    else if (!Preset.supports(preset, capability)) {
-      problems.push(`defaults.${capability}: ${id} has no ${capability} capability`)
     }
   }
   for (const capability of ["searchKeywords", "fetchUrls"] as const) {
     const chain = input.fallbacks?.[capability] ?? []
-    if (chain.length > 0 && chosen[capability] === null) {
-      problems.push(`fallbacks.${capability}: a fallback chain needs defaults.${capability}`)
+    if (chain.length > 0 && input.defaults?.[capability] === null) {
+      problems.push(`fallbacks.${capability}: a fallback chain needs a default for ${capability}`)
     }
     chain.forEach((id, index) => {
-      const preset = Preset.byId.get(id)
-      const field = `fallbacks.${capability}.${index}`
-      if (preset === undefined) problems.push(`${field}: unknown provider "${id}" (known: ${knownIds()})`)
-      else if (!Preset.supports(preset, capability)) problems.push(`${field}: ${id} has no ${capability} capability`)
-      else if (id === chosen[capability] || chain.indexOf(id) !== index) {
-        problems.push(`${field}: ${id} already comes earlier in the chain`)
+      if (id === input.defaults?.[capability] || chain.indexOf(id) !== index) {
+        problems.push(`fallbacks.${capability}.${index}: ${id} already comes earlier in the chain`)
       }
     })
   }
@@ -515,104 +365,93 @@ const validate = (input: typeof SettingsInput.Type): Either.Either<Service, WebS
   if (problems.length > 0 || Either.isLeft(blacklist) || Either.isLeft(allowlist)) {
     return Either.left(invalid(problems.join("; ")))
   }
-  const providers = new Map(
-    Preset.all.map((preset) => [preset.id, resolveProvider(preset, input.providers?.[preset.id])] as const)
-  )
-  const rotation = new Map<string, number>()
-  const maxResults = input.maxResults ?? defaults.maxResults
-  const timeoutsResolved = {
-    searchKeywords: Duration.millis(input.timeouts?.searchKeywords ?? defaults.timeouts.searchKeywords),
-    fetchUrls: Duration.millis(input.timeouts?.fetchUrls ?? defaults.timeouts.fetchUrls),
-    research: Duration.millis(input.timeouts?.research ?? defaults.timeouts.research)
-  }
-  const lookup: Service["lookup"] = (providerId, capability) => {
-    const provider = providers.get(providerId)
-    if (provider === undefined) {
-      return Either.left(unknownProvider(providerId, capability))
-    }
-    const entry = provider.capabilities.find((c) => c.feature === capability)
-    if (entry === undefined) {
-      return Either.left(
-        WebSearchError.unavailable(
-          "unsupported_capability",
-          `${provider.name} (${providerId}) does not support ${capability}; it supports ${provider.capabilities
-            .map((c) => c.feature)
-            .join(", ")}`,
-          { providerId, capability }
-        )
-      )
-    }
-    return Either.right({ provider, entry })
-  }
-  const resolve: Service["resolve"] = (providerId, capability, options) =>
-    Effect.suspend(() => {
-      const found = lookup(providerId, capability)
-      if (Either.isLeft(found)) return Effect.fail(found.left)
-      const { entry, provider } = found.right
-      let apiKey = Option.none<Redacted.Redacted<string>>()
-      let apiKeyIndex = Option.none<number>()
-      if (provider.apiKeys.length > 0) {
-        const next = rotation.get(providerId) ?? 0
-        rotation.set(providerId, (next + 1) % provider.apiKeys.length)
-        apiKey = Option.some(provider.apiKeys[next])
-        apiKeyIndex = Option.some(next)
-      }
-      return Effect.succeed({
-        provider,
-        capability,
-        apiHost: Option.fromNullable(entry.apiHost),
-        apiKey,
-        apiKeyIndex,
-        maxResults: options?.maxResults ?? maxResults,
-        timeout: timeoutsResolved[capability]
-      })
-    })
   return Either.right({
-    defaults: chosen,
+    defaults: {
+      searchKeywords: input.defaults?.searchKeywords,
+      fetchUrls: input.defaults?.fetchUrls,
+      research: input.defaults?.research
+    },
     fallbacks: {
       searchKeywords: input.fallbacks?.searchKeywords ?? [],
       fetchUrls: input.fallbacks?.fetchUrls ?? []
     },
-    providers,
+    overrides: new Map(Object.entries(input.providers ?? {})),
+    environment: origin.environment,
+    source: origin.source,
     filter: { blacklist: blacklist.right, allowlist: allowlist.right },
     urlPolicy,
-    maxResults,
+    maxResults: input.maxResults ?? defaults.maxResults,
     concurrency: input.concurrency ?? defaults.concurrency,
     budget: input.budget ?? ContentBudget.defaultBudget,
     compression: input.compression ?? { method: "none" },
-    timeouts: timeoutsResolved,
+    timeouts: {
+      searchKeywords: Duration.millis(input.timeouts?.searchKeywords ?? defaults.timeouts.searchKeywords),
+      fetchUrls: Duration.millis(input.timeouts?.fetchUrls ?? defaults.timeouts.fetchUrls),
+      research: Duration.millis(input.timeouts?.research ?? defaults.timeouts.research)
+    },
     cache: {
       searchKeywords: Option.getOrThrow(parseDuration(input.cache?.searchKeywords ?? defaults.cache.searchKeywords)),
       fetchUrls: Option.getOrThrow(parseDuration(input.cache?.fetchUrls ?? defaults.cache.fetchUrls)),
       failures: Option.getOrThrow(parseDuration(input.cache?.failures ?? defaults.cache.failures))
-    },
-    lookup,
-    resolve
+    }
   })
 }
 
 const decodeInput = Schema.decodeUnknownEither(SettingsInput, { errors: "all", onExcessProperty: "error" })
 
 /**
- * Validates a settings document and builds the service. `source` names where the document came from in
- * error messages (a file path, "environment").
+ * Options of `make`.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface MakeOptions {
+  /** Names where the document came from in error messages (a file path, "environment"). Default "code". */
+  readonly source?: string | undefined
+  /**
+   * Whether per-provider environment variables (`<ID>_API_KEY`, `<ID>_API_HOST`, a provider's own options) are
+   * read, from the `ConfigProvider` in force now, when the application's layer is built. Default false.
+   */
+  readonly environment?: boolean | undefined
+}
+
+/**
+ * Validates a settings document and builds the service.
  *
  * @since 0.1.0
  * @category constructors
  */
-export const make = (input: unknown, source = "code"): Effect.Effect<Service, WebSearchError.Unavailable> =>
-  Either.match(decodeInput(input), {
-    onLeft: (error) => Effect.fail(invalid(`${formatParseError(error)} (from ${source})`)),
-    onRight: (decoded) =>
-      Either.match(validate(decoded), {
-        onLeft: (error) =>
-          Effect.fail(new WebSearchError.Unavailable({ ...error, message: `${error.message} (from ${source})` })),
-        onRight: Effect.succeed
-      })
+export const make = (
+  input: unknown,
+  options?: string | MakeOptions
+): Effect.Effect<Service, WebSearchError.Unavailable> =>
+  Effect.gen(function* () {
+    const { environment, source = "code" } = typeof options === "string" ? { source: options } : (options ?? {})
+    const provider = environment === true ? Option.some(yield* Effect.configProviderWith(Effect.succeed)) : Option.none()
+    return yield* Either.match(decodeInput(input), {
+      onLeft: (error) => Effect.fail(invalid(`${formatParseError(error)} (from ${source})`)),
+      onRight: (decoded) =>
+        Either.match(validate(decoded, { source, environment: provider }), {
+          onLeft: (error) =>
+            Effect.fail(new WebSearchError.Unavailable({ ...error, message: `${error.message} (from ${source})` })),
+          onRight: Effect.succeed
+        })
+    })
   })
 
 /**
  * Settings from code.
+ *
+ * @example
+ * ```ts
+ * import * as Settings from "@websearch/core/Settings"
+ *
+ * const SettingsLive = Settings.layer({
+ *   defaults: { searchKeywords: "tavily" },
+ *   providers: { tavily: { apiKeys: ["tvly-…"] } },
+ *   maxResults: 5
+ * })
+ * ```
  *
  * @since 0.1.0
  * @category layers
@@ -632,20 +471,16 @@ const splitList = (s: string) =>
     .filter((item) => item.length > 0)
 
 /**
- * Reads a settings document from the environment (or any `ConfigProvider`):
+ * Reads the application-wide part of a settings document from the environment (or any `ConfigProvider`):
  * - `WEBSEARCH_DEFAULT_SEARCH_KEYWORDS_PROVIDER`, `WEBSEARCH_DEFAULT_FETCH_URLS_PROVIDER`,
  *   `WEBSEARCH_DEFAULT_RESEARCH_PROVIDER` (`none` for no default);
- * - per provider, with its id upper-cased and `-` as `_`: `<ID>_API_KEY` (several keys comma-separated, rotated),
- *   `<ID>_API_HOST` (single-capability providers) or `<ID>_<CAPABILITY>_API_HOST` (`JINA_FETCH_URLS_API_HOST`),
- *   `<ID>_ENGINES` (comma-separated), `<ID>_BASIC_AUTH_USERNAME`, `<ID>_BASIC_AUTH_PASSWORD`, `<ID>_MODEL`,
- *   `<ID>_RATE_LIMIT` (`100/1 minute`: calls per window), `<ID>_RATE_LIMIT_MAX_WAIT` (`2 seconds`),
- *   `GOOGLE_ENGINE_ID`, `SEARXNG_FETCH_RESULTS` (`true` / `false`);
- * - for local providers: `FETCH_USER_AGENT`, `FETCH_RESPECT_ROBOTS_TXT` (`true` / `false`), `FETCH_RENDER`
- *   (`never`, `auto` or `always`);
  * - `WEBSEARCH_CACHE_SEARCH_KEYWORDS_TTL`, `WEBSEARCH_CACHE_FETCH_URLS_TTL`, `WEBSEARCH_CACHE_FAILURES_TTL`
  *   (milliseconds or `"10 minutes"`);
  * - `WEBSEARCH_FALLBACK_SEARCH_KEYWORDS_PROVIDERS`, `WEBSEARCH_FALLBACK_FETCH_URLS_PROVIDERS` (comma-separated);
  * - `WEBSEARCH_MAX_RESULTS`, `WEBSEARCH_CONCURRENCY`.
+ *
+ * Per-provider variables (`<ID>_API_KEY` and the like, see `ProviderEnvironment`) are read for the composed
+ * providers when the application's layer is built, since only then is it known which providers there are.
  *
  * @since 0.1.0
  * @category constructors
@@ -654,7 +489,6 @@ export const fromConfig: Effect.Effect<SettingsInput, WebSearchError.Unavailable
   const document: {
     defaults?: Record<string, string | null>
     fallbacks?: Record<string, ReadonlyArray<string>>
-    providers?: Record<string, Record<string, unknown>>
     maxResults?: number
     concurrency?: number
     cache?: Record<string, string>
@@ -666,71 +500,6 @@ export const fromConfig: Effect.Effect<SettingsInput, WebSearchError.Unavailable
     if (Option.isSome(value)) {
       document.defaults = { ...document.defaults, [capability]: value.value === "none" ? null : value.value }
     }
-  }
-  for (const preset of Preset.all) {
-    const prefix = ProviderId.toEnvName(preset.id)
-    const override: Record<string, unknown> = {}
-    const keys = yield* optionalString(`${prefix}_API_KEY`)
-    if (Option.isSome(keys)) override.apiKeys = splitList(keys.value)
-    const host = yield* optionalString(`${prefix}_API_HOST`)
-    const capabilities: Record<string, { apiHost: string }> = {}
-    if (Option.isSome(host)) {
-      if (preset.capabilities.length === 1) capabilities[preset.capabilities[0].feature] = { apiHost: host.value }
-      else {
-        problems.push(
-          `${prefix}_API_HOST: ${preset.id} has several capabilities; set ${preset.capabilities
-            .map((c) => `${prefix}_${Capability.toEnvName(c.feature)}_API_HOST`)
-            .join(" or ")}`
-        )
-      }
-    }
-    for (const capability of preset.capabilities) {
-      const capabilityHost = yield* optionalString(`${prefix}_${Capability.toEnvName(capability.feature)}_API_HOST`)
-      if (Option.isSome(capabilityHost)) capabilities[capability.feature] = { apiHost: capabilityHost.value }
-    }
-    if (Object.keys(capabilities).length > 0) override.capabilities = capabilities
-    const engines = yield* optionalString(`${prefix}_ENGINES`)
-    if (Option.isSome(engines)) override.engines = splitList(engines.value)
-    const engineId = yield* optionalString(`${prefix}_ENGINE_ID`)
-    if (Option.isSome(engineId)) override.engineId = engineId.value
-    const username = yield* optionalString(`${prefix}_BASIC_AUTH_USERNAME`)
-    if (Option.isSome(username)) override.basicAuthUsername = username.value
-    const password = yield* optionalString(`${prefix}_BASIC_AUTH_PASSWORD`)
-    if (Option.isSome(password)) override.basicAuthPassword = password.value
-    const model = yield* optionalString(`${prefix}_MODEL`)
-    if (Option.isSome(model)) override.model = model.value
-    if (fetchResultsProviders.has(preset.id)) {
-      const fetchResults = yield* Config.option(Config.boolean(`${prefix}_FETCH_RESULTS`))
-      if (Option.isSome(fetchResults)) override.fetchResults = fetchResults.value
-    }
-    if (preset.type === "local") {
-      const userAgent = yield* optionalString(`${prefix}_USER_AGENT`)
-      if (Option.isSome(userAgent)) override.userAgent = userAgent.value
-      const robots = yield* Config.option(Config.boolean(`${prefix}_RESPECT_ROBOTS_TXT`))
-      if (Option.isSome(robots)) override.respectRobotsTxt = robots.value
-      const render = yield* optionalString(`${prefix}_RENDER`)
-      if (Option.isSome(render)) {
-        if (Schema.is(RenderMode)(render.value)) override.render = render.value
-        else problems.push(`${prefix}_RENDER: "${render.value}" is not never, auto or always`)
-      }
-    }
-    const rateLimit = yield* optionalString(`${prefix}_RATE_LIMIT`)
-    const maxWait = yield* optionalString(`${prefix}_RATE_LIMIT_MAX_WAIT`)
-    if (Option.isSome(rateLimit)) {
-      const [limit, window, ...rest] = rateLimit.value.split("/").map((part) => part.trim())
-      if (!/^\d+$/.test(limit) || window === undefined || rest.length > 0) {
-        problems.push(`${prefix}_RATE_LIMIT: "${rateLimit.value}" is not LIMIT/WINDOW (100/1 minute)`)
-      } else {
-        override.rateLimit = {
-          limit: Number(limit),
-          window,
-          ...(Option.isSome(maxWait) ? { maxWait: maxWait.value } : {})
-        }
-      }
-    } else if (Option.isSome(maxWait)) {
-      problems.push(`${prefix}_RATE_LIMIT_MAX_WAIT: set ${prefix}_RATE_LIMIT too`)
-    }
-    if (Object.keys(override).length > 0) document.providers = { ...document.providers, [preset.id]: override }
   }
   for (const capability of ["searchKeywords", "fetchUrls"] as const) {
     const chain = yield* optionalString(`WEBSEARCH_FALLBACK_${Capability.toEnvName(capability)}_PROVIDERS`)
@@ -808,7 +577,7 @@ type ProviderOverrideInput = typeof ProviderOverride.Encoded
 export const layerConfig = (): Layer.Layer<Settings, WebSearchError.Unavailable> =>
   Layer.effect(
     Settings,
-    Effect.flatMap(fromConfig, (document) => make(document, "environment"))
+    Effect.flatMap(fromConfig, (document) => make(document, { source: "environment", environment: true }))
   )
 
 /**
@@ -865,33 +634,6 @@ export const layerFile = (
       // malformed value the environment happens to replace must still be reported, not ignored silently.
       if (options?.env !== true || Either.isLeft(decodeInput(file))) return yield* make(file, path)
       const env = yield* fromConfig
-      return yield* make(merge(file, env), `${path} and environment`)
+      return yield* make(merge(file, env), { source: `${path} and environment`, environment: true })
     })
   )
-
-/**
- * A listing of the resolved providers that is safe to show: key counts, never keys.
- *
- * @since 0.1.0
- * @category conversions
- */
-export const describeProviders = (
-  settings: Service
-): ReadonlyArray<{
-  readonly id: string
-  readonly name: string
-  readonly type: string
-  readonly credentials: string
-  readonly apiKeys: number
-  readonly capabilities: ReadonlyArray<{ readonly feature: Capability.Capability; readonly apiHost: string | null }>
-  readonly defaultFor: ReadonlyArray<Capability.Capability>
-}> =>
-  Array.from(settings.providers.values(), (provider) => ({
-    id: provider.id,
-    name: provider.name,
-    type: provider.type,
-    credentials: provider.credentials,
-    apiKeys: provider.apiKeys.length,
-    capabilities: provider.capabilities.map((c) => ({ feature: c.feature, apiHost: c.apiHost ?? null })),
-    defaultFor: Capability.all.filter((c) => settings.defaults[c] === provider.id)
-  }))

@@ -13,7 +13,9 @@ import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import { dual } from "effect/Function"
+import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
+import * as Composition from "./Composition.js"
 import { Capability } from "./Capability.js"
 
 const Count = Schema.Int.pipe(Schema.nonNegative())
@@ -98,8 +100,25 @@ const logFact = (fact: UsageFact): Effect.Effect<void> =>
  * @category tags
  */
 export class UsageSink extends Context.Reference<UsageSink>()("@websearch/core/UsageSink", {
-  defaultValue: (): UsageSink.Service => ({ report: logFact })
+  defaultValue: (): UsageSink.Service => defaultSink
 }) {}
+
+/**
+ * The sink used when none is composed: each fact logged at debug level.
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const defaultSink: UsageSink.Service = { report: (fact) => logFact(fact) }
+
+/**
+ * A part of `WebSearch.layer(...)` that sends usage facts to a sink of the application's (billing, metering).
+ *
+ * @since 0.2.0
+ * @category layers
+ */
+export const layer = (sink: UsageSink.Service): Layer.Layer<never, never, Composition.Composition> =>
+  Composition.service("usageSink", sink)
 
 /**
  * @since 0.1.0

@@ -1,23 +1,47 @@
 /**
- * The whole of websearch in one Layer: the three capability services, provider checks and the provider
- * registry that provider Layers register into. Compose it with the providers you want and settings:
+ * The whole of websearch in one Layer: the three capability services, provider checks and the provider registry,
+ * built from the parts an application composes — provider modules' layers, a bundle's default providers, and the
+ * optional services (result cache, provider quota, token counter, chunk ranker, usage sink). Everything is read
+ * once, when the layer is built: a part placed anywhere but in `WebSearch.layer(...)` is a type error (it needs
+ * `Composition`, which only this layer provides), an override for a provider that is not composed fails the
+ * start naming the composed ids, and an optional service provided to this layer's context or to a call instead of
+ * composed as a part fails saying where it belongs.
  *
+ * @example
  * ```ts
- * const Live = Layer.mergeAll(Tavily.layer, Jina.layer).pipe(
- *   Layer.provideMerge(WebSearch.layer),
- *   Layer.provide(Settings.layerConfig())
+ * import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
+ * import * as SearchKeywords from "@websearch/core/SearchKeywords"
+ * import * as Settings from "@websearch/core/Settings"
+ * import * as WebSearch from "@websearch/core/WebSearch"
+ * import * as Fetch from "@websearch/node/Fetch"
+ * import * as Tavily from "@websearch/providers/Tavily"
+ * import * as Effect from "effect/Effect"
+ * import * as Layer from "effect/Layer"
+ *
+ * const Live = WebSearch.layer(Tavily.layer, Fetch.layer).pipe(
+ *   Layer.provide(NodeHttpClient.layerUndici),
+ *   Layer.provide(Settings.layerConfig()) // TAVILY_API_KEY, WEBSEARCH_DEFAULT_SEARCH_KEYWORDS_PROVIDER=tavily …
  * )
+ *
+ * const program = SearchKeywords.searchKeywords({ keywords: ["effect-ts layers"] })
+ * Effect.runPromise(Effect.provide(program, Live))
  * ```
  *
  * @since 0.1.0
  */
+import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Composition from "./Composition.js"
+import * as Compression from "./Compression.js"
+import * as ContentBudget from "./ContentBudget.js"
 import * as FetchUrls from "./FetchUrls.js"
 import * as ProviderChecks from "./ProviderChecks.js"
 import * as ProviderRegistry from "./ProviderRegistry.js"
 import * as Research from "./Research.js"
 import * as SearchKeywords from "./SearchKeywords.js"
-import type { Settings } from "./Settings.js"
+import { Settings } from "./Settings.js"
+import * as UsageSink from "./UsageSink.js"
+import * as WebSearchError from "./WebSearchError.js"
 
 /**
  * Everything `WebSearch.layer` provides.
@@ -33,12 +57,64 @@ export type WebSearch =
   | ProviderRegistry.ProviderRegistry
 
 /**
- * The capability services, checks and an empty provider registry; needs `Settings`.
+ * A part of an application: a Layer that contributes to the composition (a provider's `layer`,
+ * `ProviderRegistry.proposeDefaults`, `ResultCache.layer`, `SharedStores.layerConfig()` from `@websearch/node`).
+ * A part may also provide services of its own (the shared stores' `RateLimiter`), which the application's layer
+ * passes on.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Part = Layer.Layer<never, any, any>
+
+const misplaced: ReadonlyArray<readonly [string, string, string]> = [
+  [ContentBudget.TokenCounter.key, "a TokenCounter", "ContentBudget.layerTokenCounter"],
+  [Compression.ChunkRanker.key, "a ChunkRanker", "Compression.layerChunkRanker"],
+  [UsageSink.UsageSink.key, "a UsageSink", "UsageSink.layer"]
+]
+
+const registry = Layer.effect(
+  ProviderRegistry.ProviderRegistry,
+  Effect.gen(function* () {
+    // An optional service provided to this layer instead of composed as a part would be ignored: say so at start.
+    const context = yield* Effect.context<never>()
+    const found = misplaced.find(([key]) => context.unsafeMap.has(key))
+    if (found !== undefined) {
+      return yield* Effect.fail(
+        WebSearchError.unavailable(
+          "invalid_config",
+          `${found[1]} was provided to WebSearch.layer's context, where websearch ignores it: compose it as a part, WebSearch.layer(..., ${found[2]}(...))`
+        )
+      )
+    }
+    const composition = yield* Composition.Composition
+    return yield* ProviderRegistry.make(composition.contributions(), yield* Settings)
+  })
+)
+
+const services = ProviderChecks.layer.pipe(
+  Layer.provideMerge(Layer.mergeAll(SearchKeywords.layer, Research.layer)),
+  Layer.provideMerge(FetchUrls.layer),
+  Layer.provideMerge(registry)
+)
+
+/**
+ * The application's layer: the capability services, checks and the provider registry, built from the given
+ * parts; needs `Settings`, plus whatever the parts need (an `HttpClient` for remote providers).
  *
  * @since 0.1.0
  * @category layers
  */
-export const layer: Layer.Layer<WebSearch, never, Settings> = ProviderChecks.layer.pipe(
-  Layer.provideMerge(Layer.mergeAll(SearchKeywords.layer, FetchUrls.layer, Research.layer)),
-  Layer.provideMerge(ProviderRegistry.layer)
-)
+export const layer = <const Parts extends ReadonlyArray<Part>>(
+  ...parts: Parts
+): Layer.Layer<
+  WebSearch | Layer.Layer.Success<Parts[number]>,
+  WebSearchError.Unavailable | Layer.Layer.Error<Parts[number]>,
+  Settings | Exclude<Layer.Layer.Context<Parts[number]>, Composition.Composition>
+> => {
+  // A fresh collector per application layer, shared by its parts and the registry within one build.
+  const collector = Layer.effect(Composition.Composition, Composition.make)
+  const contributed = parts.length === 0 ? Layer.empty : Layer.mergeAll(...(parts as unknown as [Part, ...Array<Part>]))
+  return services.pipe(Layer.provideMerge(contributed), Layer.provide(collector)) as never
+}

@@ -18,7 +18,6 @@ import { Capability } from "./Capability.js"
 export const UnavailableReason = Schema.Literal(
   "no_default_provider",
   "unknown_provider",
-  "not_registered",
   "unsupported_capability",
   "missing_credentials",
   "credentials_rejected",

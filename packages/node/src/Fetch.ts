@@ -25,6 +25,7 @@
  *
  * @since 0.1.0
  */
+import type * as Composition from "@websearch/core/Composition"
 import * as Preset from "@websearch/core/Preset"
 import type * as ProviderDriver from "@websearch/core/ProviderDriver"
 import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
@@ -33,6 +34,7 @@ import * as UrlPolicy from "@websearch/core/UrlPolicy"
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import * as ContentKind from "@websearch/extract/ContentKind"
 import type * as Extract from "@websearch/extract/Extract"
+import * as Config from "effect/Config"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
@@ -40,6 +42,7 @@ import * as Exit from "effect/Exit"
 import * as FiberId from "effect/FiberId"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
 import * as ExtractPool from "./internal/extractPool.js"
 import * as GithubBlob from "./internal/githubBlob.js"
@@ -55,9 +58,7 @@ import * as SafeTransport from "./SafeTransport.js"
  * @since 0.1.0
  * @category presets
  */
-// Core's preset table always has `fetch` (its own tests pin the capability matrix); the driver must carry the
-// very same preset so the registry and the settings agree on it.
-export const preset: Preset.Preset = Preset.byId.get("fetch") as Preset.Preset
+export const preset: Preset.Preset = Preset.make({ id: "fetch", name: "Fetch (local)", type: "local", credentials: "none", capabilities: [{ feature: "fetchUrls" }] })
 
 /**
  * Where big bodies are extracted: `false` keeps every extraction on the calling thread.
@@ -99,12 +100,53 @@ export interface Options {
 }
 
 /**
- * When pages are rendered: `never`, `auto` or `always` (see the module documentation).
+ * When pages are rendered in Chromium: `never` (the default), `auto` (when the HTML answer is empty, tiny, a
+ * JavaScript shell or a browser check) or `always` (every HTML page).
  *
+ * @since 0.2.0
+ * @category schemas
+ */
+export const RenderMode = Schema.Literal("never", "auto", "always")
+
+/**
  * @since 0.1.0
  * @category models
  */
-export type RenderMode = Settings.RenderMode
+export type RenderMode = typeof RenderMode.Type
+
+/**
+ * The provider's own options in the settings (`providers.fetch.*`): `userAgent` (environment `FETCH_USER_AGENT`),
+ * `respectRobotsTxt` (`FETCH_RESPECT_ROBOTS_TXT`, `true` or `false`) and `render` (`FETCH_RENDER`: `never`, `auto`
+ * or `always`). Options given in code (`layerWith`) win over them.
+ *
+ * @since 0.2.0
+ * @category schemas
+ */
+export const SettingsOptions = Schema.Struct({
+  userAgent: Schema.optional(Schema.Trim.pipe(Schema.minLength(1, { message: () => "must not be empty" }))),
+  respectRobotsTxt: Schema.optional(Schema.Boolean),
+  render: Schema.optional(RenderMode)
+})
+
+const optionalVariable = (name: string) =>
+  Config.option(Config.string(name)).pipe(
+    Config.map((value) => (Option.isSome(value) && value.value.trim() !== "" ? value.value.trim() : undefined))
+  )
+
+const optionsConfig = Config.all({
+  userAgent: optionalVariable("FETCH_USER_AGENT"),
+  respectRobotsTxt: Config.option(Config.boolean("FETCH_RESPECT_ROBOTS_TXT")).pipe(Config.map(Option.getOrUndefined)),
+  // Decoded (and refused with the allowed values named) by the options schema.
+  render: optionalVariable("FETCH_RENDER") as Config.Config<RenderMode | undefined>
+})
+
+const settingsOptions = (
+  settings: Settings.Service
+): Effect.Effect<typeof SettingsOptions.Type, WebSearchError.Unavailable> =>
+  Effect.map(
+    ProviderRegistry.options({ preset, options: SettingsOptions, optionsConfig }, settings),
+    (options) => options ?? {}
+  )
 
 /**
  * The default size above which a body is extracted on a worker thread: 64 KiB. Extracting an HTML page of that
@@ -163,29 +205,21 @@ interface Resolved {
   readonly render: RenderMode
 }
 
-const resolveOptions = (options: Options | undefined, settings: Settings.Service): Resolved => {
-  const provider = settings.providers.get(preset.id)
-  return {
-    userAgent:
-      options?.userAgent ??
-      Option.getOrElse(
-        Option.flatMap(Option.fromNullable(provider), (p) => p.userAgent),
-        () => SafeTransport.defaultUserAgent
-      ),
-    respectRobotsTxt:
-      options?.respectRobotsTxt ??
-      Option.getOrElse(
-        Option.flatMap(Option.fromNullable(provider), (p) => p.respectRobotsTxt),
-        () => false
-      ),
-    render:
-      options?.render ??
-      Option.getOrElse(
-        Option.flatMap(Option.fromNullable(provider), (p) => p.render),
-        (): RenderMode => "never"
-      )
-  }
-}
+const resolveOptions = (options: Options | undefined, configured: typeof SettingsOptions.Type): Resolved => ({
+  userAgent: options?.userAgent ?? configured.userAgent ?? SafeTransport.defaultUserAgent,
+  respectRobotsTxt: options?.respectRobotsTxt ?? configured.respectRobotsTxt ?? false,
+  render: options?.render ?? configured.render ?? "never"
+})
+
+/**
+ * The rendering mode the settings give the local fetcher (`providers.fetch.render`, `FETCH_RENDER`), for an
+ * application that loads the Chromium renderer only when it is needed (the CLI).
+ *
+ * @since 0.2.0
+ * @category accessors
+ */
+export const renderMode = (settings: Settings.Service): Effect.Effect<RenderMode, WebSearchError.Unavailable> =>
+  Effect.map(settingsOptions(settings), (options) => options.render ?? "never")
 
 type RobotsCheck = (url: string) => Effect.Effect<void, WebSearchError.RequestFailed>
 
@@ -273,11 +307,15 @@ const makeRobots = (
  */
 export const make = (
   options?: Options
-): Effect.Effect<ProviderDriver.ProviderDriver, never, SafeTransport.SafeTransport | Settings.Settings | Scope.Scope> =>
+): Effect.Effect<
+  ProviderDriver.ProviderDriver<typeof SettingsOptions.Type, typeof SettingsOptions.Encoded>,
+  WebSearchError.Unavailable,
+  SafeTransport.SafeTransport | Settings.Settings | Scope.Scope
+> =>
   Effect.gen(function* () {
     const transport = yield* SafeTransport.SafeTransport
     const settings = yield* Settings.Settings
-    const { render, respectRobotsTxt, userAgent } = resolveOptions(options, settings)
+    const { render, respectRobotsTxt, userAgent } = resolveOptions(options, yield* settingsOptions(settings))
     const renderer = render === "never" ? Option.none() : yield* Effect.serviceOption(BrowserRenderer.BrowserRenderer)
     const robots = respectRobotsTxt ? yield* makeRobots(transport, userAgent) : undefined
     const workers = options?.workers === false ? undefined : options?.workers
@@ -396,24 +434,26 @@ export const make = (
         return yield* toResult(document, response.url)
       }).pipe(Effect.withSpan("websearch.fetch.url", { captureStackTrace: false, attributes: { "url.full": input } }))
 
-    return { preset, fetchUrls: (url) => fetchUrl(url) }
+    return { preset, options: SettingsOptions, optionsConfig, fetchUrls: (url) => fetchUrl(url) }
   })
 
 /**
- * Registers the driver over the `SafeTransport` in context (for applications that build their own transport).
+ * Registers the driver over the `SafeTransport` in context (for applications that build their own transport),
+ * and proposes it as the default `fetchUrls` provider (the settings' `defaults.fetchUrls` wins).
  *
  * @since 0.1.0
  * @category layers
  */
 export const layerOnTransport = (
   options?: Options
-): Layer.Layer<never, never, ProviderRegistry.ProviderRegistry | Settings.Settings | SafeTransport.SafeTransport> =>
-  Layer.scopedDiscard(
-    Effect.gen(function* () {
-      const registry = yield* ProviderRegistry.ProviderRegistry
-      const driver = yield* make(options)
-      yield* registry.register(driver)
-    })
+): Layer.Layer<
+  never,
+  WebSearchError.Unavailable,
+  Composition.Composition | Settings.Settings | SafeTransport.SafeTransport
+> =>
+  Layer.merge(
+    Layer.unwrapScoped(Effect.map(make(options), ProviderRegistry.register)),
+    ProviderRegistry.proposeDefaults("@websearch/node Fetch.layer", { fetchUrls: preset.id })
   )
 
 /**
@@ -423,17 +463,21 @@ export const layerOnTransport = (
  * @since 0.1.0
  * @category layers
  */
-export const layerTransport = (options?: Options): Layer.Layer<SafeTransport.SafeTransport, never, Settings.Settings> =>
+export const layerTransport = (
+  options?: Options
+): Layer.Layer<SafeTransport.SafeTransport, WebSearchError.Unavailable, Settings.Settings> =>
   Layer.unwrapEffect(
-    Effect.map(Settings.Settings, (settings) =>
-      SafeTransport.layer({
+    Effect.gen(function* () {
+      const settings = yield* Settings.Settings
+      const configured = yield* settingsOptions(settings)
+      return SafeTransport.layer({
         policy: UrlPolicy.fromSettings(settings),
         timeout: settings.timeouts.fetchUrls,
-        userAgent: resolveOptions(options, settings).userAgent,
+        userAgent: resolveOptions(options, configured).userAgent,
         maxBodyBytes: options?.maxBodyBytes,
         proxy: options?.proxy
       })
-    )
+    })
   )
 
 /**
@@ -444,7 +488,7 @@ export const layerTransport = (options?: Options): Layer.Layer<SafeTransport.Saf
  */
 export const layerWith = (
   options?: Options
-): Layer.Layer<never, never, ProviderRegistry.ProviderRegistry | Settings.Settings> =>
+): Layer.Layer<never, WebSearchError.Unavailable, Composition.Composition | Settings.Settings> =>
   layerOnTransport(options).pipe(Layer.provide(layerTransport(options)))
 
 /**
@@ -454,4 +498,5 @@ export const layerWith = (
  * @since 0.1.0
  * @category layers
  */
-export const layer: Layer.Layer<never, never, ProviderRegistry.ProviderRegistry | Settings.Settings> = layerWith()
+export const layer: Layer.Layer<never, WebSearchError.Unavailable, Composition.Composition | Settings.Settings> =
+  layerWith()

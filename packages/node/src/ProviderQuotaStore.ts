@@ -10,6 +10,7 @@
  */
 import * as Persistence from "@effect/experimental/Persistence"
 import * as RateLimiter from "@effect/experimental/RateLimiter"
+import type * as Composition from "@websearch/core/Composition"
 import * as ProviderQuota from "@websearch/core/ProviderQuota"
 import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
@@ -102,12 +103,12 @@ export const make = (
   })
 
 /**
- * The quota over the `RateLimiter` and `BackingPersistence` in context.
+ * A part of `WebSearch.layer(...)`: the quota over the `RateLimiter` and `BackingPersistence` in context.
  *
  * @since 0.1.0
  * @category layers
  */
 export const layer = (
   options?: Options
-): Layer.Layer<ProviderQuota.ProviderQuota, never, RateLimiter.RateLimiter | Persistence.BackingPersistence> =>
-  Layer.scoped(ProviderQuota.ProviderQuota, make(options))
+): Layer.Layer<never, never, Composition.Composition | RateLimiter.RateLimiter | Persistence.BackingPersistence> =>
+  ProviderQuota.layerScoped(make(options))

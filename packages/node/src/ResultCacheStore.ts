@@ -10,6 +10,7 @@
  */
 import * as Persistence from "@effect/experimental/Persistence"
 import * as PersistenceRedis from "@effect/experimental/Persistence/Redis"
+import type * as Composition from "@websearch/core/Composition"
 import * as ResultCache from "@websearch/core/ResultCache"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -64,13 +65,15 @@ export const make = (
   })
 
 /**
- * The cache over the `BackingPersistence` in context.
+ * A part of `WebSearch.layer(...)`: the cache over the `BackingPersistence` in context.
  *
  * @since 0.1.0
  * @category layers
  */
-export const layer = (options?: Options): Layer.Layer<ResultCache.ResultCache, never, Persistence.BackingPersistence> =>
-  Layer.scoped(ResultCache.ResultCache, make(options))
+export const layer = (
+  options?: Options
+): Layer.Layer<never, never, Composition.Composition | Persistence.BackingPersistence> =>
+  ResultCache.layerScoped(make(options))
 
 /**
  * The default capacity of the in-memory cache, in entries.
@@ -88,7 +91,7 @@ export const defaultCapacity = 5_000
  */
 export const layerMemory = (
   options?: Options & { readonly capacity?: number | undefined }
-): Layer.Layer<ResultCache.ResultCache> =>
+): Layer.Layer<never, never, Composition.Composition> =>
   layer(options).pipe(Layer.provide(BoundedMemory.layer(options?.capacity ?? defaultCapacity)))
 
 /**
@@ -98,5 +101,5 @@ export const layerMemory = (
  * @since 0.1.0
  * @category layers
  */
-export const layerRedis = (redis: RedisOptions, options?: Options): Layer.Layer<ResultCache.ResultCache> =>
+export const layerRedis = (redis: RedisOptions, options?: Options): Layer.Layer<never, never, Composition.Composition> =>
   layer(options).pipe(Layer.provide(PersistenceRedis.layer(redis)))

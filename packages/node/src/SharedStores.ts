@@ -7,20 +7,22 @@
  * A replica's layer, with settings and providers from the environment:
  *
  * ```ts
- * const Replica = Layer.mergeAll(WebSearchLive, SharedStores.layerConfig())
+ * const Replica = WebSearch.layer(Providers.layer, Fetch.layer, SharedStores.layerConfig()).pipe(
+ *   Layer.provide(NodeHttpClient.layerUndici),
+ *   Layer.provide(Settings.layerConfig())
+ * )
  * // REDIS_URL=redis://:password@redis.internal:6379/0 → Redis; unset → in memory
  * ```
  *
- * The cache and quota are read from the context of each call (like `Progress`), so merge this layer into the
- * application's layer (or provide it to the handlers); providing it only to `WebSearch.layer` has no effect.
+ * The cache and quota are parts of the application's layer, read once when it is built; anywhere else the layer
+ * does not type-check (it needs `Composition`). The `RateLimiter` it also provides comes out of `WebSearch.layer`.
  *
  * @since 0.1.0
  */
 import * as PersistenceRedis from "@effect/experimental/Persistence/Redis"
 import * as RateLimiter from "@effect/experimental/RateLimiter"
 import * as RateLimiterRedis from "@effect/experimental/RateLimiter/Redis"
-import type * as ProviderQuota from "@websearch/core/ProviderQuota"
-import type * as ResultCache from "@websearch/core/ResultCache"
+import type * as Composition from "@websearch/core/Composition"
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Config from "effect/Config"
 import type * as Duration from "effect/Duration"
@@ -36,12 +38,13 @@ import * as ProviderQuotaStore from "./ProviderQuotaStore.js"
 import * as ResultCacheStore from "./ResultCacheStore.js"
 
 /**
- * Everything the shared-stores layers provide.
+ * What the shared-stores layers provide besides the result cache and provider quota they contribute to
+ * `WebSearch.layer(...)`: @effect/experimental's `RateLimiter` on the same store.
  *
  * @since 0.1.0
  * @category models
  */
-export type SharedStores = ResultCache.ResultCache | ProviderQuota.ProviderQuota | RateLimiter.RateLimiter
+export type SharedStores = RateLimiter.RateLimiter
 
 /**
  * Options of the shared-stores layers.
@@ -76,7 +79,7 @@ const services = (options?: Options) =>
  * @since 0.1.0
  * @category layers
  */
-export const layerMemory = (options?: Options): Layer.Layer<SharedStores> =>
+export const layerMemory = (options?: Options): Layer.Layer<SharedStores, never, Composition.Composition> =>
   services(options).pipe(
     Layer.provide(
       Layer.merge(
@@ -93,7 +96,7 @@ export const layerMemory = (options?: Options): Layer.Layer<SharedStores> =>
  * @since 0.1.0
  * @category layers
  */
-export const layerRedis = (redis: RedisOptions, options?: Options): Layer.Layer<SharedStores> =>
+export const layerRedis = (redis: RedisOptions, options?: Options): Layer.Layer<SharedStores, never, Composition.Composition> =>
   services(options).pipe(
     Layer.provide(
       RedisConnection.tolerantRelease(
@@ -116,7 +119,7 @@ export const layerRedis = (redis: RedisOptions, options?: Options): Layer.Layer<
 export const layerRedisUrl = (
   url: Redacted.Redacted<string>,
   options?: Options
-): Layer.Layer<SharedStores, WebSearchError.Unavailable> =>
+): Layer.Layer<SharedStores, WebSearchError.Unavailable, Composition.Composition> =>
   Layer.unwrapEffect(
     Effect.gen(function* () {
       const parsed = RedisConnection.parse(url)
@@ -139,7 +142,7 @@ const optionalText = (name: string) =>
  * @since 0.1.0
  * @category layers
  */
-export const layerConfig = (options?: Options): Layer.Layer<SharedStores, WebSearchError.Unavailable> =>
+export const layerConfig = (options?: Options): Layer.Layer<SharedStores, WebSearchError.Unavailable, Composition.Composition> =>
   Layer.unwrapEffect(
     Effect.gen(function* () {
       const url = yield* Config.option(Config.redacted("REDIS_URL")).pipe(

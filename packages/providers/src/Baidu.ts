@@ -22,6 +22,7 @@
  * @since 0.1.0
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
+import type * as Composition from "@websearch/core/Composition"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as Preset from "@websearch/core/Preset"
 import type * as ProviderDriver from "@websearch/core/ProviderDriver"
@@ -43,12 +44,20 @@ import * as Fields from "./internal/resultFields.js"
 export const providerId = "baidu"
 
 /**
- * The `baidu` preset (core's built-in one).
+ * The `baidu` preset: its capabilities, default endpoints, credentials and published budget.
  *
  * @since 0.1.0
  * @category presets
  */
-export const preset: Preset.Preset = Preset.byId.get(providerId) as Preset.Preset
+export const preset: Preset.Preset = Preset.make({
+    id: "baidu",
+    name: "Baidu Qianfan",
+    type: "api",
+    credentials: "required",
+    capabilities: [{ feature: "searchKeywords", apiHost: "https://qianfan.baidubce.com" }],
+    // Qianfan's default component budget is 1 QPS.
+    publishedRateLimit: { limit: 1, windowMillis: 1_000, maxWaitMillis: 15_000 }
+  })
 
 /**
  * Baidu's most web results per search.
@@ -226,5 +235,5 @@ export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClien
  * @since 0.1.0
  * @category layers
  */
-export const layer: Layer.Layer<never, never, ProviderRegistry.ProviderRegistry | HttpClient.HttpClient> =
+export const layer: Layer.Layer<never, never, Composition.Composition | HttpClient.HttpClient> =
   Layer.unwrapEffect(Effect.map(make, ProviderRegistry.register))

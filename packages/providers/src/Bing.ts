@@ -18,6 +18,7 @@
  * @since 0.1.0
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
+import type * as Composition from "@websearch/core/Composition"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as Preset from "@websearch/core/Preset"
 import type * as ProviderDriver from "@websearch/core/ProviderDriver"
@@ -40,12 +41,18 @@ import * as Fields from "./internal/resultFields.js"
 export const providerId = "bing"
 
 /**
- * The `bing` preset (core's built-in one).
+ * The `bing` preset: its capabilities, default endpoints, credentials and published budget.
  *
  * @since 0.1.0
  * @category presets
  */
-export const preset: Preset.Preset = Preset.byId.get(providerId) as Preset.Preset
+export const preset: Preset.Preset = Preset.make({
+    id: "bing",
+    name: "Bing Web Search",
+    type: "api",
+    credentials: "required",
+    capabilities: [{ feature: "searchKeywords", apiHost: "https://api.bing.microsoft.com" }]
+  })
 
 /**
  * Bing's most results per search.
@@ -222,5 +229,5 @@ export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClien
  * @since 0.1.0
  * @category layers
  */
-export const layer: Layer.Layer<never, never, ProviderRegistry.ProviderRegistry | HttpClient.HttpClient> =
+export const layer: Layer.Layer<never, never, Composition.Composition | HttpClient.HttpClient> =
   Layer.unwrapEffect(Effect.map(make, ProviderRegistry.register))

@@ -17,6 +17,7 @@
  * @since 0.1.0
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
+import type * as Composition from "@websearch/core/Composition"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as Preset from "@websearch/core/Preset"
 import type * as ProviderDriver from "@websearch/core/ProviderDriver"
@@ -42,7 +43,13 @@ export const providerId = "duckduckgo"
  * @since 0.1.0
  * @category presets
  */
-export const preset: Preset.Preset = Preset.byId.get(providerId) as Preset.Preset
+export const preset: Preset.Preset = Preset.make({
+    id: "duckduckgo",
+    name: "DuckDuckGo",
+    type: "api",
+    credentials: "none",
+    capabilities: [{ feature: "searchKeywords", apiHost: "https://html.duckduckgo.com" }]
+  })
 
 /**
  * The User-Agent sent: DuckDuckGo's HTML endpoint serves a challenge page to clients that do not look like a
@@ -230,5 +237,5 @@ export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClien
  * @since 0.1.0
  * @category layers
  */
-export const layer: Layer.Layer<never, never, ProviderRegistry.ProviderRegistry | HttpClient.HttpClient> =
+export const layer: Layer.Layer<never, never, Composition.Composition | HttpClient.HttpClient> =
   Layer.unwrapEffect(Effect.map(make, ProviderRegistry.register))

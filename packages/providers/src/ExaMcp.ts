@@ -22,6 +22,7 @@
  * @since 0.1.0
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
+import type * as Composition from "@websearch/core/Composition"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as Preset from "@websearch/core/Preset"
 import type * as ProviderDriver from "@websearch/core/ProviderDriver"
@@ -47,12 +48,20 @@ import * as Sse from "./internal/sse.js"
 export const providerId = "exa-mcp"
 
 /**
- * The `exa-mcp` preset (core's built-in one).
+ * The `exa-mcp` preset: its capabilities, default endpoints, credentials and published budget.
  *
  * @since 0.1.0
  * @category presets
  */
-export const preset: Preset.Preset = Preset.byId.get(providerId) as Preset.Preset
+export const preset: Preset.Preset = Preset.make({
+    id: "exa-mcp",
+    name: "Exa MCP",
+    type: "mcp",
+    credentials: "optional",
+    capabilities: [{ feature: "searchKeywords", apiHost: "https://mcp.exa.ai" }],
+    // The free tier's published budget: 2 calls per second per IP (a key lifts it; set rateLimit then).
+    publishedRateLimit: { limit: 2, windowMillis: 1_000, maxWaitMillis: 15_000 }
+  })
 
 /**
  * The most results asked for: the tool passes `numResults` on to Exa's search, whose limit is 100 (the tool's
@@ -303,5 +312,5 @@ export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClien
  * @since 0.1.0
  * @category layers
  */
-export const layer: Layer.Layer<never, never, ProviderRegistry.ProviderRegistry | HttpClient.HttpClient> =
+export const layer: Layer.Layer<never, never, Composition.Composition | HttpClient.HttpClient> =
   Layer.unwrapEffect(Effect.map(make, ProviderRegistry.register))

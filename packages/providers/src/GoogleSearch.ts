@@ -25,11 +25,13 @@
  * @since 0.1.0
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
+import type * as Composition from "@websearch/core/Composition"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as Preset from "@websearch/core/Preset"
 import type * as ProviderDriver from "@websearch/core/ProviderDriver"
 import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
 import type * as WebSearchError from "@websearch/core/WebSearchError"
+import * as Config from "effect/Config"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
@@ -48,12 +50,18 @@ import * as Fields from "./internal/resultFields.js"
 export const providerId = "google"
 
 /**
- * The `google` preset (core's built-in one).
+ * The `google` preset: its capabilities, default endpoints, credentials and published budget.
  *
  * @since 0.1.0
  * @category presets
  */
-export const preset: Preset.Preset = Preset.byId.get(providerId) as Preset.Preset
+export const preset: Preset.Preset = Preset.make({
+    id: "google",
+    name: "Google Custom Search",
+    type: "api",
+    credentials: "required",
+    capabilities: [{ feature: "searchKeywords", apiHost: "https://www.googleapis.com" }]
+  })
 
 /**
  * Google Custom Search's most results per request.
@@ -155,17 +163,34 @@ const refuse = (answer: Http.Answer, json: unknown): Http.Refusal | undefined =>
 
 const engineSettings = "providers.google.engineId or GOOGLE_ENGINE_ID"
 
+/**
+ * The provider's own options in the settings: `providers.google.engineId`, the Programmable Search Engine id
+ * (`cx`) Google needs beside the key (environment `GOOGLE_ENGINE_ID`).
+ *
+ * @since 0.2.0
+ * @category schemas
+ */
+export const Options = Schema.Struct({
+  engineId: Schema.optional(Schema.Trim.pipe(Schema.minLength(1, { message: () => "must not be empty" })))
+})
+
+const optionsConfig = Config.all({
+  engineId: Config.option(Config.string("GOOGLE_ENGINE_ID")).pipe(
+    Config.map((value) => (Option.isSome(value) && value.value.trim() !== "" ? value.value : undefined))
+  )
+})
+
 const searchKeywords =
   (client: HttpClient.HttpClient) =>
   (
     keyword: string,
-    ctx: ProviderDriver.DriverContext
+    ctx: ProviderDriver.DriverContext<typeof Options.Type | undefined>
   ): Effect.Effect<ReadonlyArray<ProviderDriver.DriverResult>, WebSearchError.WebSearchError> =>
     Effect.gen(function* () {
       const c = Http.call(preset, "searchKeywords", keyword, ctx)
       const base = yield* Http.endpoint(c)
       const key = yield* Http.requireKey(c)
-      const engineId = yield* Option.match(ctx.provider.engineId, {
+      const engineId = yield* Option.match(Option.fromNullable(ctx.options?.engineId), {
         onNone: () =>
           Effect.fail(
             Http.missing(c, "invalid_config", `${c.providerName} needs a search engine id (cx): set ${engineSettings}`)
@@ -206,10 +231,16 @@ const searchKeywords =
  * @since 0.1.0
  * @category constructors
  */
-export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClient.HttpClient> = Effect.map(
-  KeyInQuery.client("key"),
-  (client) => ({ preset, searchKeywords: searchKeywords(client) })
-)
+export const make: Effect.Effect<
+  ProviderDriver.ProviderDriver<typeof Options.Type, typeof Options.Encoded>,
+  never,
+  HttpClient.HttpClient
+> = Effect.map(KeyInQuery.client("key"), (client) => ({
+  preset,
+  options: Options,
+  optionsConfig,
+  searchKeywords: searchKeywords(client)
+}))
 
 /**
  * Registers the `google` driver.
@@ -217,5 +248,5 @@ export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClien
  * @since 0.1.0
  * @category layers
  */
-export const layer: Layer.Layer<never, never, ProviderRegistry.ProviderRegistry | HttpClient.HttpClient> =
+export const layer: Layer.Layer<never, never, Composition.Composition | HttpClient.HttpClient> =
   Layer.unwrapEffect(Effect.map(make, ProviderRegistry.register))

@@ -15,6 +15,7 @@
  * @since 0.1.0
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
+import type * as Composition from "@websearch/core/Composition"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as Preset from "@websearch/core/Preset"
 import type * as ProviderDriver from "@websearch/core/ProviderDriver"
@@ -37,12 +38,12 @@ import * as Fields from "./internal/resultFields.js"
 export const providerId = "kagi"
 
 /**
- * The `kagi` preset (core's built-in one).
+ * The `kagi` preset: its capabilities, default endpoints, credentials and published budget.
  *
  * @since 0.1.0
  * @category presets
  */
-export const preset: Preset.Preset = Preset.byId.get(providerId) as Preset.Preset
+export const preset: Preset.Preset = Preset.make({ id: "kagi", name: "Kagi", type: "api", credentials: "required", capabilities: [{ feature: "searchKeywords", apiHost: "https://kagi.com" }] })
 
 /**
  * The query parameters of `GET /api/v0/search` for one keyword.
@@ -177,5 +178,5 @@ export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClien
  * @since 0.1.0
  * @category layers
  */
-export const layer: Layer.Layer<never, never, ProviderRegistry.ProviderRegistry | HttpClient.HttpClient> =
+export const layer: Layer.Layer<never, never, Composition.Composition | HttpClient.HttpClient> =
   Layer.unwrapEffect(Effect.map(make, ProviderRegistry.register))

@@ -13,6 +13,7 @@
  * @since 0.1.0
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
+import type * as Composition from "@websearch/core/Composition"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as Preset from "@websearch/core/Preset"
 import type * as ProviderDriver from "@websearch/core/ProviderDriver"
@@ -41,7 +42,13 @@ export const providerId = "keenable"
  * @since 0.1.0
  * @category presets
  */
-export const preset: Preset.Preset = Preset.byId.get(providerId) as Preset.Preset
+export const preset: Preset.Preset = Preset.make({
+    id: "keenable",
+    name: "Keenable",
+    type: "api",
+    credentials: "optional",
+    capabilities: [{ feature: "searchKeywords", apiHost: "https://api.keenable.ai" }]
+  })
 
 /**
  * The most results asked of Keenable per search. Keenable does not document a maximum for `count` [U]; 20 is the
@@ -154,5 +161,5 @@ export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClien
  * @since 0.1.0
  * @category layers
  */
-export const layer: Layer.Layer<never, never, ProviderRegistry.ProviderRegistry | HttpClient.HttpClient> =
+export const layer: Layer.Layer<never, never, Composition.Composition | HttpClient.HttpClient> =
   Layer.unwrapEffect(Effect.map(make, ProviderRegistry.register))

@@ -24,6 +24,7 @@
  * @since 0.1.0
  */
 import * as HttpClient from "@effect/platform/HttpClient"
+import type * as Composition from "@websearch/core/Composition"
 import type * as HttpClientError from "@effect/platform/HttpClientError"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
@@ -61,13 +62,13 @@ export const providerId = "openai"
  * @since 0.1.0
  * @category presets
  */
-export const preset: Preset.Preset = Preset.byId.get(providerId) ?? {
+export const preset: Preset.Preset = Preset.make({
   id: providerId,
   name: "OpenAI web search",
   type: "api",
   credentials: "required",
   capabilities: [{ feature: "research", apiHost: "https://api.openai.com/v1" }]
-}
+})
 
 /**
  * Limits of one streamed run: the largest single SSE event and the most bytes read from one response.
@@ -535,12 +536,12 @@ export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClien
  * @since 0.1.0
  * @category layers
  */
-export const layer: Layer.Layer<never, never, ProviderRegistry.ProviderRegistry | HttpClient.HttpClient> =
+export const layer: Layer.Layer<never, never, Composition.Composition | HttpClient.HttpClient> =
   Layer.unwrapEffect(
     Effect.gen(function* () {
       const settings = yield* Effect.serviceOption(Settings.Settings)
       if (Option.isSome(settings)) {
-        const configured = settings.value.providers.get(providerId)?.model ?? Option.none()
+        const configured = Option.fromNullable(settings.value.overrides.get(providerId)?.model)
         const checked = resolveModel(configured)
         if (Either.isLeft(checked)) yield* Effect.logWarning(`websearch openai: ${checked.left.message}`)
       }

@@ -13,6 +13,7 @@
  * @since 0.1.0
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
+import type * as Composition from "@websearch/core/Composition"
 import * as Preset from "@websearch/core/Preset"
 import type * as ProviderDriver from "@websearch/core/ProviderDriver"
 import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
@@ -32,12 +33,18 @@ import * as Fields from "./internal/resultFields.js"
 export const providerId = "perplexity"
 
 /**
- * The `perplexity` preset (core's built-in one).
+ * The `perplexity` preset: its capabilities, default endpoints, credentials and published budget.
  *
  * @since 0.1.0
  * @category presets
  */
-export const preset: Preset.Preset = Preset.byId.get(providerId) as Preset.Preset
+export const preset: Preset.Preset = Preset.make({
+    id: "perplexity",
+    name: "Perplexity Search",
+    type: "api",
+    credentials: "required",
+    capabilities: [{ feature: "searchKeywords", apiHost: "https://api.perplexity.ai" }]
+  })
 
 /**
  * Perplexity's most results per search.
@@ -165,5 +172,5 @@ export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClien
  * @since 0.1.0
  * @category layers
  */
-export const layer: Layer.Layer<never, never, ProviderRegistry.ProviderRegistry | HttpClient.HttpClient> =
+export const layer: Layer.Layer<never, never, Composition.Composition | HttpClient.HttpClient> =
   Layer.unwrapEffect(Effect.map(make, ProviderRegistry.register))

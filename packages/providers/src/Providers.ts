@@ -9,13 +9,20 @@
  * import * as Layer from "effect/Layer"
  * import * as Providers from "@websearch/providers/Providers"
  *
- * const providers = Providers.layer.pipe(Layer.provide(NodeHttpClient.layerUndici))
+ * import * as Settings from "@websearch/core/Settings"
+ * import * as WebSearch from "@websearch/core/WebSearch"
+ *
+ * const Live = WebSearch.layer(Providers.layer).pipe(
+ *   Layer.provide(NodeHttpClient.layerUndici),
+ *   Layer.provide(Settings.layerConfig())
+ * )
  * ```
  *
  * @since 0.1.0
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
-import type * as ProviderRegistry from "@websearch/core/ProviderRegistry"
+import type * as Composition from "@websearch/core/Composition"
+import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
 import * as Layer from "effect/Layer"
 import * as Baidu from "./Baidu.js"
 import * as Bing from "./Bing.js"
@@ -70,13 +77,15 @@ export const ids: ReadonlyArray<string> = [
 ]
 
 /**
- * Registers every remote provider's driver.
+ * Registers every remote provider's driver, and proposes DuckDuckGo (keyless) as the default search provider
+ * (the settings' `defaults.searchKeywords` wins).
  *
  * @since 0.1.0
  * @category layers
  */
-export const layer: Layer.Layer<never, never, ProviderRegistry.ProviderRegistry | HttpClient.HttpClient> =
+export const layer: Layer.Layer<never, never, Composition.Composition | HttpClient.HttpClient> =
   Layer.mergeAll(
+    ProviderRegistry.proposeDefaults("@websearch/providers Providers.layer", { searchKeywords: DuckDuckGo.providerId }),
     Tavily.layer,
     Exa.layer,
     ExaMcp.layer,

@@ -24,6 +24,7 @@
  * @since 0.1.0
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
+import type * as Composition from "@websearch/core/Composition"
 import * as Preset from "@websearch/core/Preset"
 import type * as ProviderDriver from "@websearch/core/ProviderDriver"
 import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
@@ -45,12 +46,18 @@ import * as Fields from "./internal/resultFields.js"
 export const providerId = "querit"
 
 /**
- * The `querit` preset (core's built-in one).
+ * The `querit` preset: its capabilities, default endpoints, credentials and published budget.
  *
  * @since 0.1.0
  * @category presets
  */
-export const preset: Preset.Preset = Preset.byId.get(providerId) as Preset.Preset
+export const preset: Preset.Preset = Preset.make({
+    id: "querit",
+    name: "Querit",
+    type: "api",
+    credentials: "required",
+    capabilities: [{ feature: "searchKeywords", apiHost: "https://api.querit.ai" }, { feature: "fetchUrls", apiHost: "https://api.querit.ai" }]
+  })
 
 /**
  * Querit's most results per search, as its own integrations accept.
@@ -281,5 +288,5 @@ export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClien
  * @since 0.1.0
  * @category layers
  */
-export const layer: Layer.Layer<never, never, ProviderRegistry.ProviderRegistry | HttpClient.HttpClient> =
+export const layer: Layer.Layer<never, never, Composition.Composition | HttpClient.HttpClient> =
   Layer.unwrapEffect(Effect.map(make, ProviderRegistry.register))

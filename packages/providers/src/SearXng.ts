@@ -24,14 +24,16 @@
  * @since 0.1.0
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
+import type * as Composition from "@websearch/core/Composition"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
-import * as FetchUrls from "@websearch/core/FetchUrls"
+import type * as FetchUrls from "@websearch/core/FetchUrls"
 import * as Preset from "@websearch/core/Preset"
 import type * as ProviderDriver from "@websearch/core/ProviderDriver"
 import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
 import * as Spans from "@websearch/core/Spans"
 import type * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Clock from "effect/Clock"
+import * as Config from "effect/Config"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -54,7 +56,7 @@ export const providerId = "searxng"
  * @since 0.1.0
  * @category presets
  */
-export const preset: Preset.Preset = Preset.byId.get(providerId) as Preset.Preset
+export const preset: Preset.Preset = Preset.make({ id: "searxng", name: "SearXNG", type: "api", credentials: "none", capabilities: [{ feature: "searchKeywords" }] })
 
 /**
  * The query parameters of `GET /search` for one keyword: the first page, as JSON, from the given engines (all
@@ -215,6 +217,19 @@ export interface Options {
   readonly fetchConcurrency?: number | undefined
 }
 
+/**
+ * The provider's own options in the settings: `providers.searxng.fetchResults` (environment
+ * `SEARXNG_FETCH_RESULTS`, `true` or `false`).
+ *
+ * @since 0.2.0
+ * @category schemas
+ */
+export const SettingsOptions = Schema.Struct({ fetchResults: Schema.optional(Schema.Boolean) })
+
+const optionsConfig = Config.all({
+  fetchResults: Config.option(Config.boolean("SEARXNG_FETCH_RESULTS")).pipe(Config.map(Option.getOrUndefined))
+})
+
 // A concurrency that is not a whole number from 1 to 20 falls back to the nearest one (5 when it is not a number).
 const fetchConcurrency = (options: Options): number =>
   Number.isFinite(options.fetchConcurrency) ? Http.clamp(Math.floor(options.fetchConcurrency as number), 1, 20) : 5
@@ -224,7 +239,7 @@ const fetchShareOfTimeout = 0.8
 
 /** Replaces each result's content with its page's text where the page could be fetched. */
 const withPages = (
-  fetcher: FetchUrls.FetchUrls.Service,
+  fetcher: Pick<FetchUrls.FetchUrls.Service, "fetchUrls">,
   options: Options,
   c: Http.Call,
   results: ReadonlyArray<ProviderDriver.DriverResult>,
@@ -274,10 +289,10 @@ const withPages = (
   )
 
 const searchKeywords =
-  (client: HttpClient.HttpClient, fetcher: FetchUrls.FetchUrls.Service | undefined, options: Options) =>
+  (client: HttpClient.HttpClient, options: Options) =>
   (
     keyword: string,
-    ctx: ProviderDriver.DriverContext
+    ctx: ProviderDriver.DriverContext<typeof SettingsOptions.Type | undefined>
   ): Effect.Effect<ReadonlyArray<ProviderDriver.DriverResult>, WebSearchError.WebSearchError> =>
     Effect.gen(function* () {
       const started = yield* Clock.currentTimeMillis
@@ -320,52 +335,49 @@ const searchKeywords =
       }
       const kept = yield* Http.keep(c, { results: mapped.results.slice(0, ctx.maxResults), dropped: mapped.dropped })
       // The Layer's option wins; else the settings (`providers.searxng.fetchResults`, `SEARXNG_FETCH_RESULTS`).
-      const fetchResults = options.fetchResults ?? Option.getOrElse(ctx.provider.fetchResults, () => false)
+      const fetchResults = options.fetchResults ?? ctx.options?.fetchResults ?? false
       if (!fetchResults || kept.length === 0) return kept
-      if (fetcher === undefined) {
-        yield* Effect.logWarning(
-          "websearch searxng cannot fetch result pages: no FetchUrls service was in context when its Layer was built"
-        ).pipe(Effect.annotateLogs({ providerId: c.providerId, input: c.input }))
-        return kept
-      }
       const elapsed = (yield* Clock.currentTimeMillis) - started
       const remaining = Duration.toMillis(ctx.timeout) * fetchShareOfTimeout - elapsed
       if (remaining <= 0) {
         yield* Effect.logDebug("websearch searxng fetched no pages: the search used up the time for them")
         return kept
       }
-      return yield* withPages(fetcher, options, c, kept, Duration.millis(remaining))
+      return yield* withPages(ctx, options, c, kept, Duration.millis(remaining))
     })
 
 /**
- * Builds the driver with the `HttpClient` in context (snippets only: no page fetching).
+ * Builds the driver with the `HttpClient` in context; pages are fetched (through the application's own
+ * `fetchUrls` capability) when the settings say `fetchResults`.
  *
  * @since 0.1.0
  * @category constructors
  */
-export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClient.HttpClient> = Effect.gen(
-  function* () {
-    const client = yield* Http.client
-    // Page fetching is off unless the settings turn it on; then the FetchUrls service, when composed, reads them.
-    const fetcher = Option.getOrUndefined(yield* Effect.serviceOption(FetchUrls.FetchUrls))
-    return { preset, searchKeywords: searchKeywords(client, fetcher, {}) }
-  }
-)
+export const make: Effect.Effect<
+  ProviderDriver.ProviderDriver<typeof SettingsOptions.Type, typeof SettingsOptions.Encoded>,
+  never,
+  HttpClient.HttpClient
+> = Effect.suspend(() => makeWith({}))
 
 /**
- * Builds the driver with options, capturing the `HttpClient` and the `FetchUrls` service (for `fetchResults`).
+ * Builds the driver with options given in code (they win over the settings), capturing the `HttpClient`.
  *
  * @since 0.1.0
  * @category constructors
  */
 export const makeWith = (
   options: Options
-): Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClient.HttpClient | FetchUrls.FetchUrls> =>
-  Effect.gen(function* () {
-    const client = yield* Http.client
-    const fetcher = yield* FetchUrls.FetchUrls
-    return { preset, searchKeywords: searchKeywords(client, fetcher, options) }
-  })
+): Effect.Effect<
+  ProviderDriver.ProviderDriver<typeof SettingsOptions.Type, typeof SettingsOptions.Encoded>,
+  never,
+  HttpClient.HttpClient
+> =>
+  Effect.map(Http.client, (client) => ({
+    preset,
+    options: SettingsOptions,
+    optionsConfig,
+    searchKeywords: searchKeywords(client, options)
+  }))
 
 /**
  * Registers the `searxng` driver.
@@ -373,8 +385,9 @@ export const makeWith = (
  * @since 0.1.0
  * @category layers
  */
-export const layer: Layer.Layer<never, never, ProviderRegistry.ProviderRegistry | HttpClient.HttpClient> =
-  Layer.unwrapEffect(Effect.map(make, ProviderRegistry.register))
+export const layer: Layer.Layer<never, never, Composition.Composition | HttpClient.HttpClient> = Layer.unwrapEffect(
+  Effect.map(make, ProviderRegistry.register)
+)
 
 /**
  * Registers the `searxng` driver with options, e.g. `SearXng.layerWith({ fetchResults: true })` to answer with
@@ -384,7 +397,5 @@ export const layer: Layer.Layer<never, never, ProviderRegistry.ProviderRegistry 
  * @since 0.1.0
  * @category layers
  */
-export const layerWith = (
-  options: Options
-): Layer.Layer<never, never, ProviderRegistry.ProviderRegistry | HttpClient.HttpClient | FetchUrls.FetchUrls> =>
+export const layerWith = (options: Options): Layer.Layer<never, never, Composition.Composition | HttpClient.HttpClient> =>
   Layer.unwrapEffect(Effect.map(makeWith(options), ProviderRegistry.register))

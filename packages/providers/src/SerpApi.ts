@@ -19,6 +19,7 @@
  * @since 0.1.0
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
+import type * as Composition from "@websearch/core/Composition"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as Preset from "@websearch/core/Preset"
 import type * as ProviderDriver from "@websearch/core/ProviderDriver"
@@ -41,12 +42,18 @@ import * as Fields from "./internal/resultFields.js"
 export const providerId = "serpapi"
 
 /**
- * The `serpapi` preset (core's built-in one).
+ * The `serpapi` preset: its capabilities, default endpoints, credentials and published budget.
  *
  * @since 0.1.0
  * @category presets
  */
-export const preset: Preset.Preset = Preset.byId.get(providerId) as Preset.Preset
+export const preset: Preset.Preset = Preset.make({
+    id: "serpapi",
+    name: "SerpApi",
+    type: "api",
+    credentials: "required",
+    capabilities: [{ feature: "searchKeywords", apiHost: "https://serpapi.com" }]
+  })
 
 /**
  * The most results SerpApi's Google engine takes in `num`.
@@ -176,5 +183,5 @@ export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClien
  * @since 0.1.0
  * @category layers
  */
-export const layer: Layer.Layer<never, never, ProviderRegistry.ProviderRegistry | HttpClient.HttpClient> =
+export const layer: Layer.Layer<never, never, Composition.Composition | HttpClient.HttpClient> =
   Layer.unwrapEffect(Effect.map(make, ProviderRegistry.register))

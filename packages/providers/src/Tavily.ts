@@ -12,6 +12,7 @@
  * @since 0.1.0
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
+import type * as Composition from "@websearch/core/Composition"
 import * as Preset from "@websearch/core/Preset"
 import type * as ProviderDriver from "@websearch/core/ProviderDriver"
 import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
@@ -31,12 +32,20 @@ import * as Fields from "./internal/resultFields.js"
 export const providerId = "tavily"
 
 /**
- * The `tavily` preset (core's built-in one).
+ * The `tavily` preset: its capabilities, default endpoints, credentials and published budget.
  *
  * @since 0.1.0
  * @category presets
  */
-export const preset: Preset.Preset = Preset.byId.get(providerId) as Preset.Preset
+export const preset: Preset.Preset = Preset.make({
+    id: "tavily",
+    name: "Tavily",
+    type: "api",
+    credentials: "required",
+    capabilities: [{ feature: "searchKeywords", apiHost: "https://api.tavily.com" }, { feature: "fetchUrls", apiHost: "https://api.tavily.com" }],
+    // The development plan's 100 requests per minute.
+    publishedRateLimit: { limit: 100, windowMillis: 60_000, maxWaitMillis: 15_000 }
+  })
 
 /**
  * Tavily's most results per search.
@@ -180,5 +189,5 @@ export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClien
  * @since 0.1.0
  * @category layers
  */
-export const layer: Layer.Layer<never, never, ProviderRegistry.ProviderRegistry | HttpClient.HttpClient> =
+export const layer: Layer.Layer<never, never, Composition.Composition | HttpClient.HttpClient> =
   Layer.unwrapEffect(Effect.map(make, ProviderRegistry.register))

@@ -31,8 +31,7 @@ export const ProviderDescription = Schema.Struct({
   credentials: Schema.String,
   apiKeys: Schema.Number,
   capabilities: Schema.Array(Schema.Struct({ feature: Capability, apiHost: Schema.NullOr(Schema.String) })),
-  defaultFor: Schema.Array(Capability),
-  registered: Schema.Boolean
+  defaultFor: Schema.Array(Capability)
 }).annotations({ identifier: "ProviderDescription" })
 
 /**

@@ -19,7 +19,6 @@ import * as Research from "@websearch/core/Research"
 import * as ResultCache from "@websearch/core/ResultCache"
 import * as SearchKeywords from "@websearch/core/SearchKeywords"
 import * as Spans from "@websearch/core/Spans"
-import * as Settings from "@websearch/core/Settings"
 import type * as WebSearchError from "@websearch/core/WebSearchError"
 import type * as WebSearchRequest from "@websearch/core/WebSearchRequest"
 import * as Effect from "effect/Effect"
@@ -89,11 +88,9 @@ export const layerV1 = HttpApiBuilder.group(WebSearchApi, "v1", (handlers) =>
     const fetch = yield* FetchUrls.FetchUrls
     const research = yield* Research.Research
     const checks = yield* ProviderChecks.ProviderChecks
-    const settings = yield* Settings.Settings
     const registry = yield* ProviderRegistry.ProviderRegistry
-    // The pipeline reads the cache from the services the handlers run with: when none was composed, every look-up
-    // passes through uncounted and there is no header to set, so the per-request tracking is left out.
-    const cached = (yield* Effect.context<never>()).unsafeMap.has(ResultCache.ResultCache.key)
+    // When no cache was composed there is no header to set, so the per-request tracking is left out.
+    const cached = Option.isSome(registry.services.resultCache)
     const withCache = <A, E, R>(effect: Effect.Effect<A, E, R>) => (cached ? withCacheHeader(effect) : effect)
     const body = <I>(request: HttpServerRequest.HttpServerRequest, capability: Capability) =>
       // The core services validate the body with their own schemas; the type is what they will check.
@@ -124,12 +121,7 @@ export const layerV1 = HttpApiBuilder.group(WebSearchApi, "v1", (handlers) =>
         )
       )
       .handle("providers", () =>
-        Effect.sync(() =>
-          Settings.describeProviders(settings).map((row) => ({
-            ...row,
-            registered: Option.isSome(registry.get(row.id))
-          }))
-        ).pipe(span("providers", undefined))
+        Effect.sync(() => registry.describe()).pipe(span("providers", undefined))
       )
       .handle("check", ({ path }) => checks.check(path.id).pipe(withErrorHeaders, span("check", undefined)))
   })

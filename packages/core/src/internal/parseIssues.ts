@@ -21,11 +21,19 @@ const shorten = (message: string): string => {
   return short.length > maxMessage ? `${short.slice(0, maxMessage - 3)}... (${short.length} characters)` : short
 }
 
-/** Formats a decoding failure; `root` names the whole value when an issue has an empty path. */
-export const format = (error: ParseResult.ParseError, root: string): string => {
+/**
+ * Formats a decoding failure; `root` names the whole value when an issue has an empty path, and every other path
+ * is `root.path` when `nested` is set (a provider's options inside `providers.<id>`).
+ */
+export const format = (error: ParseResult.ParseError, root: string, nested = false): string => {
   const issues = ParseResult.ArrayFormatter.formatErrorSync(error).map((issue) => ({
     // A key may be a symbol, which `join` cannot convert.
-    path: issue.path.length > 0 ? issue.path.map(String).join(".") : root,
+    path:
+      issue.path.length === 0
+        ? root
+        : nested
+          ? `${root}.${issue.path.map(String).join(".")}`
+          : issue.path.map(String).join("."),
     message: shorten(issue.message)
   }))
   // An optional or nullable field reports its real problems and also "Expected undefined" or "Expected null";

@@ -7,21 +7,24 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
-import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import * as Blacklist from "../Blacklist.js"
 import type { Capability, ListCapability } from "../Capability.js"
 import { toEnvName as capabilityEnvName } from "../Capability.js"
+import * as Compression from "../Compression.js"
+import * as ContentBudget from "../ContentBudget.js"
 import * as PostProcessing from "../PostProcessing.js"
 import * as Progress from "../Progress.js"
 import type { DriverContext, DriverResult, ProviderDriver } from "../ProviderDriver.js"
 import * as ProviderId from "../ProviderId.js"
 import * as ProviderQuota from "../ProviderQuota.js"
-import type * as ProviderRegistry from "../ProviderRegistry.js"
+import type { ProviderConfig, ResolvedProvider } from "../ProviderConfig.js"
+import * as ProviderRegistry from "../ProviderRegistry.js"
 import * as ResultCache from "../ResultCache.js"
 import type * as Settings from "../Settings.js"
 import * as Spans from "../Spans.js"
 import * as UrlPolicy from "../UrlPolicy.js"
+import * as UsageSink from "../UsageSink.js"
 import * as WebSearchError from "../WebSearchError.js"
 import type { NormalizedRequest, ResearchRequest } from "../WebSearchRequest.js"
 import * as WebSearchResponse from "../WebSearchResponse.js"
@@ -32,11 +35,51 @@ import * as Timeout from "./timeout.js"
 export interface Env {
   readonly settings: Settings.Service
   readonly registry: ProviderRegistry.Service
+  /** The application's own `fetchUrls`, handed to drivers (a search provider that reads the pages it finds). */
+  readonly fetchUrls: DriverContext["fetchUrls"]
 }
+
+/** A driver context for a call: the resolved configuration, the provider's options and the late-bound fetcher. */
+const driverContext = (env: Env, config: ProviderConfig): DriverContext => ({
+  ...config,
+  options: config.provider.options,
+  fetchUrls: env.fetchUrls
+})
+
+/**
+ * The optional services are read once, from the composition; one provided to a call instead (or beside
+ * `WebSearch.layer`, which puts it in every call's context) would be ignored, so it fails loudly, saying where
+ * it belongs.
+ */
+export const checkPlacement = (env: Env): Effect.Effect<void, WebSearchError.Unavailable> =>
+  Effect.flatMap(Effect.context<never>(), (context) => {
+    const { services } = env.registry
+    const misplaced = [
+      [ContentBudget.TokenCounter.key, services.tokenCounter, "a TokenCounter", "ContentBudget.layerTokenCounter"],
+      [Compression.ChunkRanker.key, services.chunkRanker, "a ChunkRanker", "Compression.layerChunkRanker"],
+      [UsageSink.UsageSink.key, services.usageSink, "a UsageSink", "UsageSink.layer"]
+    ].find(([key, captured]) => context.unsafeMap.has(key as string) && context.unsafeMap.get(key as string) !== captured)
+    return misplaced === undefined
+      ? Effect.void
+      : Effect.fail(
+          WebSearchError.unavailable(
+            "invalid_config",
+            `${misplaced[2]} was provided to this call or beside WebSearch.layer, where websearch ignores it: compose it as a part, WebSearch.layer(..., ${misplaced[3]}(...))`
+          )
+        )
+  })
+
+/** Runs post-processing and driver calls with the composed token counter, ranker and usage sink. */
+const withServices = <A, E, R>(env: Env, effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  effect.pipe(
+    Effect.provideService(ContentBudget.TokenCounter, env.registry.services.tokenCounter),
+    Effect.provideService(Compression.ChunkRanker, env.registry.services.chunkRanker),
+    Effect.provideService(UsageSink.UsageSink, env.registry.services.usageSink)
+  )
 
 interface Resolved<Call> {
   readonly providerId: ProviderId.ProviderId
-  readonly provider: Settings.ResolvedProvider
+  readonly provider: ResolvedProvider
   /** The driver's method for the capability, picked by the capability service. */
   readonly call: Call
   readonly secrets: ReadonlyArray<string>
@@ -50,7 +93,7 @@ export const resolve = <Call>(
   method: (driver: ProviderDriver) => Call | undefined
 ): Effect.Effect<Resolved<Call>, WebSearchError.Unavailable> =>
   Effect.suspend(() => {
-    const providerId = requested ?? env.settings.defaults[capability]
+    const providerId = requested ?? env.registry.defaults[capability]
     if (providerId === null) {
       return Effect.fail(
         WebSearchError.unavailable(
@@ -61,20 +104,10 @@ export const resolve = <Call>(
       )
     }
     const ctx = { providerId, capability }
-    const found = env.settings.lookup(providerId, capability)
+    const found = env.registry.lookup(providerId, capability)
     if (Either.isLeft(found)) return Effect.fail(found.left)
-    const { entry, provider } = found.right
-    const driver = env.registry.get(providerId)
-    if (Option.isNone(driver)) {
-      return Effect.fail(
-        WebSearchError.unavailable(
-          "not_registered",
-          `${provider.name} (${providerId}) has no driver in this application: compose its provider Layer (registered: ${env.registry.ids().join(", ") || "none"})`,
-          ctx
-        )
-      )
-    }
-    const call = method(driver.value)
+    const { driver, entry, provider } = found.right
+    const call = method(driver)
     if (call === undefined) {
       return Effect.fail(
         WebSearchError.unavailable(
@@ -102,10 +135,7 @@ export const resolve = <Call>(
         )
       )
     }
-    const secrets = [
-      ...provider.apiKeys.map(Redacted.value),
-      ...Option.match(provider.basicAuth, { onNone: () => [], onSome: (auth) => [Redacted.value(auth.password)] })
-    ]
+    const secrets = ProviderRegistry.secretsOf(provider)
     return Effect.succeed({ providerId, provider, call, secrets })
   })
 
@@ -260,7 +290,7 @@ export const runList = (
   request: ListRequest,
   method: (driver: ProviderDriver) => ListCall | undefined
 ): Effect.Effect<WebSearchResponse.WebSearchResponse, WebSearchError.WebSearchError> => {
-  const chain = request.providerId === undefined ? env.settings.fallbacks[request.capability] : []
+  const chain = request.providerId === undefined ? env.registry.fallbacks[request.capability] : []
   const attempt = (
     providerId: ProviderId.ProviderId | undefined,
     rest: ReadonlyArray<ProviderId.ProviderId>,
@@ -303,9 +333,8 @@ const runOnProvider = (
     yield* Spans.annotateCurrentSpan({ "websearch.provider": resolved.providerId })
     const filter = env.settings.filter
     const urlPolicy = UrlPolicy.fromSettings(env.settings)
-    const cache = yield* ResultCache.ResultCache
-    const provided = yield* ProviderQuota.ProviderQuota
-    const quota = provided === ProviderQuota.unset ? env.registry.quota : provided
+    const cache = Option.getOrUndefined(env.registry.services.resultCache)
+    const quota = env.registry.quota
 
     const callOne = (
       input: string
@@ -346,15 +375,43 @@ const runOnProvider = (
           )
         )
       }
-      const call = env.settings.resolve(resolved.providerId, capability, { maxResults: request.maxResults }).pipe(
-        Effect.flatMap((ctx) =>
-          guarded(
+      const call = env.registry.resolve(resolved.providerId, capability, { maxResults: request.maxResults }).pipe(
+        Effect.flatMap((config) => {
+          const ctx = driverContext(env, config)
+          // A provider that ignores the requested count must not exceed it; what a JavaScript driver returns is
+          // checked, since post-processing reads every field.
+          const metered = ProviderQuota.limit(
+            quota,
+            {
+              providerId: resolved.providerId,
+              rateLimit: resolved.provider.rateLimit,
+              // A local fetcher's Retry-After is one site's, not the provider's.
+              retryAfterHoldsProvider: resolved.provider.type !== "local"
+            },
+            Effect.flatMap(
+              callDriver(resolved, input, () => resolved.call(input, ctx)),
+              (results): Effect.Effect<ReadonlyArray<DriverResult>, WebSearchError.WebSearchError> => {
+                const kept = Array.isArray(results) ? results.slice(0, ctx.maxResults) : undefined
+                return kept !== undefined && kept.every(isDriverResult)
+                  ? Effect.succeed(kept)
+                  : Effect.fail(
+                      WebSearchError.responseInvalid(
+                        "decode_failed",
+                        `the ${resolved.provider.name} driver returned results outside the contract (title, content and url strings) for "${input}"`
+                      )
+                    )
+              }
+            )
+          ).pipe(Effect.mapError((error) => WebSearchError.scrub(error, resolved.secrets)))
+          return guarded(
             resolved,
             capability,
             input,
             ctx.timeout,
             // A cache hit spends no quota; what is stored is scrubbed, since a store may outlive this process.
-            cache.serve(
+            cache === undefined
+              ? metered
+              : cache.serve(
               {
                 providerId: resolved.providerId,
                 capability,
@@ -363,35 +420,11 @@ const runOnProvider = (
                 apiHost: ctx.apiHost,
                 engines: resolved.provider.engines
               },
-              ResultCache.policyFor(env.settings.cache, capability),
-              ProviderQuota.limit(
-                quota,
-                {
-                  providerId: resolved.providerId,
-                  rateLimit: resolved.provider.rateLimit,
-                  // A local fetcher's Retry-After is one site's, not the provider's.
-                  retryAfterHoldsProvider: resolved.provider.type !== "local"
-                },
-                // A provider that ignores the requested count must not exceed it; what a JavaScript driver returns
-                // is checked, since post-processing reads every field.
-                Effect.flatMap(
-                  callDriver(resolved, input, () => resolved.call(input, ctx)),
-                  (results): Effect.Effect<ReadonlyArray<DriverResult>, WebSearchError.WebSearchError> => {
-                    const kept = Array.isArray(results) ? results.slice(0, ctx.maxResults) : undefined
-                    return kept !== undefined && kept.every(isDriverResult)
-                      ? Effect.succeed(kept)
-                      : Effect.fail(
-                          WebSearchError.responseInvalid(
-                            "decode_failed",
-                            `the ${resolved.provider.name} driver returned results outside the contract (title, content and url strings) for "${input}"`
-                          )
-                        )
-                  }
+                  ResultCache.policyFor(env.settings.cache, capability),
+                  metered
                 )
-              ).pipe(Effect.mapError((error) => WebSearchError.scrub(error, resolved.secrets)))
-            )
           )
-        )
+        })
       )
       return call.pipe(
         Effect.map(Either.right),
@@ -437,11 +470,14 @@ const runOnProvider = (
       yield* Effect.logDebug(`websearch dropped ${dropped.length} result(s) by blacklist, allowlist or bad URL`)
     }
     const query = WebSearchResponse.joinQuery(inputs)
-    const results = yield* PostProcessing.run(kept, {
-      query,
-      budget: env.settings.budget,
-      compression: env.settings.compression
-    })
+    const results = yield* withServices(
+      env,
+      PostProcessing.run(kept, {
+        query,
+        budget: env.settings.budget,
+        compression: env.settings.compression
+      })
+    )
     yield* Spans.annotateCurrentSpan({
       "websearch.results": results.length,
       "websearch.failures": failures.length
@@ -470,13 +506,16 @@ export const runResearch = (
 ): Effect.Effect<WebSearchResponse.ResearchResponse, WebSearchError.WebSearchError> =>
   Effect.gen(function* () {
     const resolved = yield* resolve(env, request.providerId, "research", (driver) => driver.research)
-    const ctx = yield* env.settings.resolve(resolved.providerId, "research")
+    const ctx = driverContext(env, yield* env.registry.resolve(resolved.providerId, "research"))
     const output = yield* guarded(
       resolved,
       "research",
       request.query,
       ctx.timeout,
-      callDriver(resolved, request.query, () => resolved.call(request, ctx))
+      withServices(
+        env,
+        callDriver(resolved, request.query, () => resolved.call(request, ctx))
+      )
     )
     return yield* decodeResearch({ ...output, providerId: resolved.providerId, query: request.query }).pipe(
       Effect.mapError((error) =>

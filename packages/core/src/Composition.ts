@@ -1,0 +1,120 @@
+/**
+ * What the parts of an application contribute to `WebSearch.layer(...parts)`: provider drivers, default
+ * providers of a bundle, and the optional services (result cache, provider quota, token counter, chunk ranker,
+ * usage sink). A part is a Layer that needs `Composition`, and only `WebSearch.layer` provides it, so a part
+ * placed anywhere else is a type error instead of a service silently ignored. Everything contributed is read
+ * once, when the application's layer is built.
+ *
+ * @since 0.2.0
+ */
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import type * as Scope from "effect/Scope"
+import type { Capability } from "./Capability.js"
+import type { AnyProviderDriver } from "./ProviderDriver.js"
+
+/**
+ * The names of the optional services a part may contribute; each may be contributed once. Each service's own
+ * module types its value (`ResultCache.layer`, `ProviderQuota.layer`, `ContentBudget.layerTokenCounter`,
+ * `Compression.layerChunkRanker`, `UsageSink.layer`).
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type ServiceName = "resultCache" | "providerQuota" | "tokenCounter" | "chunkRanker" | "usageSink"
+
+/**
+ * Default providers a bundle proposes (`Providers.layer` proposes DuckDuckGo for search); the settings' own
+ * `defaults` win over them.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Defaults {
+  /** Who proposes them, named in the error when two parts propose different defaults. */
+  readonly source: string
+  readonly defaults: { readonly [C in Capability]?: string | undefined }
+}
+
+/**
+ * Everything contributed, in contribution order.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Contributions {
+  readonly drivers: ReadonlyArray<AnyProviderDriver>
+  readonly defaults: ReadonlyArray<Defaults>
+  readonly services: { readonly [K in ServiceName]?: ReadonlyArray<unknown> }
+}
+
+/**
+ * The collector that `WebSearch.layer` provides to its parts.
+ *
+ * @since 0.2.0
+ * @category tags
+ */
+export class Composition extends Context.Tag("@websearch/core/Composition")<Composition, Composition.Service>() {}
+
+/**
+ * @since 0.2.0
+ * @category models
+ */
+export declare namespace Composition {
+  /**
+   * @since 0.2.0
+   * @category models
+   */
+  export interface Service {
+    readonly addDriver: (driver: AnyProviderDriver) => Effect.Effect<void>
+    readonly addDefaults: (defaults: Defaults) => Effect.Effect<void>
+    readonly addService: (name: ServiceName, service: unknown) => Effect.Effect<void>
+    /** What has been contributed so far. */
+    readonly contributions: () => Contributions
+  }
+}
+
+/**
+ * A fresh, empty collector.
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const make: Effect.Effect<Composition.Service> = Effect.sync(() => {
+  const drivers: Array<AnyProviderDriver> = []
+  const defaults: Array<Defaults> = []
+  const services: { [K in ServiceName]?: Array<unknown> } = {}
+  return {
+    addDriver: (driver) => Effect.sync(() => void drivers.push(driver)),
+    addDefaults: (entry) => Effect.sync(() => void defaults.push(entry)),
+    addService: (name, service) =>
+      Effect.sync(() => {
+        services[name] = [...(services[name] ?? []), service]
+      }),
+    contributions: () => ({ drivers: [...drivers], defaults: [...defaults], services: { ...services } })
+  }
+})
+
+/**
+ * A part that contributes one optional service; each service's module offers a typed one.
+ *
+ * @since 0.2.0
+ * @category layers
+ */
+export const service = (name: ServiceName, value: unknown): Layer.Layer<never, never, Composition> =>
+  Layer.effectDiscard(Effect.flatMap(Composition, (composition) => composition.addService(name, value)))
+
+/**
+ * A part that contributes one optional service built by a scoped effect (a store that opens a connection).
+ *
+ * @since 0.2.0
+ * @category layers
+ */
+export const serviceScoped = <A, E, R>(
+  name: ServiceName,
+  build: Effect.Effect<A, E, R>
+): Layer.Layer<never, E, Composition | Exclude<R, Scope.Scope>> =>
+  Layer.scopedDiscard(
+    Effect.flatMap(build, (value) => Effect.flatMap(Composition, (composition) => composition.addService(name, value)))
+  )

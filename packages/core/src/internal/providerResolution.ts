@@ -1,0 +1,230 @@
+/**
+ * Resolution of the composed providers against the settings, when the application's layer is built: each preset
+ * checked, each override matched to a composed provider and split into the common fields and the provider's own
+ * options (decoded by its schema), the environment laid over the settings when they came from it, the default
+ * and fallback providers checked. Every problem is collected, so one start-up failure names them all.
+ */
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
+import * as Capability from "../Capability.js"
+import type * as Composition from "../Composition.js"
+import * as Preset from "../Preset.js"
+import type { ResolvedProvider } from "../ProviderConfig.js"
+import type { AnyProviderDriver } from "../ProviderDriver.js"
+import type { ProviderId } from "../ProviderId.js"
+import * as Settings from "../Settings.js"
+import * as WebSearchError from "../WebSearchError.js"
+import * as ParseIssues from "./parseIssues.js"
+import * as ProviderEnvironment from "./providerEnvironment.js"
+
+/** The outcome of resolution. */
+export interface Resolved {
+  readonly drivers: ReadonlyMap<ProviderId, AnyProviderDriver>
+  readonly providers: ReadonlyMap<ProviderId, ResolvedProvider>
+  readonly defaults: { readonly [C in Capability.Capability]: ProviderId | null }
+  readonly fallbacks: { readonly [C in Capability.ListCapability]: ReadonlyArray<ProviderId> }
+}
+
+const decodePreset = Schema.decodeUnknownEither(Preset.Preset, { errors: "all", onExcessProperty: "error" })
+const decodeCommon = Schema.decodeUnknownEither(Settings.CommonOverride, { errors: "all" })
+const common: ReadonlySet<string> = new Set(Settings.commonFields)
+
+const splitOptions = (override: Record<string, unknown>): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(override).filter(([key]) => !common.has(key)))
+
+const mergeOverride = (
+  base: Settings.ProviderOverride | undefined,
+  overlay: Settings.ProviderOverride
+): Settings.ProviderOverride =>
+  base === undefined
+    ? overlay
+    : {
+        ...base,
+        ...overlay,
+        ...(base.capabilities !== undefined || overlay.capabilities !== undefined
+          ? { capabilities: { ...base.capabilities, ...overlay.capabilities } }
+          : {})
+      }
+
+const resolveProvider = (
+  preset: Preset.Preset,
+  override: Settings.ProviderOverride | undefined,
+  options: unknown
+): ResolvedProvider => ({
+  ...preset,
+  capabilities: preset.capabilities.map((capability) => {
+    const apiHost = override?.capabilities?.[capability.feature]?.apiHost
+    return apiHost === undefined ? capability : { ...capability, apiHost }
+  }),
+  apiKeys: override?.apiKeys ?? [],
+  engines: override?.engines ?? [],
+  basicAuth:
+    override?.basicAuthUsername !== undefined && override.basicAuthPassword !== undefined
+      ? Option.some({ username: override.basicAuthUsername, password: override.basicAuthPassword })
+      : Option.none(),
+  model: Option.fromNullable(override?.model),
+  rateLimit: Option.orElse(
+    Option.map(Option.fromNullable(override?.rateLimit), (rate) => ({
+      limit: rate.limit,
+      window: Option.getOrThrow(Settings.parseDuration(rate.window)),
+      maxWait: Option.getOrThrow(Settings.parseDuration(rate.maxWait ?? Settings.defaults.rateLimitMaxWait))
+    })),
+    () =>
+      Option.map(Option.fromNullable(preset.publishedRateLimit), (rate) => ({
+        limit: rate.limit,
+        window: Duration.millis(rate.windowMillis),
+        maxWait: Duration.millis(rate.maxWaitMillis)
+      }))
+  ),
+  options
+})
+
+/** One provider's override (settings with the environment over them) and its options, or the problems. */
+export interface One {
+  readonly override: Settings.ProviderOverride | undefined
+  readonly options: unknown
+  readonly problems: ReadonlyArray<string>
+}
+
+/** Resolves one provider's override and options against the settings. */
+export const resolveOne = (
+  driver: Pick<AnyProviderDriver, "preset" | "options" | "optionsConfig">,
+  settings: Settings.Service
+): Effect.Effect<One> =>
+  Effect.gen(function* () {
+    const id = driver.preset.id
+    const problems: Array<string> = []
+    let override = settings.overrides.get(id)
+    let rawOptions: Record<string, unknown> = override === undefined ? {} : splitOptions(override)
+    if (Option.isSome(settings.environment)) {
+      const read = yield* Effect.withConfigProvider(ProviderEnvironment.read(driver), settings.environment.value)
+      problems.push(...read.problems)
+      const decoded = decodeCommon(read.override)
+      if (Either.isLeft(decoded)) problems.push(ParseIssues.format(decoded.left, `providers.${id}`, true))
+      else {
+        override = mergeOverride(override, decoded.right as Settings.ProviderOverride)
+        rawOptions = { ...rawOptions, ...splitOptions(read.override) }
+      }
+    }
+    let options: unknown = undefined
+    if (driver.options === undefined) {
+      for (const key of Object.keys(rawOptions)) {
+        problems.push(
+          `providers.${id}.${key}: ${driver.preset.name} takes no option "${key}" (the common fields are ${Settings.commonFields.join(", ")})`
+        )
+      }
+    } else {
+      const decoded = Schema.decodeUnknownEither(driver.options, { errors: "all", onExcessProperty: "error" })(
+        rawOptions
+      )
+      if (Either.isLeft(decoded)) problems.push(ParseIssues.format(decoded.left, `providers.${id}`, true))
+      else options = decoded.right
+    }
+    return { override, options, problems }
+  })
+
+/** The `Unavailable/invalid_config` error listing problems. */
+export const invalid = (problems: ReadonlyArray<string>, source: string): WebSearchError.Unavailable =>
+  WebSearchError.unavailable("invalid_config", `invalid settings: ${problems.join("; ")} (from ${source})`)
+
+/** Resolves the contributed drivers against the settings; fails listing every problem. */
+export const resolve = (
+  contributions: Composition.Contributions,
+  settings: Settings.Service
+): Effect.Effect<Resolved, WebSearchError.Unavailable> =>
+  Effect.gen(function* () {
+    const problems: Array<string> = []
+    // A later registration of an id replaces an earlier one, keeping the earlier one's place.
+    const drivers = new Map<ProviderId, AnyProviderDriver>()
+    for (const driver of contributions.drivers) {
+      const checked = decodePreset(driver.preset)
+      if (Either.isLeft(checked)) {
+        problems.push(`a composed provider's preset is invalid: ${ParseIssues.format(checked.left, "preset")}`)
+        continue
+      }
+      drivers.set(driver.preset.id, driver)
+    }
+    const ids = Array.from(drivers.keys())
+    const composed = ids.join(", ") || "none"
+    for (const [id, override] of settings.overrides) {
+      const driver = drivers.get(id)
+      if (driver === undefined) {
+        problems.push(`providers.${id}: no composed provider has this id (composed: ${composed})`)
+        continue
+      }
+      for (const feature of Object.keys(override.capabilities ?? {}) as Array<Capability.Capability>) {
+        if (!Preset.supports(driver.preset, feature)) {
+          problems.push(`providers.${id}.capabilities.${feature}: ${id} has no ${feature} capability`)
+        }
+      }
+    }
+    const providers = new Map<ProviderId, ResolvedProvider>()
+    for (const [id, driver] of drivers) {
+      const one = yield* resolveOne(driver, settings)
+      problems.push(...one.problems)
+      providers.set(id, resolveProvider(driver.preset, one.override, one.options))
+    }
+    const defaults = {} as { [C in Capability.Capability]: ProviderId | null }
+    for (const capability of Capability.all) {
+      const chosen = settings.defaults[capability]
+      if (chosen === null) {
+        defaults[capability] = null
+        continue
+      }
+      if (chosen !== undefined) {
+        const driver = drivers.get(chosen)
+        if (driver === undefined) {
+          problems.push(`defaults.${capability}: no composed provider "${chosen}" (composed: ${composed})`)
+        } else if (!Preset.supports(driver.preset, capability)) {
+          problems.push(`defaults.${capability}: ${chosen} has no ${capability} capability`)
+        }
+        defaults[capability] = chosen
+        continue
+      }
+      const proposals = contributions.defaults.flatMap((entry) => {
+        const id = entry.defaults[capability]
+        return id === undefined ? [] : [{ id, source: entry.source }]
+      })
+      const distinct = Array.from(new Set(proposals.map((p) => p.id)))
+      if (distinct.length > 1) {
+        problems.push(
+          `defaults.${capability}: the composed parts propose different defaults (${proposals
+            .map((p) => `${p.source}: ${p.id}`)
+            .join(", ")}); choose one in defaults.${capability}`
+        )
+        defaults[capability] = null
+      } else if (distinct.length === 1) {
+        const id = distinct[0]
+        const driver = drivers.get(id)
+        if (driver === undefined || !Preset.supports(driver.preset, capability)) {
+          problems.push(
+            `defaults.${capability}: ${proposals[0].source} proposes ${id}, which is not a composed ${capability} provider (composed: ${composed})`
+          )
+        }
+        defaults[capability] = id
+      } else defaults[capability] = null
+    }
+    for (const capability of ["searchKeywords", "fetchUrls"] as const) {
+      const chain = settings.fallbacks[capability]
+      if (chain.length > 0 && defaults[capability] === null) {
+        problems.push(`fallbacks.${capability}: a fallback chain needs defaults.${capability}`)
+      }
+      chain.forEach((id, index) => {
+        const driver = drivers.get(id)
+        const field = `fallbacks.${capability}.${index}`
+        if (driver === undefined) problems.push(`${field}: no composed provider "${id}" (composed: ${composed})`)
+        else if (!Preset.supports(driver.preset, capability)) problems.push(`${field}: ${id} has no ${capability} capability`)
+        else if (id === defaults[capability]) problems.push(`${field}: ${id} already comes earlier in the chain`)
+      })
+    }
+    if (problems.length > 0) return yield* Effect.fail(invalid(problems, settings.source))
+    return {
+      drivers,
+      providers,
+      defaults,
+      fallbacks: settings.fallbacks
+    }
+  })
