@@ -1,13 +1,13 @@
 import { describe, expect, it } from "@effect/vitest"
-import * as Preset from "@websearch/core/Preset"
 import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as Main from "../src/Main.js"
+import * as Presets from "./support/presets.js"
 
 const preset = (id: string) => {
-  const found = Preset.byId.get(id)
+  const found = Presets.byId.get(id)
   if (found === undefined) throw new Error(`no preset ${id}`)
   return found
 }

@@ -1,17 +1,17 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as FetchUrls from "@websearch/core/FetchUrls"
-import * as Preset from "@websearch/core/Preset"
 import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
 import * as Effect from "effect/Effect"
 import { fileURLToPath } from "node:url"
 import * as Live from "../src/Live.js"
 import * as ProviderModules from "../src/ProviderModules.js"
+import * as Presets from "./support/presets.js"
 
 const common = { json: true, verbose: false, config: undefined, provider: undefined, allowHosts: [], allowCidrs: [] }
 const override = fileURLToPath(new URL("./support/fetchOverrideModule.ts", import.meta.url))
 
 const builtIn = ProviderRegistry.register({
-  preset: Preset.byId.get("fetch") as Preset.Preset,
+  preset: Presets.byId.get("fetch")!,
   fetchUrls: (url) => Effect.succeed({ title: "built in", url, content: "built-in driver" })
 })
 

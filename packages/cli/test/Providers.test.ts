@@ -5,12 +5,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as Capability from "@websearch/core/Capability"
-import * as Preset from "@websearch/core/Preset"
+import type * as Preset from "@websearch/core/Preset"
 import * as ProviderId from "@websearch/core/ProviderId"
 import { readFileSync } from "node:fs"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
 import { websearch } from "./support/process.js"
+import * as Presets from "./support/presets.js"
 
 const duckduckgoPage = readFileSync(new URL("../../providers/test/fixtures/duckduckgo.html", import.meta.url), "utf8")
 
@@ -72,7 +73,7 @@ describe("websearch with every provider", () => {
     }
     const ran = await websearch(["check", "tavily", "--json", "--allow-host", hostPort], {
       TAVILY_API_KEY: canary,
-      ...hostEnv(Preset.byId.get("tavily")!)
+      ...hostEnv(Presets.byId.get("tavily")!)
     })
     expect(ran.code).toBe(0)
     const out = JSON.parse(ran.stdout) as { response: { ok: boolean; capabilities: Array<{ capability: string }> } }
@@ -81,7 +82,7 @@ describe("websearch with every provider", () => {
     expect(ran.stdout + ran.stderr).not.toContain(canary)
   })
 
-  const keyed = Preset.all.filter((preset) => preset.credentials !== "none")
+  const keyed = Presets.all.filter((preset) => preset.credentials !== "none")
 
   it.each(keyed.map((preset) => [preset.id, preset] as const))(
     "%s: a provider quoting the key back never gets it printed (human and --json, --verbose)",

@@ -22,6 +22,7 @@
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
 import type * as Composition from "@websearch/core/Composition"
+import type * as Preset from "@websearch/core/Preset"
 import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
 import * as Layer from "effect/Layer"
 import * as Baidu from "./Baidu.js"
@@ -47,34 +48,42 @@ import * as Tavily from "./Tavily.js"
 import * as Zhipu from "./Zhipu.js"
 
 /**
+ * The presets of the providers `layer` registers, in display order: the catalogue of this package.
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const presets: ReadonlyArray<Preset.Preset> = [
+  Tavily.preset,
+  Exa.preset,
+  ExaMcp.preset,
+  SearXng.preset,
+  Jina.preset,
+  Zhipu.preset,
+  Bocha.preset,
+  Querit.preset,
+  Brave.preset,
+  Serper.preset,
+  GoogleSearch.preset,
+  Bing.preset,
+  Baidu.preset,
+  Ollama.preset,
+  Keenable.preset,
+  DuckDuckGo.preset,
+  Firecrawl.preset,
+  Perplexity.preset,
+  Kagi.preset,
+  SerpApi.preset,
+  OpenAi.preset
+]
+
+/**
  * The ids of the providers `layer` registers, in display order.
  *
  * @since 0.1.0
  * @category constants
  */
-export const ids: ReadonlyArray<string> = [
-  Tavily.providerId,
-  Exa.providerId,
-  ExaMcp.providerId,
-  SearXng.providerId,
-  Jina.providerId,
-  Zhipu.providerId,
-  Bocha.providerId,
-  Querit.providerId,
-  Brave.providerId,
-  Serper.providerId,
-  GoogleSearch.providerId,
-  Bing.providerId,
-  Baidu.providerId,
-  Ollama.providerId,
-  Keenable.providerId,
-  DuckDuckGo.providerId,
-  Firecrawl.providerId,
-  Perplexity.providerId,
-  Kagi.providerId,
-  SerpApi.providerId,
-  OpenAi.providerId
-]
+export const ids: ReadonlyArray<string> = presets.map((preset) => preset.id)
 
 /**
  * Registers every remote provider's driver, and proposes DuckDuckGo (keyless) as the default search provider

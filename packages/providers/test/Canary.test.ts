@@ -4,8 +4,8 @@
  * failure list or a log line. Basic-auth passwords (SearXNG) are checked the same way.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import * as Preset from "@websearch/core/Preset"
 import * as Providers from "../src/Providers.js"
+import * as Modules from "./support/modules.js"
 import * as Server from "./support/providerServer.js"
 
 const canary = Server.canary
@@ -49,7 +49,7 @@ const scenarios: ReadonlyArray<readonly [string, Server.Handler]> = [
 ]
 
 describe.each(ids)("%s never shows its key", (id) => {
-  const preset = Preset.byId.get(id)!
+  const preset = Modules.presets.get(id)!
   const capabilities = preset.capabilities
     .map((c) => c.feature)
     .filter((c): c is "searchKeywords" | "fetchUrls" => c !== "research")

@@ -73,9 +73,8 @@ const tavilyRoute =
 
 /** The whole of websearch with one remote provider pointed at `apiHost`. */
 const remote = (provider: ProviderLayer, providerId: string, apiHost: string, settings: Settings.SettingsInput = {}) =>
-  provider.pipe(
+  WebSearch.layer(provider).pipe(
     Layer.provide(NodeHttpClient.layerUndici),
-    Layer.provideMerge(WebSearch.layer),
     Layer.provideMerge(
       Settings.layer({
         ...settings,

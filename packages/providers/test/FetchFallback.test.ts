@@ -52,14 +52,11 @@ const live = (settings: Settings.SettingsInput) => {
       })
     )
   )
-  return Layer.mergeAll(
+  return WebSearch.layer(
     Fetch.layerOnTransport().pipe(Layer.provide(transport)),
-    Jina.layer.pipe(Layer.provide(NodeHttpClient.layerUndici))
-  ).pipe(
-    Layer.provideMerge(WebSearch.layer),
-    Layer.provideMerge(Settings.layer(settings)),
-    Layer.provideMerge(ProviderQuota.layerMemory())
-  )
+    Jina.layer.pipe(Layer.provide(NodeHttpClient.layerUndici)),
+    ProviderQuota.layerMemory()
+  ).pipe(Layer.provideMerge(Settings.layer(settings)))
 }
 
 const fetchUrls = (urls: ReadonlyArray<string>, fallbacks: ReadonlyArray<string>) =>

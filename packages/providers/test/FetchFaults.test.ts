@@ -34,8 +34,7 @@ const route =
 
 /** The whole of websearch with the local `fetch` provider as the default fetcher, allowed to reach the servers. */
 const local = (servers: ReadonlyArray<Faults.FaultServer>, settings: Settings.SettingsInput = {}) =>
-  Fetch.layerWith({ workers: false }).pipe(
-    Layer.provideMerge(WebSearch.layer),
+  WebSearch.layer(Fetch.layerWith({ workers: false })).pipe(
     Layer.provideMerge(
       Settings.layer({
         ...settings,

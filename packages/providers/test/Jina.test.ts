@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import * as ProviderChecks from "@websearch/core/ProviderChecks"
+import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
 import * as Settings from "@websearch/core/Settings"
+import * as WebSearch from "@websearch/core/WebSearch"
+import type * as WebSearchError from "@websearch/core/WebSearchError"
 import * as ConfigProvider from "effect/ConfigProvider"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -28,6 +32,18 @@ const search = (keywords: ReadonlyArray<string>, options?: Parameters<typeof Ser
   Server.search(server, "jina", Jina.layer, keywords, options)
 const fetch = (urls: ReadonlyArray<string>, options?: Parameters<typeof Server.fetch>[4]) =>
   Server.fetch(server, "jina", Jina.layer, urls, options)
+
+/** The registry of an application composing Jina over the given settings. */
+const composed = (settings: Layer.Layer<Settings.Settings, WebSearchError.Unavailable>) =>
+  WebSearch.layer(Jina.layer).pipe(Layer.provide(NodeHttpClient.layerUndici), Layer.provide(settings))
+
+/** Jina's resolved search and Reader endpoints. */
+const endpoints = Effect.gen(function* () {
+  const registry = yield* ProviderRegistry.ProviderRegistry
+  const search = yield* registry.resolve("jina", "searchKeywords")
+  const fetch = yield* registry.resolve("jina", "fetchUrls")
+  return [Option.getOrNull(search.apiHost), Option.getOrNull(fetch.apiHost)]
+})
 
 describe("Jina searchKeywords", () => {
   it("posts { q, count } with the Bearer key and JSON accept, and decodes the recorded answer", async () => {
@@ -390,14 +406,7 @@ describe("Jina endpoints: one per capability", () => {
 
   it("defaults to s.jina.ai for search and r.jina.ai for the Reader, each overridable alone", async () => {
     const resolve = (input: Settings.SettingsInput) =>
-      Effect.runPromise(
-        Effect.gen(function* () {
-          const settings = yield* Settings.make(input)
-          const search = yield* settings.resolve("jina", "searchKeywords")
-          const fetch = yield* settings.resolve("jina", "fetchUrls")
-          return [Option.getOrNull(search.apiHost), Option.getOrNull(fetch.apiHost)]
-        })
-      )
+      Effect.runPromise(endpoints.pipe(Effect.provide(composed(Settings.layer(input)))))
     expect(Jina.preset.capabilities).toEqual([
       { feature: "searchKeywords", apiHost: "https://s.jina.ai" },
       { feature: "fetchUrls", apiHost: "https://r.jina.ai" }
@@ -412,16 +421,12 @@ describe("Jina endpoints: one per capability", () => {
   })
 
   it("takes each endpoint from its own environment variable and refuses one JINA_API_HOST for both", async () => {
+    // The per-provider variables are read for the composed providers when the registry is built.
     const load = (env: Record<string, string>) =>
       Effect.runPromise(
-        Effect.gen(function* () {
-          const settings = yield* Settings.Settings
-          const search = yield* settings.resolve("jina", "searchKeywords")
-          const fetch = yield* settings.resolve("jina", "fetchUrls")
-          return [Option.getOrNull(search.apiHost), Option.getOrNull(fetch.apiHost)]
-        }).pipe(
+        endpoints.pipe(
           Effect.provide(
-            Settings.layerConfig().pipe(Layer.provide(Layer.setConfigProvider(ConfigProvider.fromJson(env))))
+            composed(Settings.layerConfig().pipe(Layer.provide(Layer.setConfigProvider(ConfigProvider.fromJson(env)))))
           ),
           Effect.either
         )

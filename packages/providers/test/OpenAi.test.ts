@@ -37,10 +37,10 @@ const settingsFor = (
   ...(options.timeoutMs === undefined ? {} : { timeouts: { research: options.timeoutMs } })
 })
 
-const liveLayer = (settings: Settings.SettingsInput) =>
-  OpenAi.layer.pipe(
+/** The application: OpenAI composed, with the given usage sink composed when there is one. */
+const liveLayer = (settings: Settings.SettingsInput, sink?: UsageSink.UsageSink.Service) =>
+  WebSearch.layer(OpenAi.layer, sink === undefined ? Layer.empty : UsageSink.layer(sink)).pipe(
     Layer.provide(NodeHttpClient.layerUndici),
-    Layer.provideMerge(WebSearch.layer),
     Layer.provideMerge(Settings.layer(settings))
   )
 
@@ -75,8 +75,7 @@ const research = (
     const logs: Array<LogLine> = []
     const sink = options.sink ?? { report: (fact) => Effect.sync(() => facts.push(fact)) }
     const exit = yield* Research.research(request as Parameters<typeof Research.research>[0]).pipe(
-      UsageSink.withSink(sink),
-      Effect.provide(liveLayer(settingsFor(server, options))),
+      Effect.provide(liveLayer(settingsFor(server, options), sink)),
       Effect.provide(Logger.replace(Logger.defaultLogger, captureLogs(logs))),
       Logger.withMinimumLogLevel(LogLevel.Debug),
       Effect.exit
@@ -218,9 +217,8 @@ describe("OpenAi research", () => {
           const baseline = success((yield* research(server, brief)).exit)
           const overFetch = yield* Research.research(brief).pipe(
             Effect.provide(
-              OpenAi.layer.pipe(
+              WebSearch.layer(OpenAi.layer).pipe(
                 Layer.provide(FetchHttpClient.layer),
-                Layer.provideMerge(WebSearch.layer),
                 Layer.provideMerge(Settings.layer(settingsFor(server)))
               )
             )

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import type * as ProviderDriver from "@websearch/core/ProviderDriver"
 import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
 import * as FastCheck from "effect/FastCheck"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
@@ -18,21 +19,20 @@ const ctxOf = (credentials: "required" | "optional" | "none", keyed: boolean): P
     capabilities: [{ feature: "searchKeywords" }],
     apiKeys: keyed ? [Redacted.make(key)] : [],
     engines: [],
-    engineId: Option.none(),
     basicAuth: Option.none(),
     model: Option.none(),
     rateLimit: Option.none(),
-    userAgent: Option.none(),
-    respectRobotsTxt: Option.none(),
-    render: Option.none(),
-    fetchResults: Option.none()
+    options: undefined
   },
   capability: "searchKeywords",
   apiHost: Option.some("http://127.0.0.1:1"),
   apiKey: keyed ? Option.some(Redacted.make(key)) : Option.none(),
   apiKeyIndex: keyed ? Option.some(0) : Option.none(),
   maxResults: 10,
-  timeout: Duration.seconds(10)
+  timeout: Duration.seconds(10),
+  options: undefined,
+  // The wording under test never fetches a page.
+  fetchUrls: () => Effect.die("fetchUrls is not part of these tests")
 })
 
 const callOf = (credentials: "required" | "optional" | "none", keyed: boolean) =>

@@ -291,13 +291,22 @@ describe("SearXNG with fetchResults", () => {
     const off = Server.success(await search(["q"], allowPages(), withFetch({ fetchResults: false })))
     expect(off.results[0].content).toBe("snippet 0")
     expect(pages.requests).toHaveLength(0)
-    // The fetch provider is not composed: the search still answers, with the problem logged as a warning.
+    // The fetch provider is not composed: the search still answers, with the problem logged as a warning that
+    // names the providers that are composed.
     const unregistered = await search(
       ["q"],
       allowPages(),
       SearXng.layerWith({ fetchResults: true, fetchProviderId: "fetch" })
     )
     expect(Server.success(unregistered).results[0].content).toBe("snippet 0")
-    expect(unregistered.logs.some((l) => l.level === "WARN" && l.text.includes("not_registered"))).toBe(true)
+    expect(
+      unregistered.logs.some(
+        (l) =>
+          l.level === "WARN" &&
+          l.text.includes("Unavailable/unknown_provider") &&
+          l.text.includes('unknown provider "fetch": no composed provider has this id (composed: searxng)')
+      )
+    ).toBe(true)
+    expect(pages.requests).toHaveLength(0)
   })
 })

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as ResultCache from "@websearch/core/ResultCache"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Support from "./support/server.js"
 
@@ -225,7 +224,7 @@ describe("endpoints over HTTP", () => {
       const { driver, recorder } = tavily()
       const base = yield* Support.start(
         { tokens: [Support.token] },
-        Layer.merge(Support.live([driver], settings), ResultCache.layer(store))
+        Support.live([driver], settings, [ResultCache.layer(store)])
       )
       const search = (keywords: Array<string>) => Effect.promise(() => Support.post(`${base}/v1/search`, { keywords }))
       const first = yield* search(["alpha"])

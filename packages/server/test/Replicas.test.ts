@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from "@effect/vitest"
 import * as HttpServer from "@effect/platform/HttpServer"
 import type * as Settings from "@websearch/core/Settings"
 import type * as WebSearchError from "@websearch/core/WebSearchError"
+import type * as Composition from "@websearch/core/Composition"
 import * as SharedStores from "@websearch/node/SharedStores"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
@@ -61,7 +62,7 @@ afterAll(async () => {
 let prefixes = 0
 const freshPrefix = () => `replicas${process.pid}x${++prefixes}x${Date.now()}`
 
-type Stores = Layer.Layer<SharedStores.SharedStores, WebSearchError.Unavailable>
+type Stores = Layer.Layer<SharedStores.SharedStores, WebSearchError.Unavailable, Composition.Composition>
 
 interface Backend {
   readonly name: string
@@ -96,7 +97,7 @@ const replica = (stores: Stores, settings: Settings.SettingsInput) =>
       host: "127.0.0.1",
       logRequests: false,
       tokens: [Support.token]
-    }).pipe(Layer.provide(stores), Layer.provide(Support.live([driver], settings)), Layer.build)
+    }).pipe(Layer.provide(Support.live([driver], settings, [stores])), Layer.build)
     const base = Support.baseUrl(Context.get(context, HttpServer.HttpServer))
     started.push(base)
     const search = (keyword: string) =>

@@ -16,8 +16,33 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Stream from "effect/Stream"
 
+// Presets shaped like the built-in providers these doubles stand in for (core names no provider).
+const presets: Record<string, Preset.Preset> = {
+  duckduckgo: Preset.make({
+    id: "duckduckgo",
+    name: "DuckDuckGo",
+    type: "api",
+    credentials: "none",
+    capabilities: [{ feature: "searchKeywords", apiHost: "https://html.duckduckgo.com" }]
+  }),
+  fetch: Preset.make({
+    id: "fetch",
+    name: "Fetch (local)",
+    type: "local",
+    credentials: "none",
+    capabilities: [{ feature: "fetchUrls" }]
+  }),
+  openai: Preset.make({
+    id: "openai",
+    name: "OpenAI web search",
+    type: "api",
+    credentials: "required",
+    capabilities: [{ feature: "research", apiHost: "https://api.openai.com/v1" }]
+  })
+}
+
 const preset = (id: string): Preset.Preset => {
-  const found = Preset.byId.get(id)
+  const found = presets[id]
   if (found === undefined) throw new Error(`no preset ${id}`)
   return found
 }
@@ -95,21 +120,22 @@ export const live = (
   list: ReadonlyArray<ProviderDriver>,
   settings: Settings.SettingsInput = {}
 ): Layer.Layer<WebSearch.WebSearch | Settings.Settings, WebSearchError.Unavailable> =>
-  list
-    .reduce<Layer.Layer<never, never, ProviderRegistry.ProviderRegistry>>(
-      (acc, d) => Layer.merge(acc, ProviderRegistry.register(d)),
-      Layer.empty
+  WebSearch.layer(
+    ...list.map((d) => ProviderRegistry.register(d)),
+    // The defaults the CLI's bundle proposes, for the doubles composed here.
+    ProviderRegistry.proposeDefaults("test bundle", {
+      ...(list.some((d) => d.preset.id === "duckduckgo") ? { searchKeywords: "duckduckgo" } : {}),
+      ...(list.some((d) => d.preset.id === "fetch") ? { fetchUrls: "fetch" } : {})
+    })
+  ).pipe(
+    Layer.provideMerge(
+      Settings.layer({
+        defaults: { research: list.some((d) => d.preset.id === "openai") ? "openai" : null },
+        providers: list.some((d) => d.preset.id === "openai") ? { openai: { apiKeys: ["sk-test-key-123456"] } } : {},
+        ...settings
+      })
     )
-    .pipe(
-      Layer.provideMerge(WebSearch.layer),
-      Layer.provideMerge(
-        Settings.layer({
-          defaults: { research: "openai" },
-          providers: { openai: { apiKeys: ["sk-test-key-123456"] } },
-          ...settings
-        })
-      )
-    )
+  )
 
 const usage = (input: number, output: number) => ({
   inputTokens: input,

@@ -2,11 +2,11 @@
  * A provider module that registers its own `fetch` driver: composed after the built-in providers, it must
  * replace the built-in driver with the same id.
  */
-import * as Preset from "@websearch/core/Preset"
 import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
 import * as Effect from "effect/Effect"
+import * as Presets from "./presets.js"
 
-const preset = Preset.byId.get("fetch")
+const preset = Presets.byId.get("fetch")
 if (preset === undefined) throw new Error("the fetch preset is missing")
 
 export const layer = ProviderRegistry.register({

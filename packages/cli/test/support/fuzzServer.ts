@@ -6,11 +6,11 @@
  * asks for (any other path) get the same treatment, with hostile HTML as the recorded answer.
  */
 import * as Capability from "@websearch/core/Capability"
-import * as Preset from "@websearch/core/Preset"
 import * as ProviderId from "@websearch/core/ProviderId"
 import { readFileSync } from "node:fs"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
+import * as Presets from "./presets.js"
 
 /** How the server answers during one run. */
 export type Mode =
@@ -161,7 +161,7 @@ export const environment = (server: FuzzServer): Record<string, string> => {
     WEBSEARCH_DEFAULT_FETCH_URLS_PROVIDER: "tavily",
     WEBSEARCH_DEFAULT_RESEARCH_PROVIDER: "openai"
   }
-  for (const preset of Preset.all) {
+  for (const preset of Presets.all) {
     const prefix = ProviderId.toEnvName(preset.id)
     if (preset.credentials !== "none") env[`${prefix}_API_KEY`] = canaryOf(preset.id)
     for (const capability of preset.capabilities) {
@@ -174,6 +174,6 @@ export const environment = (server: FuzzServer): Record<string, string> => {
 }
 
 /** Every canary `environment` sets. */
-export const canaries: ReadonlyArray<string> = Preset.all
+export const canaries: ReadonlyArray<string> = Presets.all
   .filter((preset) => preset.credentials !== "none")
   .map((preset) => canaryOf(preset.id))

@@ -17,7 +17,8 @@ import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as TestServices from "effect/TestServices"
 import type { Capability } from "../../src/Capability.js"
-import * as Preset from "../../src/Preset.js"
+import type * as Composition from "../../src/Composition.js"
+import type * as Preset from "../../src/Preset.js"
 import type { DriverContext, DriverResult, ProviderDriver } from "../../src/ProviderDriver.js"
 import * as ProviderQuota from "../../src/ProviderQuota.js"
 import * as ProviderRegistry from "../../src/ProviderRegistry.js"
@@ -25,6 +26,7 @@ import * as Settings from "../../src/Settings.js"
 import * as WebSearch from "../../src/WebSearch.js"
 import type * as WebSearchError from "../../src/WebSearchError.js"
 import type { ResearchResponse } from "../../src/WebSearchResponse.js"
+import * as Presets from "./presets.js"
 
 // --- Scripts ----------------------------------------------------------------------------------------------
 
@@ -152,7 +154,7 @@ const pick = (scripted: Scripted, input: string, ctx: DriverContext): Script =>
   typeof scripted === "function" ? scripted(input, ctx) : scripted
 
 const presetOf = (id: string): Preset.Preset => {
-  const preset = Preset.byId.get(id)
+  const preset = Presets.byId.get(id)
   if (preset === undefined) throw new Error(`test driver: no preset "${id}"`)
   return preset
 }
@@ -263,37 +265,54 @@ type Driverish = ProviderDriver | TestDriver
 
 const toDriver = (d: Driverish): ProviderDriver => ("driver" in d ? d.driver : d)
 
-/** Registers drivers into the registry `WebSearch.layer` provides. */
+/** Parts registering drivers, for `WebSearch.layer(...)`. */
 export const registerAll = (
   drivers: ReadonlyArray<Driverish>
-): Layer.Layer<never, never, ProviderRegistry.ProviderRegistry> =>
-  drivers.reduce<Layer.Layer<never, never, ProviderRegistry.ProviderRegistry>>(
+): Layer.Layer<never, never, Composition.Composition> =>
+  drivers.reduce<Layer.Layer<never, never, Composition.Composition>>(
     (acc, d) => Layer.merge(acc, ProviderRegistry.register(toDriver(d))),
     Layer.empty
   )
 
-/** The whole of websearch with these drivers over a given settings layer; exposes `Settings` too. */
+/** A quota part, or "default" for the registry's own in-memory quota. */
+export type QuotaPart = Layer.Layer<never, never, Composition.Composition> | "default"
+
+/**
+ * The whole of websearch with these drivers (and any other parts) over a given settings layer; exposes
+ * `Settings` too.
+ */
 export const layerWith = <E, R>(
   drivers: ReadonlyArray<Driverish>,
   settings: Layer.Layer<Settings.Settings, E, R>,
-  quota: Layer.Layer<ProviderQuota.ProviderQuota> | "default" = Layer.succeed(
-    ProviderQuota.ProviderQuota,
-    ProviderQuota.unlimited
-  )
-): Layer.Layer<WebSearch.WebSearch | Settings.Settings, E, R> => {
-  const live = registerAll(drivers).pipe(Layer.provideMerge(WebSearch.layer), Layer.provideMerge(settings))
   // The pipeline tests run under the TestClock, where a published budget's wait would never end; the quota's own
   // tests (ProviderQuota.test.ts) pass theirs, or "default" for the registry's in-memory one.
-  return quota === "default" ? live : Layer.provideMerge(live, quota)
+  quota: QuotaPart = ProviderQuota.layerService(ProviderQuota.unlimited),
+  parts: ReadonlyArray<Layer.Layer<never, never, Composition.Composition>> = []
+): Layer.Layer<WebSearch.WebSearch | Settings.Settings, E | WebSearchError.Unavailable, R> =>
+  WebSearch.layer(
+    registerAll(drivers),
+    bundleDefaults(drivers),
+    quota === "default" ? Layer.empty : quota,
+    ...parts
+  ).pipe(Layer.provideMerge(settings))
+
+/** The defaults the CLI's bundle proposes (DuckDuckGo for search, the local fetcher for URLs), when composed. */
+const bundleDefaults = (drivers: ReadonlyArray<Driverish>): Layer.Layer<never, never, Composition.Composition> => {
+  const ids = new Set(drivers.map((d) => toDriver(d).preset.id))
+  return ProviderRegistry.proposeDefaults("test bundle", {
+    ...(ids.has("duckduckgo") ? { searchKeywords: "duckduckgo" } : {}),
+    ...(ids.has("fetch") ? { fetchUrls: "fetch" } : {})
+  })
 }
 
 /** The whole of websearch with these drivers and settings from code. */
 export const layer = (
   drivers: ReadonlyArray<Driverish>,
   settings: Settings.SettingsInput = {},
-  quota?: Layer.Layer<ProviderQuota.ProviderQuota> | "default"
+  quota?: QuotaPart,
+  parts?: ReadonlyArray<Layer.Layer<never, never, Composition.Composition>>
 ): Layer.Layer<WebSearch.WebSearch | Settings.Settings, WebSearchError.Unavailable> =>
-  layerWith(drivers, Settings.layer(settings), quota)
+  layerWith(drivers, Settings.layer(settings), quota, parts)
 
 // --- Logs -------------------------------------------------------------------------------------------------
 

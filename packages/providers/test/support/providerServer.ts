@@ -9,8 +9,8 @@
 import type * as HttpClient from "@effect/platform/HttpClient"
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import * as FetchUrls from "@websearch/core/FetchUrls"
+import type * as Composition from "@websearch/core/Composition"
 import * as ProviderQuota from "@websearch/core/ProviderQuota"
-import type * as ProviderRegistry from "@websearch/core/ProviderRegistry"
 import * as SearchKeywords from "@websearch/core/SearchKeywords"
 import * as Settings from "@websearch/core/Settings"
 import * as WebSearch from "@websearch/core/WebSearch"
@@ -207,23 +207,24 @@ export const settingsFor = (
   }
 }
 
-/** A provider module's Layer: it may use the HttpClient, the settings and the capability services. */
+/**
+ * A provider module's Layer, a part of `WebSearch.layer`: it may use the HttpClient and the settings, and may
+ * fail at start (a provider whose options are refused).
+ */
 export type ProviderLayer = Layer.Layer<
   never,
-  never,
-  ProviderRegistry.ProviderRegistry | HttpClient.HttpClient | Settings.Settings | WebSearch.WebSearch
+  WebSearchError.Unavailable,
+  Composition.Composition | HttpClient.HttpClient | Settings.Settings
 >
 
 /** The whole of websearch with one provider Layer, over undici, with a fresh quota. */
 export const live = (
   provider: ProviderLayer,
   settings: Settings.SettingsInput
-): Layer.Layer<WebSearch.WebSearch | Settings.Settings | ProviderQuota.ProviderQuota, WebSearchError.Unavailable> =>
-  provider.pipe(
+): Layer.Layer<WebSearch.WebSearch | Settings.Settings, WebSearchError.Unavailable> =>
+  WebSearch.layer(provider, ProviderQuota.layerMemory()).pipe(
     Layer.provide(NodeHttpClient.layerUndici),
-    Layer.provideMerge(WebSearch.layer),
-    Layer.provideMerge(Settings.layer(settings)),
-    Layer.provideMerge(ProviderQuota.layerMemory())
+    Layer.provideMerge(Settings.layer(settings))
   )
 
 /** Runs `searchKeywords` on the provider against the server. */

@@ -5,13 +5,18 @@
  */
 import type * as RateLimiter from "@effect/experimental/RateLimiter"
 import * as HttpServer from "@effect/platform/HttpServer"
-import * as Preset from "@websearch/core/Preset"
+import type * as Composition from "@websearch/core/Composition"
+import type * as Preset from "@websearch/core/Preset"
 import type { DriverContext, DriverResult, ProviderDriver } from "@websearch/core/ProviderDriver"
 import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
 import * as Settings from "@websearch/core/Settings"
 import * as WebSearch from "@websearch/core/WebSearch"
 import type * as WebSearchError from "@websearch/core/WebSearchError"
 import type { ResearchResponse } from "@websearch/core/WebSearchResponse"
+import * as Exa from "@websearch/providers/Exa"
+import * as OpenAi from "@websearch/providers/OpenAi"
+import * as SearXng from "@websearch/providers/SearXng"
+import * as Tavily from "@websearch/providers/Tavily"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
@@ -44,6 +49,11 @@ export const results = (input: string, count = 2): ReadonlyArray<DriverResult> =
     url: `https://results.example/${encodeURIComponent(input)}/${i + 1}`
   }))
 
+// The built-in presets the scripted drivers stand in for.
+const presets: ReadonlyMap<string, Preset.Preset> = new Map(
+  [Tavily.preset, Exa.preset, SearXng.preset, OpenAi.preset].map((preset) => [preset.id, preset])
+)
+
 /** A scripted driver for a built-in preset; only the given capabilities are implemented. */
 export const driver = (
   providerId: string,
@@ -53,7 +63,7 @@ export const driver = (
     readonly research?: Behaviour<Omit<ResearchResponse, "providerId" | "query">>
   }
 ): { readonly driver: ProviderDriver; readonly recorder: Recorder } => {
-  const preset = Preset.byId.get(providerId)
+  const preset = presets.get(providerId)
   if (preset === undefined) throw new Error(`no preset ${providerId}`)
   const recorder: Recorder = { calls: [], completed: [], interrupted: [] }
   const record =
@@ -80,17 +90,15 @@ export const driver = (
   return { driver: out, recorder }
 }
 
-/** The capability services with these drivers and settings. */
-export const live = (
+/** The capability services with these drivers, settings and other parts (a result cache, shared stores). */
+export const live = <ROut = never>(
   drivers: ReadonlyArray<ProviderDriver>,
-  settings: Settings.SettingsInput = {}
-): Layer.Layer<WebSearch.WebSearch | Settings.Settings, WebSearchError.Unavailable> =>
-  drivers
-    .reduce<Layer.Layer<never, never, ProviderRegistry.ProviderRegistry>>(
-      (acc, d) => Layer.merge(acc, ProviderRegistry.register(d)),
-      Layer.empty
-    )
-    .pipe(Layer.provideMerge(WebSearch.layer), Layer.provideMerge(Settings.layer(settings)))
+  settings: Settings.SettingsInput = {},
+  parts: ReadonlyArray<Layer.Layer<ROut, WebSearchError.Unavailable, Composition.Composition>> = []
+): Layer.Layer<WebSearch.WebSearch | Settings.Settings | ROut, WebSearchError.Unavailable> =>
+  WebSearch.layer(...drivers.map((d) => ProviderRegistry.register(d)), ...parts).pipe(
+    Layer.provideMerge(Settings.layer(settings))
+  ) as Layer.Layer<WebSearch.WebSearch | Settings.Settings | ROut, WebSearchError.Unavailable>
 
 /** The base URL of a running server. */
 export const baseUrl = (server: HttpServer.HttpServer): string => {
