@@ -15,6 +15,9 @@ const chain: Settings.SettingsInput = {
   providers: { tavily: { apiKeys: ["tvly-key-0001"] }, brave: { apiKeys: ["brave-key-0001"] } }
 }
 
+// The chain's last provider, composed so the chain is valid; these tests never reach it.
+const quietDdg = () => Drivers.makeDriver("duckduckgo", { searchKeywords: Drivers.succeed(1) })
+
 describe("configured fallback chains", () => {
   it.effect(
     "a request that fails as a whole on the default is answered by the next provider, and says so in logs",
@@ -37,21 +40,28 @@ describe("configured fallback chains", () => {
     }
   )
 
-  it.effect("a provider that is not registered or lacks its key is skipped the same way", () => {
+  it.effect("a provider that lacks its key is skipped the same way", () => {
+    const tavily = Drivers.makeDriver("tavily", { searchKeywords: Drivers.succeed(1) })
+    const brave = Drivers.makeDriver("brave", { searchKeywords: Drivers.succeed(1) })
     const ddg = Drivers.makeDriver("duckduckgo", { searchKeywords: Drivers.succeed(1) })
     return Effect.gen(function* () {
-      // tavily has no driver, brave no key: both fail as Unavailable before any call.
+      // tavily and brave have no key: both fail as Unavailable before any call.
       const response = yield* SearchKeywords.searchKeywords({ keywords: ["a"] })
       expect(response.providerId).toBe("duckduckgo")
-    }).pipe(
-      Effect.provide(
-        Drivers.layer([Drivers.makeDriver("brave", { searchKeywords: Drivers.succeed(1) }), ddg], {
-          ...chain,
-          providers: {}
-        })
-      )
-    )
+      expect([tavily.recorder.started, brave.recorder.started, ddg.recorder.started]).toEqual([[], [], ["a"]])
+    }).pipe(Effect.provide(Drivers.layer([tavily, brave, ddg], { ...chain, providers: {} })))
   })
+
+  it.effect("a chain naming a provider that is not composed fails the start, naming the composed ids", () =>
+    Effect.gen(function* () {
+      const ddg = Drivers.makeDriver("duckduckgo", { searchKeywords: Drivers.succeed(1) })
+      const error = yield* Effect.flip(Effect.provide(Effect.void, Drivers.layer([ddg], chain)))
+      expect(error).toMatchObject({ _tag: "Unavailable", reason: "invalid_config" })
+      expect(error.message).toContain('defaults.searchKeywords: no composed provider "tavily" (composed: duckduckgo)')
+      expect(error.message).toContain('fallbacks.searchKeywords.0: no composed provider "brave" (composed: duckduckgo)')
+      expect(ddg.recorder.started).toEqual([])
+    })
+  )
 
   it.effect("when every provider fails, the last error is raised naming the earlier attempts", () => {
     const drivers = ["tavily", "brave", "duckduckgo"].map((id) =>
@@ -76,7 +86,7 @@ describe("configured fallback chains", () => {
       expect(response.providerId).toBe("tavily")
       expect(response.failures.map((f) => f.input)).toEqual(["bad"])
       expect(brave.recorder.started).toEqual([])
-    }).pipe(Effect.provide(Drivers.layer([tavily, brave], chain)))
+    }).pipe(Effect.provide(Drivers.layer([tavily, brave, quietDdg()], chain)))
   })
 
   it.effect("an explicit providerId never falls back", () => {
@@ -86,7 +96,7 @@ describe("configured fallback chains", () => {
       const error = yield* Effect.flip(SearchKeywords.searchKeywords({ providerId: "tavily", keywords: ["a"] }))
       expect(error).toMatchObject({ reason: "http_5xx", providerId: "tavily" })
       expect(brave.recorder.started).toEqual([])
-    }).pipe(Effect.provide(Drivers.layer([tavily, brave], chain)))
+    }).pipe(Effect.provide(Drivers.layer([tavily, brave, quietDdg()], chain)))
   })
 
   it.effect("an Aborted stops the chain", () => {
@@ -96,7 +106,7 @@ describe("configured fallback chains", () => {
       const error = yield* Effect.flip(SearchKeywords.searchKeywords({ keywords: ["a"] }))
       expect(error._tag).toBe("Aborted")
       expect(brave.recorder.started).toEqual([])
-    }).pipe(Effect.provide(Drivers.layer([tavily, brave], chain)))
+    }).pipe(Effect.provide(Drivers.layer([tavily, brave, quietDdg()], chain)))
   })
 
   it.effect("refused inputs do not fall back: a blacklisted URL would be refused by every provider", () => {
@@ -118,8 +128,15 @@ describe("configured fallback chains", () => {
     )
   })
 
+  // Composing duckduckgo, the local fetcher and brave, whose bundle proposes duckduckgo and fetch as defaults.
+  const standIns = ["duckduckgo", "fetch", "brave"].map((id) =>
+    Drivers.makeDriver(id, { searchKeywords: Drivers.succeed(1), fetchUrls: Drivers.succeed() })
+  )
   it.effect.each([
-    [{ fallbacks: { searchKeywords: ["nope"] } }, "fallbacks.searchKeywords.0: unknown provider"],
+    [
+      { fallbacks: { searchKeywords: ["nope"] } },
+      'fallbacks.searchKeywords.0: no composed provider "nope" (composed: duckduckgo, fetch, brave)'
+    ],
     [{ fallbacks: { fetchUrls: ["brave"] } }, "fallbacks.fetchUrls.0: brave has no fetchUrls capability"],
     [{ fallbacks: { searchKeywords: ["brave", "brave"] } }, "fallbacks.searchKeywords.1: brave already comes earlier"],
     [{ fallbacks: { searchKeywords: ["duckduckgo"] } }, "fallbacks.searchKeywords.0: duckduckgo already comes earlier"],
@@ -127,9 +144,9 @@ describe("configured fallback chains", () => {
       { defaults: { searchKeywords: null }, fallbacks: { searchKeywords: ["brave"] } },
       "fallbacks.searchKeywords: a fallback chain needs defaults.searchKeywords"
     ]
-  ] as const)("invalid chain %j is rejected at load naming the field", ([input, fragment]) =>
+  ] as const)("invalid chain %j is rejected at start naming the field", ([input, fragment]) =>
     Effect.gen(function* () {
-      const error = yield* Effect.flip(Settings.make(input))
+      const error = yield* Effect.flip(Effect.provide(Effect.void, Drivers.layer(standIns, input)))
       expect(error).toMatchObject({ _tag: "Unavailable", reason: "invalid_config" })
       expect(error.message).toContain(fragment)
     })

@@ -2,8 +2,10 @@ import { describe, expect, it } from "@effect/vitest"
 import * as ConfigProvider from "effect/ConfigProvider"
 import * as Effect from "effect/Effect"
 import * as FetchUrls from "../src/FetchUrls.js"
+import type * as ProviderRegistry from "../src/ProviderRegistry.js"
 import * as Settings from "../src/Settings.js"
 import * as Drivers from "./support/drivers.js"
+import * as Registry from "./support/registry.js"
 
 const fetchUrls = FetchUrls.fetchUrls
 
@@ -159,23 +161,23 @@ describe("user-set endpoints and the URL policy", () => {
 
   it.effect("an allowlisted host, an allowed port or a public name loads", () =>
     Effect.gen(function* () {
-      const apiHost = (settings: Settings.Service, id: string) => settings.providers.get(id)?.capabilities[0].apiHost
-      const searx = yield* Settings.make({
+      const apiHost = (registry: ProviderRegistry.Service, id: string) => registry.providers.get(id)?.capabilities[0].apiHost
+      const searx = yield* Registry.load({
         urlPolicy: { allowHosts: ["searxng"] },
         providers: { searxng: { capabilities: { searchKeywords: { apiHost: "http://searxng:8080" } } } }
       })
       expect(apiHost(searx, "searxng")).toBe("http://searxng:8080")
-      const cidr = yield* Settings.make({
+      const cidr = yield* Registry.load({
         urlPolicy: { allowCidrs: ["10.0.0.0/8"], allowPorts: [8080] },
         providers: { searxng: { capabilities: { searchKeywords: { apiHost: "http://10.0.0.5:8080" } } } }
       })
       expect(apiHost(cidr, "searxng")).toBe("http://10.0.0.5:8080")
-      const reader = yield* Settings.make({
+      const reader = yield* Registry.load({
         urlPolicy: { allowHosts: ["127.0.0.1:9"] },
         providers: { jina: { capabilities: { fetchUrls: { apiHost: "http://127.0.0.1:9/reader" } } } }
       })
       expect(reader.providers.get("jina")?.capabilities[1].apiHost).toBe("http://127.0.0.1:9/reader")
-      const named = yield* Settings.make({
+      const named = yield* Registry.load({
         providers: { searxng: { capabilities: { searchKeywords: { apiHost: "https://searx.example.org" } } } }
       })
       expect(apiHost(named, "searxng")).toBe("https://searx.example.org")
@@ -185,7 +187,7 @@ describe("user-set endpoints and the URL policy", () => {
   it.effect("endpoints from the environment are checked the same way", () =>
     Effect.gen(function* () {
       const error = yield* Effect.flip(
-        Effect.provide(Settings.Settings, Settings.layerConfig()).pipe(
+        Registry.fromLayer(Settings.layerConfig()).pipe(
           Effect.withConfigProvider(ConfigProvider.fromMap(new Map([["SEARXNG_API_HOST", "http://localhost:8888"]])))
         )
       )

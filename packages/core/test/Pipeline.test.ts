@@ -12,6 +12,7 @@ import * as SearchKeywords from "../src/SearchKeywords.js"
 import * as TurnAggregation from "../src/TurnAggregation.js"
 import * as WebSearchError from "../src/WebSearchError.js"
 import * as Drivers from "./support/drivers.js"
+import * as Presets from "./support/presets.js"
 
 const search = SearchKeywords.searchKeywords
 const fetchUrls = FetchUrls.fetchUrls
@@ -53,9 +54,9 @@ describe("Registry and factory (Cherry §9.1, §9.2)", () => {
     .map(([id]) => id)
 
   it("§9.1.1 capability matrix: every preset declares exactly its capabilities", () => {
-    const actual = Object.fromEntries(Preset.all.map((p) => [p.id, p.capabilities.map((c) => c.feature)]))
+    const actual = Object.fromEntries(Presets.all.map((p) => [p.id, p.capabilities.map((c) => c.feature)]))
     expect(actual).toEqual(matrix)
-    for (const preset of Preset.all) {
+    for (const preset of Presets.all) {
       for (const capability of ["searchKeywords", "fetchUrls", "research"] as const) {
         expect(Preset.supports(preset, capability)).toBe(matrix[preset.id].includes(capability))
       }
@@ -63,7 +64,7 @@ describe("Registry and factory (Cherry §9.1, §9.2)", () => {
   })
 
   it("§9.1.3 / §9.2.1-2 Jina has searchKeywords at https://s.jina.ai and fetchUrls at https://r.jina.ai", () => {
-    const jina = Preset.byId.get("jina")
+    const jina = Presets.byId.get("jina")
     expect(jina?.capabilities).toEqual([
       { feature: "searchKeywords", apiHost: "https://s.jina.ai" },
       { feature: "fetchUrls", apiHost: "https://r.jina.ai" }
@@ -83,19 +84,19 @@ describe("Registry and factory (Cherry §9.1, §9.2)", () => {
   })
 
   it("§9.2.3 fetch (local) supports only fetchUrls", () => {
-    expect(Preset.byId.get("fetch")?.capabilities.map((c) => c.feature)).toEqual(["fetchUrls"])
+    expect(Presets.byId.get("fetch")?.capabilities.map((c) => c.feature)).toEqual(["fetchUrls"])
   })
 
   it("§9.2.4 keyword-only providers lack fetchUrls", () => {
     expect(keywordOnly.length).toBeGreaterThan(10)
     for (const id of keywordOnly) {
-      const preset = Preset.byId.get(id)
+      const preset = Presets.byId.get(id)
       expect(preset !== undefined && Preset.supports(preset, "fetchUrls"), id).toBe(false)
     }
   })
 
   it("openai supports only research", () => {
-    expect(Preset.byId.get("openai")?.capabilities.map((c) => c.feature)).toEqual(["research"])
+    expect(Presets.byId.get("openai")?.capabilities.map((c) => c.feature)).toEqual(["research"])
   })
 
   it.effect(
@@ -247,7 +248,13 @@ describe("WebSearchService (Cherry §9.3)", () => {
     () =>
       Effect.gen(function* () {
         const error = yield* Effect.flip(
-          search({ keywords: ["x"] }).pipe(Effect.provide(Drivers.layer([], { defaults: { fetchUrls: "duckduckgo" } })))
+          search({ keywords: ["x"] }).pipe(
+            Effect.provide(
+              Drivers.layer([Drivers.makeDriver("duckduckgo", { searchKeywords: Drivers.succeed() })], {
+                defaults: { fetchUrls: "duckduckgo" }
+              })
+            )
+          )
         )
         expect([error._tag, error.reason]).toEqual(["Unavailable", "invalid_config"])
         expect(error.message).toContain("defaults.fetchUrls")
@@ -259,15 +266,30 @@ describe("WebSearchService (Cherry §9.3)", () => {
     Effect.gen(function* () {
       const error = yield* Effect.flip(search({ providerId: "nope", keywords: ["x"] }))
       expect([error._tag, error.reason, error.providerId]).toEqual(["Unavailable", "unknown_provider", "nope"])
-      expect(error.message).toContain('"nope"')
-    }).pipe(Effect.provide(Drivers.layer([])))
+      expect(error.message).toBe('unknown provider "nope": no composed provider has this id (composed: brave)')
+    }).pipe(Effect.provide(Drivers.layer([Drivers.makeDriver("brave", { searchKeywords: Drivers.succeed() })])))
   )
 
-  it.effect("§9.3.5 a provider with no registered driver fails with Unavailable/not_registered", () =>
+  it.effect(
+    "§9.3.5 a default naming a provider that is not composed fails the start with invalid_config listing the composed ids",
+    () =>
+      Effect.gen(function* () {
+        const brave = Drivers.makeDriver("brave", { searchKeywords: Drivers.succeed() })
+        const error = yield* Effect.flip(
+          search({ keywords: ["x"] }).pipe(
+            Effect.provide(Drivers.layer([brave], { defaults: { searchKeywords: "duckduckgo" } }))
+          )
+        )
+        expect([error._tag, error.reason]).toEqual(["Unavailable", "invalid_config"])
+        expect(error.message).toContain('defaults.searchKeywords: no composed provider "duckduckgo" (composed: brave)')
+        expect(brave.recorder.calls).toEqual([])
+      })
+  )
+
+  it.effect("§9.3.5 without a composed default, a request naming no provider fails with no_default_provider", () =>
     Effect.gen(function* () {
       const error = yield* Effect.flip(search({ keywords: ["x"] }))
-      expect([error._tag, error.reason, error.providerId]).toEqual(["Unavailable", "not_registered", "duckduckgo"])
-      expect(error.message).toContain("registered: none")
+      expect([error._tag, error.reason]).toEqual(["Unavailable", "no_default_provider"])
     }).pipe(Effect.provide(Drivers.layer([])))
   )
 

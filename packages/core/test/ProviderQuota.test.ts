@@ -5,6 +5,7 @@ import * as Duration from "effect/Duration"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as TestClock from "effect/TestClock"
+import type * as Composition from "../src/Composition.js"
 import * as FetchUrls from "../src/FetchUrls.js"
 import * as ProviderQuota from "../src/ProviderQuota.js"
 import * as ResultCache from "../src/ResultCache.js"
@@ -12,6 +13,7 @@ import { searchKeywords } from "../src/SearchKeywords.js"
 import * as Settings from "../src/Settings.js"
 import * as WebSearchError from "../src/WebSearchError.js"
 import * as Drivers from "./support/drivers.js"
+import * as Registry from "./support/registry.js"
 import * as Stores from "./support/stores.js"
 
 const settings = (rateLimit?: { limit: number; window: string | number; maxWait?: string | number }) =>
@@ -23,8 +25,9 @@ const settings = (rateLimit?: { limit: number; window: string | number; maxWait?
 const withQuota = (
   store: ProviderQuota.Store,
   drivers: ReadonlyArray<Drivers.TestDriver>,
-  input: Settings.SettingsInput
-) => Drivers.layer(drivers, input, ProviderQuota.layer(store))
+  input: Settings.SettingsInput,
+  parts: ReadonlyArray<Layer.Layer<never, never, Composition.Composition>> = []
+) => Drivers.layer(drivers, input, ProviderQuota.layer(store), parts)
 
 const tavilyDriver = (script: Drivers.Scripted = Drivers.succeed(1)) =>
   Drivers.makeDriver("tavily", { searchKeywords: script })
@@ -173,10 +176,9 @@ describe("ProviderQuota in the pipeline", () => {
       expect(error.reason).toBe("rate_limited")
     }).pipe(
       Effect.provide(
-        Layer.mergeAll(
-          withQuota(Stores.quotaStore(), [tavily], settings({ limit: 1, window: "1 minute", maxWait: 0 })),
+        withQuota(Stores.quotaStore(), [tavily], settings({ limit: 1, window: "1 minute", maxWait: 0 }), [
           ResultCache.layer(Stores.cacheStore())
-        )
+        ])
       )
     )
   })
@@ -219,21 +221,15 @@ describe("ProviderQuota in the pipeline", () => {
 
   it.effect("a preset's published budget applies when the user sets none, and the user's replaces it", () =>
     Effect.gen(function* () {
-      const published = yield* Settings.Settings.pipe(
-        Effect.provide(Settings.layer({ providers: { brave: { apiKeys: ["k-0001"] } } }))
-      )
+      const published = yield* Registry.load({ providers: { brave: { apiKeys: ["k-0001"] } } })
       expect(
         Option.map(published.providers.get("brave")!.rateLimit, (r) => [r.limit, Duration.toMillis(r.window)])
       ).toEqual(Option.some([1, 1000]))
-      const own = yield* Settings.Settings.pipe(
-        Effect.provide(
-          Settings.layer({
-            providers: { brave: { apiKeys: ["k-0001"], rateLimit: { limit: 20, window: "1 second" } } }
-          })
-        )
-      )
+      const own = yield* Registry.load({
+        providers: { brave: { apiKeys: ["k-0001"], rateLimit: { limit: 20, window: "1 second" } } }
+      })
       expect(Option.map(own.providers.get("brave")!.rateLimit, (r) => r.limit)).toEqual(Option.some(20))
-      const none = yield* Settings.Settings.pipe(Effect.provide(Settings.layer({})))
+      const none = yield* Registry.load({})
       expect(Option.isNone(none.providers.get("serper")!.rateLimit)).toBe(true)
     })
   )
@@ -271,7 +267,7 @@ describe("rate limit settings", () => {
       expect(yield* bad({ limit: 10, window: "2 days" })).toContain("a rate limit window must be from")
       expect(yield* bad({ limit: 10, window: "1 minute", burst: 3 })).toContain("burst")
       expect(yield* bad({ limit: 10 })).toContain("window")
-      const good = yield* Settings.make({
+      const good = yield* Registry.load({
         providers: { tavily: { rateLimit: { limit: 100, window: "1 minute", maxWait: 500 } } }
       })
       const tavily = good.providers.get("tavily")
@@ -286,30 +282,42 @@ describe("rate limit settings", () => {
 
   it.effect("rate limits and cache TTLs are read from the environment", () =>
     Effect.gen(function* () {
+      const env = (entries: ReadonlyArray<readonly [string, string]>) =>
+        Effect.withConfigProvider(ConfigProvider.fromMap(new Map(entries)))
       const document = yield* Settings.fromConfig.pipe(
-        Effect.withConfigProvider(
-          ConfigProvider.fromMap(
-            new Map([
-              ["TAVILY_RATE_LIMIT", "100/1 minute"],
-              ["TAVILY_RATE_LIMIT_MAX_WAIT", "5 seconds"],
-              ["WEBSEARCH_CACHE_SEARCH_KEYWORDS_TTL", "5 minutes"],
-              ["WEBSEARCH_CACHE_FAILURES_TTL", "0"]
-            ])
-          )
-        )
+        env([
+          ["TAVILY_RATE_LIMIT", "100/1 minute"],
+          ["TAVILY_RATE_LIMIT_MAX_WAIT", "5 seconds"],
+          ["WEBSEARCH_CACHE_SEARCH_KEYWORDS_TTL", "5 minutes"],
+          ["WEBSEARCH_CACHE_FAILURES_TTL", "0"]
+        ])
       )
-      expect(document.providers?.tavily?.rateLimit).toEqual({ limit: 100, window: "1 minute", maxWait: "5 seconds" })
+      // A provider's variables are read for the composed providers when the application's layer is built.
+      expect(document.providers).toBeUndefined()
       expect(document.cache).toEqual({ searchKeywords: "5 minutes", failures: "0" })
       const loaded = yield* Settings.make(document)
       expect(Duration.toMillis(loaded.cache.searchKeywords)).toBe(300_000)
       expect(Duration.toMillis(loaded.cache.fetchUrls)).toBe(3_600_000)
       expect(Duration.toMillis(loaded.cache.failures)).toBe(0)
-      const bad = yield* Effect.flip(
-        Settings.fromConfig.pipe(
-          Effect.withConfigProvider(ConfigProvider.fromMap(new Map([["TAVILY_RATE_LIMIT", "lots"]])))
-        )
+      const registry = yield* Registry.fromLayer(Settings.layerConfig()).pipe(
+        env([
+          ["TAVILY_RATE_LIMIT", "100/1 minute"],
+          ["TAVILY_RATE_LIMIT_MAX_WAIT", "5 seconds"]
+        ])
       )
+      expect(
+        Option.map(registry.providers.get("tavily")!.rateLimit, (r) => [
+          r.limit,
+          Duration.toMillis(r.window),
+          Duration.toMillis(r.maxWait)
+        ])
+      ).toEqual(Option.some([100, 60_000, 5_000]))
+      const bad = yield* Effect.flip(
+        Registry.fromLayer(Settings.layerConfig()).pipe(env([["TAVILY_RATE_LIMIT", "lots"]]))
+      )
+      expect(bad.reason).toBe("invalid_config")
       expect(bad.message).toContain("TAVILY_RATE_LIMIT")
+      expect(bad.message).toContain("(from environment)")
     })
   )
 })

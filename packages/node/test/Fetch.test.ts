@@ -8,16 +8,16 @@ import * as ConfigProvider from "effect/ConfigProvider"
 import * as Effect from "effect/Effect"
 import * as FastCheck from "effect/FastCheck"
 import * as Layer from "effect/Layer"
-import * as Option from "effect/Option"
 import * as Fetch from "../src/Fetch.js"
 import * as RobotsTxt from "../src/internal/robotsTxt.js"
+import * as Application from "./support/application.js"
 import * as LocalServer from "./support/localServer.js"
 import * as Pdf from "../../../test-support/pdf.js"
 
 const allowLoopback: Settings.SettingsInput = { urlPolicy: { allowHosts: ["127.0.0.1"] } }
 
 const live = (input: Settings.SettingsInput, options?: Fetch.Options) =>
-  Fetch.layerWith(options).pipe(Layer.provideMerge(WebSearch.layer), Layer.provideMerge(Settings.layer(input)))
+  WebSearch.layer(Fetch.layerWith(options)).pipe(Layer.provideMerge(Settings.layer(input)))
 
 const fetchUrls = (
   urls: ReadonlyArray<string>,
@@ -400,42 +400,75 @@ describe("big bodies on worker threads", () => {
 })
 
 describe("settings keys of the fetch provider", () => {
-  it.effect("providers.fetch.userAgent and respectRobotsTxt load from a document and from the environment", () =>
+  it.effect("providers.fetch.* are read from the settings, and FETCH_* from the environment, at start", () =>
     Effect.gen(function* () {
-      const fromFile = yield* Settings.make({ providers: { fetch: { userAgent: " Bot/1 ", respectRobotsTxt: true } } })
-      const fetch = fromFile.providers.get("fetch")
-      expect(fetch?.userAgent).toEqual(Option.some("Bot/1"))
-      expect(fetch?.respectRobotsTxt).toEqual(Option.some(true))
-      const env = yield* Settings.fromConfig.pipe(
-        Effect.withConfigProvider(
-          ConfigProvider.fromMap(
-            new Map([
-              ["FETCH_USER_AGENT", "EnvBot/2"],
-              ["FETCH_RESPECT_ROBOTS_TXT", "false"]
-            ])
-          )
-        )
+      const fromDocument = yield* Application.registry(
+        Settings.layer({ providers: { fetch: { userAgent: " Bot/1 ", respectRobotsTxt: true, render: "auto" } } })
       )
-      expect(env.providers?.fetch).toEqual({ userAgent: "EnvBot/2", respectRobotsTxt: false })
+      expect(fromDocument.providers.get("fetch")?.options).toEqual({
+        userAgent: "Bot/1",
+        respectRobotsTxt: true,
+        render: "auto"
+      })
+      const variables = { FETCH_USER_AGENT: "EnvBot/2", FETCH_RESPECT_ROBOTS_TXT: "false", FETCH_RENDER: "always" }
+      const fromEnvironment = yield* Application.registry(Application.fromEnv(variables))
+      expect(fromEnvironment.providers.get("fetch")?.options).toEqual({
+        userAgent: "EnvBot/2",
+        respectRobotsTxt: false,
+        render: "always"
+      })
+      // The document read from the environment holds only WEBSEARCH_* keys: the fetcher's variables are read for
+      // the composed fetcher when the application starts.
+      const document = yield* Settings.fromConfig.pipe(
+        Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(variables))))
+      )
+      expect(document.providers).toBeUndefined()
+      // The other composed provider takes no options.
+      expect(fromEnvironment.providers.get("jina")?.options).toBeUndefined()
     })
   )
 
-  it.effect("they are refused on providers that are not local, and must have the right type", () =>
+  it.scopedLive("FETCH_USER_AGENT is the User-Agent the fetcher sends", () =>
     Effect.gen(function* () {
-      const onJina = yield* Effect.flip(Settings.make({ providers: { jina: { respectRobotsTxt: true } } }))
-      expect(onJina).toMatchObject({ _tag: "Unavailable", reason: "invalid_config" })
-      expect(onJina.message).toContain("providers.jina.respectRobotsTxt")
-      const wrongType = yield* Effect.flip(Settings.make({ providers: { fetch: { respectRobotsTxt: "yes" } } }))
-      expect(wrongType.message).toContain("respectRobotsTxt")
-      const empty = yield* Effect.flip(Settings.make({ providers: { fetch: { userAgent: "  " } } }))
-      expect(empty.message).toContain("userAgent")
-      const badEnv = yield* Effect.flip(
-        Settings.fromConfig.pipe(
-          Effect.withConfigProvider(ConfigProvider.fromMap(new Map([["FETCH_RESPECT_ROBOTS_TXT", "maybe"]])))
+      const agents: Array<string | undefined> = []
+      const server = yield* LocalServer.start({
+        "/ua": (request) => {
+          agents.push(request.headers["user-agent"])
+          return LocalServer.html(LocalServer.articlePage("UA", paragraphs))
+        }
+      })
+      yield* FetchUrls.fetchUrls({ providerId: "fetch", urls: [server.url("/ua")] }).pipe(
+        Effect.provide(
+          Application.layer(
+            Application.documentWithEnv(allowLoopback, { FETCH_USER_AGENT: "EnvBot/2 (+https://bot.example)" })
+          )
         )
       )
+      expect(agents).toEqual(["EnvBot/2 (+https://bot.example)"])
+    })
+  )
+
+  it.effect("they are refused at start on providers that take no such option, and must have the right type", () =>
+    Effect.gen(function* () {
+      // The document itself is accepted: a provider's own options are decoded by its module when it is composed.
+      yield* Settings.make({ providers: { jina: { respectRobotsTxt: true } } })
+      const onJina = yield* Application.startFailure(
+        Settings.layer({ providers: { jina: { respectRobotsTxt: true } } })
+      )
+      expect(onJina).toMatchObject({ _tag: "Unavailable", reason: "invalid_config" })
+      expect(onJina.message).toContain('providers.jina.respectRobotsTxt: Jina takes no option "respectRobotsTxt"')
+      expect(onJina.message).toMatch(/^invalid settings: .* \(from code\)$/)
+      const wrongType = yield* Application.startFailure(
+        Settings.layer({ providers: { fetch: { respectRobotsTxt: "yes" } } })
+      )
+      expect(wrongType).toMatchObject({ _tag: "Unavailable", reason: "invalid_config" })
+      expect(wrongType.message).toContain("providers.fetch.respectRobotsTxt")
+      const empty = yield* Application.startFailure(Settings.layer({ providers: { fetch: { userAgent: "  " } } }))
+      expect(empty.message).toContain("providers.fetch.userAgent")
+      const badEnv = yield* Application.startFailure(Application.fromEnv({ FETCH_RESPECT_ROBOTS_TXT: "maybe" }))
       expect(badEnv).toMatchObject({ _tag: "Unavailable", reason: "invalid_config" })
       expect(badEnv.message).toContain("FETCH_RESPECT_ROBOTS_TXT")
+      expect(badEnv.message).toMatch(/\(from environment\)$/)
     })
   )
 })

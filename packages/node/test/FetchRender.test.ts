@@ -8,12 +8,11 @@ import * as Settings from "@websearch/core/Settings"
 import * as WebSearch from "@websearch/core/WebSearch"
 import type * as WebSearchError from "@websearch/core/WebSearchError"
 import type { WebSearchResponse } from "@websearch/core/WebSearchResponse"
-import * as ConfigProvider from "effect/ConfigProvider"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import * as Option from "effect/Option"
 import * as BrowserRenderer from "../src/BrowserRenderer.js"
 import * as Fetch from "../src/Fetch.js"
+import * as Application from "./support/application.js"
 import * as LocalServer from "./support/localServer.js"
 
 const allowLoopback: Settings.SettingsInput = { urlPolicy: { allowHosts: ["127.0.0.1"] } }
@@ -25,10 +24,7 @@ const fetchUrls = (
 ): Effect.Effect<WebSearchResponse, WebSearchError.WebSearchError> =>
   FetchUrls.fetchUrls({ urls: [...urls] }).pipe(
     Effect.provide(
-      Fetch.layerWith({ workers: false, ...options }).pipe(
-        Layer.provideMerge(WebSearch.layer),
-        Layer.provideMerge(Settings.layer(input))
-      )
+      WebSearch.layer(Fetch.layerWith({ workers: false, ...options })).pipe(Layer.provideMerge(Settings.layer(input)))
     )
   )
 
@@ -176,26 +172,30 @@ describe("fetch provider rendering without a renderer, and the render setting", 
       })
     )
 
-    it.effect("providers.fetch.render loads from a document and from FETCH_RENDER; bad values name the field", () =>
-      Effect.gen(function* () {
-        const fromFile = yield* Settings.make({ providers: { fetch: { render: "auto" } } })
-        expect(fromFile.providers.get("fetch")?.render).toEqual(Option.some("auto"))
-        const env = yield* Settings.fromConfig.pipe(
-          Effect.withConfigProvider(ConfigProvider.fromMap(new Map([["FETCH_RENDER", "always"]])))
-        )
-        expect(env.providers?.fetch).toEqual({ render: "always" })
-        const badEnv = yield* Effect.flip(
-          Settings.fromConfig.pipe(
-            Effect.withConfigProvider(ConfigProvider.fromMap(new Map([["FETCH_RENDER", "sometimes"]])))
+    it.effect(
+      "providers.fetch.render is read from a document and from FETCH_RENDER at start; bad values fail the start naming the field",
+      () =>
+        Effect.gen(function* () {
+          const fromDocument = yield* Settings.make({ providers: { fetch: { render: "auto" } } })
+          expect(yield* Fetch.renderMode(fromDocument)).toBe("auto")
+          expect(yield* Fetch.renderMode(yield* Settings.make({}))).toBe("never")
+          const composed = yield* Application.registry(Settings.layer({ providers: { fetch: { render: "auto" } } }))
+          expect(composed.providers.get("fetch")?.options).toEqual({ render: "auto" })
+          const fromEnvironment = yield* Application.registry(Application.fromEnv({ FETCH_RENDER: "always" }))
+          expect(fromEnvironment.providers.get("fetch")?.options).toEqual({ render: "always" })
+          const badEnv = yield* Application.startFailure(Application.fromEnv({ FETCH_RENDER: "sometimes" }))
+          expect(badEnv).toMatchObject({ _tag: "Unavailable", reason: "invalid_config" })
+          expect(badEnv.message).toContain("providers.fetch.render")
+          expect(badEnv.message).toMatch(/\(from environment\)$/)
+          const badValue = yield* Application.startFailure(
+            Settings.layer({ providers: { fetch: { render: "sometimes" } } })
           )
-        )
-        expect(badEnv.reason).toBe("invalid_config")
-        expect(badEnv.message).toContain("FETCH_RENDER")
-        const badValue = yield* Effect.flip(Settings.make({ providers: { fetch: { render: "sometimes" as "auto" } } }))
-        expect(badValue.message).toContain("render")
-        const onJina = yield* Effect.flip(Settings.make({ providers: { jina: { render: "auto" } } }))
-        expect(onJina.message).toContain("providers.jina.render")
-      })
+          expect(badValue).toMatchObject({ _tag: "Unavailable", reason: "invalid_config" })
+          expect(badValue.message).toMatch(/^invalid settings: providers\.fetch\.render/)
+          expect(badValue.message).toMatch(/\(from code\)$/)
+          const onJina = yield* Application.startFailure(Settings.layer({ providers: { jina: { render: "auto" } } }))
+          expect(onJina.message).toContain('providers.jina.render: Jina takes no option "render"')
+        })
     )
 
     it.scoped("the setting picks the mode when the Layer's options do not; the options win over it", () =>

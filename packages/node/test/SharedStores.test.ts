@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from "@effect/vitest"
-import * as ProviderQuota from "@websearch/core/ProviderQuota"
+import type * as Composition from "@websearch/core/Composition"
+import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
 import * as ResultCache from "@websearch/core/ResultCache"
 import { searchKeywords } from "@websearch/core/SearchKeywords"
 import type * as Settings from "@websearch/core/Settings"
@@ -34,7 +35,9 @@ const freshPrefix = () => `test${process.pid}x${++prefixes}x${Date.now()}`
 interface Backend {
   readonly name: string
   /** A new, independent instance of the stores (same backing data for Redis with the same prefix). */
-  readonly stores: (prefix: string) => Layer.Layer<SharedStores.SharedStores, WebSearchError.Unavailable>
+  readonly stores: (
+    prefix: string
+  ) => Layer.Layer<SharedStores.SharedStores, WebSearchError.Unavailable, Composition.Composition>
 }
 
 const backends: ReadonlyArray<Backend> = [
@@ -60,7 +63,10 @@ const replica = (
       run: <A, E>(effect: Effect.Effect<A, E, never>) => Effect.provide(effect, context),
       search: (keywords: ReadonlyArray<string>) =>
         Effect.provide(ResultCache.track(searchKeywords({ keywords })), context),
-      quota: Effect.provide(ProviderQuota.ProviderQuota, context)
+      quota: Effect.provide(
+        Effect.map(ProviderRegistry.ProviderRegistry, (registry) => registry.quota),
+        context
+      )
     }
   })
 
@@ -189,7 +195,8 @@ for (const backend of backends) {
       ],
       ([limit, windowMillis, gaps]) =>
         Effect.gen(function* () {
-          const quota = yield* ProviderQuota.ProviderQuota
+          // The quota the stores contribute, as the application's registry holds it.
+          const quota = (yield* ProviderRegistry.ProviderRegistry).quota
           const rateLimit = Option.some({
             limit,
             window: Duration.millis(windowMillis),
@@ -215,7 +222,7 @@ for (const backend of backends) {
           // And the limiter is not simply refusing: a call after a full window of quiet is always granted.
           time.now += windowMillis
           expect((yield* acquire)._tag).toBe("Right")
-        }).pipe(Effect.provide(backend.stores(freshPrefix()))),
+        }).pipe(Effect.provide(Replica.alone(backend.stores(freshPrefix())))),
       { fastCheck: { numRuns: backend.name === "Redis" ? 50 : 100 } }
     )
   })
@@ -300,7 +307,9 @@ describe("connecting to Redis", () => {
       const stopped = yield* Scope.extend(RedisServer.start(), scope)
       yield* Scope.close(scope, Exit.void)
       const refused = yield* Effect.flip(
-        Layer.build(SharedStores.layerRedisUrl(Redacted.make(`redis://:${secret}@127.0.0.1:${stopped.port}/0`)))
+        Layer.build(
+          Replica.alone(SharedStores.layerRedisUrl(Redacted.make(`redis://:${secret}@127.0.0.1:${stopped.port}/0`)))
+        )
       )
       expect(refused).toMatchObject({ _tag: "Unavailable", reason: "invalid_config" })
       expect(refused.message).toContain(`redis://:***@127.0.0.1:${stopped.port}/0`)
@@ -310,7 +319,7 @@ describe("connecting to Redis", () => {
         ["not a url", "is not a URL"],
         [`redis://:${secret}@127.0.0.1:1/x`, 'names database "x"']
       ]) {
-        const error = yield* Effect.flip(Layer.build(SharedStores.layerRedisUrl(Redacted.make(url))))
+        const error = yield* Effect.flip(Layer.build(Replica.alone(SharedStores.layerRedisUrl(Redacted.make(url)))))
         expect(error.message).toContain(expected)
         expect(error.message).not.toContain(secret)
       }
@@ -324,7 +333,7 @@ describe("connecting to Redis", () => {
       const a = yield* replica({ name: "secured", stores: () => SharedStores.layerRedisUrl(secured.url) }, "p", {})
       yield* a.search(["q"])
       const wrong = good.replace("correct-horse-battery", "wrong-password-123")
-      const error = yield* Effect.flip(Layer.build(SharedStores.layerRedisUrl(Redacted.make(wrong))))
+      const error = yield* Effect.flip(Layer.build(Replica.alone(SharedStores.layerRedisUrl(Redacted.make(wrong)))))
       expect(error.reason).toBe("invalid_config")
       expect(error.message).not.toContain("wrong-password-123")
       expect(error.message).not.toContain("correct-horse-battery")

@@ -87,7 +87,7 @@ describe("bearer-token auth", () => {
 
   it.scoped("without a token the server refuses to start, naming the fix", () =>
     Effect.gen(function* () {
-      const exit = yield* Effect.exit(Support.start({}, Support.live([], settings)))
+      const exit = yield* Effect.exit(Support.start({}, Support.live([searching().driver], settings)))
       expect(Exit.isFailure(exit)).toBe(true)
       if (Exit.isFailure(exit) && exit.cause._tag === "Fail") {
         expect(exit.cause.error).toMatchObject({ _tag: "Unavailable", reason: "invalid_config" })

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as ResultCache from "@websearch/core/ResultCache"
+import * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Support from "./support/server.js"
@@ -26,8 +27,17 @@ const settings = {
   providers: { tavily: { apiKeys: [Support.canaryKey] }, openai: { apiKeys: [Support.canaryKey] } }
 } as const
 
+// Settings may only name composed providers: without the openai driver, research has no default.
+const settingsFor = (drivers: ReadonlyArray<{ readonly preset: { readonly id: string } }>) =>
+  drivers.some((d) => d.preset.id === "openai")
+    ? settings
+    : {
+        defaults: { searchKeywords: "tavily", fetchUrls: "tavily", research: null },
+        providers: { tavily: { apiKeys: [Support.canaryKey] } }
+      }
+
 const serve = (drivers = [tavily().driver, openai().driver]) =>
-  Support.start({ tokens: [Support.token] }, Support.live(drivers, settings))
+  Support.start({ tokens: [Support.token] }, Support.live(drivers, settingsFor(drivers)))
 
 const json = (response: Response) => Effect.promise(() => response.json() as Promise<Record<string, unknown>>)
 
@@ -110,7 +120,7 @@ describe("endpoints over HTTP", () => {
     })
   )
 
-  it.scoped("GET /v1/providers describes providers, defaults and registration, with key counts only", () =>
+  it.scoped("GET /v1/providers describes the composed providers and defaults, with key counts only", () =>
     Effect.gen(function* () {
       const base = yield* serve()
       const response = yield* Effect.promise(() =>
@@ -121,11 +131,11 @@ describe("endpoints over HTTP", () => {
       const byId = new Map(rows.map((r) => [r.id, r]))
       expect(byId.get("tavily")).toMatchObject({
         apiKeys: 1,
-        registered: true,
         defaultFor: ["searchKeywords", "fetchUrls"]
       })
-      expect(byId.get("openai")).toMatchObject({ registered: true, defaultFor: ["research"] })
-      expect(byId.get("brave")).toMatchObject({ apiKeys: 0, registered: false, defaultFor: [] })
+      expect(byId.get("openai")).toMatchObject({ apiKeys: 1, defaultFor: ["research"] })
+      // Only composed providers are listed.
+      expect(rows.map((r) => r.id)).toEqual(["tavily", "openai"])
     })
   )
 
@@ -150,14 +160,18 @@ describe("endpoints over HTTP", () => {
 
   it.scoped("a failing capability is reported inside a 200 check with its typed error", () =>
     Effect.gen(function* () {
-      const base = yield* serve([])
+      const { driver } = Support.driver("tavily", {
+        searchKeywords: () => Effect.fail(WebSearchError.unavailable("credentials_rejected", "Tavily refused the key")),
+        fetchUrls: () => Effect.fail(WebSearchError.requestFailed("http_5xx", "Tavily answered 503"))
+      })
+      const base = yield* serve([driver])
       const response = yield* Effect.promise(() => Support.post(`${base}/v1/providers/tavily/check`, {}))
       expect(response.status).toBe(200)
       const body = yield* json(response)
       expect(body.ok).toBe(false)
       expect(body.capabilities).toMatchObject([
-        { capability: "searchKeywords", ok: false, error: { _tag: "Unavailable", reason: "not_registered" } },
-        { capability: "fetchUrls", ok: false, error: { _tag: "Unavailable", reason: "not_registered" } }
+        { capability: "searchKeywords", ok: false, error: { _tag: "Unavailable", reason: "credentials_rejected" } },
+        { capability: "fetchUrls", ok: false, error: { _tag: "RequestFailed", reason: "http_5xx", retryable: true } }
       ])
     })
   )
@@ -224,7 +238,7 @@ describe("endpoints over HTTP", () => {
       const { driver, recorder } = tavily()
       const base = yield* Support.start(
         { tokens: [Support.token] },
-        Support.live([driver], settings, [ResultCache.layer(store)])
+        Support.live([driver], settingsFor([driver]), [ResultCache.layer(store)])
       )
       const search = (keywords: Array<string>) => Effect.promise(() => Support.post(`${base}/v1/search`, { keywords }))
       const first = yield* search(["alpha"])

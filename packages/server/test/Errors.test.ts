@@ -72,7 +72,7 @@ describe("error statuses over HTTP", () => {
 
   it.scoped("unknown provider in a check -> 503 Unavailable/unknown_provider", () =>
     Effect.gen(function* () {
-      const base = yield* Support.start({ tokens: [Support.token] }, Support.live([], settings))
+      const base = yield* Support.start({ tokens: [Support.token] }, Support.live([], {}))
       const response = yield* Effect.promise(() => Support.post(`${base}/v1/providers/nope/check`, {}))
       expect(response.status).toBe(503)
       expect(yield* Effect.promise(() => response.json())).toMatchObject({

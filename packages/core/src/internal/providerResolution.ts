@@ -16,6 +16,7 @@ import type { ResolvedProvider } from "../ProviderConfig.js"
 import type { AnyProviderDriver } from "../ProviderDriver.js"
 import type { ProviderId } from "../ProviderId.js"
 import * as Settings from "../Settings.js"
+import * as UrlPolicy from "../UrlPolicy.js"
 import * as WebSearchError from "../WebSearchError.js"
 import * as ParseIssues from "./parseIssues.js"
 import * as ProviderEnvironment from "./providerEnvironment.js"
@@ -105,6 +106,14 @@ export const resolveOne = (
       const decoded = decodeCommon(read.override)
       if (Either.isLeft(decoded)) problems.push(ParseIssues.format(decoded.left, `providers.${id}`, true))
       else {
+        // An endpoint from the environment is user-set like one in a file: the URL policy applies (DESIGN §4).
+        const policy = UrlPolicy.fromSettings(settings)
+        for (const [feature, capability] of Object.entries(decoded.right.capabilities ?? {})) {
+          const checked = capability?.apiHost === undefined ? undefined : UrlPolicy.checkUrl(policy, capability.apiHost)
+          if (checked !== undefined && Either.isLeft(checked)) {
+            problems.push(`providers.${id}.capabilities.${feature}.apiHost: ${checked.left.message}`)
+          }
+        }
         override = mergeOverride(override, decoded.right as Settings.ProviderOverride)
         rawOptions = { ...rawOptions, ...splitOptions(read.override) }
       }
