@@ -3,6 +3,7 @@ import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
+import * as Layer from "effect/Layer"
 import * as Main from "../src/Main.js"
 import * as Presets from "./support/presets.js"
 
@@ -27,7 +28,10 @@ const capture = () => {
 }
 
 // A keyless search driver that answers every keyword except "broken", which fails as a rate limit.
-const duckduckgo = ProviderRegistry.register({
+// The binary's own bundle proposes DuckDuckGo for search; a test's stand-in providers propose the same.
+const searchDefault = ProviderRegistry.proposeDefaults("test bundle", { searchKeywords: "duckduckgo" })
+
+const duckduckgoDriver = ProviderRegistry.register({
   preset: preset("duckduckgo"),
   searchKeywords: (keyword) =>
     keyword === "broken"
@@ -37,6 +41,8 @@ const duckduckgo = ProviderRegistry.register({
           { title: "Second", content: "more", url: `https://example.org/${keyword}` }
         ])
 })
+
+const duckduckgo = Layer.merge(duckduckgoDriver, searchDefault)
 
 describe("Main.run", () => {
   it.effect("prints numbered human results on stdout and each input's progress, failures included, on stderr", () =>
@@ -103,7 +109,10 @@ describe("Main.run", () => {
       const { out, io } = capture()
       const controller = new AbortController()
       const fiber = yield* Effect.fork(
-        Main.run(["search", "a", "b", "--json"], io, { providers: hanging, signal: controller.signal })
+        Main.run(["search", "a", "b", "--json"], io, {
+          providers: Layer.merge(hanging, searchDefault),
+          signal: controller.signal
+        })
       )
       yield* Effect.sleep("50 millis")
       controller.abort()

@@ -2,6 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import * as FetchUrls from "@websearch/core/FetchUrls"
 import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
 import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import { fileURLToPath } from "node:url"
 import * as Live from "../src/Live.js"
 import * as ProviderModules from "../src/ProviderModules.js"
@@ -10,10 +11,14 @@ import * as Presets from "./support/presets.js"
 const common = { json: true, verbose: false, config: undefined, provider: undefined, allowHosts: [], allowCidrs: [] }
 const override = fileURLToPath(new URL("./support/fetchOverrideModule.ts", import.meta.url))
 
-const builtIn = ProviderRegistry.register({
-  preset: Presets.byId.get("fetch")!,
-  fetchUrls: (url) => Effect.succeed({ title: "built in", url, content: "built-in driver" })
-})
+// Stands in for the binary's local fetcher, which proposes itself as the default fetchUrls provider.
+const builtIn = Layer.merge(
+  ProviderRegistry.register({
+    preset: Presets.byId.get("fetch")!,
+    fetchUrls: (url) => Effect.succeed({ title: "built in", url, content: "built-in driver" })
+  }),
+  ProviderRegistry.proposeDefaults("test bundle", { fetchUrls: "fetch" })
+)
 
 describe("ProviderModules", () => {
   it("paths: comma-separated, trimmed, empty entries dropped, order kept", () => {

@@ -110,7 +110,8 @@ export const layer = <const Parts extends ReadonlyArray<Part>>(
   ...parts: Parts
 ): Layer.Layer<
   // Distributed over the parts: `Layer.Layer.Success` of a union of layers is the intersection of their outputs.
-  WebSearch | (Parts[number] extends infer P ? (P extends Layer.Layer<infer A, infer _E, infer _R> ? A : never) : never),
+  | WebSearch
+  | (Parts[number] extends infer P ? (P extends Layer.Layer<infer A, infer _E, infer _R> ? A : never) : never),
   WebSearchError.Unavailable | Layer.Layer.Error<Parts[number]>,
   Settings | Exclude<Layer.Layer.Context<Parts[number]>, Composition.Composition>
 > => {

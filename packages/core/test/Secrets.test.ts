@@ -2,10 +2,12 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
+import * as ProviderRegistry from "../src/ProviderRegistry.js"
 import * as SearchKeywords from "../src/SearchKeywords.js"
 import * as Settings from "../src/Settings.js"
 import * as WebSearchError from "../src/WebSearchError.js"
 import * as Drivers from "./support/drivers.js"
+import * as Registry from "./support/registry.js"
 
 const key = "tvly-SECRET-0123456789abcdef"
 const otherKey = "tvly-OTHER-fedcba9876543210"
@@ -23,6 +25,9 @@ const settings: Settings.SettingsInput = {
   },
   concurrency: 1
 }
+
+/** SearXNG, composed because the settings override it; never called. */
+const searxng = () => Drivers.makeDriver("searxng", { searchKeywords: Drivers.succeed(1) })
 
 /** A driver that quotes the key it was given, as careless providers do. */
 const leaky = () =>
@@ -65,7 +70,7 @@ describe("Secrets", () => {
       expect(defects).toHaveLength(1)
       expect(defects[0].message).toContain("driver crashed while using key [redacted]")
       for (const entry of capture.entries) assertNoSecret(`log entry (${entry.level})`, entry.text)
-    }).pipe(Effect.provide(Drivers.layer([tavily], settings)), Effect.provide(capture.layer))
+    }).pipe(Effect.provide(Drivers.layer([tavily, searxng()], settings)), Effect.provide(capture.layer))
   })
 
   it.effect(
@@ -85,21 +90,22 @@ describe("Secrets", () => {
         assertNoSecret("JSON.stringify(error)", JSON.stringify(error))
         assertNoSecret("stack", error.stack ?? "")
         for (const entry of capture.entries) assertNoSecret(`log entry (${entry.level})`, entry.text)
-      }).pipe(Effect.provide(Drivers.layer([tavily], settings)), Effect.provide(capture.layer))
+      }).pipe(Effect.provide(Drivers.layer([tavily, searxng()], settings)), Effect.provide(capture.layer))
     }
   )
 
   it.effect(
-    "describeProviders and JSON.stringify of settings, ResolvedProvider and driver context never reveal keys",
+    "the registry listing and JSON.stringify of settings, ResolvedProvider and driver context never reveal keys",
     () =>
       Effect.gen(function* () {
         const loaded = yield* Settings.Settings
-        const described = Settings.describeProviders(loaded)
+        const registry = yield* ProviderRegistry.ProviderRegistry
+        const described = registry.describe()
         expect(described.find((p) => p.id === "tavily")?.apiKeys).toBe(2)
-        assertNoSecret("describeProviders", JSON.stringify(described))
+        assertNoSecret("describe()", JSON.stringify(described))
         assertNoSecret("settings", JSON.stringify(loaded))
-        const tavily = loaded.providers.get("tavily")
-        const searxng = loaded.providers.get("searxng")
+        const tavily = registry.providers.get("tavily")
+        const searxng = registry.providers.get("searxng")
         expect(tavily?.apiKeys.map(Redacted.value)).toEqual([key, otherKey])
         expect(Option.map(searxng?.basicAuth ?? Option.none(), (a) => Redacted.value(a.password))).toEqual(
           Option.some(password)
@@ -108,21 +114,30 @@ describe("Secrets", () => {
           assertNoSecret("ResolvedProvider", JSON.stringify(provider))
           assertNoSecret("String(ResolvedProvider)", String(provider))
         }
-        assertNoSecret("providers", JSON.stringify(Array.from(loaded.providers.values())))
-        const ctx = yield* loaded.resolve("tavily", "searchKeywords")
+        assertNoSecret("providers", JSON.stringify(Array.from(registry.providers.values())))
+        const ctx = yield* registry.resolve("tavily", "searchKeywords")
         assertNoSecret("ProviderConfig", JSON.stringify(ctx))
         assertNoSecret("String(apiKey)", String(ctx.apiKey))
-      }).pipe(Effect.provide(Settings.layer(settings)))
+      }).pipe(Effect.provide(Registry.layer(Settings.layer(settings))))
   )
 
   it.effect("an invalid settings document never echoes a key in its error", () =>
     Effect.gen(function* () {
-      const error = yield* Effect.flip(
-        Settings.make({ providers: { tavily: { apiKeys: [key], basicAuthPassword: password }, nope: {} } })
+      // Refused when loaded (an unpaired password) and when the application starts (an id nobody composed).
+      const loading = yield* Effect.flip(
+        Settings.make({ providers: { tavily: { apiKeys: [key], basicAuthPassword: password } } })
       )
-      expect(error.reason).toBe("invalid_config")
-      expect(error.message).toContain("providers.nope")
-      assertNoSecret("invalid settings", `${error.message} ${String(error)}`)
+      expect(loading.reason).toBe("invalid_config")
+      expect(loading.message).toContain("providers.tavily: basicAuthUsername and basicAuthPassword go together")
+      assertNoSecret("invalid settings", `${loading.message} ${String(loading)}`)
+      const starting = yield* Effect.flip(
+        Registry.load({
+          providers: { tavily: { apiKeys: [key], basicAuthUsername: "admin", basicAuthPassword: password }, nope: {} }
+        })
+      )
+      expect(starting.reason).toBe("invalid_config")
+      expect(starting.message).toContain("providers.nope: no composed provider has this id")
+      assertNoSecret("invalid settings at start", `${starting.message} ${String(starting)}`)
     })
   )
 

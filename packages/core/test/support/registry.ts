@@ -47,17 +47,19 @@ export const drivers: ReadonlyArray<ProviderDriver> = Presets.all.map((preset) =
   ...options[preset.id]
 }))
 
+/** The application of these drivers over a settings layer, exposing `Settings` too. */
+export const layer = <E, R>(
+  settings: Layer.Layer<Settings.Settings, E, R>,
+  composed: ReadonlyArray<ProviderDriver> = drivers
+): Layer.Layer<WebSearch.WebSearch | Settings.Settings, E | WebSearchError.Unavailable, R> =>
+  WebSearch.layer(...composed.map((driver) => ProviderRegistry.register(driver))).pipe(Layer.provideMerge(settings))
+
 /** The registry built from these drivers (and the given settings layer). */
 export const fromLayer = <E, R>(
   settings: Layer.Layer<Settings.Settings, E, R>,
   composed: ReadonlyArray<ProviderDriver> = drivers
 ): Effect.Effect<ProviderRegistry.Service, E | WebSearchError.Unavailable, R> =>
-  Effect.provide(
-    ProviderRegistry.ProviderRegistry,
-    WebSearch.layer(...composed.map((driver) => ProviderRegistry.register(driver))).pipe(
-      Layer.provide(settings)
-    )
-  )
+  Effect.provide(ProviderRegistry.ProviderRegistry, layer(settings, composed))
 
 /** The registry for settings from code (or, with `environment: true`, the current ConfigProvider too). */
 export const load = (

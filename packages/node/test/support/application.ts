@@ -31,7 +31,9 @@ export const remoteReader: ProviderDriver = {
 }
 
 /** Settings read from the given variables, as `Settings.layerConfig()` reads the process environment. */
-export const fromEnv = (variables: Record<string, string>): Layer.Layer<Settings.Settings, WebSearchError.Unavailable> =>
+export const fromEnv = (
+  variables: Record<string, string>
+): Layer.Layer<Settings.Settings, WebSearchError.Unavailable> =>
   Settings.layerConfig().pipe(
     Layer.provide(Layer.setConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(variables)))))
   )

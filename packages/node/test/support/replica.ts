@@ -32,13 +32,15 @@ export const failure = (error: WebSearchError.WebSearchError): Outcome => ({ _ta
 
 // Core names no provider: the keyless search presets these tests use, as test data (DuckDuckGo's shape).
 const presets: ReadonlyMap<string, Preset.Preset> = new Map(
-  [Preset.make({
-    id: "duckduckgo",
-    name: "DuckDuckGo",
-    type: "api",
-    credentials: "none",
-    capabilities: [{ feature: "searchKeywords", apiHost: "https://html.duckduckgo.com" }]
-  })].map((preset) => [preset.id, preset])
+  [
+    Preset.make({
+      id: "duckduckgo",
+      name: "DuckDuckGo",
+      type: "api",
+      credentials: "none",
+      capabilities: [{ feature: "searchKeywords", apiHost: "https://html.duckduckgo.com" }]
+    })
+  ].map((preset) => [preset.id, preset])
 )
 
 /** A search driver for `providerId` that records every input it is called with. */
