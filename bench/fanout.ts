@@ -111,9 +111,8 @@ const serveMock = async (path: string) => {
 const ours = (port: number, concurrency: number) => {
   const origin = `http://127.0.0.1:${port}`
   const runtime = ManagedRuntime.make(
-    Tavily.layer.pipe(
+    WebSearch.layer(Tavily.layer).pipe(
       Layer.provide(NodeHttpClient.layerUndici),
-      Layer.provideMerge(WebSearch.layer),
       Layer.provideMerge(
         Settings.layer({
           defaults: { searchKeywords: "tavily" },

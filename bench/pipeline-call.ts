@@ -7,11 +7,11 @@
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as ManagedRuntime from "effect/ManagedRuntime"
-import * as Preset from "../packages/core/src/Preset.js"
 import * as ProviderRegistry from "../packages/core/src/ProviderRegistry.js"
 import * as SearchKeywords from "../packages/core/src/SearchKeywords.js"
 import * as Settings from "../packages/core/src/Settings.js"
 import * as WebSearch from "../packages/core/src/WebSearch.js"
+import * as Tavily from "../packages/providers/src/Tavily.js"
 
 const seconds = Number(process.argv[2] ?? 3)
 const count = Number(process.argv[3] ?? 1)
@@ -20,10 +20,9 @@ const answers = Array.from({ length: 10 }, (_, i) => ({
   url: `https://site${i}.example.com/articles/${i + 1}`,
   content: `Effect is a TypeScript library for building robust programs. Paragraph ${i + 1} `.repeat(4)
 }))
-const driver = { preset: Preset.byId.get("tavily")!, searchKeywords: () => Effect.succeed(answers) }
+const driver = { preset: Tavily.preset, searchKeywords: () => Effect.succeed(answers) }
 const runtime = ManagedRuntime.make(
-  ProviderRegistry.register(driver).pipe(
-    Layer.provideMerge(WebSearch.layer),
+  WebSearch.layer(ProviderRegistry.register(driver)).pipe(
     Layer.provideMerge(
       Settings.layer({
         defaults: { searchKeywords: "tavily" },

@@ -137,7 +137,7 @@ const child = async (mode: ChildFigures["mode"], port: number, pages: number) =>
     mode === "plain"
       ? Fetch.layerWith({ render: "never", workers: false })
       : Fetch.layerWith({ render: "always", workers: false }).pipe(Layer.provide(BrowserRenderer.layer()))
-  const runtime = ManagedRuntime.make(fetch.pipe(Layer.provideMerge(WebSearch.layer), Layer.provideMerge(settings)))
+  const runtime = ManagedRuntime.make(WebSearch.layer(fetch).pipe(Layer.provideMerge(settings)))
   let browserPeakKiB = 0
   const sampler = setInterval(() => {
     const total = descendants(process.pid).reduce((sum, pid) => sum + pssKiB(pid), 0)

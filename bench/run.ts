@@ -15,7 +15,7 @@ import { fileURLToPath } from "node:url"
 import * as Blacklist from "../packages/core/src/Blacklist.js"
 import * as Compression from "../packages/core/src/Compression.js"
 import * as ContentBudget from "../packages/core/src/ContentBudget.js"
-import * as Preset from "../packages/core/src/Preset.js"
+import * as DuckDuckGo from "../packages/providers/src/DuckDuckGo.js"
 import * as ProviderRegistry from "../packages/core/src/ProviderRegistry.js"
 import * as SearchKeywords from "../packages/core/src/SearchKeywords.js"
 import * as Settings from "../packages/core/src/Settings.js"
@@ -105,12 +105,13 @@ const cases: Record<string, () => Promise<Measured>> = {
   // the bare fanout of the same driver calls: what the pipeline costs on top of the providers.
   pipeline: async () => {
     const answers = results(10, 400).map(({ sourceInput: _, ...r }) => r)
-    const driver = { preset: Preset.byId.get("duckduckgo")!, searchKeywords: () => Effect.succeed(answers) }
+    const driver = { preset: DuckDuckGo.preset, searchKeywords: () => Effect.succeed(answers) }
     const keywords = Array.from({ length: 20 }, (_, i) => `keyword ${i}`)
     const runtime = ManagedRuntime.make(
-      ProviderRegistry.register(driver).pipe(
-        Layer.provideMerge(WebSearch.layer),
-        Layer.provide(Settings.layer({ blacklist: ["*://*.blocked.example/*"] }))
+      WebSearch.layer(ProviderRegistry.register(driver)).pipe(
+        Layer.provide(
+          Settings.layer({ defaults: { searchKeywords: "duckduckgo" }, blacklist: ["*://*.blocked.example/*"] })
+        )
       )
     )
     const ours = await rate(() => runtime.runPromise(SearchKeywords.searchKeywords({ keywords })))

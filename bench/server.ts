@@ -65,7 +65,7 @@ const serveChild = async () => {
   const Layer = await import("effect/Layer")
   const Context = await import("effect/Context")
   const HttpServer = await import("@effect/platform/HttpServer")
-  const Preset = await import("../packages/core/src/Preset.js")
+  const Tavily = await import("../packages/providers/src/Tavily.js")
   const ProviderRegistry = await import("../packages/core/src/ProviderRegistry.js")
   const Settings = await import("../packages/core/src/Settings.js")
   const WebSearch = await import("../packages/core/src/WebSearch.js")
@@ -73,15 +73,14 @@ const serveChild = async () => {
   const WebSearchServer = await import("../packages/server/src/WebSearchServer.js")
   const oursPool = new Pool(mockOrigin, { connections: 64 })
   const driver = {
-    preset: Preset.byId.get("tavily")!,
+    preset: Tavily.preset,
     searchKeywords: (keyword: string) =>
       Effect.tryPromise({
         try: (signal) => callMock(oursPool, keyword, signal),
         catch: () => WebSearchError.requestFailed("network", "the mock did not answer", { providerId: "tavily" })
       })
   }
-  const live = ProviderRegistry.register(driver).pipe(
-    Layer.provideMerge(WebSearch.layer),
+  const live = WebSearch.layer(ProviderRegistry.register(driver)).pipe(
     Layer.provideMerge(
       Settings.layer({
         defaults: { searchKeywords: "tavily" },

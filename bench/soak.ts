@@ -126,9 +126,8 @@ const serveChild = async (mockPort: number) => {
   const WebSearch = await import("../packages/core/src/WebSearch.js")
   const Tavily = await import("../packages/providers/src/Tavily.js")
   const WebSearchServer = await import("../packages/server/src/WebSearchServer.js")
-  const live = Tavily.layer.pipe(
+  const live = WebSearch.layer(Tavily.layer).pipe(
     Layer.provide(NodeHttpClient.layerUndici),
-    Layer.provideMerge(WebSearch.layer),
     Layer.provideMerge(
       Settings.layer({
         defaults: { searchKeywords: "tavily" },

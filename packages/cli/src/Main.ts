@@ -5,6 +5,7 @@
  *
  * @since 0.1.0
  */
+import * as Composition from "@websearch/core/Composition"
 import * as FetchUrls from "@websearch/core/FetchUrls"
 import * as Progress from "@websearch/core/Progress"
 import * as ProviderChecks from "@websearch/core/ProviderChecks"
@@ -69,7 +70,8 @@ export const providers: Live.Providers = Layer.unwrapEffect(
     const BrowserRenderer = render === "never" ? undefined : yield* Effect.promise(() => import("@websearch/node/BrowserRenderer"))
     const fetch =
       BrowserRenderer === undefined ? Fetch.layer : Fetch.layer.pipe(Layer.provide(BrowserRenderer.layerConfig()))
-    return Layer.mergeAll(fetch, Providers.layer.pipe(Layer.provide(NodeHttpClient.layerUndici)))
+    // In catalogue order: the remote providers, then the local fetcher.
+    return Composition.sequence(Providers.layer.pipe(Layer.provide(NodeHttpClient.layerUndici)), fetch)
   })
 )
 

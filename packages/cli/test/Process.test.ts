@@ -4,6 +4,7 @@ import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
+import * as Presets from "./support/presets.js"
 
 const bin = fileURLToPath(new URL("../bin/websearch.js", import.meta.url))
 const guard = fileURLToPath(new URL("../../../test-support/loopbackGuard.js", import.meta.url))
@@ -89,7 +90,7 @@ describe("websearch as a process", () => {
     expect(out).toMatchObject({ ok: false, error: { _tag: "UsageError", reason: "usage" }, failures: [] })
   })
 
-  it("providers --json lists every preset with key counts, never a key", () => {
+  it("providers --json lists every composed provider with key counts, never a key", () => {
     const secret = "tvly-SECRET-do-not-print-123456"
     const { code, stdout, stderr } = websearch(["providers", "--json"], {
       TAVILY_API_KEY: `${secret},second-key-abcdef`
@@ -100,9 +101,9 @@ describe("websearch as a process", () => {
     const out = json(stdout) as { ok: boolean; response: Array<Record<string, unknown>> }
     expect(out.ok).toBe(true)
     const tavily = out.response.find((row) => row.id === "tavily")
-    expect(tavily).toMatchObject({ apiKeys: 2, registered: true })
-    // Every preset has its driver in the binary.
-    expect(out.response.filter((row) => row.registered !== true).map((row) => row.id)).toEqual([])
+    expect(tavily).toMatchObject({ apiKeys: 2 })
+    // The binary composes every built-in provider, in catalogue order, the local fetcher included.
+    expect(out.response.map((row) => row.id)).toEqual(Presets.all.map((preset) => preset.id))
     const jina = out.response.find((row) => row.id === "jina")
     expect(jina?.capabilities).toEqual([
       { feature: "searchKeywords", apiHost: "https://s.jina.ai" },

@@ -118,3 +118,24 @@ export const serviceScoped = <A, E, R>(
   Layer.scopedDiscard(
     Effect.flatMap(build, (value) => Effect.flatMap(Composition, (composition) => composition.addService(name, value)))
   )
+
+/**
+ * Several parts as one, built one after the other in the order given (not concurrently), so that contributions
+ * arrive in that order: a later registration of a provider id replaces an earlier one, and listings follow it.
+ *
+ * @since 0.2.0
+ * @category layers
+ */
+export const sequence = <const Parts extends ReadonlyArray<Layer.Layer<never, any, any>>>(
+  ...parts: Parts
+): Layer.Layer<
+  // Distributed over the parts: `Layer.Layer.Success` of a union of layers is the intersection of their outputs.
+  Parts[number] extends infer P ? (P extends Layer.Layer<infer A, infer _E, infer _R> ? A : never) : never,
+  Layer.Layer.Error<Parts[number]>,
+  Layer.Layer.Context<Parts[number]>
+> =>
+  parts.reduce(
+    (built: Layer.Layer<never, unknown, unknown>, next: Layer.Layer<never, unknown, unknown>) =>
+      Layer.provideMerge(next, built),
+    Layer.empty as Layer.Layer<never, unknown, unknown>
+  ) as never

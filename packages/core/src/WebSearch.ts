@@ -101,7 +101,8 @@ const services = ProviderChecks.layer.pipe(
 
 /**
  * The application's layer: the capability services, checks and the provider registry, built from the given
- * parts; needs `Settings`, plus whatever the parts need (an `HttpClient` for remote providers).
+ * parts; needs `Settings`, plus whatever the parts need (an `HttpClient` for remote providers). Parts are built in
+ * order, so a later registration of a provider id replaces an earlier one and listings follow the parts' order.
  *
  * @since 0.1.0
  * @category layers
@@ -117,6 +118,5 @@ export const layer = <const Parts extends ReadonlyArray<Part>>(
 > => {
   // A fresh collector per application layer, shared by its parts and the registry within one build.
   const collector = Layer.effect(Composition.Composition, Composition.make)
-  const contributed = parts.length === 0 ? Layer.empty : Layer.mergeAll(...(parts as unknown as [Part, ...Array<Part>]))
-  return services.pipe(Layer.provideMerge(contributed), Layer.provide(collector)) as never
+  return services.pipe(Layer.provideMerge(Composition.sequence(...parts)), Layer.provide(collector)) as never
 }

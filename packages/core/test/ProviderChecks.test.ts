@@ -118,15 +118,18 @@ describe("ProviderChecks (Cherry §9.4)", () => {
     }).pipe(Effect.provide(Drivers.layer([openai], { providers: { openai: { apiKeys: ["sk-test-0001"] } } })))
   })
 
-  it.effect("a provider that is not composed fails the whole check with unknown_provider naming the composed ids", () => {
-    const brave = Drivers.makeDriver("brave", { searchKeywords: Drivers.succeed() })
-    return Effect.gen(function* () {
-      const error = yield* Effect.flip(ProviderChecks.check("duckduckgo"))
-      expect([error._tag, error.reason, error.providerId]).toEqual(["Unavailable", "unknown_provider", "duckduckgo"])
-      expect(error.message).toBe('unknown provider "duckduckgo": no composed provider has this id (composed: brave)')
-      expect(brave.recorder.calls).toEqual([])
-    }).pipe(Effect.provide(Drivers.layer([brave])))
-  })
+  it.effect(
+    "a provider that is not composed fails the whole check with unknown_provider naming the composed ids",
+    () => {
+      const brave = Drivers.makeDriver("brave", { searchKeywords: Drivers.succeed() })
+      return Effect.gen(function* () {
+        const error = yield* Effect.flip(ProviderChecks.check("duckduckgo"))
+        expect([error._tag, error.reason, error.providerId]).toEqual(["Unavailable", "unknown_provider", "duckduckgo"])
+        expect(error.message).toBe('unknown provider "duckduckgo": no composed provider has this id (composed: brave)')
+        expect(brave.recorder.calls).toEqual([])
+      }).pipe(Effect.provide(Drivers.layer([brave])))
+    }
+  )
 
   it.effect("an unknown provider id fails the check with Unavailable/unknown_provider", () =>
     Effect.gen(function* () {

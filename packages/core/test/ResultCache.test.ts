@@ -22,7 +22,7 @@ const withCache = (
   store: ResultCache.Store,
   drivers: ReadonlyArray<Drivers.TestDriver>,
   settings: Settings.SettingsInput = {}
-) => Layer.merge(Drivers.layer(drivers, settings), ResultCache.layer(store))
+) => Drivers.layer(drivers, settings, undefined, [ResultCache.layer(store)])
 
 const search = (keywords: ReadonlyArray<string>, options?: { providerId?: string; maxResults?: number }) =>
   ResultCache.track(searchKeywords({ keywords, ...options }))

@@ -9,8 +9,11 @@ import * as Redacted from "effect/Redacted"
 import * as fs from "node:fs/promises"
 import * as os from "node:os"
 import * as path from "node:path"
+import * as ProviderRegistry from "../src/ProviderRegistry.js"
 import * as Settings from "../src/Settings.js"
 import type * as WebSearchError from "../src/WebSearchError.js"
+import * as Presets from "./support/presets.js"
+import * as Registry from "./support/registry.js"
 
 const load = (input: unknown) => Settings.make(input)
 
@@ -23,8 +26,17 @@ const fromLayer = <R>(
 const withEnv = (entries: ReadonlyArray<readonly [string, string]>) =>
   Effect.withConfigProvider(ConfigProvider.fromMap(new Map(entries)))
 
-const apiHost = (settings: Settings.Service, id: string, feature: string) =>
-  settings.providers.get(id)?.capabilities.find((c) => c.feature === feature)?.apiHost
+// Overrides meet the composed providers when the application's layer is built: the registry is what they resolve to.
+const apiHost = Registry.apiHost
+
+const registryError = (input: unknown) => Effect.flip(Registry.load(input))
+
+/** The settings a layer loads and the registry of the fixture providers composed over them. */
+const composed = <R>(layer: Layer.Layer<Settings.Settings, WebSearchError.Unavailable, R>) =>
+  Effect.provide(
+    Effect.all({ settings: Settings.Settings, registry: ProviderRegistry.ProviderRegistry }),
+    Registry.layer(layer)
+  )
 
 const tempFile = (name: string, contents: string) =>
   Effect.acquireRelease(
@@ -39,40 +51,53 @@ const tempFile = (name: string, contents: string) =>
 
 describe("Settings", () => {
   describe("presets and overrides", () => {
-    it.effect("with no settings: duckduckgo searches, the local fetch provider fetches, research has no default", () =>
-      Effect.gen(function* () {
-        const settings = yield* load({})
-        expect(settings.defaults).toEqual({ searchKeywords: "duckduckgo", fetchUrls: "fetch", research: null })
-        expect(settings.maxResults).toBe(10)
-        expect(settings.concurrency).toBe(5)
-        expect(Duration.toMillis(settings.timeouts.searchKeywords)).toBe(20_000)
-        expect(settings.providers.size).toBeGreaterThan(20)
-      })
+    it.effect(
+      "with no settings core chooses no default provider: the settings say nothing, the registry has none",
+      () =>
+        Effect.gen(function* () {
+          const settings = yield* load({})
+          expect(settings.defaults).toEqual({ searchKeywords: undefined, fetchUrls: undefined, research: undefined })
+          expect(settings.overrides.size).toBe(0)
+          expect(settings.maxResults).toBe(10)
+          expect(settings.concurrency).toBe(5)
+          expect(Duration.toMillis(settings.timeouts.searchKeywords)).toBe(20_000)
+          // Without a bundle proposing defaults, no capability has one; every composed provider is resolved.
+          const registry = yield* Registry.load({})
+          expect(registry.defaults).toEqual({ searchKeywords: null, fetchUrls: null, research: null })
+          expect(registry.providers.size).toBe(Presets.all.length)
+          expect(registry.providers.size).toBeGreaterThan(20)
+        })
     )
 
     it.effect(
       "engineId and fetchResults belong to the providers that take them, from a document or the environment",
       () =>
         Effect.gen(function* () {
-          const loaded = yield* load({
+          const loaded = yield* Registry.load({
             providers: { google: { engineId: "cx-123" }, searxng: { fetchResults: true } }
           })
-          expect(loaded.providers.get("google")?.engineId).toEqual(Option.some("cx-123"))
-          expect(loaded.providers.get("searxng")?.fetchResults).toEqual(Option.some(true))
-          const misplaced = yield* Effect.flip(
-            load({ providers: { tavily: { engineId: "cx-123" }, brave: { fetchResults: true } } })
-          )
+          expect(loaded.providers.get("google")?.options).toEqual({ engineId: "cx-123" })
+          expect(loaded.providers.get("searxng")?.options).toEqual({ fetchResults: true })
+          expect(loaded.providers.get("tavily")?.options).toBeUndefined()
+          const misplaced = yield* registryError({
+            providers: { tavily: { engineId: "cx-123" }, brave: { fetchResults: true } }
+          })
           expect(misplaced.reason).toBe("invalid_config")
-          expect(misplaced.message).toContain("providers.tavily.engineId")
-          expect(misplaced.message).toContain("providers.brave.fetchResults")
-          const fromEnv = yield* Settings.fromConfig.pipe(
-            withEnv([
-              ["GOOGLE_ENGINE_ID", "cx-env"],
-              ["SEARXNG_FETCH_RESULTS", "true"]
-            ])
+          expect(misplaced.message).toContain('providers.tavily.engineId: Tavily takes no option "engineId"')
+          expect(misplaced.message).toContain(
+            'providers.brave.fetchResults: Brave Search takes no option "fetchResults"'
           )
-          expect(fromEnv.providers?.google?.engineId).toBe("cx-env")
-          expect(fromEnv.providers?.searxng?.fetchResults).toBe(true)
+          const badValue = yield* registryError({ providers: { searxng: { fetchResults: "often" } } })
+          expect(badValue.message).toContain("providers.searxng.fetchResults")
+          // The environment is read for the composed providers when the registry is built.
+          const env = [
+            ["GOOGLE_ENGINE_ID", "cx-env"],
+            ["SEARXNG_FETCH_RESULTS", "true"]
+          ] as const
+          expect((yield* Settings.fromConfig.pipe(withEnv(env))).providers).toBeUndefined()
+          const fromEnv = yield* Registry.fromLayer(Settings.layerConfig()).pipe(withEnv(env))
+          expect(fromEnv.providers.get("google")?.options).toEqual({ engineId: "cx-env" })
+          expect(fromEnv.providers.get("searxng")?.options).toEqual({ fetchResults: true })
         })
     )
 
@@ -80,13 +105,13 @@ describe("Settings", () => {
       "a capability-level apiHost replaces only that capability's endpoint (Jina's two endpoints separately)",
       () =>
         Effect.gen(function* () {
-          const fetchOnly = yield* load({
+          const fetchOnly = yield* Registry.load({
             providers: { jina: { capabilities: { fetchUrls: { apiHost: "https://reader.internal.example" } } } }
           })
           expect(apiHost(fetchOnly, "jina", "searchKeywords")).toBe("https://s.jina.ai")
           expect(apiHost(fetchOnly, "jina", "fetchUrls")).toBe("https://reader.internal.example")
 
-          const searchOnly = yield* load({
+          const searchOnly = yield* Registry.load({
             providers: { jina: { capabilities: { searchKeywords: { apiHost: "https://search.internal.example" } } } }
           })
           expect(apiHost(searchOnly, "jina", "searchKeywords")).toBe("https://search.internal.example")
@@ -101,7 +126,7 @@ describe("Settings", () => {
 
     it.effect("overrides merge onto the preset: keys as Redacted, engines, basic auth, model", () =>
       Effect.gen(function* () {
-        const settings = yield* load({
+        const settings = yield* Registry.load({
           providers: {
             searxng: {
               capabilities: { searchKeywords: { apiHost: "https://searx.example" } },
@@ -127,7 +152,7 @@ describe("Settings", () => {
 
     it.effect("resolve rotates keys round-robin per provider and passes maxResults and the capability timeout", () =>
       Effect.gen(function* () {
-        const settings = yield* load({
+        const settings = yield* Registry.load({
           providers: { tavily: { apiKeys: ["key-a-0001", "key-b-0002"] } },
           maxResults: 7,
           timeouts: { fetchUrls: 1234 }
@@ -148,9 +173,10 @@ describe("Settings", () => {
 
     it.effect("resolve fails with unknown_provider and unsupported_capability", () =>
       Effect.gen(function* () {
-        const settings = yield* load({})
+        const settings = yield* Registry.load({})
         const unknown = yield* Effect.flip(settings.resolve("nope", "searchKeywords"))
         expect([unknown.reason, unknown.providerId]).toEqual(["unknown_provider", "nope"])
+        expect(unknown.message).toContain('unknown provider "nope": no composed provider has this id (composed: ')
         const unsupported = yield* Effect.flip(settings.resolve("fetch", "searchKeywords"))
         expect([unsupported.reason, unsupported.providerId, unsupported.capability]).toEqual([
           "unsupported_capability",
@@ -164,7 +190,7 @@ describe("Settings", () => {
   describe("validation", () => {
     it.effect("an override of a capability the preset lacks is rejected naming the field", () =>
       Effect.gen(function* () {
-        const error = yield* loadError({
+        const error = yield* registryError({
           providers: { brave: { capabilities: { fetchUrls: { apiHost: "https://brave.example" } } } }
         })
         expect([error._tag, error.reason]).toEqual(["Unavailable", "invalid_config"])
@@ -173,13 +199,18 @@ describe("Settings", () => {
       })
     )
 
-    it.effect("an unknown provider id is rejected", () =>
+    it.effect("an id no composed provider has is rejected at start, naming the composed ids", () =>
       Effect.gen(function* () {
-        const error = yield* loadError({ providers: { "not-a-provider": { apiKeys: ["k-0001"] } } })
+        const document = { providers: { "not-a-provider": { apiKeys: ["k-0001"] } } }
+        // Loading cannot know which providers the application composes; starting it does.
+        yield* load(document)
+        const error = yield* registryError(document)
         expect(error.reason).toBe("invalid_config")
-        expect(error.message).toContain("providers.not-a-provider: unknown provider")
-        const badDefault = yield* loadError({ defaults: { searchKeywords: "nope" } })
-        expect(badDefault.message).toContain('defaults.searchKeywords: unknown provider "nope"')
+        expect(error.message).toContain("providers.not-a-provider: no composed provider has this id (composed: ")
+        const listed = /\(composed: ([^)]*)\)/.exec(error.message)?.[1].split(", ")
+        expect(new Set(listed)).toEqual(new Set(Presets.all.map((p) => p.id)))
+        const badDefault = yield* registryError({ defaults: { searchKeywords: "nope" } })
+        expect(badDefault.message).toContain('defaults.searchKeywords: no composed provider "nope" (composed: ')
       })
     )
 
@@ -189,8 +220,9 @@ describe("Settings", () => {
         expect(error.reason).toBe("invalid_config")
         expect(error.message).toContain("maxresults")
         expect(error.message).toContain("(from code)")
-        const nested = yield* loadError({ providers: { tavily: { apiKey: "k-0001" } } })
-        expect(nested.message).toContain("providers.tavily.apiKey")
+        // A misspelt common field is, to the settings, one of the provider's own options: refused at start.
+        const nested = yield* registryError({ providers: { tavily: { apiKey: "k-0001" } } })
+        expect(nested.message).toContain('providers.tavily.apiKey: Tavily takes no option "apiKey"')
       })
     )
 
@@ -226,7 +258,7 @@ describe("Settings", () => {
 
     it.effect("every problem is reported at once", () =>
       Effect.gen(function* () {
-        const error = yield* loadError({
+        const error = yield* registryError({
           defaults: { fetchUrls: "duckduckgo" },
           providers: { nope: {}, brave: { capabilities: { fetchUrls: {} } } }
         })
@@ -242,7 +274,7 @@ describe("Settings", () => {
       "reads TAVILY_API_KEY with two comma-separated keys, the default provider and a per-capability host",
       () =>
         Effect.gen(function* () {
-          const settings = yield* fromLayer(Settings.layerConfig()).pipe(
+          const { registry, settings } = yield* composed(Settings.layerConfig()).pipe(
             withEnv([
               ["TAVILY_API_KEY", " tvly-one-0001 , tvly-two-0002 ,"],
               ["WEBSEARCH_DEFAULT_SEARCH_KEYWORDS_PROVIDER", "tavily"],
@@ -254,17 +286,16 @@ describe("Settings", () => {
               ["WEBSEARCH_CONCURRENCY", "3"]
             ])
           )
-          expect(settings.providers.get("tavily")?.apiKeys.map(Redacted.value)).toEqual([
+          expect(registry.providers.get("tavily")?.apiKeys.map(Redacted.value)).toEqual([
             "tvly-one-0001",
             "tvly-two-0002"
           ])
-          expect(settings.defaults.searchKeywords).toBe("tavily")
-          expect(settings.defaults.fetchUrls).toBe("fetch")
-          expect(settings.defaults.research).toBeNull()
-          expect(apiHost(settings, "jina", "fetchUrls")).toBe("https://reader.internal.example")
-          expect(apiHost(settings, "jina", "searchKeywords")).toBe("https://s.jina.ai")
-          expect(apiHost(settings, "brave", "searchKeywords")).toBe("https://brave.internal.example")
-          expect(settings.providers.get("searxng")?.engines).toEqual(["google", "bing"])
+          expect(settings.defaults).toEqual({ searchKeywords: "tavily", fetchUrls: undefined, research: null })
+          expect(registry.defaults).toEqual({ searchKeywords: "tavily", fetchUrls: null, research: null })
+          expect(apiHost(registry, "jina", "fetchUrls")).toBe("https://reader.internal.example")
+          expect(apiHost(registry, "jina", "searchKeywords")).toBe("https://s.jina.ai")
+          expect(apiHost(registry, "brave", "searchKeywords")).toBe("https://brave.internal.example")
+          expect(registry.providers.get("searxng")?.engines).toEqual(["google", "bing"])
           expect([settings.maxResults, settings.concurrency]).toEqual([4, 3])
         })
     )
@@ -272,7 +303,7 @@ describe("Settings", () => {
     it.effect("JINA_API_HOST is rejected as ambiguous, naming the per-capability variables", () =>
       Effect.gen(function* () {
         const error = yield* Effect.flip(
-          fromLayer(Settings.layerConfig()).pipe(withEnv([["JINA_API_HOST", "https://jina.internal.example"]]))
+          Registry.fromLayer(Settings.layerConfig()).pipe(withEnv([["JINA_API_HOST", "https://jina.internal.example"]]))
         )
         expect([error._tag, error.reason]).toEqual(["Unavailable", "invalid_config"])
         expect(error.message).toContain("JINA_API_HOST")
@@ -290,9 +321,9 @@ describe("Settings", () => {
         expect(notInt.reason).toBe("invalid_config")
         expect(notInt.message).toContain("WEBSEARCH_CONCURRENCY")
         const badDefault = yield* Effect.flip(
-          fromLayer(Settings.layerConfig()).pipe(withEnv([["WEBSEARCH_DEFAULT_FETCH_URLS_PROVIDER", "brave"]]))
+          Registry.fromLayer(Settings.layerConfig()).pipe(withEnv([["WEBSEARCH_DEFAULT_FETCH_URLS_PROVIDER", "brave"]]))
         )
-        expect(badDefault.message).toContain("defaults.fetchUrls")
+        expect(badDefault.message).toContain("defaults.fetchUrls: brave has no fetchUrls capability")
         expect(badDefault.message).toContain("(from environment)")
       })
     )
@@ -309,9 +340,12 @@ describe("Settings", () => {
             blacklist: ["ads.example"]
           })
         )
-        const settings = yield* fromLayer(Settings.layerFile(file)).pipe(Effect.provide(NodeFileSystem.layer))
+        const { registry, settings } = yield* composed(Settings.layerFile(file)).pipe(
+          Effect.provide(NodeFileSystem.layer)
+        )
         expect(settings.defaults.fetchUrls).toBe("jina")
-        expect(settings.providers.get("jina")?.apiKeys.map(Redacted.value)).toEqual(["jina-file-0001"])
+        expect(registry.defaults.fetchUrls).toBe("jina")
+        expect(registry.providers.get("jina")?.apiKeys.map(Redacted.value)).toEqual(["jina-file-0001"])
         expect(settings.filter.blacklist.test("https://ads.example/x")).toBe(true)
       })
     )
@@ -376,7 +410,7 @@ describe("Settings", () => {
             maxResults: 6
           })
         )
-        const settings = yield* fromLayer(Settings.layerFile(file, { env: true })).pipe(
+        const { registry, settings } = yield* composed(Settings.layerFile(file, { env: true })).pipe(
           Effect.provide(NodeFileSystem.layer),
           withEnv([
             ["WEBSEARCH_DEFAULT_SEARCH_KEYWORDS_PROVIDER", "tavily"],
@@ -384,10 +418,11 @@ describe("Settings", () => {
             ["JINA_FETCH_URLS_API_HOST", "https://reader.env.example"]
           ])
         )
-        expect(settings.defaults).toEqual({ searchKeywords: "tavily", fetchUrls: "jina", research: null })
-        expect(settings.providers.get("jina")?.apiKeys.map(Redacted.value)).toEqual(["jina-env-0001"])
-        expect(apiHost(settings, "jina", "searchKeywords")).toBe("https://search.file.example")
-        expect(apiHost(settings, "jina", "fetchUrls")).toBe("https://reader.env.example")
+        expect(settings.defaults).toEqual({ searchKeywords: "tavily", fetchUrls: "jina", research: undefined })
+        expect(registry.defaults).toEqual({ searchKeywords: "tavily", fetchUrls: "jina", research: null })
+        expect(registry.providers.get("jina")?.apiKeys.map(Redacted.value)).toEqual(["jina-env-0001"])
+        expect(apiHost(registry, "jina", "searchKeywords")).toBe("https://search.file.example")
+        expect(apiHost(registry, "jina", "fetchUrls")).toBe("https://reader.env.example")
         expect(settings.maxResults).toBe(6)
 
         const fileOnly = yield* fromLayer(Settings.layerFile(file)).pipe(

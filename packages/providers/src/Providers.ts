@@ -6,7 +6,7 @@
  * @example
  * ```ts
  * import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
- * import * as Layer from "effect/Layer"
+ * import type * as Layer from "effect/Layer"
  * import * as Providers from "@websearch/providers/Providers"
  *
  * import * as Settings from "@websearch/core/Settings"
@@ -21,10 +21,10 @@
  * @since 0.1.0
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
-import type * as Composition from "@websearch/core/Composition"
+import * as Composition from "@websearch/core/Composition"
 import type * as Preset from "@websearch/core/Preset"
 import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
-import * as Layer from "effect/Layer"
+import type * as Layer from "effect/Layer"
 import * as Baidu from "./Baidu.js"
 import * as Bing from "./Bing.js"
 import * as Bocha from "./Bocha.js"
@@ -93,7 +93,7 @@ export const ids: ReadonlyArray<string> = presets.map((preset) => preset.id)
  * @category layers
  */
 export const layer: Layer.Layer<never, never, Composition.Composition | HttpClient.HttpClient> =
-  Layer.mergeAll(
+  Composition.sequence(
     ProviderRegistry.proposeDefaults("@websearch/providers Providers.layer", { searchKeywords: DuckDuckGo.providerId }),
     Tavily.layer,
     Exa.layer,

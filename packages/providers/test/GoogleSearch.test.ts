@@ -1,6 +1,13 @@
+import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import * as SearchKeywords from "@websearch/core/SearchKeywords"
+import * as Settings from "@websearch/core/Settings"
+import * as WebSearch from "@websearch/core/WebSearch"
+import * as ConfigProvider from "effect/ConfigProvider"
+import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as FastCheck from "effect/FastCheck"
+import * as Layer from "effect/Layer"
 import * as GoogleSearch from "../src/GoogleSearch.js"
 import * as Server from "./support/providerServer.js"
 import * as Traced from "./support/tracedSearch.js"
@@ -96,6 +103,32 @@ describe("GoogleSearch searchKeywords", () => {
     expect(error.message).toContain("providers.google.engineId")
     expect(error.message).toContain("GOOGLE_ENGINE_ID")
     expect(server.requests).toHaveLength(0)
+  })
+
+  it("takes the engine id from GOOGLE_ENGINE_ID, read when the application starts, over the settings' one", async () => {
+    server.handle = Server.json(fixture.response.body)
+    const run = async (override: Record<string, unknown>) => {
+      server.requests.length = 0
+      const input = Server.settingsFor(server, "google", { capabilities: ["searchKeywords"], override })
+      // The document with the per-provider variables of this environment, as `Settings.layerConfig()` reads them.
+      const settings = Layer.effect(
+        Settings.Settings,
+        Settings.make(input, { source: "test", environment: true })
+      ).pipe(
+        Layer.provide(Layer.setConfigProvider(ConfigProvider.fromMap(new Map([["GOOGLE_ENGINE_ID", " cx-from-env "]]))))
+      )
+      const exit = await Effect.runPromise(
+        Effect.exit(SearchKeywords.searchKeywords({ providerId: "google", keywords: ["lectures"] })).pipe(
+          Effect.provide(
+            WebSearch.layer(GoogleSearch.layer).pipe(Layer.provide(NodeHttpClient.layerUndici), Layer.provide(settings))
+          )
+        )
+      )
+      expect(Exit.isSuccess(exit)).toBe(true)
+      return server.requests.map((r) => r.query.get("cx"))
+    }
+    expect(await run({})).toEqual(["cx-from-env"])
+    expect(await run({ engineId })).toEqual(["cx-from-env"])
   })
 
   it("fails with Unavailable/missing_credentials before any request when no key is set", async () => {

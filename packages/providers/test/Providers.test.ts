@@ -9,6 +9,7 @@ import * as Preset from "@websearch/core/Preset"
 import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
 import * as Settings from "@websearch/core/Settings"
 import * as WebSearch from "@websearch/core/WebSearch"
+import type * as WebSearchError from "@websearch/core/WebSearchError"
 import * as ConfigProvider from "effect/ConfigProvider"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
@@ -18,20 +19,22 @@ import * as Providers from "../src/Providers.js"
 import * as Modules from "./support/modules.js"
 
 /** The application with every provider of the package, over the given settings. */
-const app = (settings: Layer.Layer<Settings.Settings, unknown>) =>
+const app = (settings: Layer.Layer<Settings.Settings, WebSearchError.Unavailable>) =>
   WebSearch.layer(Providers.layer).pipe(Layer.provide(NodeHttpClient.layerUndici), Layer.provide(settings))
 
-const registryOf = (settings: Layer.Layer<Settings.Settings, unknown>) =>
+/** The registry the application starts with. */
+const registryOf = (settings: Layer.Layer<Settings.Settings, WebSearchError.Unavailable>) =>
   ProviderRegistry.ProviderRegistry.pipe(Effect.provide(app(settings)))
 
 /** The typed error a start-up failed with; fails the test on success or a defect. */
-const startFailure = (settings: Layer.Layer<Settings.Settings, unknown>) =>
+const startFailure = (settings: Layer.Layer<Settings.Settings, WebSearchError.Unavailable>) =>
   Effect.flatMap(Effect.exit(registryOf(settings)), (exit) =>
     Exit.isFailure(exit) && exit.cause._tag === "Fail"
       ? Effect.succeed(exit.cause.error)
       : Effect.die(new Error(`expected a start-up failure, got ${JSON.stringify(exit)}`))
   )
 
+/** Settings read from the given variables, as from the process environment. */
 const fromEnv = (env: Record<string, string>) =>
   Settings.layerConfig().pipe(Layer.provide(Layer.setConfigProvider(ConfigProvider.fromJson(env))))
 

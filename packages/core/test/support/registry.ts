@@ -9,7 +9,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
-import type { ProviderDriver } from "../../src/ProviderDriver.js"
+import type { AnyProviderDriver } from "../../src/ProviderDriver.js"
 import * as ProviderRegistry from "../../src/ProviderRegistry.js"
 import * as Settings from "../../src/Settings.js"
 import * as WebSearch from "../../src/WebSearch.js"
@@ -26,7 +26,7 @@ const variable = (name: string) =>
 const flag = (name: string) => Config.option(Config.boolean(name)).pipe(Config.map(Option.getOrUndefined))
 
 /** The options the stand-ins of providers that take some declare (shaped like the real modules'). */
-const options: Readonly<Record<string, Pick<ProviderDriver, "options" | "optionsConfig">>> = {
+const options: Readonly<Record<string, Pick<AnyProviderDriver, "options" | "optionsConfig">>> = {
   google: {
     options: Schema.Struct({ engineId: Schema.optional(NonEmpty) }),
     optionsConfig: Config.all({ engineId: variable("GOOGLE_ENGINE_ID") })
@@ -37,12 +37,15 @@ const options: Readonly<Record<string, Pick<ProviderDriver, "options" | "options
   },
   fetch: {
     options: Schema.Struct({ userAgent: Schema.optional(NonEmpty), respectRobotsTxt: Schema.optional(Schema.Boolean) }),
-    optionsConfig: Config.all({ userAgent: variable("FETCH_USER_AGENT"), respectRobotsTxt: flag("FETCH_RESPECT_ROBOTS_TXT") })
+    optionsConfig: Config.all({
+      userAgent: variable("FETCH_USER_AGENT"),
+      respectRobotsTxt: flag("FETCH_RESPECT_ROBOTS_TXT")
+    })
   }
 }
 
 /** One stand-in driver per fixture preset (no capability implemented: these tests never call them). */
-export const drivers: ReadonlyArray<ProviderDriver> = Presets.all.map((preset) => ({
+export const drivers: ReadonlyArray<AnyProviderDriver> = Presets.all.map((preset) => ({
   preset,
   ...options[preset.id]
 }))
@@ -50,14 +53,14 @@ export const drivers: ReadonlyArray<ProviderDriver> = Presets.all.map((preset) =
 /** The application of these drivers over a settings layer, exposing `Settings` too. */
 export const layer = <E, R>(
   settings: Layer.Layer<Settings.Settings, E, R>,
-  composed: ReadonlyArray<ProviderDriver> = drivers
+  composed: ReadonlyArray<AnyProviderDriver> = drivers
 ): Layer.Layer<WebSearch.WebSearch | Settings.Settings, E | WebSearchError.Unavailable, R> =>
   WebSearch.layer(...composed.map((driver) => ProviderRegistry.register(driver))).pipe(Layer.provideMerge(settings))
 
 /** The registry built from these drivers (and the given settings layer). */
 export const fromLayer = <E, R>(
   settings: Layer.Layer<Settings.Settings, E, R>,
-  composed: ReadonlyArray<ProviderDriver> = drivers
+  composed: ReadonlyArray<AnyProviderDriver> = drivers
 ): Effect.Effect<ProviderRegistry.Service, E | WebSearchError.Unavailable, R> =>
   Effect.provide(ProviderRegistry.ProviderRegistry, layer(settings, composed))
 
