@@ -241,7 +241,9 @@ interface Ports {
 /** The measurement: each side's best round, and the ratio ours / baseline in requests per second. */
 export const measure = async (seconds = 3, concurrency = 32, rounds = 3) => {
   const script = fileURLToPath(import.meta.url)
-  const child = spawn(process.execPath, ["--conditions=@websearch/source", "--import", "tsx", script, "--serve"], { stdio: ["pipe", "pipe", "inherit"] })
+  const child = spawn(process.execPath, ["--conditions=@websearch/source", "--import", "tsx", script, "--serve"], {
+    stdio: ["pipe", "pipe", "inherit"]
+  })
   const ports = await new Promise<Ports>((resolve, reject) => {
     let out = ""
     child.stdout.on("data", (data: Buffer) => {

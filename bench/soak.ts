@@ -258,10 +258,14 @@ const startChild = async (
   args: ReadonlyArray<string>
 ): Promise<{ readonly child: ChildProcess; readonly port: number }> => {
   const script = fileURLToPath(import.meta.url)
-  const child = spawn(process.execPath, ["--expose-gc", "--conditions=@websearch/source", "--import", "tsx", script, ...args], {
-    // Whatever a child prints goes to stderr: bench/run.ts reads this process's stdout as JSON.
-    stdio: ["ignore", 2, "inherit", "ipc"]
-  })
+  const child = spawn(
+    process.execPath,
+    ["--expose-gc", "--conditions=@websearch/source", "--import", "tsx", script, ...args],
+    {
+      // Whatever a child prints goes to stderr: bench/run.ts reads this process's stdout as JSON.
+      stdio: ["ignore", 2, "inherit", "ipc"]
+    }
+  )
   const port = await new Promise<number>((resolve, reject) => {
     child.on("message", (message: ChildMessage) => {
       if (message.type === "ready") resolve(message.port)
