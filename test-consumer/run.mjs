@@ -75,12 +75,17 @@ const median = (samples) => {
 const marker = "The consumer marker sentence is forty-two."
 const paragraph = "<p>Installable packages are read through their declarations and run from their compiled modules.</p>"
 const page = `<!doctype html><html lang="en"><head><title>Consumer page</title></head><body><article><h1>Consumer page</h1><p>${marker}</p>${paragraph.repeat(800)}</article></body></html>`
-const server = createServer((_request, response) => {
+// A page whose text only a browser sees: its script writes the article (the CLI renders it with --render always,
+// loading the playwright-core it declares as a dependency, with the system Chromium).
+const rendered = "Rendered by script in Chromium."
+const scripted = `<!doctype html><html><head><title>Scripted page</title></head><body><div id="app"></div><script>document.getElementById("app").innerHTML = "<article><h1>Scripted page</h1><p>" + ${JSON.stringify(rendered)} + "</p></article>"</script></body></html>`
+const server = createServer((request, response) => {
   response.writeHead(200, { "content-type": "text/html; charset=utf-8" })
-  response.end(page)
+  response.end(request.url === "/scripted" ? scripted : page)
 })
 await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve))
 const pageUrl = `http://127.0.0.1:${server.address().port}/page`
+const scriptedUrl = `http://127.0.0.1:${server.address().port}/scripted`
 
 const work = mkdtempSync(join(tmpdir(), "websearch-consumer-"))
 const tarballs = join(work, "tarballs")
@@ -283,6 +288,13 @@ try {
       assert(result.code === 0, `exit ${result.code}: ${clip(result.stdout + result.stderr)}`)
       const out = JSON.parse(result.stdout)
       assert(out.ok && out.response.results[0]?.content.includes(marker), clip(result.stdout))
+    })
+    await check(at("websearch fetch --render always renders a scripted loopback page in Chromium"), async () => {
+      const args = ["fetch", scriptedUrl, "--allow-host", "127.0.0.1", "--render", "always", "--json"]
+      const result = await run(bin, args, { cwd: project, env, timeoutMs: 180_000 })
+      assert(result.code === 0, `exit ${result.code}: ${clip(result.stdout + result.stderr)}`)
+      const out = JSON.parse(result.stdout)
+      assert(out.ok && out.response.results[0]?.content.includes(rendered), clip(result.stdout))
     })
     await check(at("websearch mcp over stdio answers the official MCP SDK client"), async () => {
       const result = await run(node, ["mcp-client.mjs", pageUrl], { cwd: project, env, timeoutMs: 180_000 })
