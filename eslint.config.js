@@ -1,7 +1,7 @@
 import tseslint from "typescript-eslint"
 
 export default tseslint.config(
-  { ignores: ["**/node_modules/**", "**/build/**", "**/dist/**", ".tsbuild/**"] },
+  { ignores: ["**/node_modules/**", "**/build/**", "**/dist/**", ".tsbuild/**", ".cache/**"] },
   ...tseslint.configs.recommended,
   {
     files: ["**/*.ts"],
@@ -15,7 +15,13 @@ export default tseslint.config(
     }
   },
   {
-    files: ["packages/cli/src/**/*.ts", "bench/**/*.ts", "test-support/**/*.ts", "**/test/**/*.ts"],
+    files: [
+      "packages/cli/src/**/*.ts",
+      "bench/**/*.ts",
+      "test-support/**/*.ts",
+      "**/test/**/*.ts",
+      "test-consumer/**/*.ts"
+    ],
     rules: { "no-console": "off" }
   }
 )

@@ -3,7 +3,8 @@
  * directory in WEBSEARCH_EXTRACT_CORPUS): pages per second and content F1 of `@websearch/extract` against
  * `@mozilla/readability` + `linkedom` + `turndown`, over the same pages in the same process.
  *
- *   node --import tsx bench/extract.ts        this case alone (--rounds N: timed passes, default 3;
+ *   node --conditions=@websearch/source --import tsx bench/extract.ts
+ *                                             this case alone (--rounds N: timed passes, default 3;
  *                                             --pages: the pages whose F1 differs between the two)
  *   npm run bench -- extract                  through the bench runner
  *

@@ -19,7 +19,7 @@
  * file run by plain node, as in production (under the tsx loader our side took 1.5 to 2x the CPU time, which is
  * the loader's cost, not ours). Its peak RSS is the figure's.
  *
- *   node --import tsx bench/fanout.ts [runs]     standalone, prints the figures
+ *   node --conditions=@websearch/source --import tsx bench/fanout.ts [runs]     standalone, prints the figures
  *   npm run bench -- fanout                     as a case of bench/run.ts
  */
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"

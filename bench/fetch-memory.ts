@@ -9,7 +9,7 @@
  * The server runs in the measuring process, never in a measured one. The children run one esbuild bundle of this
  * file with plain node (no TypeScript loader in the measured process, as in production). Aim: ours below 150 MiB.
  *
- *   node --import tsx bench/fetch-memory.ts     standalone, prints the three figures
+ *   node --conditions=@websearch/source --import tsx bench/fetch-memory.ts     standalone, prints the three figures
  *   npm run bench -- fetch-memory               as a case of bench/run.ts
  */
 import * as Effect from "effect/Effect"

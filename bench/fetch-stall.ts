@@ -3,7 +3,7 @@
  * during extraction on the calling thread versus on the extraction worker pool (cold: the worker starts for the
  * job; warm: it already runs). The page is ~5 MiB of article HTML, the transport's default body cap.
  *
- *   node --import tsx bench/fetch-stall.ts [MiB]
+ *   node --conditions=@websearch/source --import tsx bench/fetch-stall.ts [MiB]
  */
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"

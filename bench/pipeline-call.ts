@@ -2,7 +2,7 @@
  * Per-call cost of the core pipeline: one `searchKeywords({ keywords: ["effect"] })` through a ManagedRuntime
  * with an in-memory driver answering 10 results, in milliseconds per call (sequential calls, after a warm-up).
  *
- *   node --import tsx bench/pipeline-call.ts [seconds] [keywords]
+ *   node --conditions=@websearch/source --import tsx bench/pipeline-call.ts [seconds] [keywords]
  */
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"

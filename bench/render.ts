@@ -13,7 +13,7 @@
  * The server runs in the measuring process, never in a measured one. The children run one esbuild bundle of this
  * file with plain node (playwright-core stays a package, loaded from node_modules).
  *
- *   node --import tsx bench/render.ts     standalone, prints the figures
+ *   node --conditions=@websearch/source --import tsx bench/render.ts     standalone, prints the figures
  *   npm run bench -- render               as a case of bench/run.ts
  */
 import * as Layer from "effect/Layer"

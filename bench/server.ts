@@ -3,7 +3,7 @@
  * same job (check the bearer token, parse the body, call the provider, shape the answer), both calling the same
  * local provider mock through the same kind of undici pool, in the same run.
  *
- *   node --import tsx bench/server.ts [seconds-per-round] [concurrency]
+ *   node --conditions=@websearch/source --import tsx bench/server.ts [seconds-per-round] [concurrency]
  *
  * A child process hosts the mock and both servers; this process generates the load (N concurrent request loops
  * over an undici Pool), alternating ours and the baseline round by round and keeping each one's best round, so
@@ -240,7 +240,9 @@ interface Ports {
 /** The measurement: each side's best round, and the ratio ours / baseline in requests per second. */
 export const measure = async (seconds = 3, concurrency = 32, rounds = 3) => {
   const script = fileURLToPath(import.meta.url)
-  const child = spawn(process.execPath, ["--import", "tsx", script, "--serve"], { stdio: ["pipe", "pipe", "inherit"] })
+  const child = spawn(process.execPath, ["--conditions=@websearch/source", "--import", "tsx", script, "--serve"], {
+    stdio: ["pipe", "pipe", "inherit"]
+  })
   const ports = await new Promise<Ports>((resolve, reject) => {
     let out = ""
     child.stdout.on("data", (data: Buffer) => {

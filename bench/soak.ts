@@ -2,7 +2,7 @@
  * Soak: `POST /v1/search` on the websearch server from many concurrent clients for a fixed time, against a local
  * Tavily mock, watching for errors, for throughput that decays over the run and for memory that keeps growing.
  *
- *   node --import tsx bench/soak.ts [seconds=60] [clients=200]
+ *   node --conditions=@websearch/source --import tsx bench/soak.ts [seconds=60] [clients=200]
  *   npm run bench -- soak
  *
  * Three processes. A server child (tsx, `--expose-gc`) runs the real server configured as in bench/server.ts
@@ -257,10 +257,14 @@ const startChild = async (
   args: ReadonlyArray<string>
 ): Promise<{ readonly child: ChildProcess; readonly port: number }> => {
   const script = fileURLToPath(import.meta.url)
-  const child = spawn(process.execPath, ["--expose-gc", "--import", "tsx", script, ...args], {
-    // Whatever a child prints goes to stderr: bench/run.ts reads this process's stdout as JSON.
-    stdio: ["ignore", 2, "inherit", "ipc"]
-  })
+  const child = spawn(
+    process.execPath,
+    ["--expose-gc", "--conditions=@websearch/source", "--import", "tsx", script, ...args],
+    {
+      // Whatever a child prints goes to stderr: bench/run.ts reads this process's stdout as JSON.
+      stdio: ["ignore", 2, "inherit", "ipc"]
+    }
+  )
   const port = await new Promise<number>((resolve, reject) => {
     child.on("message", (message: ChildMessage) => {
       if (message.type === "ready") resolve(message.port)

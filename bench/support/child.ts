@@ -25,6 +25,8 @@ export const bundleSelf = async (
     bundle: true,
     platform: "node",
     format: "esm",
+    // The workspace packages' sources, as tests and benchmarks use them (no dist build needed).
+    conditions: ["@websearch/source"],
     target: "node20",
     logLevel: "warning",
     external: [...external],

@@ -1,9 +1,11 @@
 // Bundles the CLI (dist/websearch.mjs plus chunks). Loading a few files instead of several hundred modules is
-// what keeps the command's cold start low; bin/websearch.js rebuilds the bundle when sources change.
+// what keeps the command's cold start low. bin/websearch.js only loads the bundle; inside the workspace
+// `npm run websearch` (scripts/dev.mjs) and the CLI's tests (vitest globalSetup) call bundleIfStale first, and
+// `prepack` builds it for the tarball. The bundle is built from sources (the `@websearch/source` condition), so
+// it needs no tsc build, and it inlines every dependency except playwright-core (see `external`).
 // The fetch provider's extraction worker is a second entry point (dist/chunks/extractWorker.mjs): a worker thread
 // loads its own file, which @websearch/node looks for beside the running module. PDF.js imports its own worker
 // module from beside itself (dist/chunks/pdf.worker.mjs), so that is a third entry point.
-import * as esbuild from "esbuild"
 import { mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { fileURLToPath } from "node:url"
@@ -14,6 +16,8 @@ const { version } = createRequire(import.meta.url)("../package.json")
 
 // Written to a temporary file and renamed, so concurrent starts never load a half-written bundle.
 export const bundle = async () => {
+  // Loaded here, not at the top, so the freshness check in bundleIfStale costs no esbuild start.
+  const esbuild = await import("esbuild")
   const result = await esbuild.build({
     entryPoints: {
       websearch: `${root}src/bin.ts`,
@@ -22,6 +26,8 @@ export const bundle = async () => {
       "chunks/pdf.worker": fromExtract.resolve("pdfjs-dist/legacy/build/pdf.worker.mjs")
     },
     outdir: `${root}dist`,
+    // The workspace packages' sources, so a fresh clone bundles without building their dist first.
+    conditions: ["@websearch/source"],
     // Code behind dynamic imports (providers, the MCP and HTTP servers) goes to chunks loaded on first use, so
     // `--help` and `--version` parse only the command line's own code.
     splitting: true,
@@ -45,7 +51,7 @@ export const bundle = async () => {
     }
   })
   mkdirSync(`${root}dist/chunks`, { recursive: true })
-  // The CLI itself last: bin/websearch.js judges freshness by its time.
+  // The CLI itself last: bundleIfStale judges freshness by its time.
   const last = (file) => Number(file.path.endsWith("/websearch.mjs"))
   const files = [...result.outputFiles].sort((a, b) => last(a) - last(b))
   for (const file of files) {
@@ -62,4 +68,52 @@ export const bundle = async () => {
   }
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) await bundle()
+const packagesDir = `${root}../`
+
+/** The newest modification time of any workspace package's sources or package.json. */
+const newestSource = () => {
+  let newest = 0
+  const walk = (dir) => {
+    let entries
+    try {
+      entries = readdirSync(dir, { withFileTypes: true })
+    } catch {
+      return
+    }
+    for (const entry of entries) {
+      const path = `${dir}/${entry.name}`
+      if (entry.isDirectory()) walk(path)
+      else if (entry.name.endsWith(".ts")) newest = Math.max(newest, statSync(path).mtimeMs)
+    }
+  }
+  for (const pkg of readdirSync(packagesDir)) {
+    walk(`${packagesDir}${pkg}/src`)
+    try {
+      newest = Math.max(newest, statSync(`${packagesDir}${pkg}/package.json`).mtimeMs)
+    } catch {
+      // not a package folder
+    }
+  }
+  return newest
+}
+
+const bundleTime = () => {
+  try {
+    return statSync(`${root}dist/websearch.mjs`).mtimeMs
+  } catch {
+    return -1
+  }
+}
+
+/** Rebuilds the bundle when it is missing or older than any workspace source (a workspace convenience only). */
+export const bundleIfStale = async () => {
+  if (bundleTime() < newestSource()) await bundle()
+}
+
+/** The CLI project's vitest globalSetup: its tests spawn bin/websearch.js, which only loads the bundle. */
+export const setup = bundleIfStale
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  if (process.argv.includes("--if-stale")) await bundleIfStale()
+  else await bundle()
+}

@@ -16,6 +16,8 @@ export const bundleSearxngModule = async (): Promise<string> => {
     bundle: true,
     platform: "node",
     format: "esm",
+    // The workspace packages' sources, as tests and benchmarks use them (no dist build needed).
+    conditions: ["@websearch/source"],
     logLevel: "warning"
   })
   return outfile

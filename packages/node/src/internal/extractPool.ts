@@ -46,12 +46,16 @@ export const defaultEntry = (): Entry => {
   if (extension !== "ts" && extension !== "mts") return { url, execArgv: [] }
   // Sources run under a TypeScript loader (vitest, tsx), and the worker needs one too. On Node 20 a worker's
   // `--import` hooks register too late for its own entry, so a small bootstrap registers tsx, then imports it.
+  // The worker resolves the workspace packages to their sources too (their `@websearch/source` export condition).
   const require = createRequire(here)
   const manifestPath = require.resolve("tsx/package.json")
   const manifest = require(manifestPath) as { exports: Record<string, { import: { default: string } }> }
   const api = new URL(manifest.exports["./esm/api"].import.default, pathToFileURL(manifestPath)).href
   const bootstrap = `import { register } from ${JSON.stringify(api)}; register(); await import(${JSON.stringify(url.href)});`
-  return { url: new URL(`data:text/javascript,${encodeURIComponent(bootstrap)}`), execArgv: [] }
+  return {
+    url: new URL(`data:text/javascript,${encodeURIComponent(bootstrap)}`),
+    execArgv: ["--conditions=@websearch/source"]
+  }
 }
 
 /** A worker's heap limit: a page that explodes in memory kills its worker, not the process. */

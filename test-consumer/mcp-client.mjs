@@ -1,0 +1,25 @@
+// Drives the installed `websearch mcp` over stdio with the official MCP SDK client (installed into the consumer
+// project): lists the tools and reads a loopback page through web_fetch. Prints one JSON line; run.mjs checks it.
+//
+//   node mcp-client.mjs http://127.0.0.1:PORT/page
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
+import { fileURLToPath } from "node:url"
+
+const pageUrl = process.argv[2]
+const bin = fileURLToPath(new URL("./node_modules/@websearch/cli/bin/websearch.js", import.meta.url))
+const transport = new StdioClientTransport({
+  command: process.execPath,
+  args: [bin, "mcp", "--allow-host", "127.0.0.1"],
+  env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "" },
+  stderr: "pipe"
+})
+const client = new Client({ name: "websearch-consumer", version: "1.0.0" })
+const slow = { timeout: 120_000 }
+await client.connect(transport, slow)
+const { tools } = await client.listTools(undefined, slow)
+const read = await client.callTool({ name: "web_fetch", arguments: { items: [{ url: pageUrl }] } }, undefined, slow)
+await client.close()
+process.stdout.write(
+  `${JSON.stringify({ tools: tools.map((t) => t.name), isError: read.isError, structuredContent: read.structuredContent })}\n`
+)
