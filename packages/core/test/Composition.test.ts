@@ -50,6 +50,8 @@ describe("overrides and the composed providers", () => {
         expect(error.message.startsWith("invalid settings: ")).toBe(true)
         expect(error.message.endsWith("(from code)")).toBe(true)
         expect(error.message).toContain(`providers.${id}: no composed provider has this id (composed: `)
+        // Listed in composition order.
+        expect(error.message).toContain(`(composed: ${drivers.map((d) => d.preset.id).join(", ")})`)
         expect(listedIds(error.message)).toEqual(new Set(composed))
       })
   )

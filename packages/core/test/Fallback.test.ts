@@ -135,7 +135,7 @@ describe("configured fallback chains", () => {
   it.effect.each([
     [
       { fallbacks: { searchKeywords: ["nope"] } },
-      'fallbacks.searchKeywords.0: no composed provider "nope" (composed: '
+      'fallbacks.searchKeywords.0: no composed provider "nope" (composed: duckduckgo, fetch, brave)'
     ],
     [{ fallbacks: { fetchUrls: ["brave"] } }, "fallbacks.fetchUrls.0: brave has no fetchUrls capability"],
     [{ fallbacks: { searchKeywords: ["brave", "brave"] } }, "fallbacks.searchKeywords.1: brave already comes earlier"],
