@@ -263,7 +263,9 @@ export const makeHttpSecurity = (
       return yield* Effect.fail(invalidSecurity(`maxBodyBytes must be an integer from 1024 to 16777216`))
     }
     return {
-      tokenDigests: yield* Effect.forEach(tokens, HttpTransport.digest),
+      // Registering the route must not wait (the router is assembled as layers build), so digests come later.
+      authenticate: tokens.length > 0,
+      tokenDigests: yield* Effect.cached(Effect.forEach(tokens, HttpTransport.digest)),
       allowedHosts: (options.allowedHosts ?? []).map((h) => h.trim().toLowerCase()),
       allowedOrigins: (options.allowedOrigins ?? []).flatMap((o) =>
         URL.canParse(o.trim()) ? [new URL(o.trim()).origin.toLowerCase()] : []

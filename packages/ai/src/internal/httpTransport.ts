@@ -13,7 +13,9 @@ import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import type * as RpcMessage from "@effect/rpc/RpcMessage"
 import * as RpcServer from "@effect/rpc/RpcServer"
+import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
 import * as Mailbox from "effect/Mailbox"
 import * as Option from "effect/Option"
 import * as Scope from "effect/Scope"
@@ -22,8 +24,10 @@ import * as JsonRpcCodec from "./jsonRpcCodec.js"
 
 /** The validated security settings of the endpoint. */
 export interface Security {
-  /** SHA-256 digests of the accepted bearer tokens; empty means no authentication. */
-  readonly tokenDigests: ReadonlyArray<Uint8Array>
+  /** Whether bearer tokens are required. */
+  readonly authenticate: boolean
+  /** SHA-256 digests of the accepted bearer tokens, computed once when first needed. */
+  readonly tokenDigests: Effect.Effect<ReadonlyArray<Uint8Array>>
   /** Lower-case host names the Host header may carry besides the loopback names; `*` allows any. */
   readonly allowedHosts: ReadonlyArray<string>
   /** Lower-case origins (`scheme://host[:port]`) a browser page may call from besides loopback ones. */
@@ -84,36 +88,62 @@ class TooLarge {
   readonly _tag = "TooLarge"
 }
 
-// Past the cap the rest of a body is read and dropped (so the 413 reaches the client), up to this many bytes more;
-// beyond that the connection is closed.
+class Broken {
+  readonly _tag = "Broken"
+}
+
+// Past the cap the rest of a body is read and dropped in the background, up to this many bytes more, so the 413
+// (sent at once) reaches a client that is still sending; a body longer than that has its connection closed.
 const drainLimit = 16 * 1024 * 1024
 
-const readBody = (request: HttpServerRequest.HttpServerRequest, max: number): Effect.Effect<Uint8Array, TooLarge> => {
+const concat = (chunks: ReadonlyArray<Uint8Array>, size: number): Uint8Array => {
+  const body = new Uint8Array(size)
+  let offset = 0
+  for (const chunk of chunks) {
+    body.set(chunk, offset)
+    offset += chunk.length
+  }
+  return body
+}
+
+// The body, at most `max` bytes: a declared length over the cap fails before reading; otherwise bytes are counted
+// as they stream and the read fails the moment the count passes the cap, whatever the transfer encoding.
+const readBody = (
+  request: HttpServerRequest.HttpServerRequest,
+  max: number
+): Effect.Effect<Uint8Array, TooLarge | Broken> => {
   const declared = request.headers["content-length"]
   if (declared !== undefined && Number(declared) > max) return Effect.fail(new TooLarge())
-  return Effect.suspend(() => {
+  return Effect.gen(function* () {
+    const result = yield* Deferred.make<Uint8Array, TooLarge | Broken>()
     const chunks: Array<Uint8Array> = []
     let size = 0
-    return request.stream.pipe(
+    let over = false
+    yield* request.stream.pipe(
       Stream.runForEachWhile((chunk) =>
         Effect.sync(() => {
           size += chunk.length
-          if (size <= max) chunks.push(chunk)
+          if (size <= max) {
+            chunks.push(chunk)
+            return true
+          }
+          if (!over) {
+            over = true
+            chunks.length = 0
+            Deferred.unsafeDone(result, Exit.fail(new TooLarge()))
+          }
           return size <= max + drainLimit
         })
       ),
-      Effect.catchAll(() => Effect.void),
-      Effect.flatMap(() => {
-        if (size > max) return Effect.fail(new TooLarge())
-        const body = new Uint8Array(size)
-        let offset = 0
-        for (const chunk of chunks) {
-          body.set(chunk, offset)
-          offset += chunk.length
-        }
-        return Effect.succeed(body)
-      })
+      Effect.exit,
+      Effect.flatMap((exit) =>
+        over
+          ? Effect.void
+          : Deferred.done(result, Exit.isSuccess(exit) ? Exit.succeed(concat(chunks, size)) : Exit.fail(new Broken()))
+      ),
+      Effect.forkDaemon
     )
+    return yield* Deferred.await(result)
   })
 }
 
@@ -139,10 +169,11 @@ export const make = (security: Security) =>
         if (!originAllowed(request.headers.origin, security)) {
           return Option.some(refuse(403, -32000, "Forbidden: requests from this Origin are not allowed"))
         }
-        if (security.tokenDigests.length > 0) {
+        if (security.authenticate) {
           const header = request.headers.authorization ?? ""
           const token = /^bearer /i.test(header) ? header.slice("bearer ".length).trim() : ""
-          const ok = token.length > 0 && token.length <= 4096 && matches(yield* digest(token), security.tokenDigests)
+          const accepted = yield* security.tokenDigests
+          const ok = token.length > 0 && token.length <= 4096 && matches(yield* digest(token), accepted)
           if (!ok) {
             return Option.some(
               refuse(401, -32001, "Unauthorized: send Authorization: Bearer <token>", {
@@ -162,6 +193,9 @@ export const make = (security: Security) =>
         return refuse(415, -32000, "Unsupported Media Type: send the JSON-RPC message as application/json")
       }
       const body = yield* Effect.either(readBody(request, security.maxBodyBytes))
+      if (body._tag === "Left" && body.left._tag === "Broken") {
+        return refuse(400, -32000, "Bad Request: the body could not be read")
+      }
       if (body._tag === "Left") {
         return refuse(413, -32000, `Payload Too Large: the limit is ${security.maxBodyBytes} bytes`, {
           connection: "close"
