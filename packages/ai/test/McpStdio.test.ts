@@ -7,6 +7,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js"
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js"
 import * as Effect from "effect/Effect"
+import * as FastCheck from "effect/FastCheck"
 import * as Layer from "effect/Layer"
 import * as Sink from "effect/Sink"
 import * as Stream from "effect/Stream"
@@ -118,6 +119,52 @@ describe("WebSearchMcp over stdio, malformed input", () => {
       yield* send(`"}}}\n${ping(2)}`)
       expect((yield* next).error?.code).toBe(-32700)
       expect(yield* next).toEqual({ jsonrpc: "2.0", id: 2, result: {} })
+    })
+  )
+
+  it.scoped("whatever a line holds, the server answers it (or drops a notification) and then the next ping", () =>
+    Effect.gen(function* () {
+      const { next, raw, send } = yield* serve()
+      const scalar = FastCheck.oneof(
+        FastCheck.constant(null),
+        FastCheck.integer(),
+        FastCheck.double(),
+        FastCheck.string({ maxLength: 5 }),
+        FastCheck.boolean(),
+        FastCheck.constant({}),
+        FastCheck.constant([])
+      )
+      const message = FastCheck.record(
+        {
+          jsonrpc: FastCheck.oneof(FastCheck.constant("2.0"), scalar),
+          id: scalar,
+          method: FastCheck.oneof(
+            FastCheck.constantFrom("ping", "tools/call", "tools/list", "initialize", "notifications/cancelled"),
+            FastCheck.constantFrom("@effect/rpc/Eof", "@effect/rpc/Interrupt", "__proto__", "constructor"),
+            scalar
+          ),
+          params: FastCheck.oneof(scalar, FastCheck.object({ maxDepth: 2 })),
+          result: scalar,
+          error: scalar
+        },
+        { requiredKeys: [] }
+      )
+      const line = FastCheck.oneof(
+        message.map((m) => JSON.stringify(m)),
+        FastCheck.json({ maxDepth: 3 }),
+        FastCheck.string({ maxLength: 40 }).map((t) => t.replace(/[\n\r]/g, " "))
+      )
+      const lines = FastCheck.sample(line, { numRuns: 150, seed: 16 })
+      for (const [i, text] of lines.entries()) {
+        yield* send(`${text}\n${ping(`probe-${i}`)}`)
+        let reply = yield* next
+        while (reply.id !== `probe-${i}`) {
+          expect(reply.jsonrpc).toBe("2.0")
+          reply = yield* next
+        }
+        expect(reply).toEqual({ jsonrpc: "2.0", id: `probe-${i}`, result: {} })
+      }
+      expect(raw.join("")).not.toContain("Cause")
     })
   )
 
