@@ -74,7 +74,7 @@ export const prompt = (page: Page, options?: Options): Prompt.Prompt => {
     { role: "system", content: options?.instruction ?? defaultInstruction },
     {
       role: "user",
-      content: `Question: ${page.prompt}\n\nPage "${page.title}" (${page.url}):\n${Fence.untrusted(page.url, text)}`
+      content: `Question: ${page.prompt}\n\nPage "${Fence.oneLine(page.title)}" (${Fence.oneLine(page.url)}):\n${Fence.untrusted(page.url, text)}`
     }
   ])
 }

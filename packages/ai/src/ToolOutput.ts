@@ -1,7 +1,9 @@
 /**
  * What the `web_search`, `web_fetch` and `web_research` tools return to a model: numbered sources with short
- * ids, title, URL and content; fetched text fenced and labelled as untrusted data; every failed input with its
- * reason and a next step. The same values are an MCP tool's structured content, and `render*` gives the text
+ * ids, title, URL and content; every snippet, page text and report fenced and labelled as untrusted data; every
+ * failed input with its reason and a next step. Whatever a page or provider wrote that stands outside a fence
+ * (titles, URLs, messages) is normalised to one line without control, bidi or fence characters, so nothing it
+ * holds can start a line of its own or pass for the end of a fence. The same values are an MCP tool's structured content, and `render*` gives the text
  * form MCP clients show a model.
  *
  * @since 0.1.0
@@ -47,7 +49,8 @@ export const Failure = Schema.Struct({
 export type Failure = typeof Failure.Type
 
 /**
- * One search result, with its session id.
+ * One search result, with its session id: `title` and `url` on one line, `content` the snippet fenced as
+ * untrusted data.
  *
  * @since 0.1.0
  * @category schemas
@@ -225,7 +228,7 @@ export const failure = (error: {
   reason: error.reason,
   retryable: error.retryable,
   ...(error.retryAfter === undefined ? {} : { retryAfter: error.retryAfter }),
-  message: error.message,
+  message: Fence.oneLine(error.message),
   nextStep: nextStepFor(error)
 })
 
@@ -253,15 +256,32 @@ export const searchOutput = (response: WebSearchResponse, ids: ReadonlyArray<str
     queries: response.inputs,
     sources: response.results.map((r, i) => ({
       id: ids[i],
-      title: r.title,
-      url: r.url,
-      content: r.content,
+      title: Fence.oneLine(r.title, maxTitleLength),
+      url: Fence.oneLine(r.url),
+      content: Fence.untrusted(r.url, r.content),
       query: r.sourceInput
     })),
     failures,
     nextSteps: steps.join(" ")
   }
 }
+
+/**
+ * The longest title a tool shows; a longer one is cut with an ellipsis.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const maxTitleLength = 500
+
+/**
+ * A page- or provider-derived string made fit to stand outside a fence: one line, no control, bidi or fence
+ * characters, at most `max` characters.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const oneLine = (text: string, max?: number): string => Fence.oneLine(text, max)
 
 /**
  * Fences page text (or an answer derived from it) as untrusted data from its URL.
@@ -316,7 +336,11 @@ export const researchOutput = (response: ResearchResponse, ids: ReadonlyArray<st
   query: response.query,
   report: Fence.untrusted(response.providerId, response.report),
   queries: response.queries,
-  sources: response.sources.map((s, i) => ({ id: ids[i], title: s.title, url: s.url })),
+  sources: response.sources.map((s, i) => ({
+    id: ids[i],
+    title: Fence.oneLine(s.title, maxTitleLength),
+    url: Fence.oneLine(s.url)
+  })),
   nextSteps: `The report was written by ${response.providerId} from web pages; verify key claims against its sources and cite them by id, e.g. [${ids[0]}]. ${untrustedNote}`
 })
 
@@ -343,7 +367,10 @@ export const withNextStep = <E extends WebSearchError.WebSearchError>(tool: Tool
 }
 
 const failureLine = (input: string, f: Failure): string =>
-  `- ${input}: ${f._tag}/${f.reason}${f.retryable ? " (retryable)" : ""}: ${f.message} Next step: ${f.nextStep}`
+  `- ${Fence.oneLine(input)}: ${f._tag}/${f.reason}${f.retryable ? " (retryable)" : ""}: ${Fence.oneLine(f.message)} Next step: ${f.nextStep}`
+
+// The renderers normalise again what stands outside a fence, so an output built by hand renders as safely.
+const line = (text: string | undefined, max?: number): string => Fence.oneLine(text ?? "", max)
 
 /**
  * The text form of `web_search`'s output.
@@ -352,9 +379,9 @@ const failureLine = (input: string, f: Failure): string =>
  * @category rendering
  */
 export const renderSearch = (output: SearchOutput): string => {
-  const lines = [`web_search via ${output.providerId}: ${output.queries.map((q) => `"${q}"`).join(", ")}`, ""]
+  const lines = [`web_search via ${output.providerId}: ${output.queries.map((q) => `"${line(q)}"`).join(", ")}`, ""]
   for (const source of output.sources) {
-    lines.push(`[${source.id}] ${source.title}`, `URL: ${source.url}`, source.content, "")
+    lines.push(`[${source.id}] ${line(source.title, maxTitleLength)}`, `URL: ${line(source.url)}`, source.content, "")
   }
   if (output.failures.length > 0) {
     lines.push("Failed queries:", ...output.failures.map((f) => failureLine(`"${f.query}"`, f)), "")
@@ -373,16 +400,17 @@ export const renderFetch = (output: FetchOutput): string => {
   const lines = [`web_fetch${output.providerId === undefined ? "" : ` via ${output.providerId}`}`, ""]
   for (const item of output.items) {
     if (item.status === "success") {
-      lines.push(`[${item.id}] ${item.title ?? ""}`, `URL: ${item.url}`)
+      lines.push(`[${item.id}] ${line(item.title, maxTitleLength)}`, `URL: ${line(item.url)}`)
       if (item.prompt !== undefined) {
-        lines.push(item.analysis === undefined ? `Prompt (not analysed): ${item.prompt}` : `Answer to: ${item.prompt}`)
+        const prompt = line(item.prompt)
+        lines.push(item.analysis === undefined ? `Prompt (not analysed): ${prompt}` : `Answer to: ${prompt}`)
       }
-      if (item.analysisError !== undefined) lines.push(`Analysis failed: ${item.analysisError}`)
+      if (item.analysisError !== undefined) lines.push(`Analysis failed: ${line(item.analysisError)}`)
       lines.push(item.content ?? "", "")
     } else if (item.status === "failed" && item.failure !== undefined) {
       lines.push(failureLine(`item ${item.item} (${item.input})`, item.failure), "")
     } else {
-      lines.push(`- item ${item.item} (${item.input}) skipped: ${item.skipped ?? ""}`, "")
+      lines.push(`- item ${item.item} (${line(item.input)}) skipped: ${line(item.skipped)}`, "")
     }
   }
   lines.push(`Next steps: ${output.nextSteps}`)
@@ -397,12 +425,12 @@ export const renderFetch = (output: FetchOutput): string => {
  */
 export const renderResearch = (output: ResearchOutput): string =>
   [
-    `web_research via ${output.providerId}: ${output.query}`,
+    `web_research via ${output.providerId}: ${line(output.query)}`,
     "",
     output.report,
     "",
     "Sources:",
-    ...output.sources.map((s) => `[${s.id}] ${s.title} ${s.url}`),
+    ...output.sources.map((s) => `[${s.id}] ${line(s.title, maxTitleLength)} ${line(s.url)}`),
     "",
     `Next steps: ${output.nextSteps}`
   ].join("\n")
@@ -415,6 +443,6 @@ export const renderResearch = (output: ResearchOutput): string =>
  */
 export const renderError = (error: WebSearchError.WebSearchError): string =>
   [
-    `${error._tag}/${error.reason}${error.retryable ? " (retryable)" : ""}: ${error.message}`,
+    `${error._tag}/${error.reason}${error.retryable ? " (retryable)" : ""}: ${line(error.message)}`,
     ...(error.failures ?? []).map((f) => failureLine(f.input, failure(f)))
   ].join("\n")

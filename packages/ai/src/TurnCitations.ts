@@ -48,7 +48,12 @@ const fromSearch = (output: ToolOutput.SearchOutput): WebSearchResponse => ({
   providerId: output.providerId,
   capability: "searchKeywords",
   inputs: output.queries,
-  results: output.sources.map((s) => ({ title: s.title, url: s.url, content: s.content, sourceInput: s.query })),
+  results: output.sources.map((s) => ({
+    title: s.title,
+    url: s.url,
+    content: ToolOutput.unfenced(s.content),
+    sourceInput: s.query
+  })),
   failures: output.failures.map((f) => toFailure(f.query, f))
 })
 

@@ -9,13 +9,21 @@
  * `failures`), so the model can read it and correct itself. An unknown tool name is a JSON-RPC error (-32602),
  * answered by `McpServer` itself.
  *
+ * Both transports are ours, in front of `McpServer`: every message is validated on its own before the server sees
+ * it, and what is malformed is answered with a JSON-RPC error (-32700 not JSON, -32600 not a valid request, -32601
+ * unknown method, -32602 params the method's schema refuses) while the server keeps serving. No failure's internal
+ * cause reaches a client: what is not an MCP error is -32603 "Internal error". Over HTTP the endpoint follows the
+ * transport's security rules: Host and Origin checks against DNS rebinding, optional bearer tokens, JSON bodies
+ * only, and a body cap enforced as the body streams.
+ *
  * @since 0.1.0
  */
 import type * as AiError from "@effect/ai/AiError"
 import * as McpSchema from "@effect/ai/McpSchema"
 import * as McpServer from "@effect/ai/McpServer"
 import * as Tool from "@effect/ai/Tool"
-import type * as HttpRouter from "@effect/platform/HttpRouter"
+import * as HttpRouter from "@effect/platform/HttpRouter"
+import * as RpcServer from "@effect/rpc/RpcServer"
 import type { FetchUrls } from "@websearch/core/FetchUrls"
 import type { Research } from "@websearch/core/Research"
 import type { SearchKeywords } from "@websearch/core/SearchKeywords"
@@ -23,10 +31,14 @@ import * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Logger from "effect/Logger"
 import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
+import * as Redacted from "effect/Redacted"
 import type * as Sink from "effect/Sink"
 import type * as Stream from "effect/Stream"
+import * as HttpTransport from "./internal/httpTransport.js"
+import * as StdioTransport from "./internal/stdioTransport.js"
 import * as ToolOutput from "./ToolOutput.js"
 import * as WebSearchToolkit from "./WebSearchToolkit.js"
 
@@ -69,14 +81,20 @@ const capabilityOf = { web_search: "searchKeywords", web_fetch: "fetchUrls", web
 const fromAiError = (name: keyof typeof capabilityOf, error: AiError.AiError): WebSearchError.WebSearchError => {
   // The toolkit reports arguments that do not decode as MalformedOutput (from the model's point of view).
   if (error._tag === "MalformedOutput" && ParseResult.isParseError(error.cause)) {
+    // Say where and what was expected, never the value sent: it may be huge, and it is the caller's own.
     const issues = ParseResult.ArrayFormatter.formatErrorSync(error.cause)
-      .map((issue) => `${issue.path.length === 0 ? "arguments" : issue.path.join(".")}: ${issue.message}`)
+      .slice(0, 5)
+      .map((issue) => {
+        const message = issue.message.split(", actual ")[0]
+        const where = issue.path.length === 0 ? "arguments" : issue.path.join(".")
+        return `${ToolOutput.oneLine(where, 200)}: ${ToolOutput.oneLine(message, 300)}`
+      })
       .join("; ")
     return WebSearchError.requestFailed("invalid_input", `invalid ${name} arguments: ${issues}`, {
       capability: capabilityOf[name]
     })
   }
-  return WebSearchError.responseInvalid("parse_failed", `${name} failed: ${error.message}`, {
+  return WebSearchError.responseInvalid("parse_failed", `${name} failed: ${error._tag}`, {
     capability: capabilityOf[name]
   })
 }
@@ -130,14 +148,13 @@ export const registerTools: Effect.Effect<void, never, McpServer.McpServer | Too
                 )
               )
             ),
-            Effect.catchAllDefect((defect) =>
+            // A defect's text is internal: the client learns only that the tool failed.
+            Effect.catchAllDefect(() =>
               Effect.succeed(
                 errorResult(
-                  WebSearchError.responseInvalid(
-                    "parse_failed",
-                    `${name} failed unexpectedly: ${defect instanceof Error ? defect.message : String(defect)}`,
-                    { capability: capabilityOf[name] }
-                  )
+                  WebSearchError.responseInvalid("parse_failed", `${name} failed unexpectedly (internal error)`, {
+                    capability: capabilityOf[name]
+                  })
                 )
               )
             ),
@@ -179,20 +196,103 @@ export const layerStdio = <EIn, RIn, EOut, ROut>(
   options: Options & {
     readonly stdin: Stream.Stream<Uint8Array, EIn, RIn>
     readonly stdout: Sink.Sink<unknown, Uint8Array | string, unknown, EOut, ROut>
+    /** The longest line read (UTF-16 code units, default 1 MiB); a longer one is answered with a parse error. */
+    readonly maxLineLength?: number | undefined
   }
 ): Layer.Layer<McpServer.McpServer, never, RIn | ROut | SearchKeywords | FetchUrls | Research> =>
   layerTools(options.toolkit).pipe(
-    Layer.provideMerge(McpServer.layerStdio({ ...info(options), stdin: options.stdin, stdout: options.stdout }))
+    Layer.provideMerge(
+      McpServer.layer(info(options)).pipe(
+        Layer.provide(Layer.scoped(RpcServer.Protocol, StdioTransport.make(options))),
+        // stdout carries protocol only.
+        Layer.provideMerge(Logger.remove(Logger.defaultLogger)),
+        Layer.provideMerge(Logger.remove(Logger.prettyLoggerDefault))
+      )
+    )
   )
 
 /**
- * The server over streamable HTTP at `path` of the default `HttpRouter`; serve it with
- * `HttpRouter.Default.serve()` and an `HttpServer`.
+ * The security settings of the HTTP endpoint. With the defaults it answers only requests whose Host names a
+ * loopback address, from non-browser clients or loopback pages, without authentication: the setting for a server
+ * bound to 127.0.0.1. Bind anywhere else only with `tokens`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface HttpSecurity {
+  /** Bearer tokens the endpoint accepts; when given, every request needs one (16 characters at least). */
+  readonly tokens?: ReadonlyArray<Redacted.Redacted<string> | string> | undefined
+  /** Host names the Host header may carry besides localhost, 127.0.0.1 and [::1]; `"*"` allows any. */
+  readonly allowedHosts?: ReadonlyArray<string> | undefined
+  /** Origins (`https://app.example`) a browser page may call from besides loopback pages. */
+  readonly allowedOrigins?: ReadonlyArray<string> | undefined
+  /** The largest request body, in bytes (default 1 MiB, at most 16 MiB); a larger one is refused with 413. */
+  readonly maxBodyBytes?: number | undefined
+}
+
+/**
+ * The default body cap of the HTTP endpoint: 1 MiB, far above any real MCP request.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const defaultMaxBodyBytes = 1024 * 1024
+
+const invalidSecurity = (message: string) =>
+  WebSearchError.unavailable("invalid_config", `invalid MCP HTTP settings: ${message}`)
+
+/**
+ * Validates the security settings: tokens of 16 characters or more without white space or commas, a body cap
+ * from 1 KiB to 16 MiB.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const makeHttpSecurity = (
+  options: HttpSecurity = {}
+): Effect.Effect<HttpTransport.Security, WebSearchError.Unavailable> =>
+  Effect.gen(function* () {
+    const tokens = (options.tokens ?? []).map((t) => (Redacted.isRedacted(t) ? Redacted.value(t) : t).trim())
+    if (tokens.some((t) => t.length < 16 || /[\s,]/.test(t))) {
+      return yield* Effect.fail(
+        invalidSecurity("every token needs 16 characters or more, without white space or commas")
+      )
+    }
+    const maxBodyBytes = options.maxBodyBytes ?? defaultMaxBodyBytes
+    if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes < 1024 || maxBodyBytes > 16 * 1024 * 1024) {
+      return yield* Effect.fail(invalidSecurity(`maxBodyBytes must be an integer from 1024 to 16777216`))
+    }
+    return {
+      // Registering the route must not wait (the router is assembled as layers build), so digests come later.
+      authenticate: tokens.length > 0,
+      tokenDigests: yield* Effect.cached(Effect.forEach(tokens, HttpTransport.digest)),
+      allowedHosts: (options.allowedHosts ?? []).map((h) => h.trim().toLowerCase()),
+      allowedOrigins: (options.allowedOrigins ?? []).flatMap((o) =>
+        URL.canParse(o.trim()) ? [new URL(o.trim()).origin.toLowerCase()] : []
+      ),
+      maxBodyBytes
+    }
+  })
+
+/**
+ * The server over streamable HTTP (JSON responses) at `path` of the default `HttpRouter`; serve it with
+ * `HttpRouter.Default.serve()` and an `HttpServer`. POST carries the messages; GET and DELETE are 405.
  *
  * @since 0.1.0
  * @category layers
  */
 export const layerHttp = (
-  options: Options & { readonly path: HttpRouter.PathInput }
-): Layer.Layer<McpServer.McpServer, never, SearchKeywords | FetchUrls | Research> =>
-  layerTools(options.toolkit).pipe(Layer.provideMerge(McpServer.layerHttp({ ...info(options), path: options.path })))
+  options: Options & HttpSecurity & { readonly path: HttpRouter.PathInput }
+): Layer.Layer<McpServer.McpServer, WebSearchError.Unavailable, SearchKeywords | FetchUrls | Research> =>
+  layerTools(options.toolkit).pipe(
+    Layer.provideMerge(
+      McpServer.layer(info(options)).pipe(
+        Layer.provide(
+          Layer.effect(
+            RpcServer.Protocol,
+            Effect.flatMap(makeHttpSecurity(options), (security) => HttpTransport.register(options.path, security))
+          ).pipe(Layer.provide(HttpRouter.Default.Live))
+        )
+      )
+    )
+  )

@@ -337,8 +337,9 @@ export const make = (options?: Options) =>
                   ...base,
                   status: "success" as const,
                   id: pageIds.get(page) ?? "",
-                  title: page.title,
-                  url: page.url,
+                  // Title and URL stand outside the fence in the rendered text.
+                  title: ToolOutput.oneLine(page.title, ToolOutput.maxTitleLength),
+                  url: ToolOutput.oneLine(page.url),
                   ...(p.prompt === undefined ? {} : { prompt: p.prompt })
                 }
                 if (p.prompt === undefined || Option.isNone(model)) {
@@ -354,7 +355,7 @@ export const make = (options?: Options) =>
                     : {
                         ...success,
                         content: ToolOutput.fenced(page.url, page.content),
-                        analysisError: analysis.left
+                        analysisError: ToolOutput.oneLine(analysis.left)
                       }
                 )
               }

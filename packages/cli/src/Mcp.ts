@@ -4,6 +4,13 @@
  * closes. With `--http PORT` it serves streamable HTTP at `/mcp` on `--host` (default 127.0.0.1), prints the URL
  * on stderr and runs until interrupted.
  *
+ * Over HTTP, bearer tokens come from `WEBSEARCH_API_TOKENS` as for `serve`: with tokens every request needs one.
+ * A bind address that is not loopback needs tokens (or `WEBSEARCH_INSECURE_NO_AUTH=true`); the command refuses to
+ * start otherwise. Requests must name an allowed host in their Host header (loopback names, the bind address, and
+ * `WEBSEARCH_MCP_ALLOWED_HOSTS`; any host when bound to a wildcard address) and, from a browser, come from a
+ * loopback page or one of `WEBSEARCH_MCP_ALLOWED_ORIGINS` (comma-separated). Bodies are JSON only, at most
+ * `WEBSEARCH_SERVER_MAX_BODY_BYTES` (default 1 MiB).
+ *
  * @since 0.1.0
  */
 import * as HttpRouter from "@effect/platform/HttpRouter"
@@ -14,10 +21,13 @@ import * as WebSearchMcp from "@websearch/ai/WebSearchMcp"
 import type * as Settings from "@websearch/core/Settings"
 import type * as WebSearch from "@websearch/core/WebSearch"
 import * as WebSearchError from "@websearch/core/WebSearchError"
+import * as ServerConfig from "@websearch/server/ServerConfig"
 import * as Cause from "effect/Cause"
+import * as Config from "effect/Config"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import * as Sink from "effect/Sink"
 import * as Stream from "effect/Stream"
 import { createServer } from "node:http"
@@ -51,6 +61,54 @@ const serveStdio = (io: Main.Io, info: WebSearchMcp.ServerInfo) =>
     yield* Deferred.await(closed)
   })
 
+const isLoopback = (host: string): boolean =>
+  host === "localhost" || host === "::1" || host === "[::1]" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)
+
+const isWildcard = (host: string): boolean => host === "0.0.0.0" || host === "::" || host === "[::]" || host === ""
+
+const list = (name: string) =>
+  Config.withDefault(Config.string(name), "").pipe(
+    Config.map((value) =>
+      value
+        .split(",")
+        .map((v) => v.trim())
+        .filter((v) => v.length > 0)
+    )
+  )
+
+/**
+ * The HTTP endpoint's security settings for a bind address, from the environment. Fails with
+ * `Unavailable/invalid_config` for a bind address that is not loopback when no token is configured.
+ *
+ * @since 0.1.0
+ * @category security
+ */
+export const httpSecurity = (host: string): Effect.Effect<WebSearchMcp.HttpSecurity, WebSearchError.Unavailable> =>
+  Effect.gen(function* () {
+    const server = yield* ServerConfig.fromConfig()
+    const tokens = server.tokens ?? []
+    const extra = yield* Effect.mapError(
+      Effect.all({ hosts: list("WEBSEARCH_MCP_ALLOWED_HOSTS"), origins: list("WEBSEARCH_MCP_ALLOWED_ORIGINS") }),
+      () => WebSearchError.unavailable("invalid_config", "invalid WEBSEARCH_MCP_ALLOWED_HOSTS or _ORIGINS")
+    )
+    if (!isLoopback(host) && tokens.length === 0 && server.insecureNoAuth !== true) {
+      return yield* Effect.fail(
+        WebSearchError.unavailable(
+          "invalid_config",
+          `websearch mcp will not serve ${host} without authentication: set WEBSEARCH_API_TOKENS (comma-separated), ` +
+            "or bind to 127.0.0.1"
+        )
+      )
+    }
+    const bound = isLoopback(host) ? [] : isWildcard(host) ? ["*"] : [host.includes(":") ? `[${host}]` : host]
+    return {
+      tokens,
+      allowedHosts: [...bound, ...extra.hosts],
+      allowedOrigins: extra.origins,
+      ...(server.maxBodyBytes === undefined ? {} : { maxBodyBytes: server.maxBodyBytes })
+    }
+  })
+
 const serveHttp = (
   command: Extract<Cli.Command, { _tag: "Mcp" }>,
   port: number,
@@ -58,18 +116,23 @@ const serveHttp = (
   info: WebSearchMcp.ServerInfo
 ) =>
   Effect.gen(function* () {
-    const server = Layer.mergeAll(WebSearchMcp.layerHttp({ ...info, path: httpPath }), HttpRouter.Default.serve()).pipe(
-      Layer.provideMerge(NodeHttpServer.layer(createServer, { port, host: command.host }))
-    )
+    const security = yield* httpSecurity(command.host)
+    const server = Layer.mergeAll(
+      WebSearchMcp.layerHttp({ ...info, ...security, path: httpPath }),
+      HttpRouter.Default.serve()
+    ).pipe(Layer.provideMerge(NodeHttpServer.layer(createServer, { port, host: command.host })))
     const context = yield* Layer.build(server).pipe(
-      Effect.catchAllCause((cause) =>
-        Effect.fail(
+      Effect.catchAllCause((cause) => {
+        // Settings the layer refused keep their own error; anything else is a failure to listen.
+        const failure = Cause.failureOption(cause)
+        if (Option.isSome(failure) && WebSearchError.isWebSearchError(failure.value)) return Effect.fail(failure.value)
+        return Effect.fail(
           WebSearchError.unavailable(
             "invalid_config",
             `websearch mcp cannot listen on ${command.host}:${port}: ${Cause.squash(cause) instanceof Error ? (Cause.squash(cause) as Error).message : Cause.pretty(cause).split("\n")[0]}`
           )
         )
-      )
+      })
     )
     const address = (yield* Effect.provide(HttpServer.HttpServer, context)).address
     const url =

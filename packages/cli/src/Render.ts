@@ -8,13 +8,45 @@ import type * as ProviderChecks from "@websearch/core/ProviderChecks"
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import type { ResearchResponse, WebSearchResponse } from "@websearch/core/WebSearchResponse"
 
+// Terminal controls in remote text. C0 (but \n and \t) and DEL become their Unicode control pictures, so an ESC
+// sequence shows as inert text ("␛]0;title␇") instead of acting; C1 controls (0x80-0x9f, among them the 8-bit
+// CSI and OSC) become U+FFFD; bidi overrides, embeddings, isolates and marks are removed, so text shows in its
+// logical order. One character class, so the cost is linear in the text.
+const terminalControls = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g
+
+const neutralise = (c: string): string => {
+  const code = c.charCodeAt(0)
+  if (code < 0x20) return String.fromCharCode(0x2400 + code)
+  if (code === 0x7f) return "\u2421"
+  return code <= 0x9f ? "\ufffd" : ""
+}
+
 /**
- * The JSON line printed on success.
+ * Text made safe for a terminal: nothing in it can move the cursor, clear the screen, set the window title, open
+ * a hyperlink (OSC 8) or reorder what follows. Newlines and tabs stay; C0 controls and DEL are shown as control
+ * pictures (ESC as ␛), C1 controls as U+FFFD, and bidi controls are removed. Every human output goes through it.
+ *
+ * @since 0.1.0
+ * @category human
+ */
+export const terminalText = (text: string): string => text.replace(terminalControls, neutralise)
+
+// JSON.stringify escapes C0 controls but leaves DEL, C1 (an 8-bit CSI in a terminal), bidi controls and the two
+// JavaScript line separators raw; they can only occur inside JSON strings, so escaping them keeps the data.
+const jsonRaw = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g
+
+const jsonEscape = (c: string): string => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`
+
+const json = (value: unknown): string => JSON.stringify(value).replace(jsonRaw, jsonEscape)
+
+/**
+ * The JSON line printed on success. Every control and bidi character is `\u`-escaped, so the data is intact and
+ * the line is inert in a terminal.
  *
  * @since 0.1.0
  * @category json
  */
-export const jsonSuccess = (response: unknown): string => JSON.stringify({ ok: true, response })
+export const jsonSuccess = (response: unknown): string => json({ ok: true, response })
 
 /**
  * The JSON line printed on failure: the error (tag, reason, message, retryable, ...) and every input's failure.
@@ -26,14 +58,14 @@ export const jsonFailure = (
   error: WebSearchError.WebSearchError | { readonly _tag: "UsageError"; readonly message: string }
 ): string => {
   if (error._tag === "UsageError") {
-    return JSON.stringify({
+    return json({
       ok: false,
       error: { _tag: "UsageError", reason: "usage", message: error.message, retryable: false },
       failures: []
     })
   }
   const { failures, ...rest } = WebSearchError.toJson(error)
-  return JSON.stringify({ ok: false, error: rest, failures: failures ?? [] })
+  return json({ ok: false, error: rest, failures: failures ?? [] })
 }
 
 const oneLine = (text: string, max: number): string => {
@@ -50,7 +82,8 @@ const oneLine = (text: string, max: number): string => {
 export const response = (response: WebSearchResponse): string => {
   const lines: Array<string> = []
   response.results.forEach((result, index) => {
-    lines.push(`[${index + 1}] ${result.title || "(untitled)"}`, `    ${result.url}`)
+    // A title or URL with a line break in it would print lines that look like other results.
+    lines.push(`[${index + 1}] ${oneLine(result.title, 300) || "(untitled)"}`, `    ${oneLine(result.url, 2000)}`)
     if (response.capability === "searchKeywords") {
       if (result.content.length > 0) lines.push(`    ${oneLine(result.content, 300)}`)
     } else {
@@ -58,7 +91,7 @@ export const response = (response: WebSearchResponse): string => {
     }
   })
   if (response.results.length === 0) lines.push(`no results from ${response.providerId}`)
-  return `${lines.join("\n")}\n`
+  return terminalText(`${lines.join("\n")}\n`)
 }
 
 /**
@@ -70,10 +103,14 @@ export const response = (response: WebSearchResponse): string => {
 export const progress = (event: Progress.InputFinished): string => {
   const step = `[${event.finished}/${event.total}]`
   if (event.outcome._tag === "Succeeded") {
-    return `${step} ${event.input}: ${event.outcome.results} result${event.outcome.results === 1 ? "" : "s"}\n`
+    return terminalText(
+      `${step} ${event.input}: ${event.outcome.results} result${event.outcome.results === 1 ? "" : "s"}\n`
+    )
   }
   const e = event.outcome.error
-  return `${step} ! ${event.input}: ${e._tag}/${e.reason}${e.retryable ? " (retryable)" : ""}: ${e.message}\n`
+  return terminalText(
+    `${step} ! ${event.input}: ${e._tag}/${e.reason}${e.retryable ? " (retryable)" : ""}: ${e.message}\n`
+  )
 }
 
 /**
@@ -83,13 +120,17 @@ export const progress = (event: Progress.InputFinished): string => {
  * @category human
  */
 export const research = (response: ResearchResponse): string =>
-  [
-    response.report,
-    "",
-    "Sources:",
-    ...response.sources.map((s, i) => `[${i + 1}] ${s.title} — ${s.url}`),
-    ...(response.queries.length > 0 ? ["", `Queries: ${response.queries.join(" | ")}`] : [])
-  ].join("\n") + "\n"
+  terminalText(
+    [
+      response.report,
+      "",
+      "Sources:",
+      ...response.sources.map((s, i) => `[${i + 1}] ${oneLine(s.title, 300)} — ${oneLine(s.url, 2000)}`),
+      ...(response.queries.length > 0
+        ? ["", `Queries: ${response.queries.map((q) => oneLine(q, 300)).join(" | ")}`]
+        : [])
+    ].join("\n") + "\n"
+  )
 
 /**
  * Human text for an error (printed on stderr).
@@ -100,7 +141,7 @@ export const research = (response: ResearchResponse): string =>
 export const error = (error: WebSearchError.WebSearchError): string => {
   const lines = [`error: ${error._tag}/${error.reason}${error.retryable ? " (retryable)" : ""}: ${error.message}`]
   if (error.retryAfter !== undefined) lines.push(`retry after ${error.retryAfter} s`)
-  return `${lines.join("\n")}\n`
+  return terminalText(`${lines.join("\n")}\n`)
 }
 
 /**
@@ -126,19 +167,21 @@ export interface ProviderRow {
  * @category human
  */
 export const providers = (rows: ReadonlyArray<ProviderRow>): string =>
-  rows
-    .map((row) => {
-      const keys =
-        row.credentials === "none"
-          ? "keyless"
-          : `${row.apiKeys} key${row.apiKeys === 1 ? "" : "s"} (${row.credentials})`
-      const head = `${row.id.padEnd(12)} ${row.name} — ${row.type}, ${keys}${
-        row.defaultFor.length > 0 ? `, default for ${row.defaultFor.join(", ")}` : ""
-      }`
-      const caps = row.capabilities.map((c) => `  ${c.feature.padEnd(15)} ${c.apiHost ?? "(no endpoint configured)"}`)
-      return [head, ...caps].join("\n")
-    })
-    .join("\n") + "\n"
+  terminalText(
+    rows
+      .map((row) => {
+        const keys =
+          row.credentials === "none"
+            ? "keyless"
+            : `${row.apiKeys} key${row.apiKeys === 1 ? "" : "s"} (${row.credentials})`
+        const head = `${row.id.padEnd(12)} ${row.name} — ${row.type}, ${keys}${
+          row.defaultFor.length > 0 ? `, default for ${row.defaultFor.join(", ")}` : ""
+        }`
+        const caps = row.capabilities.map((c) => `  ${c.feature.padEnd(15)} ${c.apiHost ?? "(no endpoint configured)"}`)
+        return [head, ...caps].join("\n")
+      })
+      .join("\n") + "\n"
+  )
 
 /**
  * Human text for a provider check: one line per capability.
@@ -147,11 +190,13 @@ export const providers = (rows: ReadonlyArray<ProviderRow>): string =>
  * @category human
  */
 export const check = (check: ProviderChecks.ProviderCheck): string =>
-  [
-    `${check.providerId}: ${check.ok ? "ok" : "FAILED"}`,
-    ...check.capabilities.map((c) =>
-      c.ok
-        ? `  ${c.capability}: ok, ${c.results} result(s) in ${c.durationMs} ms`
-        : `  ${c.capability}: ${c.error?._tag}/${c.error?.reason}: ${c.error?.message}`
-    )
-  ].join("\n") + "\n"
+  terminalText(
+    [
+      `${check.providerId}: ${check.ok ? "ok" : "FAILED"}`,
+      ...check.capabilities.map((c) =>
+        c.ok
+          ? `  ${c.capability}: ok, ${c.results} result(s) in ${c.durationMs} ms`
+          : `  ${c.capability}: ${c.error?._tag}/${c.error?.reason}: ${c.error?.message}`
+      )
+    ].join("\n") + "\n"
+  )
