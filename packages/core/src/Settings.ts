@@ -6,7 +6,7 @@
  *
  * @since 0.1.0
  */
-import * as FileSystem from "@effect/platform/FileSystem"
+import type * as FileSystem from "@effect/platform/FileSystem"
 import * as Config from "effect/Config"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
@@ -21,7 +21,9 @@ import * as Blacklist from "./Blacklist.js"
 import * as Capability from "./Capability.js"
 import * as Compression from "./Compression.js"
 import * as ContentBudget from "./ContentBudget.js"
+import * as HeaderValue from "./internal/headerValue.js"
 import * as ParseIssues from "./internal/parseIssues.js"
+import * as SettingsFile from "./internal/settingsFile.js"
 import * as Preset from "./Preset.js"
 import * as ProviderId from "./ProviderId.js"
 import * as UrlPolicy from "./UrlPolicy.js"
@@ -37,7 +39,7 @@ const HttpUrl = Schema.String.pipe(
 
 const NonEmpty = Schema.Trim.pipe(Schema.minLength(1, { message: () => "must not be empty" }))
 
-const Secret = Schema.Redacted(NonEmpty)
+const Secret = Schema.Redacted(NonEmpty.pipe(HeaderValue.headerSafe))
 
 /**
  * Reads a duration setting: whole milliseconds (a number or a digit string) or an amount and unit such as
@@ -144,12 +146,12 @@ export const ProviderOverride = Schema.Struct({
   engines: Schema.optional(Schema.Array(NonEmpty)),
   /** The search engine id some providers need besides the key (Google Custom Search's `cx`). */
   engineId: Schema.optional(NonEmpty),
-  basicAuthUsername: Schema.optional(NonEmpty),
+  basicAuthUsername: Schema.optional(NonEmpty.pipe(HeaderValue.headerSafe)),
   basicAuthPassword: Schema.optional(Secret),
   model: Schema.optional(NonEmpty),
   rateLimit: Schema.optional(RateLimitInput),
   /** The User-Agent a local provider (`fetch`) sends instead of its default. */
-  userAgent: Schema.optional(NonEmpty),
+  userAgent: Schema.optional(NonEmpty.pipe(HeaderValue.headerSafe)),
   /** Whether a local provider (`fetch`) obeys robots.txt; off by default. */
   respectRobotsTxt: Schema.optional(Schema.Boolean),
   /** When a local provider (`fetch`) renders pages in Chromium; `never` by default. */
@@ -821,10 +823,7 @@ export const readFile = (
   path: string
 ): Effect.Effect<SettingsInput, WebSearchError.Unavailable, FileSystem.FileSystem> =>
   Effect.gen(function* () {
-    const fs = yield* FileSystem.FileSystem
-    const text = yield* fs
-      .readFileString(path)
-      .pipe(Effect.mapError((error) => invalid(`cannot read settings file ${path}: ${error.message}`)))
+    const text = yield* Effect.mapError(SettingsFile.readText(path), invalid)
     return yield* Effect.try({
       try: () => JSON.parse(text) as SettingsInput,
       catch: (error) => invalid(`settings file ${path} is not valid JSON: ${jsonProblem(text, error)}`)
