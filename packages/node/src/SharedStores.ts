@@ -33,6 +33,7 @@ import * as Redacted from "effect/Redacted"
 import type { RedisOptions } from "ioredis"
 import * as BoundedMemory from "./internal/boundedMemory.js"
 import * as RedisConnection from "./internal/redisConnection.js"
+import * as TokenBucket from "./internal/tokenBucket.js"
 import * as ProviderQuotaStore from "./ProviderQuotaStore.js"
 import * as ResultCacheStore from "./ResultCacheStore.js"
 
@@ -85,7 +86,7 @@ export const layerMemory = (options?: Options): Layer.Layer<SharedStores> =>
   services(options).pipe(
     Layer.provide(
       Layer.merge(
-        RateLimiter.layerStoreMemory,
+        TokenBucket.layerMemory,
         BoundedMemory.layer(options?.cacheCapacity ?? ResultCacheStore.defaultCapacity)
       )
     ),
@@ -130,13 +131,17 @@ const boundedLimiterStore = (
 export const layerRedis = (redis: RedisOptions, options?: Options): Layer.Layer<SharedStores> => {
   const bounded = RedisConnection.bounded(redis)
   const timeout = Duration.decode(options?.timeout ?? "1 second")
+  const limiterPrefix = `${options?.prefix ?? "websearch"}:ratelimit:`
   return Layer.merge(
     services(options).pipe(
       Layer.provide(
         RedisConnection.tolerantRelease(
           Layer.merge(
             boundedLimiterStore(
-              RateLimiterRedis.layerStore({ ...bounded, prefix: `${options?.prefix ?? "websearch"}:ratelimit:` }),
+              TokenBucket.layerRedis(RateLimiterRedis.layerStore({ ...bounded, prefix: limiterPrefix }), {
+                ...bounded,
+                prefix: limiterPrefix
+              }),
               timeout
             ),
             PersistenceRedis.layer(bounded)
