@@ -31,8 +31,14 @@ const freePort = (): Promise<number> =>
 
 const installed = (): boolean => spawnSync("redis-server", ["--version"], { stdio: "ignore" }).error === undefined
 
-/** Starts redis-server (optionally requiring a password) and waits until it accepts connections. */
-export const start = (options?: { readonly password?: string }): Effect.Effect<RedisServer, never, Scope.Scope> =>
+/**
+ * Starts redis-server (optionally requiring a password, optionally with `DEBUG` allowed from loopback for tests
+ * that make it slow with `DEBUG SLEEP`) and waits until it accepts connections.
+ */
+export const start = (options?: {
+  readonly password?: string
+  readonly debugCommand?: boolean
+}): Effect.Effect<RedisServer, never, Scope.Scope> =>
   Effect.acquireRelease(
     Effect.promise(async () => {
       if (!installed()) {
@@ -43,6 +49,7 @@ export const start = (options?: { readonly password?: string }): Effect.Effect<R
       const port = await freePort()
       const args = ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
       if (options?.password !== undefined) args.push("--requirepass", options.password)
+      if (options?.debugCommand === true) args.push("--enable-debug-command", "local")
       const child = spawn("redis-server", args, { stdio: ["ignore", "pipe", "pipe"] })
       let output = ""
       await new Promise<void>((resolve, reject) => {

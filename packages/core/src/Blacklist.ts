@@ -13,9 +13,12 @@
  *   `*` in it matches any run of characters. The path pattern is matched against the URL's path and query,
  *   never its fragment. Hosts compare case-insensitively in their punycode (ASCII) form, a trailing dot on a
  *   host is ignored, and URL ports are ignored (ports in patterns are invalid, as in the spec).
- * - `/source/flags`: a JavaScript regular expression (at most 1000 characters) tested case-insensitively
- *   against the whole URL as serialized by the WHATWG URL parser (`href`). The `g` and `y` flags are
- *   rejected because they make `RegExp#test` stateful.
+ * - `/source/flags`: a regular expression (at most 1000 characters) tested case-insensitively against the whole
+ *   URL as serialized by the WHATWG URL parser (`href`). It runs on RE2 (the `re2js` port), whose matching time
+ *   is linear in the URL whatever the pattern, so an entry such as `/(a+)+$/` cannot stall a request on a
+ *   crafted URL. RE2 has no backreferences and no lookahead; an entry using them is reported as unsupported.
+ *   The flags `i` (always on), `m`, `s` and `u` are accepted; `g` and `y` are rejected because they make
+ *   matching stateful, and any other flag is reported.
  * - A bare host such as `example.com` or `*.example.com` (no scheme, no slash) is shorthand for
  *   `*://*.example.com/*`: the host and all of its subdomains, any scheme, any path.
  *
@@ -26,6 +29,7 @@
 import * as Either from "effect/Either"
 import { dual } from "effect/Function"
 import * as Schema from "effect/Schema"
+import { RE2JS } from "re2js"
 
 /**
  * A compiled list of entries. `test` is true when a URL matches at least one entry; a URL that cannot be
@@ -78,7 +82,7 @@ interface HostRule {
 
 type CompiledEntry =
   | { readonly _tag: "AllUrls" }
-  | { readonly _tag: "Regex"; readonly regex: RegExp }
+  | { readonly _tag: "Regex"; readonly regex: RE2JS }
   | {
       readonly _tag: "Pattern"
       readonly host: { readonly _tag: "Any" } | { readonly _tag: "Exact" | "Suffix"; readonly host: string }
@@ -99,6 +103,22 @@ const parseUrl = (url: string): URL | undefined => {
   }
 }
 
+// re2js' translation turns `\k<name>` into the literal text `k<name>`, which would silently change what the
+// entry matches, so backreferences (`\1`…`\9`, `\k<name>`) outside a character class are refused here.
+const hasBackreference = (source: string): boolean => {
+  let inClass = false
+  for (let i = 0; i < source.length; i++) {
+    const char = source[i]
+    if (char === "\\") {
+      const next = source[i + 1] ?? ""
+      if (!inClass && ((next >= "1" && next <= "9") || next === "k")) return true
+      i++
+    } else if (char === "[") inClass = true
+    else if (char === "]") inClass = false
+  }
+  return false
+}
+
 const compileRegex = (entry: string): Either.Either<CompiledEntry, string> => {
   if (entry.length > MAX_REGEX_LENGTH) {
     return Either.left(`regex entries are limited to ${MAX_REGEX_LENGTH} characters (got ${entry.length})`)
@@ -115,10 +135,32 @@ const compileRegex = (entry: string): Either.Either<CompiledEntry, string> => {
   if (flags.includes("g") || flags.includes("y")) {
     return Either.left("the regex flags g and y are not allowed (they make matching stateful)")
   }
+  let engineFlags = RE2JS.CASE_INSENSITIVE
+  for (const flag of flags) {
+    if (flag === "m") engineFlags |= RE2JS.MULTILINE
+    else if (flag === "s") engineFlags |= RE2JS.DOTALL
+    else if (flag !== "i" && flag !== "u")
+      return Either.left(`the regex flag '${flag}' is not supported (use i, m, s or u)`)
+  }
+  // JavaScript's own parser says first whether the source is a regular expression at all; RE2 then says whether
+  // it has a linear-time form (no backreferences, no lookaround).
   try {
-    return Either.right({ _tag: "Regex", regex: new RegExp(source, flags.includes("i") ? flags : `${flags}i`) })
+    void new RegExp(source, flags)
   } catch (error) {
     return Either.left(`invalid regular expression: ${error instanceof Error ? error.message : String(error)}`)
+  }
+  if (hasBackreference(source)) {
+    return Either.left(
+      "unsupported regular expression (entries run on RE2): backreferences cannot match in linear time"
+    )
+  }
+  try {
+    return Either.right({ _tag: "Regex", regex: RE2JS.compile(RE2JS.translateRegExp(source), engineFlags) })
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error)
+    return Either.left(
+      `unsupported regular expression (entries run on RE2: no backreferences or lookaround): ${reason}`
+    )
   }
 }
 
@@ -222,7 +264,7 @@ const makeMatcher = (entries: ReadonlyArray<string>, compiled: ReadonlyArray<Com
   const anyHost: Array<HostRule> = []
   const exact = new Map<string, Array<HostRule>>()
   const suffix = new Map<string, Array<HostRule>>()
-  const regexes: Array<RegExp> = []
+  const regexes: Array<RE2JS> = []
   for (const entry of compiled) {
     if (entry._tag === "AllUrls") allUrls = true
     else if (entry._tag === "Regex") regexes.push(entry.regex)

@@ -6,9 +6,10 @@
  *
  * The budget is a token bucket (`limit` calls at once, refilled at `limit` per `window`): after a burst, calls
  * are spaced `window / limit` apart rather than stalled until a whole window has passed, which suits providers
- * that meter per second as well as per minute. Over any span of time d at most `limit + 1 + d × limit / window`
- * calls go out (tokens come back whole on a fixed cadence, and a burst may straddle one); a provider that
- * counts strictly per window may still answer 429 at a window's edge, and its Retry-After is then honoured.
+ * that meter per second as well as per minute. Over any span of time d at most `limit + ⌊d × limit / window⌋`
+ * calls go out (a full bucket restarts its refill clock when drawn from, so no token comes back early); a
+ * provider that counts strictly per window may still answer 429 at a window's edge, and its Retry-After is then
+ * honoured.
  *
  * A call over budget waits when the wait is at most the provider's `maxWait` (2 seconds by default), and
  * otherwise fails with `RequestFailed/rate_limited` carrying `retryAfter` (seconds). The wait happens inside

@@ -6,7 +6,7 @@
  *
  * @since 0.1.0
  */
-import * as FileSystem from "@effect/platform/FileSystem"
+import type * as FileSystem from "@effect/platform/FileSystem"
 import * as Config from "effect/Config"
 import type * as ConfigProvider from "effect/ConfigProvider"
 import * as Context from "effect/Context"
@@ -21,7 +21,9 @@ import * as Blacklist from "./Blacklist.js"
 import * as Capability from "./Capability.js"
 import * as Compression from "./Compression.js"
 import * as ContentBudget from "./ContentBudget.js"
+import * as HeaderValue from "./internal/headerValue.js"
 import * as ParseIssues from "./internal/parseIssues.js"
+import * as SettingsFile from "./internal/settingsFile.js"
 import * as ProviderId from "./ProviderId.js"
 import * as UrlPolicy from "./UrlPolicy.js"
 import * as WebSearchError from "./WebSearchError.js"
@@ -36,7 +38,16 @@ const HttpUrl = Schema.String.pipe(
 
 const NonEmpty = Schema.Trim.pipe(Schema.minLength(1, { message: () => "must not be empty" }))
 
-const Secret = Schema.Redacted(NonEmpty)
+/**
+ * Text that goes into an HTTP header (a User-Agent, a basic-auth user name): non-empty once trimmed, and without
+ * control characters (CR and LF would split the header). For providers' own options that are sent in headers.
+ *
+ * @since 0.2.0
+ * @category schemas
+ */
+export const HeaderText = NonEmpty.pipe(HeaderValue.headerSafe)
+
+const Secret = Schema.Redacted(HeaderText)
 
 /**
  * Reads a duration setting: whole milliseconds (a number or a digit string) or an amount and unit such as
@@ -125,7 +136,7 @@ export const CommonOverride = Schema.Struct({
     })
   ),
   engines: Schema.optional(Schema.Array(NonEmpty)),
-  basicAuthUsername: Schema.optional(NonEmpty),
+  basicAuthUsername: Schema.optional(HeaderText),
   basicAuthPassword: Schema.optional(Secret),
   model: Schema.optional(NonEmpty),
   rateLimit: Schema.optional(RateLimitInput)
@@ -590,10 +601,7 @@ export const readFile = (
   path: string
 ): Effect.Effect<SettingsInput, WebSearchError.Unavailable, FileSystem.FileSystem> =>
   Effect.gen(function* () {
-    const fs = yield* FileSystem.FileSystem
-    const text = yield* fs
-      .readFileString(path)
-      .pipe(Effect.mapError((error) => invalid(`cannot read settings file ${path}: ${error.message}`)))
+    const text = yield* Effect.mapError(SettingsFile.readText(path), invalid)
     return yield* Effect.try({
       try: () => JSON.parse(text) as SettingsInput,
       catch: (error) => invalid(`settings file ${path} is not valid JSON: ${jsonProblem(text, error)}`)

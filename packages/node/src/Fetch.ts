@@ -123,7 +123,7 @@ export type RenderMode = typeof RenderMode.Type
  * @category schemas
  */
 export const SettingsOptions = Schema.Struct({
-  userAgent: Schema.optional(Schema.Trim.pipe(Schema.minLength(1, { message: () => "must not be empty" }))),
+  userAgent: Schema.optional(Settings.HeaderText),
   respectRobotsTxt: Schema.optional(Schema.Boolean),
   render: Schema.optional(RenderMode)
 })

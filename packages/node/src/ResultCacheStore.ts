@@ -18,6 +18,7 @@ import * as Option from "effect/Option"
 import type * as Scope from "effect/Scope"
 import type { RedisOptions } from "ioredis"
 import * as BoundedMemory from "./internal/boundedMemory.js"
+import * as RedisConnection from "./internal/redisConnection.js"
 
 /**
  * Options of the cache stores.
@@ -102,4 +103,4 @@ export const layerMemory = (
  * @category layers
  */
 export const layerRedis = (redis: RedisOptions, options?: Options): Layer.Layer<never, never, Composition.Composition> =>
-  layer(options).pipe(Layer.provide(PersistenceRedis.layer(redis)))
+  layer(options).pipe(Layer.provide(PersistenceRedis.layer(RedisConnection.bounded(redis))))

@@ -23,9 +23,10 @@ import * as PersistenceRedis from "@effect/experimental/Persistence/Redis"
 import * as RateLimiter from "@effect/experimental/RateLimiter"
 import * as RateLimiterRedis from "@effect/experimental/RateLimiter/Redis"
 import type * as Composition from "@websearch/core/Composition"
+import * as StoreHealth from "@websearch/core/StoreHealth"
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Config from "effect/Config"
-import type * as Duration from "effect/Duration"
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
@@ -34,6 +35,7 @@ import * as Redacted from "effect/Redacted"
 import type { RedisOptions } from "ioredis"
 import * as BoundedMemory from "./internal/boundedMemory.js"
 import * as RedisConnection from "./internal/redisConnection.js"
+import * as TokenBucket from "./internal/tokenBucket.js"
 import * as ProviderQuotaStore from "./ProviderQuotaStore.js"
 import * as ResultCacheStore from "./ResultCacheStore.js"
 
@@ -44,7 +46,7 @@ import * as ResultCacheStore from "./ResultCacheStore.js"
  * @since 0.1.0
  * @category models
  */
-export type SharedStores = RateLimiter.RateLimiter
+export type SharedStores = RateLimiter.RateLimiter | StoreHealth.StoreHealth
 
 /**
  * Options of the shared-stores layers.
@@ -55,7 +57,10 @@ export type SharedStores = RateLimiter.RateLimiter
 export interface Options {
   /** Namespace of every key; replicas that share state use the same prefix. Default `websearch`. */
   readonly prefix?: string | undefined
-  /** The longest a store operation may take before the cache misses or the quota lets a call through. */
+  /**
+   * The longest a store operation may take before the cache misses, the quota lets a call through or the rate
+   * limiter fails (as when the store is down). Default 1 second.
+   */
   readonly timeout?: Duration.DurationInput | undefined
   /** How long a call may wait for a provider without a configured budget to end a hold-off. Default 2 s. */
   readonly maxWait?: Duration.DurationInput | undefined
@@ -74,7 +79,7 @@ const services = (options?: Options) =>
   ).pipe(Layer.provideMerge(RateLimiter.layer))
 
 /**
- * Every shared service in this process's memory.
+ * Every shared service in this process's memory (nothing to report to `StoreHealth`).
  *
  * @since 0.1.0
  * @category layers
@@ -83,30 +88,72 @@ export const layerMemory = (options?: Options): Layer.Layer<SharedStores, never,
   services(options).pipe(
     Layer.provide(
       Layer.merge(
-        RateLimiter.layerStoreMemory,
+        TokenBucket.layerMemory,
         BoundedMemory.layer(options?.cacheCapacity ?? ResultCacheStore.defaultCapacity)
       )
-    )
+    ),
+    Layer.merge(Layer.succeed(StoreHealth.StoreHealth, StoreHealth.none))
   )
+
+// Every limiter operation on Redis gives up after `timeout` with the error an unreachable store gives, so a
+// stopped Redis fails the server's per-token limit at once (as documented for a store that is down) instead of
+// holding every request.
+const boundedLimiterStore = (
+  store: Layer.Layer<RateLimiter.RateLimiterStore>,
+  timeout: Duration.Duration
+): Layer.Layer<RateLimiter.RateLimiterStore> =>
+  Layer.effect(
+    RateLimiter.RateLimiterStore,
+    Effect.map(RateLimiter.RateLimiterStore, (inner) => {
+      const timed = <A>(effect: Effect.Effect<A, RateLimiter.RateLimiterError>) =>
+        Effect.timeoutFail(effect, {
+          duration: timeout,
+          onTimeout: () =>
+            new RateLimiter.RateLimitStoreError({
+              message: `the rate-limit store did not answer within ${Duration.format(timeout)}`
+            })
+        })
+      return RateLimiter.RateLimiterStore.of({
+        fixedWindow: (options) => timed(inner.fixedWindow(options)),
+        tokenBucket: (options) => timed(inner.tokenBucket(options))
+      })
+    })
+  ).pipe(Layer.provide(store))
 
 /**
  * Every shared service on a Redis server, from ioredis options (two connections: one for the cache and
- * hold-offs, one for the rate limiter). Nothing is checked up front; see `layerRedisUrl`.
+ * hold-offs, one for the rate limiter, and a third for `StoreHealth`'s PING). Nothing is checked up front; see
+ * `layerRedisUrl`. Every operation is bounded by `timeout` (and every command by ioredis' `commandTimeout`,
+ * `RedisConnection.defaultCommandTimeout` unless set): past it the cache misses, the provider quota lets the call
+ * through and the rate limiter fails as when Redis is down, and `StoreHealth` reports Redis as degraded.
  *
  * @since 0.1.0
  * @category layers
  */
-export const layerRedis = (redis: RedisOptions, options?: Options): Layer.Layer<SharedStores, never, Composition.Composition> =>
-  services(options).pipe(
-    Layer.provide(
-      RedisConnection.tolerantRelease(
-        Layer.merge(
-          RateLimiterRedis.layerStore({ ...redis, prefix: `${options?.prefix ?? "websearch"}:ratelimit:` }),
-          PersistenceRedis.layer(redis)
+export const layerRedis = (redis: RedisOptions, options?: Options): Layer.Layer<SharedStores, never, Composition.Composition> => {
+  const bounded = RedisConnection.bounded(redis)
+  const timeout = Duration.decode(options?.timeout ?? "1 second")
+  const limiterPrefix = `${options?.prefix ?? "websearch"}:ratelimit:`
+  return Layer.merge(
+    services(options).pipe(
+      Layer.provide(
+        RedisConnection.tolerantRelease(
+          Layer.merge(
+            boundedLimiterStore(
+              TokenBucket.layerRedis(RateLimiterRedis.layerStore({ ...bounded, prefix: limiterPrefix }), {
+                ...bounded,
+                prefix: limiterPrefix
+              }),
+              timeout
+            ),
+            PersistenceRedis.layer(bounded)
+          )
         )
       )
-    )
+    ),
+    Layer.scoped(StoreHealth.StoreHealth, RedisConnection.health(bounded, timeout))
   )
+}
 
 /**
  * Every shared service on the Redis server at `url` (`redis://[user:password@]host[:port][/db]`, `rediss://`

@@ -23,7 +23,7 @@
  *
  * @since 0.1.0
  */
-import * as HttpClient from "@effect/platform/HttpClient"
+import type * as HttpClient from "@effect/platform/HttpClient"
 import type * as Composition from "@websearch/core/Composition"
 import type * as HttpClientError from "@effect/platform/HttpClientError"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
@@ -44,6 +44,7 @@ import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Stream from "effect/Stream"
 import * as Evidence from "./internal/evidence.js"
+import * as ProviderClient from "./internal/providerClient.js"
 import * as Responses from "./internal/openAiResponses.js"
 import * as Sse from "./internal/sse.js"
 import * as OpenAiPrices from "./OpenAiPrices.js"
@@ -525,7 +526,8 @@ const research =
  * @category constructors
  */
 export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClient.HttpClient> = Effect.map(
-  HttpClient.HttpClient,
+  // The provider client every driver shares: credentials redacted in its span.
+  ProviderClient.client,
   (client) => ({ preset, research: research(client) })
 )
 

@@ -41,12 +41,35 @@ export const ProviderDescription = Schema.Struct({
 export type ProviderDescription = typeof ProviderDescription.Type
 
 /**
- * The answer of `GET /health`.
+ * The status of one shared store in `GET /health`.
  *
  * @since 0.1.0
  * @category schemas
  */
-export const Health = Schema.Struct({ status: Schema.Literal("ok") }).annotations({ identifier: "Health" })
+export const StoreStatus = Schema.Struct({
+  status: Schema.Literal("ok", "degraded"),
+  message: Schema.optional(Schema.String)
+}).annotations({ identifier: "StoreStatus" })
+
+/**
+ * The answer of `GET /health`, always with status 200 while the process serves: `ok`, or `degraded` when a shared
+ * store (Redis) does not answer. A degraded server still answers every call (the cache misses, provider quotas
+ * let calls through; the per-token rate limit refuses with a retryable error), so it is not taken out of a load
+ * balancer for it; `stores` (present with shared stores) names which store is degraded and why.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const Health = Schema.Struct({
+  status: Schema.Literal("ok", "degraded"),
+  stores: Schema.optional(Schema.Record({ key: Schema.String, value: StoreStatus }))
+}).annotations({ identifier: "Health" })
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type Health = typeof Health.Type
 
 const search = HttpApiEndpoint.post("search", "/v1/search")
   .setPayload(WebSearchRequest.SearchKeywordsRequest)

@@ -19,6 +19,7 @@ import * as Research from "@websearch/core/Research"
 import * as ResultCache from "@websearch/core/ResultCache"
 import * as SearchKeywords from "@websearch/core/SearchKeywords"
 import * as Spans from "@websearch/core/Spans"
+import * as StoreHealth from "@websearch/core/StoreHealth"
 import type * as WebSearchError from "@websearch/core/WebSearchError"
 import type * as WebSearchRequest from "@websearch/core/WebSearchRequest"
 import * as Effect from "effect/Effect"
@@ -27,7 +28,7 @@ import * as Option from "effect/Option"
 import { Caller, retryAfterHeader } from "./Authorization.js"
 import * as RequestBody from "./internal/requestBody.js"
 import * as ServerConfig from "./ServerConfig.js"
-import { WebSearchApi } from "./WebSearchApi.js"
+import * as WebSearchApi from "./WebSearchApi.js"
 
 const withErrorHeaders = <A, R>(
   effect: Effect.Effect<A, WebSearchError.WebSearchError, R>
@@ -81,7 +82,7 @@ const span =
  * @since 0.1.0
  * @category layers
  */
-export const layerV1 = HttpApiBuilder.group(WebSearchApi, "v1", (handlers) =>
+export const layerV1 = HttpApiBuilder.group(WebSearchApi.WebSearchApi, "v1", (handlers) =>
   Effect.gen(function* () {
     const config = yield* ServerConfig.ServerConfig
     const search = yield* SearchKeywords.SearchKeywords
@@ -128,13 +129,28 @@ export const layerV1 = HttpApiBuilder.group(WebSearchApi, "v1", (handlers) =>
 )
 
 /**
- * The `system` group: `GET /health`.
+ * The `system` group: `GET /health`, with the status of the shared stores (`StoreHealth`) when there are any.
  *
  * @since 0.1.0
  * @category layers
  */
-export const layerSystem = HttpApiBuilder.group(WebSearchApi, "system", (handlers) =>
-  handlers.handle("health", () => Effect.succeed({ status: "ok" as const }))
+export const layerSystem = HttpApiBuilder.group(WebSearchApi.WebSearchApi, "system", (handlers) =>
+  Effect.map(StoreHealth.StoreHealth, (health) =>
+    handlers.handle("health", () =>
+      Effect.map(health.check, (stores): WebSearchApi.Health => {
+        if (stores.length === 0) return { status: "ok" }
+        return {
+          status: stores.every((store) => store.status === "ok") ? "ok" : "degraded",
+          stores: Object.fromEntries(
+            stores.map((store) => [
+              store.name,
+              store.message === undefined ? { status: store.status } : { status: store.status, message: store.message }
+            ])
+          )
+        }
+      })
+    )
+  )
 )
 
 /**

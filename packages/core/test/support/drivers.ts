@@ -17,7 +17,7 @@ import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as TestServices from "effect/TestServices"
 import type { Capability } from "../../src/Capability.js"
-import type * as Composition from "../../src/Composition.js"
+import * as Composition from "../../src/Composition.js"
 import type * as Preset from "../../src/Preset.js"
 import type { DriverContext, DriverResult, ProviderDriver } from "../../src/ProviderDriver.js"
 import * as ProviderQuota from "../../src/ProviderQuota.js"
@@ -269,10 +269,8 @@ const toDriver = (d: Driverish): ProviderDriver => ("driver" in d ? d.driver : d
 export const registerAll = (
   drivers: ReadonlyArray<Driverish>
 ): Layer.Layer<never, never, Composition.Composition> =>
-  drivers.reduce<Layer.Layer<never, never, Composition.Composition>>(
-    (acc, d) => Layer.merge(acc, ProviderRegistry.register(toDriver(d))),
-    Layer.empty
-  )
+  // In order, so the composed ids are listed in the order the test gives them.
+  Composition.sequence(...drivers.map((d) => ProviderRegistry.register(toDriver(d))))
 
 /** A quota part, or "default" for the registry's own in-memory quota. */
 export type QuotaPart = Layer.Layer<never, never, Composition.Composition> | "default"

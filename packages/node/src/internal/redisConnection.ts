@@ -4,7 +4,9 @@
  * Messages name the server by its redacted URL (no password).
  */
 import * as WebSearchError from "@websearch/core/WebSearchError"
+import type * as StoreHealth from "@websearch/core/StoreHealth"
 import * as Cause from "effect/Cause"
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Exit from "effect/Exit"
@@ -53,8 +55,59 @@ export const parse = (
     connectTimeout: 5_000,
     maxRetriesPerRequest: 1
   }
-  return Either.right({ options, display: shown })
+  return Either.right({ options: bounded(options), display: shown })
 }
+
+/**
+ * ioredis waits for a reply without limit by default: a Redis that is stopped (SIGSTOP) or busy (`DEBUG SLEEP`,
+ * a slow script) keeps its socket open and every command pending. A command timeout makes each command fail
+ * after `commandTimeout`, whatever the caller does; the stores also bound each operation themselves.
+ */
+export const defaultCommandTimeout = 2_000
+
+/** The options with a command timeout, unless the caller chose one. */
+export const bounded = (options: RedisOptions): RedisOptions => ({
+  ...options,
+  commandTimeout: options.commandTimeout ?? defaultCommandTimeout
+})
+
+/**
+ * The health of the Redis server behind the stores: a PING on a connection of its own, bounded by `timeout`.
+ * Answers are kept for a second, so a prober calling `/health` often costs Redis one PING a second, and a
+ * stopped Redis costs the prober at most `timeout` once a second.
+ */
+export const health = (
+  options: RedisOptions,
+  timeout: Duration.Duration
+): Effect.Effect<StoreHealth.StoreHealth.Service, never, Scope.Scope> =>
+  Effect.gen(function* () {
+    const millis = Math.max(1, Duration.toMillis(timeout))
+    const redis = yield* Effect.acquireRelease(
+      Effect.sync(() => {
+        const client = new Redis({ ...options, lazyConnect: true, commandTimeout: millis, maxRetriesPerRequest: 0 })
+        // Failures are reported through the PING's rejection; without a listener ioredis also prints them.
+        client.on("error", () => {})
+        return client
+      }),
+      (client) => Effect.sync(() => client.disconnect())
+    )
+    const password = options.password
+    const ping = Effect.tryPromise({ try: () => redis.ping(), catch: (cause) => cause }).pipe(
+      Effect.timeoutFail({
+        duration: timeout,
+        onTimeout: () => new Error(`no answer within ${Duration.format(timeout)}`)
+      }),
+      Effect.as<StoreHealth.Status>({ name: "redis", status: "ok" }),
+      Effect.catchAll((cause) => {
+        const reason = cause instanceof Error ? cause.message : String(cause)
+        const safe = password === undefined || password === "" ? reason : reason.split(password).join("[redacted]")
+        return Effect.succeed<StoreHealth.Status>({ name: "redis", status: "degraded", message: safe })
+      }),
+      Effect.map((status): ReadonlyArray<StoreHealth.Status> => [status])
+    )
+    const check = yield* Effect.cachedWithTTL(ping, "1 second")
+    return { check }
+  })
 
 /** Connects once, sends PING and disconnects; fails `Unavailable/invalid_config` naming the (redacted) URL. */
 export const ping = (options: RedisOptions, shown: string): Effect.Effect<void, WebSearchError.Unavailable> =>

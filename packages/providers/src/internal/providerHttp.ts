@@ -6,7 +6,7 @@
  * `RequestFailed/rate_limited` not retryable, 5xx → `RequestFailed/http_5xx`), parses JSON and decodes it, and
  * keeps the provider's own message (truncated, secrets removed).
  */
-import * as HttpClient from "@effect/platform/HttpClient"
+import type * as HttpClient from "@effect/platform/HttpClient"
 import type * as HttpClientError from "@effect/platform/HttpClientError"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
@@ -21,6 +21,8 @@ import * as ParseResult from "effect/ParseResult"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
+import * as ProviderClient from "./providerClient.js"
+import * as Redaction from "./redaction.js"
 
 /**
  * Who is being called, for what: the context every error of the call carries.
@@ -56,21 +58,21 @@ const errorContext = (c: Call, extra?: { readonly retryAfter?: number | undefine
   ...extra
 })
 
-/** The secrets of a call: its key and its basic-auth password. */
+/** The secrets of a call (its key, its basic-auth password) in every form a provider may echo them. */
 const secretsOf = (c: Call): ReadonlyArray<string> => [
-  ...Option.match(c.ctx.apiKey, { onNone: () => [], onSome: (key) => [Redacted.value(key)] }),
-  ...Option.match(c.ctx.provider.basicAuth, { onNone: () => [], onSome: (auth) => [Redacted.value(auth.password)] })
+  ...Option.match(c.ctx.apiKey, { onNone: () => [], onSome: (key) => Redaction.forms(Redacted.value(key)) }),
+  ...Option.match(c.ctx.provider.basicAuth, {
+    onNone: () => [],
+    onSome: (auth) => Redaction.forms(Redacted.value(auth.password), auth.username)
+  })
 ]
 
 /**
- * Makes provider-written text safe to show: secrets removed, white space folded, cut to 300 characters.
+ * Makes provider-written text safe to show: secrets removed (as sent, URL-encoded, in any case, base64),
+ * white space folded, cut to 300 characters.
  */
 export const providerText = (c: Call, text: string): string => {
-  const clean = secretsOf(c)
-    .filter((s) => s.length >= 4)
-    .reduce((acc, secret) => acc.split(secret).join("[redacted]"), text)
-    .replace(/\s+/gu, " ")
-    .trim()
+  const clean = Redaction.scrub(text, secretsOf(c)).replace(/\s+/gu, " ").trim()
   return clean.length > limits.maxMessageChars ? `${clean.slice(0, limits.maxMessageChars - 3)}...` : clean
 }
 
@@ -524,12 +526,10 @@ export const requireKey = (c: Call): Effect.Effect<Redacted.Redacted<string>, We
 export const clamp = (value: number, min: number, max: number): number => Math.min(max, Math.max(min, value))
 
 /**
- * The HttpClient a provider Layer captures. Its own `http.client` span (and `traceparent` header) is made only when
- * a tracer records, as with `Spans`: under the default tracer it is work nobody sees.
+ * The HttpClient a provider Layer captures (see `providerClient`): spanned only when a tracer records, with every
+ * credential redacted from its span.
  */
-export const client = Effect.map(HttpClient.HttpClient, (http) =>
-  HttpClient.withTracerDisabledWhen(http, () => !Spans.isRecordingNow())
-)
+export const client = ProviderClient.client
 
 /**
  * The results a driver keeps, logging (not hiding) how many items had no usable URL.

@@ -13,6 +13,7 @@ import * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
+import * as Http from "node:http"
 
 class TooLarge {
   readonly _tag = "TooLarge"
@@ -81,8 +82,55 @@ const readDeclared = (request: HttpServerRequest.HttpServerRequest, limit: numbe
     Effect.mapError(() => unreadable(invalid))
   )
 
-// No declared length (chunked): counted chunk by chunk and cut off at the first chunk past the limit.
-const readChunked = (request: HttpServerRequest.HttpServerRequest, limit: number, invalid: Invalid) =>
+// No declared length (chunked): counted chunk by chunk and cut off at the first chunk past the limit. On Node the
+// request is read from its IncomingMessage and only paused at the cap: the platform's `request.stream` destroys
+// the socket when its consumer stops early, and then no 413 can be sent (the client saw a reset instead).
+const readChunked = (
+  request: HttpServerRequest.HttpServerRequest,
+  limit: number,
+  invalid: Invalid
+): Effect.Effect<Uint8Array, WebSearchError.RequestFailed> =>
+  request.source instanceof Http.IncomingMessage
+    ? Effect.catchAll(readIncoming(request.source, limit), (error) =>
+        error instanceof TooLarge ? tooLarge(limit) : Effect.fail(unreadable(invalid))
+      )
+    : readStream(request, limit, invalid)
+
+const readIncoming = (message: Http.IncomingMessage, limit: number): Effect.Effect<Uint8Array, TooLarge | Error> =>
+  Effect.async<Uint8Array, TooLarge | Error>((resume) => {
+    const chunks: Array<Buffer> = []
+    let size = 0
+    const cleanup = () => {
+      message.off("data", onData)
+      message.off("end", onEnd)
+      message.off("error", onError)
+      message.off("aborted", onAborted)
+    }
+    const onData = (chunk: Buffer) => {
+      size += chunk.length
+      if (size <= limit) return void chunks.push(chunk)
+      // The rest is left unread (the answer closes the connection); pausing stops buffering it.
+      cleanup()
+      message.pause()
+      resume(Effect.fail(new TooLarge()))
+    }
+    const onEnd = () => {
+      cleanup()
+      resume(Effect.succeed(Buffer.concat(chunks, size)))
+    }
+    const onError = (error: Error) => {
+      cleanup()
+      resume(Effect.fail(error))
+    }
+    const onAborted = () => onError(new Error("the client aborted the request"))
+    message.on("data", onData)
+    message.on("end", onEnd)
+    message.on("error", onError)
+    message.on("aborted", onAborted)
+    return Effect.sync(cleanup)
+  })
+
+const readStream = (request: HttpServerRequest.HttpServerRequest, limit: number, invalid: Invalid) =>
   Effect.gen(function* () {
     const chunks: Array<Uint8Array> = []
     let size = 0
