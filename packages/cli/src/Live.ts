@@ -89,7 +89,10 @@ export const settingsLayer = (
           : Effect.flatMap(Effect.configProviderWith(Effect.succeed), (current) =>
               Effect.withConfigProvider(
                 make,
-                ConfigProvider.orElse(ConfigProvider.fromMap(new Map([["FETCH_RENDER", common.render as string]])), () => current)
+                ConfigProvider.orElse(
+                  ConfigProvider.fromMap(new Map([["FETCH_RENDER", common.render as string]])),
+                  () => current
+                )
               )
             )
     )

@@ -67,7 +67,8 @@ export const providers: Live.Providers = Layer.unwrapEffect(
     )
     // The Chromium renderer is loaded (and Chromium started, on the first page) only when rendering is asked for.
     const render = yield* Fetch.renderMode(settings)
-    const BrowserRenderer = render === "never" ? undefined : yield* Effect.promise(() => import("@websearch/node/BrowserRenderer"))
+    const BrowserRenderer =
+      render === "never" ? undefined : yield* Effect.promise(() => import("@websearch/node/BrowserRenderer"))
     const fetch =
       BrowserRenderer === undefined ? Fetch.layer : Fetch.layer.pipe(Layer.provide(BrowserRenderer.layerConfig()))
     // In catalogue order: the remote providers, then the local fetcher.
@@ -135,9 +136,7 @@ const program = (
     case "Providers":
       return Effect.gen(function* () {
         const registry = yield* ProviderRegistry.ProviderRegistry
-        const rows = registry
-          .describe()
-          .filter((row) => command.provider === undefined || row.id === command.provider)
+        const rows = registry.describe().filter((row) => command.provider === undefined || row.id === command.provider)
         if (rows.length === 0) {
           return yield* Effect.fail(ProviderRegistry.unknownProvider(command.provider ?? "", registry.ids()))
         }

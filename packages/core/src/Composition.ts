@@ -126,6 +126,7 @@ export const serviceScoped = <A, E, R>(
  * @since 0.2.0
  * @category layers
  */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export const sequence = <const Parts extends ReadonlyArray<Layer.Layer<never, any, any>>>(
   ...parts: Parts
 ): Layer.Layer<

@@ -6,7 +6,7 @@
  */
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
+import type * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import * as Composition from "./Composition.js"
 import * as Bm25 from "./internal/bm25.js"

@@ -8,7 +8,7 @@
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import { dual } from "effect/Function"
-import * as Layer from "effect/Layer"
+import type * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import * as Composition from "./Composition.js"
 import type { WebSearchResult } from "./WebSearchResponse.js"

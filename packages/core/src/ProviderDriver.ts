@@ -39,9 +39,7 @@ export interface DriverContext<Options = unknown> extends ProviderConfig {
    * The application's `fetchUrls` capability, with its default provider, budget and policy: bound when the
    * application's layer is built, so a driver may call it (never for its own capability, which would loop).
    */
-  readonly fetchUrls: (
-    request: typeof FetchUrlsRequest.Encoded
-  ) => Effect.Effect<WebSearchResponse, WebSearchError>
+  readonly fetchUrls: (request: typeof FetchUrlsRequest.Encoded) => Effect.Effect<WebSearchResponse, WebSearchError>
 }
 
 /**

@@ -68,10 +68,7 @@ export const make: Effect.Effect<Research.Service, never, Settings | ProviderReg
  * @since 0.1.0
  * @category layers
  */
-export const layer: Layer.Layer<Research, never, Settings | ProviderRegistry | FetchUrls> = Layer.effect(
-  Research,
-  make
-)
+export const layer: Layer.Layer<Research, never, Settings | ProviderRegistry | FetchUrls> = Layer.effect(Research, make)
 
 /**
  * Researches with the `Research` service in context.

@@ -438,7 +438,8 @@ export const make = (
 ): Effect.Effect<Service, WebSearchError.Unavailable> =>
   Effect.gen(function* () {
     const { environment, source = "code" } = typeof options === "string" ? { source: options } : (options ?? {})
-    const provider = environment === true ? Option.some(yield* Effect.configProviderWith(Effect.succeed)) : Option.none()
+    const provider =
+      environment === true ? Option.some(yield* Effect.configProviderWith(Effect.succeed)) : Option.none()
     return yield* Either.match(decodeInput(input), {
       onLeft: (error) => Effect.fail(invalid(`${formatParseError(error)} (from ${source})`)),
       onRight: (decoded) =>

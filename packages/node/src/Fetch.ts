@@ -58,7 +58,13 @@ import * as SafeTransport from "./SafeTransport.js"
  * @since 0.1.0
  * @category presets
  */
-export const preset: Preset.Preset = Preset.make({ id: "fetch", name: "Fetch (local)", type: "local", credentials: "none", capabilities: [{ feature: "fetchUrls" }] })
+export const preset: Preset.Preset = Preset.make({
+  id: "fetch",
+  name: "Fetch (local)",
+  type: "local",
+  credentials: "none",
+  capabilities: [{ feature: "fetchUrls" }]
+})
 
 /**
  * Where big bodies are extracted: `false` keeps every extraction on the calling thread.

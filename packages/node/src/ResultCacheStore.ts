@@ -102,5 +102,8 @@ export const layerMemory = (
  * @since 0.1.0
  * @category layers
  */
-export const layerRedis = (redis: RedisOptions, options?: Options): Layer.Layer<never, never, Composition.Composition> =>
+export const layerRedis = (
+  redis: RedisOptions,
+  options?: Options
+): Layer.Layer<never, never, Composition.Composition> =>
   layer(options).pipe(Layer.provide(PersistenceRedis.layer(RedisConnection.bounded(redis))))

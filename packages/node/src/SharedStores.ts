@@ -130,7 +130,10 @@ const boundedLimiterStore = (
  * @since 0.1.0
  * @category layers
  */
-export const layerRedis = (redis: RedisOptions, options?: Options): Layer.Layer<SharedStores, never, Composition.Composition> => {
+export const layerRedis = (
+  redis: RedisOptions,
+  options?: Options
+): Layer.Layer<SharedStores, never, Composition.Composition> => {
   const bounded = RedisConnection.bounded(redis)
   const timeout = Duration.decode(options?.timeout ?? "1 second")
   const limiterPrefix = `${options?.prefix ?? "websearch"}:ratelimit:`
@@ -189,7 +192,9 @@ const optionalText = (name: string) =>
  * @since 0.1.0
  * @category layers
  */
-export const layerConfig = (options?: Options): Layer.Layer<SharedStores, WebSearchError.Unavailable, Composition.Composition> =>
+export const layerConfig = (
+  options?: Options
+): Layer.Layer<SharedStores, WebSearchError.Unavailable, Composition.Composition> =>
   Layer.unwrapEffect(
     Effect.gen(function* () {
       const url = yield* Config.option(Config.redacted("REDIS_URL")).pipe(

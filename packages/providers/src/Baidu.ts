@@ -50,14 +50,14 @@ export const providerId = "baidu"
  * @category presets
  */
 export const preset: Preset.Preset = Preset.make({
-    id: "baidu",
-    name: "Baidu Qianfan",
-    type: "api",
-    credentials: "required",
-    capabilities: [{ feature: "searchKeywords", apiHost: "https://qianfan.baidubce.com" }],
-    // Qianfan's default component budget is 1 QPS.
-    publishedRateLimit: { limit: 1, windowMillis: 1_000, maxWaitMillis: 15_000 }
-  })
+  id: "baidu",
+  name: "Baidu Qianfan",
+  type: "api",
+  credentials: "required",
+  capabilities: [{ feature: "searchKeywords", apiHost: "https://qianfan.baidubce.com" }],
+  // Qianfan's default component budget is 1 QPS.
+  publishedRateLimit: { limit: 1, windowMillis: 1_000, maxWaitMillis: 15_000 }
+})
 
 /**
  * Baidu's most web results per search.
@@ -235,5 +235,6 @@ export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClien
  * @since 0.1.0
  * @category layers
  */
-export const layer: Layer.Layer<never, never, Composition.Composition | HttpClient.HttpClient> =
-  Layer.unwrapEffect(Effect.map(make, ProviderRegistry.register))
+export const layer: Layer.Layer<never, never, Composition.Composition | HttpClient.HttpClient> = Layer.unwrapEffect(
+  Effect.map(make, ProviderRegistry.register)
+)

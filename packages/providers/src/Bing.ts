@@ -47,12 +47,12 @@ export const providerId = "bing"
  * @category presets
  */
 export const preset: Preset.Preset = Preset.make({
-    id: "bing",
-    name: "Bing Web Search",
-    type: "api",
-    credentials: "required",
-    capabilities: [{ feature: "searchKeywords", apiHost: "https://api.bing.microsoft.com" }]
-  })
+  id: "bing",
+  name: "Bing Web Search",
+  type: "api",
+  credentials: "required",
+  capabilities: [{ feature: "searchKeywords", apiHost: "https://api.bing.microsoft.com" }]
+})
 
 /**
  * Bing's most results per search.
@@ -229,5 +229,6 @@ export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClien
  * @since 0.1.0
  * @category layers
  */
-export const layer: Layer.Layer<never, never, Composition.Composition | HttpClient.HttpClient> =
-  Layer.unwrapEffect(Effect.map(make, ProviderRegistry.register))
+export const layer: Layer.Layer<never, never, Composition.Composition | HttpClient.HttpClient> = Layer.unwrapEffect(
+  Effect.map(make, ProviderRegistry.register)
+)

@@ -43,12 +43,12 @@ export const providerId = "bocha"
  * @category presets
  */
 export const preset: Preset.Preset = Preset.make({
-    id: "bocha",
-    name: "Bocha",
-    type: "api",
-    credentials: "required",
-    capabilities: [{ feature: "searchKeywords", apiHost: "https://api.bochaai.com" }]
-  })
+  id: "bocha",
+  name: "Bocha",
+  type: "api",
+  credentials: "required",
+  capabilities: [{ feature: "searchKeywords", apiHost: "https://api.bochaai.com" }]
+})
 
 /**
  * Bocha's most results per search.
@@ -201,5 +201,6 @@ export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClien
  * @since 0.1.0
  * @category layers
  */
-export const layer: Layer.Layer<never, never, Composition.Composition | HttpClient.HttpClient> =
-  Layer.unwrapEffect(Effect.map(make, ProviderRegistry.register))
+export const layer: Layer.Layer<never, never, Composition.Composition | HttpClient.HttpClient> = Layer.unwrapEffect(
+  Effect.map(make, ProviderRegistry.register)
+)

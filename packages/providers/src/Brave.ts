@@ -46,14 +46,14 @@ export const providerId = "brave"
  * @category presets
  */
 export const preset: Preset.Preset = Preset.make({
-    id: "brave",
-    name: "Brave Search",
-    type: "api",
-    credentials: "required",
-    capabilities: [{ feature: "searchKeywords", apiHost: "https://api.search.brave.com" }],
-    // The Free plan's 1 request per second (X-RateLimit-Policy: 1;w=1); paid plans set their own rateLimit.
-    publishedRateLimit: { limit: 1, windowMillis: 1_000, maxWaitMillis: 15_000 }
-  })
+  id: "brave",
+  name: "Brave Search",
+  type: "api",
+  credentials: "required",
+  capabilities: [{ feature: "searchKeywords", apiHost: "https://api.search.brave.com" }],
+  // The Free plan's 1 request per second (X-RateLimit-Policy: 1;w=1); paid plans set their own rateLimit.
+  publishedRateLimit: { limit: 1, windowMillis: 1_000, maxWaitMillis: 15_000 }
+})
 
 /**
  * Brave's most results per search.
@@ -251,5 +251,6 @@ export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClien
  * @since 0.1.0
  * @category layers
  */
-export const layer: Layer.Layer<never, never, Composition.Composition | HttpClient.HttpClient> =
-  Layer.unwrapEffect(Effect.map(make, ProviderRegistry.register))
+export const layer: Layer.Layer<never, never, Composition.Composition | HttpClient.HttpClient> = Layer.unwrapEffect(
+  Effect.map(make, ProviderRegistry.register)
+)

@@ -44,12 +44,12 @@ export const providerId = "duckduckgo"
  * @category presets
  */
 export const preset: Preset.Preset = Preset.make({
-    id: "duckduckgo",
-    name: "DuckDuckGo",
-    type: "api",
-    credentials: "none",
-    capabilities: [{ feature: "searchKeywords", apiHost: "https://html.duckduckgo.com" }]
-  })
+  id: "duckduckgo",
+  name: "DuckDuckGo",
+  type: "api",
+  credentials: "none",
+  capabilities: [{ feature: "searchKeywords", apiHost: "https://html.duckduckgo.com" }]
+})
 
 /**
  * The User-Agent sent: DuckDuckGo's HTML endpoint serves a challenge page to clients that do not look like a
@@ -237,5 +237,6 @@ export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClien
  * @since 0.1.0
  * @category layers
  */
-export const layer: Layer.Layer<never, never, Composition.Composition | HttpClient.HttpClient> =
-  Layer.unwrapEffect(Effect.map(make, ProviderRegistry.register))
+export const layer: Layer.Layer<never, never, Composition.Composition | HttpClient.HttpClient> = Layer.unwrapEffect(
+  Effect.map(make, ProviderRegistry.register)
+)

@@ -42,12 +42,15 @@ export const providerId = "exa"
  * @category presets
  */
 export const preset: Preset.Preset = Preset.make({
-    id: "exa",
-    name: "Exa",
-    type: "api",
-    credentials: "required",
-    capabilities: [{ feature: "searchKeywords", apiHost: "https://api.exa.ai" }, { feature: "fetchUrls", apiHost: "https://api.exa.ai" }]
-  })
+  id: "exa",
+  name: "Exa",
+  type: "api",
+  credentials: "required",
+  capabilities: [
+    { feature: "searchKeywords", apiHost: "https://api.exa.ai" },
+    { feature: "fetchUrls", apiHost: "https://api.exa.ai" }
+  ]
+})
 
 /**
  * Exa's most results per search.
@@ -313,5 +316,6 @@ export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClien
  * @since 0.1.0
  * @category layers
  */
-export const layer: Layer.Layer<never, never, Composition.Composition | HttpClient.HttpClient> =
-  Layer.unwrapEffect(Effect.map(make, ProviderRegistry.register))
+export const layer: Layer.Layer<never, never, Composition.Composition | HttpClient.HttpClient> = Layer.unwrapEffect(
+  Effect.map(make, ProviderRegistry.register)
+)

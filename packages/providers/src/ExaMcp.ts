@@ -54,14 +54,14 @@ export const providerId = "exa-mcp"
  * @category presets
  */
 export const preset: Preset.Preset = Preset.make({
-    id: "exa-mcp",
-    name: "Exa MCP",
-    type: "mcp",
-    credentials: "optional",
-    capabilities: [{ feature: "searchKeywords", apiHost: "https://mcp.exa.ai" }],
-    // The free tier's published budget: 2 calls per second per IP (a key lifts it; set rateLimit then).
-    publishedRateLimit: { limit: 2, windowMillis: 1_000, maxWaitMillis: 15_000 }
-  })
+  id: "exa-mcp",
+  name: "Exa MCP",
+  type: "mcp",
+  credentials: "optional",
+  capabilities: [{ feature: "searchKeywords", apiHost: "https://mcp.exa.ai" }],
+  // The free tier's published budget: 2 calls per second per IP (a key lifts it; set rateLimit then).
+  publishedRateLimit: { limit: 2, windowMillis: 1_000, maxWaitMillis: 15_000 }
+})
 
 /**
  * The most results asked for: the tool passes `numResults` on to Exa's search, whose limit is 100 (the tool's
@@ -312,5 +312,6 @@ export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClien
  * @since 0.1.0
  * @category layers
  */
-export const layer: Layer.Layer<never, never, Composition.Composition | HttpClient.HttpClient> =
-  Layer.unwrapEffect(Effect.map(make, ProviderRegistry.register))
+export const layer: Layer.Layer<never, never, Composition.Composition | HttpClient.HttpClient> = Layer.unwrapEffect(
+  Effect.map(make, ProviderRegistry.register)
+)

@@ -42,12 +42,15 @@ export const providerId = "firecrawl"
  * @category presets
  */
 export const preset: Preset.Preset = Preset.make({
-    id: "firecrawl",
-    name: "Firecrawl",
-    type: "api",
-    credentials: "required",
-    capabilities: [{ feature: "searchKeywords", apiHost: "https://api.firecrawl.dev" }, { feature: "fetchUrls", apiHost: "https://api.firecrawl.dev" }]
-  })
+  id: "firecrawl",
+  name: "Firecrawl",
+  type: "api",
+  credentials: "required",
+  capabilities: [
+    { feature: "searchKeywords", apiHost: "https://api.firecrawl.dev" },
+    { feature: "fetchUrls", apiHost: "https://api.firecrawl.dev" }
+  ]
+})
 
 /**
  * Firecrawl's most results per search.
@@ -250,5 +253,6 @@ export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClien
  * @since 0.1.0
  * @category layers
  */
-export const layer: Layer.Layer<never, never, Composition.Composition | HttpClient.HttpClient> =
-  Layer.unwrapEffect(Effect.map(make, ProviderRegistry.register))
+export const layer: Layer.Layer<never, never, Composition.Composition | HttpClient.HttpClient> = Layer.unwrapEffect(
+  Effect.map(make, ProviderRegistry.register)
+)

@@ -56,12 +56,12 @@ export const providerId = "google"
  * @category presets
  */
 export const preset: Preset.Preset = Preset.make({
-    id: "google",
-    name: "Google Custom Search",
-    type: "api",
-    credentials: "required",
-    capabilities: [{ feature: "searchKeywords", apiHost: "https://www.googleapis.com" }]
-  })
+  id: "google",
+  name: "Google Custom Search",
+  type: "api",
+  credentials: "required",
+  capabilities: [{ feature: "searchKeywords", apiHost: "https://www.googleapis.com" }]
+})
 
 /**
  * Google Custom Search's most results per request.
@@ -248,5 +248,6 @@ export const make: Effect.Effect<
  * @since 0.1.0
  * @category layers
  */
-export const layer: Layer.Layer<never, never, Composition.Composition | HttpClient.HttpClient> =
-  Layer.unwrapEffect(Effect.map(make, ProviderRegistry.register))
+export const layer: Layer.Layer<never, never, Composition.Composition | HttpClient.HttpClient> = Layer.unwrapEffect(
+  Effect.map(make, ProviderRegistry.register)
+)

@@ -52,13 +52,16 @@ export const providerId = "jina"
  * @category presets
  */
 export const preset: Preset.Preset = Preset.make({
-    id: "jina",
-    name: "Jina",
-    type: "api",
-    // The Reader (r.jina.ai) answers keyless at a lower rate; search (s.jina.ai) needs a key, which its driver checks.
-    credentials: "optional",
-    capabilities: [{ feature: "searchKeywords", apiHost: "https://s.jina.ai" }, { feature: "fetchUrls", apiHost: "https://r.jina.ai" }]
-  })
+  id: "jina",
+  name: "Jina",
+  type: "api",
+  // The Reader (r.jina.ai) answers keyless at a lower rate; search (s.jina.ai) needs a key, which its driver checks.
+  credentials: "optional",
+  capabilities: [
+    { feature: "searchKeywords", apiHost: "https://s.jina.ai" },
+    { feature: "fetchUrls", apiHost: "https://r.jina.ai" }
+  ]
+})
 
 /**
  * Jina's most results per search (`count` is validated to 0–20 by Jina; 0 means "no page content", so websearch
@@ -382,5 +385,6 @@ export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClien
  * @since 0.1.0
  * @category layers
  */
-export const layer: Layer.Layer<never, never, Composition.Composition | HttpClient.HttpClient> =
-  Layer.unwrapEffect(Effect.map(make, ProviderRegistry.register))
+export const layer: Layer.Layer<never, never, Composition.Composition | HttpClient.HttpClient> = Layer.unwrapEffect(
+  Effect.map(make, ProviderRegistry.register)
+)

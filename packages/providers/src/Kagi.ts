@@ -43,7 +43,13 @@ export const providerId = "kagi"
  * @since 0.1.0
  * @category presets
  */
-export const preset: Preset.Preset = Preset.make({ id: "kagi", name: "Kagi", type: "api", credentials: "required", capabilities: [{ feature: "searchKeywords", apiHost: "https://kagi.com" }] })
+export const preset: Preset.Preset = Preset.make({
+  id: "kagi",
+  name: "Kagi",
+  type: "api",
+  credentials: "required",
+  capabilities: [{ feature: "searchKeywords", apiHost: "https://kagi.com" }]
+})
 
 /**
  * The query parameters of `GET /api/v0/search` for one keyword.
@@ -178,5 +184,6 @@ export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClien
  * @since 0.1.0
  * @category layers
  */
-export const layer: Layer.Layer<never, never, Composition.Composition | HttpClient.HttpClient> =
-  Layer.unwrapEffect(Effect.map(make, ProviderRegistry.register))
+export const layer: Layer.Layer<never, never, Composition.Composition | HttpClient.HttpClient> = Layer.unwrapEffect(
+  Effect.map(make, ProviderRegistry.register)
+)

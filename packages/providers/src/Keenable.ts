@@ -43,12 +43,12 @@ export const providerId = "keenable"
  * @category presets
  */
 export const preset: Preset.Preset = Preset.make({
-    id: "keenable",
-    name: "Keenable",
-    type: "api",
-    credentials: "optional",
-    capabilities: [{ feature: "searchKeywords", apiHost: "https://api.keenable.ai" }]
-  })
+  id: "keenable",
+  name: "Keenable",
+  type: "api",
+  credentials: "optional",
+  capabilities: [{ feature: "searchKeywords", apiHost: "https://api.keenable.ai" }]
+})
 
 /**
  * The most results asked of Keenable per search. Keenable does not document a maximum for `count` [U]; 20 is the
@@ -161,5 +161,6 @@ export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClien
  * @since 0.1.0
  * @category layers
  */
-export const layer: Layer.Layer<never, never, Composition.Composition | HttpClient.HttpClient> =
-  Layer.unwrapEffect(Effect.map(make, ProviderRegistry.register))
+export const layer: Layer.Layer<never, never, Composition.Composition | HttpClient.HttpClient> = Layer.unwrapEffect(
+  Effect.map(make, ProviderRegistry.register)
+)

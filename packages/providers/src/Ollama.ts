@@ -40,12 +40,15 @@ export const providerId = "ollama"
  * @category presets
  */
 export const preset: Preset.Preset = Preset.make({
-    id: "ollama",
-    name: "Ollama",
-    type: "api",
-    credentials: "required",
-    capabilities: [{ feature: "searchKeywords", apiHost: "https://ollama.com" }, { feature: "fetchUrls", apiHost: "https://ollama.com" }]
-  })
+  id: "ollama",
+  name: "Ollama",
+  type: "api",
+  credentials: "required",
+  capabilities: [
+    { feature: "searchKeywords", apiHost: "https://ollama.com" },
+    { feature: "fetchUrls", apiHost: "https://ollama.com" }
+  ]
+})
 
 /**
  * Ollama's most results per search.
@@ -164,5 +167,6 @@ export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClien
  * @since 0.1.0
  * @category layers
  */
-export const layer: Layer.Layer<never, never, Composition.Composition | HttpClient.HttpClient> =
-  Layer.unwrapEffect(Effect.map(make, ProviderRegistry.register))
+export const layer: Layer.Layer<never, never, Composition.Composition | HttpClient.HttpClient> = Layer.unwrapEffect(
+  Effect.map(make, ProviderRegistry.register)
+)

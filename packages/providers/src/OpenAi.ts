@@ -538,15 +538,14 @@ export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClien
  * @since 0.1.0
  * @category layers
  */
-export const layer: Layer.Layer<never, never, Composition.Composition | HttpClient.HttpClient> =
-  Layer.unwrapEffect(
-    Effect.gen(function* () {
-      const settings = yield* Effect.serviceOption(Settings.Settings)
-      if (Option.isSome(settings)) {
-        const configured = Option.fromNullable(settings.value.overrides.get(providerId)?.model)
-        const checked = resolveModel(configured)
-        if (Either.isLeft(checked)) yield* Effect.logWarning(`websearch openai: ${checked.left.message}`)
-      }
-      return ProviderRegistry.register(yield* make)
-    })
-  )
+export const layer: Layer.Layer<never, never, Composition.Composition | HttpClient.HttpClient> = Layer.unwrapEffect(
+  Effect.gen(function* () {
+    const settings = yield* Effect.serviceOption(Settings.Settings)
+    if (Option.isSome(settings)) {
+      const configured = Option.fromNullable(settings.value.overrides.get(providerId)?.model)
+      const checked = resolveModel(configured)
+      if (Either.isLeft(checked)) yield* Effect.logWarning(`websearch openai: ${checked.left.message}`)
+    }
+    return ProviderRegistry.register(yield* make)
+  })
+)

@@ -39,12 +39,12 @@ export const providerId = "perplexity"
  * @category presets
  */
 export const preset: Preset.Preset = Preset.make({
-    id: "perplexity",
-    name: "Perplexity Search",
-    type: "api",
-    credentials: "required",
-    capabilities: [{ feature: "searchKeywords", apiHost: "https://api.perplexity.ai" }]
-  })
+  id: "perplexity",
+  name: "Perplexity Search",
+  type: "api",
+  credentials: "required",
+  capabilities: [{ feature: "searchKeywords", apiHost: "https://api.perplexity.ai" }]
+})
 
 /**
  * Perplexity's most results per search.
@@ -172,5 +172,6 @@ export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClien
  * @since 0.1.0
  * @category layers
  */
-export const layer: Layer.Layer<never, never, Composition.Composition | HttpClient.HttpClient> =
-  Layer.unwrapEffect(Effect.map(make, ProviderRegistry.register))
+export const layer: Layer.Layer<never, never, Composition.Composition | HttpClient.HttpClient> = Layer.unwrapEffect(
+  Effect.map(make, ProviderRegistry.register)
+)

@@ -92,28 +92,27 @@ export const ids: ReadonlyArray<string> = presets.map((preset) => preset.id)
  * @since 0.1.0
  * @category layers
  */
-export const layer: Layer.Layer<never, never, Composition.Composition | HttpClient.HttpClient> =
-  Composition.sequence(
-    ProviderRegistry.proposeDefaults("@websearch/providers Providers.layer", { searchKeywords: DuckDuckGo.providerId }),
-    Tavily.layer,
-    Exa.layer,
-    ExaMcp.layer,
-    SearXng.layer,
-    Jina.layer,
-    Zhipu.layer,
-    Bocha.layer,
-    Querit.layer,
-    Brave.layer,
-    Serper.layer,
-    GoogleSearch.layer,
-    Bing.layer,
-    Baidu.layer,
-    Ollama.layer,
-    Keenable.layer,
-    DuckDuckGo.layer,
-    Firecrawl.layer,
-    Perplexity.layer,
-    Kagi.layer,
-    SerpApi.layer,
-    OpenAi.layer
-  )
+export const layer: Layer.Layer<never, never, Composition.Composition | HttpClient.HttpClient> = Composition.sequence(
+  ProviderRegistry.proposeDefaults("@websearch/providers Providers.layer", { searchKeywords: DuckDuckGo.providerId }),
+  Tavily.layer,
+  Exa.layer,
+  ExaMcp.layer,
+  SearXng.layer,
+  Jina.layer,
+  Zhipu.layer,
+  Bocha.layer,
+  Querit.layer,
+  Brave.layer,
+  Serper.layer,
+  GoogleSearch.layer,
+  Bing.layer,
+  Baidu.layer,
+  Ollama.layer,
+  Keenable.layer,
+  DuckDuckGo.layer,
+  Firecrawl.layer,
+  Perplexity.layer,
+  Kagi.layer,
+  SerpApi.layer,
+  OpenAi.layer
+)

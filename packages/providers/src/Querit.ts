@@ -52,12 +52,15 @@ export const providerId = "querit"
  * @category presets
  */
 export const preset: Preset.Preset = Preset.make({
-    id: "querit",
-    name: "Querit",
-    type: "api",
-    credentials: "required",
-    capabilities: [{ feature: "searchKeywords", apiHost: "https://api.querit.ai" }, { feature: "fetchUrls", apiHost: "https://api.querit.ai" }]
-  })
+  id: "querit",
+  name: "Querit",
+  type: "api",
+  credentials: "required",
+  capabilities: [
+    { feature: "searchKeywords", apiHost: "https://api.querit.ai" },
+    { feature: "fetchUrls", apiHost: "https://api.querit.ai" }
+  ]
+})
 
 /**
  * Querit's most results per search, as its own integrations accept.
@@ -288,5 +291,6 @@ export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClien
  * @since 0.1.0
  * @category layers
  */
-export const layer: Layer.Layer<never, never, Composition.Composition | HttpClient.HttpClient> =
-  Layer.unwrapEffect(Effect.map(make, ProviderRegistry.register))
+export const layer: Layer.Layer<never, never, Composition.Composition | HttpClient.HttpClient> = Layer.unwrapEffect(
+  Effect.map(make, ProviderRegistry.register)
+)

@@ -56,7 +56,13 @@ export const providerId = "searxng"
  * @since 0.1.0
  * @category presets
  */
-export const preset: Preset.Preset = Preset.make({ id: "searxng", name: "SearXNG", type: "api", credentials: "none", capabilities: [{ feature: "searchKeywords" }] })
+export const preset: Preset.Preset = Preset.make({
+  id: "searxng",
+  name: "SearXNG",
+  type: "api",
+  credentials: "none",
+  capabilities: [{ feature: "searchKeywords" }]
+})
 
 /**
  * The query parameters of `GET /search` for one keyword: the first page, as JSON, from the given engines (all
@@ -397,5 +403,7 @@ export const layer: Layer.Layer<never, never, Composition.Composition | HttpClie
  * @since 0.1.0
  * @category layers
  */
-export const layerWith = (options: Options): Layer.Layer<never, never, Composition.Composition | HttpClient.HttpClient> =>
+export const layerWith = (
+  options: Options
+): Layer.Layer<never, never, Composition.Composition | HttpClient.HttpClient> =>
   Layer.unwrapEffect(Effect.map(makeWith(options), ProviderRegistry.register))

@@ -48,12 +48,12 @@ export const providerId = "serpapi"
  * @category presets
  */
 export const preset: Preset.Preset = Preset.make({
-    id: "serpapi",
-    name: "SerpApi",
-    type: "api",
-    credentials: "required",
-    capabilities: [{ feature: "searchKeywords", apiHost: "https://serpapi.com" }]
-  })
+  id: "serpapi",
+  name: "SerpApi",
+  type: "api",
+  credentials: "required",
+  capabilities: [{ feature: "searchKeywords", apiHost: "https://serpapi.com" }]
+})
 
 /**
  * The most results SerpApi's Google engine takes in `num`.
@@ -183,5 +183,6 @@ export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClien
  * @since 0.1.0
  * @category layers
  */
-export const layer: Layer.Layer<never, never, Composition.Composition | HttpClient.HttpClient> =
-  Layer.unwrapEffect(Effect.map(make, ProviderRegistry.register))
+export const layer: Layer.Layer<never, never, Composition.Composition | HttpClient.HttpClient> = Layer.unwrapEffect(
+  Effect.map(make, ProviderRegistry.register)
+)

@@ -42,12 +42,12 @@ export const providerId = "serper"
  * @category presets
  */
 export const preset: Preset.Preset = Preset.make({
-    id: "serper",
-    name: "Serper",
-    type: "api",
-    credentials: "required",
-    capabilities: [{ feature: "searchKeywords", apiHost: "https://google.serper.dev" }]
-  })
+  id: "serper",
+  name: "Serper",
+  type: "api",
+  credentials: "required",
+  capabilities: [{ feature: "searchKeywords", apiHost: "https://google.serper.dev" }]
+})
 
 /**
  * Serper's most results per search.
@@ -144,5 +144,6 @@ export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClien
  * @since 0.1.0
  * @category layers
  */
-export const layer: Layer.Layer<never, never, Composition.Composition | HttpClient.HttpClient> =
-  Layer.unwrapEffect(Effect.map(make, ProviderRegistry.register))
+export const layer: Layer.Layer<never, never, Composition.Composition | HttpClient.HttpClient> = Layer.unwrapEffect(
+  Effect.map(make, ProviderRegistry.register)
+)

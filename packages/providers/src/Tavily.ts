@@ -38,14 +38,17 @@ export const providerId = "tavily"
  * @category presets
  */
 export const preset: Preset.Preset = Preset.make({
-    id: "tavily",
-    name: "Tavily",
-    type: "api",
-    credentials: "required",
-    capabilities: [{ feature: "searchKeywords", apiHost: "https://api.tavily.com" }, { feature: "fetchUrls", apiHost: "https://api.tavily.com" }],
-    // The development plan's 100 requests per minute.
-    publishedRateLimit: { limit: 100, windowMillis: 60_000, maxWaitMillis: 15_000 }
-  })
+  id: "tavily",
+  name: "Tavily",
+  type: "api",
+  credentials: "required",
+  capabilities: [
+    { feature: "searchKeywords", apiHost: "https://api.tavily.com" },
+    { feature: "fetchUrls", apiHost: "https://api.tavily.com" }
+  ],
+  // The development plan's 100 requests per minute.
+  publishedRateLimit: { limit: 100, windowMillis: 60_000, maxWaitMillis: 15_000 }
+})
 
 /**
  * Tavily's most results per search.
@@ -189,5 +192,6 @@ export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClien
  * @since 0.1.0
  * @category layers
  */
-export const layer: Layer.Layer<never, never, Composition.Composition | HttpClient.HttpClient> =
-  Layer.unwrapEffect(Effect.map(make, ProviderRegistry.register))
+export const layer: Layer.Layer<never, never, Composition.Composition | HttpClient.HttpClient> = Layer.unwrapEffect(
+  Effect.map(make, ProviderRegistry.register)
+)

@@ -55,12 +55,12 @@ export const providerId = "zhipu"
  * @category presets
  */
 export const preset: Preset.Preset = Preset.make({
-    id: "zhipu",
-    name: "Zhipu",
-    type: "api",
-    credentials: "required",
-    capabilities: [{ feature: "searchKeywords", apiHost: "https://open.bigmodel.cn/api/paas/v4" }]
-  })
+  id: "zhipu",
+  name: "Zhipu",
+  type: "api",
+  credentials: "required",
+  capabilities: [{ feature: "searchKeywords", apiHost: "https://open.bigmodel.cn/api/paas/v4" }]
+})
 
 /**
  * Zhipu's most results per search.
@@ -312,5 +312,6 @@ export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClien
  * @since 0.1.0
  * @category layers
  */
-export const layer: Layer.Layer<never, never, Composition.Composition | HttpClient.HttpClient> =
-  Layer.unwrapEffect(Effect.map(make, ProviderRegistry.register))
+export const layer: Layer.Layer<never, never, Composition.Composition | HttpClient.HttpClient> = Layer.unwrapEffect(
+  Effect.map(make, ProviderRegistry.register)
+)

@@ -121,9 +121,7 @@ export const layerV1 = HttpApiBuilder.group(WebSearchApi.WebSearchApi, "v1", (ha
           span("research", "research")
         )
       )
-      .handle("providers", () =>
-        Effect.sync(() => registry.describe()).pipe(span("providers", undefined))
-      )
+      .handle("providers", () => Effect.sync(() => registry.describe()).pipe(span("providers", undefined)))
       .handle("check", ({ path }) => checks.check(path.id).pipe(withErrorHeaders, span("check", undefined)))
   })
 )

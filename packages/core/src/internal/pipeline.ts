@@ -58,7 +58,9 @@ export const checkPlacement = (env: Env): Effect.Effect<void, WebSearchError.Una
       [ContentBudget.TokenCounter.key, services.tokenCounter, "a TokenCounter", "ContentBudget.layerTokenCounter"],
       [Compression.ChunkRanker.key, services.chunkRanker, "a ChunkRanker", "Compression.layerChunkRanker"],
       [UsageSink.UsageSink.key, services.usageSink, "a UsageSink", "UsageSink.layer"]
-    ].find(([key, captured]) => context.unsafeMap.has(key as string) && context.unsafeMap.get(key as string) !== captured)
+    ].find(
+      ([key, captured]) => context.unsafeMap.has(key as string) && context.unsafeMap.get(key as string) !== captured
+    )
     return misplaced === undefined
       ? Effect.void
       : Effect.fail(
@@ -412,14 +414,14 @@ const runOnProvider = (
             cache === undefined
               ? metered
               : cache.serve(
-              {
-                providerId: resolved.providerId,
-                capability,
-                input,
-                maxResults: ctx.maxResults,
-                apiHost: ctx.apiHost,
-                engines: resolved.provider.engines
-              },
+                  {
+                    providerId: resolved.providerId,
+                    capability,
+                    input,
+                    maxResults: ctx.maxResults,
+                    apiHost: ctx.apiHost,
+                    engines: resolved.provider.engines
+                  },
                   ResultCache.policyFor(env.settings.cache, capability),
                   metered
                 )

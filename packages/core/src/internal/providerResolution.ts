@@ -225,7 +225,8 @@ export const resolve = (
         const driver = drivers.get(id)
         const field = `fallbacks.${capability}.${index}`
         if (driver === undefined) problems.push(`${field}: no composed provider "${id}" (composed: ${composed})`)
-        else if (!Preset.supports(driver.preset, capability)) problems.push(`${field}: ${id} has no ${capability} capability`)
+        else if (!Preset.supports(driver.preset, capability))
+          problems.push(`${field}: ${id} has no ${capability} capability`)
         else if (id === defaults[capability]) problems.push(`${field}: ${id} already comes earlier in the chain`)
       })
     }
