@@ -1,22 +1,29 @@
 // The README's examples as a consumer writes them, type-checked (tsc --noEmit, never run) against the installed
 // packages' declarations under strict settings: tsconfig.nodenext.json and tsconfig.bundler.json.
-import { HttpApiClient, HttpClient, HttpClientRequest, HttpLayerRouter, HttpServerResponse } from "@effect/platform"
 import type { LanguageModel as LanguageModelService } from "@effect/ai"
 import { LanguageModel } from "@effect/ai"
+import { HttpApiClient, HttpClient, HttpClientRequest, HttpLayerRouter, HttpServerResponse } from "@effect/platform"
 import { NodeHttpClient, NodeHttpServer, NodeRuntime } from "@effect/platform-node"
 import { TurnCitations, WebSearchToolkit } from "@websearch/ai"
-import { FetchUrls, ProviderRegistry, SearchKeywords, Settings, WebSearch, WebSearchClient } from "@websearch/core"
-import * as WebSearchError from "@websearch/core/WebSearchError"
+import {
+  FetchUrls,
+  Preset,
+  ProviderRegistry,
+  SearchKeywords,
+  Settings,
+  WebSearch,
+  WebSearchClient,
+  WebSearchError
+} from "@websearch/core"
 import { Fetch, SharedStores } from "@websearch/node"
-import { Jina, Tavily } from "@websearch/providers"
+import { Jina, Providers, Tavily } from "@websearch/providers"
 import { ServerConfig, WebSearchApi, WebSearchServer } from "@websearch/server"
-import { Effect, Layer } from "effect"
+import { Config, Effect, Layer, Option, Redacted, Schema } from "effect"
 import { createServer } from "node:http"
 
 // README "Example"
-const Live = Layer.mergeAll(Tavily.layer, Jina.layer).pipe(
+const Live = WebSearch.layer(Tavily.layer, Jina.layer).pipe(
   Layer.provide(NodeHttpClient.layerUndici),
-  Layer.provideMerge(WebSearch.layer),
   Layer.provide(Settings.layerConfig())
 )
 
@@ -39,24 +46,79 @@ export const viaClient = async (signal: AbortSignal): Promise<string | undefined
   }
 }
 
-// A provider of one's own, with the local fetch provider beside it.
-const Memory = ProviderRegistry.register({
+// README "Composing the layers": the three usual shapes.
+export const OneProcess = WebSearch.layer(Providers.layer, Fetch.layer, SharedStores.layerMemory()).pipe(
+  Layer.provide(NodeHttpClient.layerUndici),
+  Layer.provide(Settings.layerConfig())
+)
+export const Replica = WebSearch.layer(Providers.layer, Fetch.layer, SharedStores.layerConfig()).pipe(
+  Layer.provide(NodeHttpClient.layerUndici),
+  Layer.provide(Settings.layerConfig())
+)
+const Canned = ProviderRegistry.register({
   preset: {
-    id: "memory",
-    name: "In-memory search",
+    id: "canned",
+    name: "Canned",
     type: "local",
     credentials: "none",
     capabilities: [{ feature: "searchKeywords" }]
   },
-  searchKeywords: (keyword) =>
-    keyword === ""
-      ? Effect.fail(WebSearchError.requestFailed("invalid_input", "empty keyword"))
-      : Effect.succeed([{ title: keyword, url: "https://memory.example/", content: keyword }])
+  searchKeywords: (keyword) => Effect.succeed([{ title: keyword, url: "https://example.com/", content: keyword }])
 })
-export const Own = Layer.mergeAll(Memory, Fetch.layer).pipe(
-  Layer.provideMerge(WebSearch.layer),
-  Layer.provide(Settings.layer({ urlPolicy: { allowHosts: ["127.0.0.1"] } }))
+export const TestLive = WebSearch.layer(Canned).pipe(
+  Layer.provide(Settings.layer({ defaults: { searchKeywords: "canned" } }))
 )
+
+// README "Your own provider"
+export const preset = Preset.make({
+  id: "intranet",
+  name: "Intranet search",
+  type: "api",
+  credentials: "required",
+  capabilities: [{ feature: "searchKeywords", apiHost: "https://search.intranet.example" }],
+  publishedRateLimit: { limit: 10, windowMillis: 1_000, maxWaitMillis: 5_000 }
+})
+export const Options = Schema.Struct({ collection: Schema.optionalWith(Schema.String, { default: () => "all" }) })
+const optionsConfig = Config.all({
+  collection: Config.option(Config.string("INTRANET_COLLECTION")).pipe(Config.map(Option.getOrUndefined))
+})
+const Answer = Schema.Struct({
+  hits: Schema.Array(Schema.Struct({ title: Schema.String, link: Schema.String, summary: Schema.String }))
+})
+export const intranet = Layer.unwrapEffect(
+  Effect.gen(function* () {
+    const client = yield* HttpClient.HttpClient
+    return ProviderRegistry.register({
+      preset,
+      options: Options,
+      optionsConfig,
+      searchKeywords: (keyword, ctx) =>
+        client
+          .execute(
+            HttpClientRequest.get(`${Option.getOrElse(ctx.apiHost, () => "")}/api/search`).pipe(
+              HttpClientRequest.setUrlParams({ q: keyword, collection: ctx.options.collection, limit: ctx.maxResults }),
+              HttpClientRequest.bearerToken(Option.getOrElse(Option.map(ctx.apiKey, Redacted.value), () => ""))
+            )
+          )
+          .pipe(
+            Effect.flatMap((response) => response.json),
+            Effect.flatMap(Schema.decodeUnknown(Answer)),
+            Effect.map((answer) =>
+              answer.hits.map((hit) => ({ title: hit.title, url: hit.link, content: hit.summary }))
+            ),
+            Effect.mapError(() =>
+              WebSearchError.requestFailed("network", `the intranet search failed for "${keyword}"`)
+            )
+          )
+    })
+  })
+)
+const IntranetLive = WebSearch.layer(intranet).pipe(
+  Layer.provide(NodeHttpClient.layerUndici),
+  Layer.provide(Settings.layerConfig())
+)
+export const holidays = () =>
+  Effect.runPromise(SearchKeywords.searchKeywords({ keywords: ["holidays"] }).pipe(Effect.provide(IntranetLive)))
 
 // README "Agent surfaces"
 declare const Model: Layer.Layer<LanguageModelService.LanguageModel>
@@ -69,16 +131,14 @@ export const agent = () =>
   Effect.runPromise(answer.pipe(Effect.provide(WebSearchToolkit.layer()), Effect.provide(Live), Effect.provide(Model)))
 
 // README "HTTP server"
-const LiveWithSettings = Layer.mergeAll(Tavily.layer, Jina.layer).pipe(
+const ServerLive = WebSearch.layer(Providers.layer, Fetch.layer, SharedStores.layerConfig()).pipe(
   Layer.provide(NodeHttpClient.layerUndici),
-  Layer.provideMerge(WebSearch.layer),
   Layer.provideMerge(Settings.layerConfig())
 )
 const Hello = HttpLayerRouter.add("GET", "/hello", HttpServerResponse.text("hi"))
 const App = Layer.mergeAll(Hello, WebSearchServer.routes).pipe(
   Layer.provide(ServerConfig.layerConfig()),
-  Layer.provide(SharedStores.layerConfig()),
-  Layer.provide(LiveWithSettings)
+  Layer.provide(ServerLive)
 )
 export const serve = () =>
   HttpLayerRouter.serve(App).pipe(
