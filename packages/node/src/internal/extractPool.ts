@@ -23,6 +23,11 @@ export interface Job {
   readonly contentType: string | undefined
   readonly url: string
   readonly maxChars: number | undefined
+  /**
+   * Whose job this is (the request it serves), for fair turns: jobs of one group wait behind each other, never
+   * behind another group's backlog. Not sent to the worker. Each job is its own group when absent.
+   */
+  readonly group?: unknown
 }
 
 /** What a worker answers: once `Ready` after its modules loaded, then one reply per job. */
@@ -57,8 +62,11 @@ export const defaultEntry = (): Entry => {
 /** A worker's heap limit: a page that explodes in memory kills its worker, not the process. */
 const maxOldGenerationSizeMb = 1024
 
-/** The default number of workers: one fewer than the CPUs, between 1 and 4. */
-export const defaultSize = (): number => Math.min(4, Math.max(1, availableParallelism() - 1))
+/**
+ * The default number of workers: one fewer than the CPUs, between 2 and 4. Never one: a single worker is one
+ * hostile page away from making every other caller wait for its deadline.
+ */
+export const defaultSize = (): number => Math.min(4, Math.max(2, availableParallelism() - 1))
 
 /**
  * @since 0.1.0
@@ -104,7 +112,7 @@ export const make = (options: Options): Effect.Effect<Pool, never, Scope.Scope> 
     const idle: Array<Slot> = []
     let unusable: string | undefined
     let closed = false
-    const permits = yield* Effect.makeSemaphore(Math.max(1, options.size))
+    const turns = makeTurns(Math.max(1, options.size))
 
     const discard = (slot: Slot) => {
       all.delete(slot)
@@ -190,7 +198,8 @@ export const make = (options: Options): Effect.Effect<Pool, never, Scope.Scope> 
         // A copy of exactly the body is transferred: the response body may be a Buffer, whose slice() is a view
         // into memory shared with other buffers, and transferring that would detach them all.
         const body = new Uint8Array(job.body)
-        worker.postMessage({ ...job, body } satisfies Job, [body.buffer])
+        const message: Job = { body, contentType: job.contentType, url: job.url, maxChars: job.maxChars }
+        worker.postMessage(message, [body.buffer])
         return Effect.sync(() => {
           settled = true
           discard(slot)
@@ -225,7 +234,8 @@ export const make = (options: Options): Effect.Effect<Pool, never, Scope.Scope> 
       Effect.suspend(() =>
         unusable !== undefined || closed
           ? inline(job)
-          : permits.withPermits(1)(
+          : turns.withTurn(
+              job.group,
               Effect.zipRight(
                 Effect.logDebug(`websearch: extracting ${job.body.length} bytes of ${job.url} on a worker thread`),
                 next(job)
@@ -239,4 +249,104 @@ export const make = (options: Options): Effect.Effect<Pool, never, Scope.Scope> 
 class StartFailed {
   readonly _tag = "StartFailed"
   constructor(readonly message: string) {}
+}
+
+interface Group {
+  readonly queue: Array<Waiter>
+  running: number
+  /** When this group was last given a turn (a counter); -1 for never. */
+  served: number
+}
+
+interface Waiter {
+  resume: (() => void) | undefined
+  group: Group | undefined
+}
+
+/**
+ * Turns on the workers, shared fairly: when a worker is free, the waiting group served least recently goes next
+ * (a group that never had a turn first), each group in the order its jobs came. A request that sends many slow
+ * pages then delays another request's page by the jobs already running, not by its whole backlog. A wait is
+ * interruptible (a job whose deadline passes while queued leaves the queue); a turn granted to a fiber
+ * interrupted at that moment is given back.
+ */
+const makeTurns = (size: number) => {
+  let busy = 0
+  let waiting = 0
+  let clock = 0
+  const groups = new Map<unknown, Group>()
+
+  const grant = (group: Group, waiter: Waiter) => {
+    busy++
+    group.running++
+    group.served = clock++
+    waiter.group = group
+  }
+
+  const forget = (key: unknown, group: Group) => {
+    if (group.running === 0 && group.queue.length === 0) groups.delete(key)
+  }
+
+  const dispatch = () => {
+    while (busy < size && waiting > 0) {
+      let next: Group | undefined
+      for (const group of groups.values()) {
+        if (group.queue.length > 0 && (next === undefined || group.served < next.served)) next = group
+      }
+      const waiter = next!.queue.shift()!
+      waiting--
+      grant(next!, waiter)
+      waiter.resume?.()
+    }
+  }
+
+  const acquire = (key: unknown, waiter: Waiter) =>
+    Effect.async<void>((resume) => {
+      let group = groups.get(key)
+      if (group === undefined) {
+        group = { queue: [], running: 0, served: -1 }
+        groups.set(key, group)
+      }
+      if (busy < size && waiting === 0) {
+        grant(group, waiter)
+        return resume(Effect.void)
+      }
+      waiter.resume = () => resume(Effect.void)
+      group.queue.push(waiter)
+      waiting++
+      const queued = group
+      return Effect.sync(() => {
+        if (waiter.group !== undefined) return
+        const at = queued.queue.indexOf(waiter)
+        if (at === -1) return
+        queued.queue.splice(at, 1)
+        waiting--
+        forget(key, queued)
+      })
+    })
+
+  const release = (key: unknown, waiter: Waiter) =>
+    Effect.sync(() => {
+      const group = waiter.group
+      if (group === undefined) return
+      waiter.group = undefined
+      busy--
+      group.running--
+      forget(key, group)
+      dispatch()
+    })
+
+  const withTurn = <A, E, R>(group: unknown, effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+    Effect.uninterruptibleMask((restore) => {
+      const waiter: Waiter = { resume: undefined, group: undefined }
+      // A job without a group is a group of its own.
+      const key = group === undefined ? waiter : group
+      return restore(acquire(key, waiter)).pipe(
+        // Interrupted just as the turn came: give it back.
+        Effect.onInterrupt(() => release(key, waiter)),
+        Effect.zipRight(Effect.ensuring(restore(effect), release(key, waiter)))
+      )
+    })
+
+  return { withTurn }
 }
