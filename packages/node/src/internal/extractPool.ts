@@ -8,6 +8,7 @@
  * sources (started with the tsx loader), `extractWorker.js` from a tsc build, and `extractWorker.mjs` beside the
  * CLI's esbuild bundle, which builds it as a second entry point.
  */
+import * as ContentKind from "@websearch/extract/ContentKind"
 import * as Extract from "@websearch/extract/Extract"
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Effect from "effect/Effect"
@@ -16,6 +17,8 @@ import { createRequire } from "node:module"
 import { availableParallelism } from "node:os"
 import { pathToFileURL } from "node:url"
 import { Worker } from "node:worker_threads"
+import * as PdfBudget from "./pdfBudget.js"
+import * as TransportError from "./transportError.js"
 
 /** What the pool sends a worker. */
 export interface Job {
@@ -36,6 +39,17 @@ export type Reply =
   | { readonly _tag: "Done"; readonly document: Extract.Document }
   | { readonly _tag: "Invalid"; readonly reason: WebSearchError.ResponseInvalidReason; readonly message: string }
   | { readonly _tag: "Defect"; readonly message: string }
+  | { readonly _tag: "TooLarge"; readonly message: string }
+
+/** How an extraction fails: the body is unreadable, or (a PDF bomb) decodes to more than is allowed. */
+export type Failure = WebSearchError.ResponseInvalid | WebSearchError.RequestFailed
+
+/** A PDF whose compressed streams decode to more than `PdfBudget.maxDecodedBytes`. */
+export const tooLarge = (url: string): WebSearchError.RequestFailed =>
+  WebSearchError.requestFailed(
+    "too_large",
+    `the PDF at ${TransportError.describe(url)} decodes to more than ${PdfBudget.maxDecodedBytes} bytes; it was not read`
+  )
 
 /** Where the worker code lives and how to start it. */
 export interface Entry {
@@ -81,7 +95,7 @@ export interface Options {
  */
 export interface Pool {
   /** Extracts in a worker; falls back to the calling thread when workers cannot start here. */
-  readonly extract: (job: Job) => Effect.Effect<Extract.Document, WebSearchError.ResponseInvalid>
+  readonly extract: (job: Job) => Effect.Effect<Extract.Document, Failure>
   /** How many workers exist now (for tests and metrics). */
   readonly size: () => number
 }
@@ -92,7 +106,14 @@ interface Slot {
 }
 
 /** Extraction on the calling thread: small bodies, or when workers cannot start here. */
-export const inline = (job: Job): Effect.Effect<Extract.Document, WebSearchError.ResponseInvalid> =>
+export const inline = (job: Job): Effect.Effect<Extract.Document, Failure> =>
+  isPdfBomb(job) ? Effect.fail(tooLarge(job.url)) : inlineExtract(job)
+
+/** Whether a job is a PDF whose streams decode beyond the budget (checked before PDF.js sees it). */
+export const isPdfBomb = (job: Pick<Job, "body" | "contentType" | "url">): boolean =>
+  ContentKind.classify(job.contentType, job.body, job.url) === "pdf" && PdfBudget.exceeds(job.body)
+
+const inlineExtract = (job: Job): Effect.Effect<Extract.Document, Failure> =>
   Extract.extract(
     // A Node Buffer is a Uint8Array, but PDF.js refuses one: hand the extractor a plain view of the same bytes.
     {
@@ -146,11 +167,11 @@ export const make = (options: Options): Effect.Effect<Pool, never, Scope.Scope> 
       return slot
     }
 
-    const runOn = (slot: Slot, job: Job): Effect.Effect<Extract.Document, WebSearchError.ResponseInvalid> =>
-      Effect.async<Extract.Document, WebSearchError.ResponseInvalid | StartFailed>((resume) => {
+    const runOn = (slot: Slot, job: Job): Effect.Effect<Extract.Document, Failure> =>
+      Effect.async<Extract.Document, Failure | StartFailed>((resume) => {
         const { worker } = slot
         let settled = false
-        const finish = (outcome: Effect.Effect<Extract.Document, WebSearchError.ResponseInvalid | StartFailed>) => {
+        const finish = (outcome: Effect.Effect<Extract.Document, Failure | StartFailed>) => {
           if (settled) return
           settled = true
           worker.off("message", onMessage)
@@ -171,6 +192,10 @@ export const make = (options: Options): Effect.Effect<Pool, never, Scope.Scope> 
               worker.unref()
               if (!closed) idle.push(slot)
               return finish(Effect.fail(WebSearchError.responseInvalid(reply.reason, reply.message)))
+            case "TooLarge":
+              worker.unref()
+              if (!closed) idle.push(slot)
+              return finish(Effect.fail(tooLarge(job.url)))
             case "Defect":
               discard(slot)
               return finish(Effect.fail(failed(`the extractor failed on ${job.url}: ${reply.message}`)))
