@@ -96,7 +96,9 @@ const latin1 = (bytes: Uint8Array): string => {
 }
 
 const metaTag = /<meta\b[^>]*>/gi
-const attribute = /([^\s"'>/=]+)\s*=\s*("[^"]*"|'[^']*'|[^\s"'>]+)/g
+// A name starts where the previous character cannot be part of one: without the lookbehind, a long name with no
+// `=` is read again from each of its characters (quadratic in the tag).
+const attribute = /(?<![^\s"'>/=])([^\s"'>/=]+)\s*=\s*("[^"]*"|'[^']*'|[^\s"'>]+)/g
 
 const attributes = (tag: string): Map<string, string> => {
   const map = new Map<string, string>()
@@ -147,6 +149,21 @@ export const fromXmlDeclaration = (bytes: Uint8Array): string | undefined => {
 }
 
 /**
+ * Whether bytes without a byte-order mark can be UTF-16: any text in it that has markup, spaces or line breaks has
+ * NUL bytes (the high half of ASCII code units) at even or odd offsets. A body declared UTF-16 without a single
+ * NUL in its first {@link prescanBytes} bytes is ASCII-compatible text under a wrong label, which decoded as
+ * UTF-16 would be CJK-looking garbage; the label is ignored, as browsers ignore an in-body UTF-16 declaration.
+ *
+ * @since 0.1.0
+ * @category parsing
+ */
+export const mayBeUtf16 = (bytes: Uint8Array): boolean => {
+  const end = Math.min(bytes.length, prescanBytes)
+  for (let i = 0; i < end; i++) if (bytes[i] === 0) return true
+  return false
+}
+
+/**
  * Which in-body declaration to look for besides the BOM and the header.
  *
  * @since 0.1.0
@@ -168,7 +185,9 @@ export const detect = (
   const bom = fromBom(bytes)
   if (bom !== undefined) return { encoding: bom.encoding, source: "bom", skip: bom.length }
   const header = fromContentType(contentType)
-  if (header !== undefined) return { encoding: header, source: "header", skip: 0 }
+  if (header !== undefined && !(header.startsWith("utf-16") && !mayBeUtf16(bytes))) {
+    return { encoding: header, source: "header", skip: 0 }
+  }
   const declared =
     markup === "html"
       ? (fromHtmlMeta(bytes) ?? fromXmlDeclaration(bytes))

@@ -34,8 +34,27 @@ export const isFeed = (xml: string): boolean => /<(?:rss|feed|rdf:RDF)[\s>]/.tes
  * @since 0.1.0
  * @category classification
  */
-export const isXhtml = (xml: string): boolean =>
-  /^(?:\s|<\?xml[^>]*>|<!--[\s\S]*?-->|<!DOCTYPE[^>]*>)*<html[\s>]/i.test(xml.slice(0, 4096))
+export const isXhtml = (xml: string): boolean => {
+  // A scan over the prolog, not `/^(?:\s|<\?xml[^>]*>|<!--[\s\S]*?-->|<!DOCTYPE[^>]*>)*<html[\s>]/i`: on a run of
+  // comments that expression tries every way of grouping them into longer ones, exponential in their number.
+  const head = xml.slice(0, 4096)
+  const lower = head.toLowerCase()
+  let i = 0
+  while (i < head.length) {
+    if (/\s/.test(head[i])) {
+      i++
+      continue
+    }
+    const close = lower.startsWith("<!--", i)
+      ? lower.indexOf("-->", i + 4) + 3
+      : lower.startsWith("<?xml", i) || lower.startsWith("<!doctype", i)
+        ? lower.indexOf(">", i) + 1
+        : -1
+    if (close <= 0) break
+    i = close
+  }
+  return /^<html[\s>]/.test(lower.slice(i, i + 6))
+}
 
 const ELEMENT = 1
 
@@ -156,6 +175,7 @@ export const fromXml = (xml: string, baseUrl: string): Feed | undefined => {
  * @category rendering
  */
 export const genericXml = (xml: string): { readonly title: string; readonly markdown: string } => {
-  const title = /<title[^>]*>([^<]{1,300})<\/title>/i.exec(xml.slice(0, 8192))?.[1]?.replace(/\s+/g, " ").trim() ?? ""
+  // `[^<>]*`, not `[^>]*`: a run of `<title` without `>` would be read to the end from each of them.
+  const title = /<title[^<>]*>([^<]{1,300})<\/title>/i.exec(xml.slice(0, 8192))?.[1]?.replace(/\s+/g, " ").trim() ?? ""
   return { title, markdown: fence(xml.trim(), "xml") }
 }

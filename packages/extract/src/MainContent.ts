@@ -9,6 +9,7 @@ import { Readability } from "@mozilla/readability"
 import * as Markdown from "./Markdown.js"
 import * as Metadata from "./Metadata.js"
 import * as HtmlDocument from "./internal/htmlDocument.js"
+import * as Inert from "./internal/inert.js"
 
 /**
  * @since 0.1.0
@@ -57,17 +58,14 @@ const baseOf = (doc: Document, url: string | undefined): string | undefined => {
 
 // Readability removes scripts, styles and comments first thing, and inline SVG holds no text worth reading;
 // removing them from the text before parsing saves the tokenizer and the DOM their weight (often most of a big
-// page). JSON-LD scripts stay for metadata.
-const inert =
-  /<script\b(?![^>]*application\/ld\+json)[^>]*>[\s\S]*?<\/script\s*>|<style\b[^>]*>[\s\S]*?<\/style\s*>|<svg\b[^>]*>[\s\S]*?<\/svg\s*>|<!--[\s\S]*?-->/gi
-
+// page). JSON-LD scripts stay for metadata. A scan, not a regular expression (see `internal/inert.ts`).
 /**
  * Removes scripts (except JSON-LD), styles, inline SVG and comments from HTML text, as the first step of extraction.
  *
  * @since 0.1.0
  * @category cleaning
  */
-export const stripInert = (html: string): string => html.replace(inert, "")
+export const stripInert = (html: string): string => Inert.strip(html)
 
 // Elements that never nest (void) or close themselves implicitly (optional end tags): ignoring them keeps the
 // depth estimate close to the real tree's.
@@ -110,6 +108,7 @@ const shape = (html: string): { readonly tags: number; readonly depth: number } 
   let tags = 0
   let depth = 0
   let deepest = 0
+  let close = -2
   for (let i = html.indexOf("<"); i >= 0 && i < html.length - 1; i = html.indexOf("<", i + 1)) {
     const c = html.charCodeAt(i + 1)
     const closing = c === 47
@@ -131,7 +130,8 @@ const shape = (html: string): { readonly tags: number; readonly depth: number } 
       continue
     }
     tags++
-    const close = html.indexOf(">", end)
+    // The next `>` is remembered: looked up afresh for each of a run of `<a<a<a` with no `>`, it was quadratic.
+    if (close !== -1 && close < end) close = html.indexOf(">", end)
     if (close > 0 && html.charCodeAt(close - 1) === 47) continue
     depth++
     if (depth > deepest) deepest = depth

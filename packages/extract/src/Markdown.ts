@@ -10,6 +10,7 @@
  *
  * @since 0.1.0
  */
+import * as Whitespace from "./internal/whitespace.js"
 
 /**
  * @since 0.1.0
@@ -223,7 +224,8 @@ const languageOf = (element: Element | null): string => {
 }
 
 const codeBlock = (element: Element): string => {
-  const code = textContent(element, true).replace(/^\n/, "").replace(/\s+$/, "")
+  // trimEnd, not `/\s+$/`: that is quadratic on a long run of spaces before text.
+  const code = textContent(element, true).replace(/^\n/, "").trimEnd()
   if (code === "") return ""
   const longest = (code.match(/`{3,}/g) ?? []).reduce((max, run) => Math.max(max, run.length), 0)
   const fence = "`".repeat(Math.max(3, longest + 1))
@@ -231,12 +233,12 @@ const codeBlock = (element: Element): string => {
 }
 
 /** Resolves the sentinels: blank line per block break, newline per line break, whitespace around them trimmed. */
+// Linear scans: the expressions they stand for (`/[ \t]*\uE001[ \t]*/g`, `/[ \t\n]*\uE000[ \t\n\uE000]*/g`,
+// `/^[ \t\n]+|[ \t\n]+$/g`, `/\n{3,}/g`) retry at every character of a long run of spaces: quadratic.
 const finish = (s: string): string =>
-  s
-    .replace(/[ \t]*\uE001[ \t]*/g, "\n")
-    .replace(/[ \t\n]*\uE000[ \t\n\uE000]*/g, "\n\n")
-    .replace(/^[ \t\n]+|[ \t\n]+$/g, "")
-    .replace(/\n{3,}/g, "\n\n")
+  Whitespace.collapseBlankLines(
+    Whitespace.trimSpaceTabNewline(Whitespace.resolveBlockMarker(Whitespace.resolveLineMarker(s, LINE), BLOCK))
+  )
 
 const indent = (s: string, first: string, rest: string): string =>
   first + s.replace(/\n/g, (_m) => "\n" + rest).replace(/\n[ \t]+\n/g, "\n\n")
@@ -378,8 +380,9 @@ const render = (node: Node, ctx: Context, depth: number): string => {
       if (href === null || label === "") return inner
       const target = resolve(href, ctx)
       if (target === undefined || samePage(target, ctx)) return inner
-      const lead = /^[ \uE001]/.test(inner) ? " " : ""
-      const trail = /[ \uE001]$/.test(inner) ? " " : ""
+      const lead = inner[0] === " " || inner[0] === LINE ? " " : ""
+      // Not `/[ \uE001]$/`, which reads the whole text of the link.
+      const trail = inner[inner.length - 1] === " " || inner[inner.length - 1] === LINE ? " " : ""
       return lead + "[" + label.replace(/([[\]])/g, "\\$1") + "](" + target + ")" + trail
     }
     case "img": {

@@ -6,6 +6,7 @@
  * @since 0.1.0
  */
 import type * as PdfJsModule from "pdfjs-dist/legacy/build/pdf.mjs"
+import * as Whitespace from "./internal/whitespace.js"
 
 /**
  * @since 0.1.0
@@ -68,11 +69,10 @@ const pageText = (items: ReadonlyArray<TextItem>): string => {
     if (typeof item.str === "string") out += item.str
     if (item.hasEOL === true) out += "\n"
   }
-  return out
-    .replace(/[\u0000-\u0008\u000b\u000e-\u001f]/g, "")
-    .replace(/[ \t]+\n/g, "\n")
-    .replace(/\n{3,}/g, "\n\n")
-    .trim()
+  // Linear scans, not `/[ \t]+\n/g` (quadratic on a long run of spaces); the end is trimmed anyway.
+  return Whitespace.collapseBlankLines(
+    Whitespace.trimLineEnds(out.replace(/[\u0000-\u0008\u000b\u000e-\u001f]/g, ""))
+  ).trim()
 }
 
 const message = (error: unknown): string => (error instanceof Error ? error.message : String(error)).slice(0, 200)

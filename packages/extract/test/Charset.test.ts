@@ -75,6 +75,33 @@ describe("Charset", () => {
     expect(Charset.decode(be, undefined)).toEqual({ text: "hi", encoding: "utf-16be", source: "bom" })
   })
 
+  it("ignores a Content-Type charset=utf-16 on a body without a NUL byte (ASCII under a wrong label)", () => {
+    // Decoded as UTF-16 this came back as CJK-looking garbage, reported as success.
+    const page = ascii('<html><meta charset="windows-1252"><p>Plain ASCII, caf\xe9</p></html>')
+    for (const label of ["utf-16", "utf-16le", "UTF-16BE"]) {
+      expect(Charset.decode(page, `text/html; charset=${label}`)).toEqual({
+        text: '<html><meta charset="windows-1252"><p>Plain ASCII, café</p></html>',
+        encoding: "windows-1252",
+        source: "meta"
+      })
+      expect(Charset.decode(ascii("just text"), `text/plain; charset=${label}`)).toMatchObject({
+        text: "just text",
+        source: "default"
+      })
+    }
+  })
+
+  it("keeps a Content-Type charset=utf-16 on real UTF-16 without a BOM", () => {
+    const le = Uint8Array.from([0x3c, 0, 0x70, 0, 0x3e, 0, 0xe9, 0, 0x34, 0x6c])
+    expect(Charset.decode(le, "text/html; charset=utf-16le")).toEqual({
+      text: "<p>é水",
+      encoding: "utf-16le",
+      source: "header"
+    })
+    const be = Uint8Array.from([0, 0x68, 0, 0x69])
+    expect(Charset.decode(be, "text/plain; charset=utf-16be").text).toBe("hi")
+  })
+
   it("treats a declared UTF-16 in <meta> as UTF-8 (the declaration was readable as ASCII)", () => {
     expect(Charset.fromHtmlMeta(ascii('<meta charset="utf-16">'))).toBe("utf-8")
   })

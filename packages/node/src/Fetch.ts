@@ -25,6 +25,7 @@
  *
  * @since 0.1.0
  */
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import type * as Composition from "@websearch/core/Composition"
 import * as Preset from "@websearch/core/Preset"
 import type * as ProviderDriver from "@websearch/core/ProviderDriver"
@@ -75,7 +76,10 @@ export const preset: Preset.Preset = Preset.make({
 export interface WorkerOptions {
   /** How many worker threads at most; default one fewer than the CPUs, between 1 and 4. */
   readonly size?: number | undefined
-  /** Bodies larger than this many bytes go to a worker; default 64 KiB. */
+  /**
+   * Text, markdown and JSON bodies up to this many bytes are extracted on the calling thread (their extraction is
+   * linear and cheap); every other body, and HTML, XML and PDF of any size, goes to a worker. Default 64 KiB.
+   */
   readonly threshold?: number | undefined
   /**
    * The worker's entry module and Node flags, for applications that bundle this package themselves; by default
@@ -155,9 +159,9 @@ const settingsOptions = (
   )
 
 /**
- * The default size above which a body is extracted on a worker thread: 64 KiB. Extracting an HTML page of that
- * size on the calling thread already costs on the order of 100 ms, while handing a body to a warm worker costs
- * a copy of it and of the result.
+ * The default size up to which a text, markdown or JSON body is extracted on the calling thread: 64 KiB, a few
+ * milliseconds of linear work. HTML, XML and PDF always go to a worker: Readability's cost is not linear in the
+ * page (a 4 KiB page of nested lists took seconds), so no size of HTML is provably cheap.
  *
  * @since 0.1.0
  * @category constants
@@ -339,9 +343,23 @@ export const make = (
     const rawOrigin = options?.githubRawOrigin ?? GithubBlob.rawOrigin
     const headers = { "user-agent": userAgent, accept }
 
-    const extract = (body: Uint8Array, contentType: string | undefined, url: string) => {
-      const job: ExtractPool.Job = { body, contentType, url, maxChars: undefined }
-      return pool !== undefined && body.length > threshold ? pool.extract(job) : ExtractPool.inline(job)
+    const extract = (body: Uint8Array, contentType: string | undefined, url: string) =>
+      Effect.flatMap(Effect.serviceOption(HttpServerRequest.HttpServerRequest), (request) => {
+        // Jobs of one HTTP request take turns with other requests' jobs, not behind their backlog.
+        const job: ExtractPool.Job = {
+          body,
+          contentType,
+          url,
+          maxChars: undefined,
+          group: Option.getOrUndefined(request)
+        }
+        return pool !== undefined && !cheap(body, contentType, url) ? pool.extract(job) : ExtractPool.inline(job)
+      })
+
+    const cheap = (body: Uint8Array, contentType: string | undefined, url: string): boolean => {
+      if (body.length > threshold) return false
+      const kind = ContentKind.classify(contentType, body, url)
+      return kind === "text" || kind === "markdown" || kind === "json"
     }
 
     const toResult = (

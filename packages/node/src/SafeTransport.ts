@@ -465,10 +465,14 @@ export const make = (options: Options): Effect.Effect<SafeTransport.Service, nev
             }
             const chunks: Array<Uint8Array> = []
             let total = 0
+            // Bytes as they came on the wire, to tell a body cut short of its announced length.
+            let received = 0
+            if (decoder !== undefined) response.body.on("data", (chunk: Uint8Array) => void (received += chunk.length))
             try {
               for await (const chunk of source) {
                 // The cap counts decoded bytes: a small compressed bomb is stopped like an endless body.
                 total += chunk.byteLength
+                if (decoder === undefined) received = total
                 if (total > maxBodyBytes) throw new TransportError.BodyTooLarge(maxBodyBytes, undefined)
                 chunks.push(chunk)
               }
@@ -476,6 +480,11 @@ export const make = (options: Options): Effect.Effect<SafeTransport.Service, nev
               // Destroying an unfinished body makes undici destroy the socket: no more bytes are read.
               response.body.destroy()
               decoder?.destroy()
+              // The connection ended (cleanly or by a reset: the client sees the same socket error) before the
+              // announced length arrived: the stream is incomplete, which says more than "network".
+              if (!signal.aborted && !(error instanceof TransportError.BodyTooLarge) && received < announced) {
+                throw new TransportError.BodyIncomplete(received, announced)
+              }
               throw error
             }
             return { _tag: "Done", status, headers: responseHeaders, body: Buffer.concat(chunks, total) }

@@ -134,4 +134,31 @@ describe("extraction worker pool", { timeout: 120_000 }, () => {
       })
     )
   )
+
+  it("has at least two workers by default, so one slow page never holds the only one", () => {
+    expect(ExtractPool.defaultSize()).toBeGreaterThanOrEqual(2)
+  })
+
+  it.live("takes turns across groups: one group's backlog does not delay another group's job", () =>
+    Effect.scoped(
+      Effect.gen(function* () {
+        const pool = yield* ExtractPool.make({ size: 1, entry: ExtractPool.defaultEntry() })
+        yield* pool.extract(page("Warm", 5))
+        const finished: Array<string> = []
+        const run = (title: string, group: string, count: number) =>
+          Effect.fork(
+            Effect.tap(pool.extract({ ...page(title, count), group }), () => Effect.sync(() => finished.push(title)))
+          )
+        // Group a queues three big pages, then group b one small one.
+        const fibers = [yield* run("a1", "a", 3000)]
+        yield* Effect.sleep("20 millis")
+        fibers.push(yield* run("a2", "a", 3000), yield* run("a3", "a", 3000))
+        yield* Effect.sleep("20 millis")
+        fibers.push(yield* run("b1", "b", 5))
+        yield* Fiber.joinAll(fibers)
+        // First come, first served would finish b1 last; b had no turn yet, so it goes right after a1.
+        expect(finished).toEqual(["a1", "b1", "a2", "a3"])
+      })
+    )
+  )
 })

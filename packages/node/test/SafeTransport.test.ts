@@ -756,7 +756,7 @@ describe("SafeTransport", () => {
       })
     )
 
-    it.scopedLive("maps a connection closed mid-body to network", () =>
+    it.scopedLive("maps a connection closed short of the announced Content-Length to stream_incomplete", () =>
       Effect.gen(function* () {
         const server = yield* Support.serve((_, response) => {
           response.writeHead(200, { "content-length": "100" })
@@ -765,7 +765,8 @@ describe("SafeTransport", () => {
         })
         const t = yield* setup({ allowHosts: [`allowed.test:${server.port}`] }, { "allowed.test": ["127.0.0.1"] })
         const error = yield* fail(t.transport.request({ url: `http://allowed.test:${server.port}/` }))
-        expect(error.reason).toBe("network")
+        expect(error.reason).toBe("stream_incomplete")
+        expect(error.message).toContain("after 7 of the announced 100 bytes")
         expect(error.retryable).toBe(true)
       })
     )

@@ -167,11 +167,11 @@ describe("remote provider faults (Tavily, JSON)", () => {
     expectPartial(report, { _tag: "ResponseInvalid", reason: "decode_failed", retryable: false })
   })
 
-  it("a body cut short of its Content-Length: RequestFailed/network, retryable (a transport fault, not a decode error)", async () => {
+  it("a body cut short of its Content-Length: RequestFailed/stream_incomplete, retryable (a transport fault, not a decode error)", async () => {
     const { report, server } = await tavilyCase((server) =>
       Faults.after(server, 2, Faults.truncated("application/json", JSON.stringify(tavilyAnswer("faulty"))))
     )
-    expectPartial(report, { _tag: "RequestFailed", reason: "network", retryable: true })
+    expectPartial(report, { _tag: "RequestFailed", reason: "stream_incomplete", retryable: true })
     expect(faultyExchange(server).written).toBeGreaterThan(0)
     // The message names the socket's fault, not the client's generic "Decode".
     expect(Exit.isSuccess(report.exit) && report.exit.value.failures[0].message).toMatch(
@@ -208,11 +208,13 @@ describe("remote provider faults (Tavily, JSON)", () => {
     expectPartial(report, { _tag: "RequestFailed", reason: "timeout", retryable: true })
   })
 
-  it("a connection reset mid-body: RequestFailed/network, retryable", async () => {
+  it("a connection reset mid-body, short of its Content-Length: RequestFailed/stream_incomplete, retryable", async () => {
+    // The client sees a reset and a clean close alike (undici: UND_ERR_SOCKET "other side closed"); what it knows
+    // is that the announced length never arrived.
     const { report, server } = await tavilyCase((server) =>
       Faults.after(server, 2, Faults.resetMidBody("application/json", JSON.stringify(tavilyAnswer("faulty"))))
     )
-    expectPartial(report, { _tag: "RequestFailed", reason: "network", retryable: true })
+    expectPartial(report, { _tag: "RequestFailed", reason: "stream_incomplete", retryable: true })
     expect(faultyExchange(server).written).toBeGreaterThan(0)
     // The message names the socket's fault, not the client's generic "Decode".
     expect(Exit.isSuccess(report.exit) && report.exit.value.failures[0].message).toMatch(

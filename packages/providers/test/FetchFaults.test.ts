@@ -99,11 +99,14 @@ describe("local fetch provider faults", () => {
     Faults.expectPartial(report, inputs, { _tag: "RequestFailed", reason: "http_5xx", retryable: true })
   })
 
-  it("a body cut short of its Content-Length: RequestFailed/network, retryable", async () => {
+  it("a body cut short of its Content-Length: RequestFailed/stream_incomplete, retryable", async () => {
     const { inputs, report, server } = await fetchCase((server) =>
       Faults.after(server, 2, Faults.truncated(html, page("Cut short")))
     )
-    Faults.expectPartial(report, inputs, { _tag: "RequestFailed", reason: "network", retryable: true })
+    Faults.expectPartial(report, inputs, { _tag: "RequestFailed", reason: "stream_incomplete", retryable: true })
+    expect(report.exit._tag === "Success" && report.exit.value.failures[0].message).toMatch(
+      /ended after \d+ of the announced \d+ bytes/
+    )
     expect(faultyExchange(server).written).toBeGreaterThan(0)
   })
 
@@ -146,11 +149,12 @@ describe("local fetch provider faults", () => {
     Faults.expectPartial(report, inputs, { _tag: "RequestFailed", reason: "timeout", retryable: true })
   })
 
-  it("a connection reset mid-body: RequestFailed/network, retryable", async () => {
+  it("a connection reset mid-body, short of its Content-Length: RequestFailed/stream_incomplete, retryable", async () => {
+    // The client sees a reset and a clean close alike; what it knows is that the announced length never arrived.
     const { inputs, report, server } = await fetchCase((server) =>
       Faults.after(server, 2, Faults.resetMidBody(html, page("Reset")))
     )
-    Faults.expectPartial(report, inputs, { _tag: "RequestFailed", reason: "network", retryable: true })
+    Faults.expectPartial(report, inputs, { _tag: "RequestFailed", reason: "stream_incomplete", retryable: true })
     expect(faultyExchange(server).written).toBeGreaterThan(0)
   })
 

@@ -8,6 +8,7 @@
  * sources (started with the tsx loader), `extractWorker.js` from a tsc build, and `extractWorker.mjs` beside the
  * CLI's esbuild bundle, which builds it as a second entry point.
  */
+import * as ContentKind from "@websearch/extract/ContentKind"
 import * as Extract from "@websearch/extract/Extract"
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Effect from "effect/Effect"
@@ -16,6 +17,8 @@ import { createRequire } from "node:module"
 import { availableParallelism } from "node:os"
 import { pathToFileURL } from "node:url"
 import { Worker } from "node:worker_threads"
+import * as PdfBudget from "./pdfBudget.js"
+import * as TransportError from "./transportError.js"
 
 /** What the pool sends a worker. */
 export interface Job {
@@ -23,6 +26,11 @@ export interface Job {
   readonly contentType: string | undefined
   readonly url: string
   readonly maxChars: number | undefined
+  /**
+   * Whose job this is (the request it serves), for fair turns: jobs of one group wait behind each other, never
+   * behind another group's backlog. Not sent to the worker. Each job is its own group when absent.
+   */
+  readonly group?: unknown
 }
 
 /** What a worker answers: once `Ready` after its modules loaded, then one reply per job. */
@@ -31,6 +39,17 @@ export type Reply =
   | { readonly _tag: "Done"; readonly document: Extract.Document }
   | { readonly _tag: "Invalid"; readonly reason: WebSearchError.ResponseInvalidReason; readonly message: string }
   | { readonly _tag: "Defect"; readonly message: string }
+  | { readonly _tag: "TooLarge"; readonly message: string }
+
+/** How an extraction fails: the body is unreadable, or (a PDF bomb) decodes to more than is allowed. */
+export type Failure = WebSearchError.ResponseInvalid | WebSearchError.RequestFailed
+
+/** A PDF whose compressed streams decode to more than `PdfBudget.maxDecodedBytes`. */
+export const tooLarge = (url: string): WebSearchError.RequestFailed =>
+  WebSearchError.requestFailed(
+    "too_large",
+    `the PDF at ${TransportError.describe(url)} decodes to more than ${PdfBudget.maxDecodedBytes} bytes; it was not read`
+  )
 
 /** Where the worker code lives and how to start it. */
 export interface Entry {
@@ -61,8 +80,11 @@ export const defaultEntry = (): Entry => {
 /** A worker's heap limit: a page that explodes in memory kills its worker, not the process. */
 const maxOldGenerationSizeMb = 1024
 
-/** The default number of workers: one fewer than the CPUs, between 1 and 4. */
-export const defaultSize = (): number => Math.min(4, Math.max(1, availableParallelism() - 1))
+/**
+ * The default number of workers: one fewer than the CPUs, between 2 and 4. Never one: a single worker is one
+ * hostile page away from making every other caller wait for its deadline.
+ */
+export const defaultSize = (): number => Math.min(4, Math.max(2, availableParallelism() - 1))
 
 /**
  * @since 0.1.0
@@ -77,7 +99,7 @@ export interface Options {
  */
 export interface Pool {
   /** Extracts in a worker; falls back to the calling thread when workers cannot start here. */
-  readonly extract: (job: Job) => Effect.Effect<Extract.Document, WebSearchError.ResponseInvalid>
+  readonly extract: (job: Job) => Effect.Effect<Extract.Document, Failure>
   /** How many workers exist now (for tests and metrics). */
   readonly size: () => number
 }
@@ -88,7 +110,14 @@ interface Slot {
 }
 
 /** Extraction on the calling thread: small bodies, or when workers cannot start here. */
-export const inline = (job: Job): Effect.Effect<Extract.Document, WebSearchError.ResponseInvalid> =>
+export const inline = (job: Job): Effect.Effect<Extract.Document, Failure> =>
+  isPdfBomb(job) ? Effect.fail(tooLarge(job.url)) : inlineExtract(job)
+
+/** Whether a job is a PDF whose streams decode beyond the budget (checked before PDF.js sees it). */
+export const isPdfBomb = (job: Pick<Job, "body" | "contentType" | "url">): boolean =>
+  ContentKind.classify(job.contentType, job.body, job.url) === "pdf" && PdfBudget.exceeds(job.body)
+
+const inlineExtract = (job: Job): Effect.Effect<Extract.Document, Failure> =>
   Extract.extract(
     // A Node Buffer is a Uint8Array, but PDF.js refuses one: hand the extractor a plain view of the same bytes.
     {
@@ -108,7 +137,7 @@ export const make = (options: Options): Effect.Effect<Pool, never, Scope.Scope> 
     const idle: Array<Slot> = []
     let unusable: string | undefined
     let closed = false
-    const permits = yield* Effect.makeSemaphore(Math.max(1, options.size))
+    const turns = makeTurns(Math.max(1, options.size))
 
     const discard = (slot: Slot) => {
       all.delete(slot)
@@ -142,11 +171,11 @@ export const make = (options: Options): Effect.Effect<Pool, never, Scope.Scope> 
       return slot
     }
 
-    const runOn = (slot: Slot, job: Job): Effect.Effect<Extract.Document, WebSearchError.ResponseInvalid> =>
-      Effect.async<Extract.Document, WebSearchError.ResponseInvalid | StartFailed>((resume) => {
+    const runOn = (slot: Slot, job: Job): Effect.Effect<Extract.Document, Failure> =>
+      Effect.async<Extract.Document, Failure | StartFailed>((resume) => {
         const { worker } = slot
         let settled = false
-        const finish = (outcome: Effect.Effect<Extract.Document, WebSearchError.ResponseInvalid | StartFailed>) => {
+        const finish = (outcome: Effect.Effect<Extract.Document, Failure | StartFailed>) => {
           if (settled) return
           settled = true
           worker.off("message", onMessage)
@@ -167,6 +196,10 @@ export const make = (options: Options): Effect.Effect<Pool, never, Scope.Scope> 
               worker.unref()
               if (!closed) idle.push(slot)
               return finish(Effect.fail(WebSearchError.responseInvalid(reply.reason, reply.message)))
+            case "TooLarge":
+              worker.unref()
+              if (!closed) idle.push(slot)
+              return finish(Effect.fail(tooLarge(job.url)))
             case "Defect":
               discard(slot)
               return finish(Effect.fail(failed(`the extractor failed on ${job.url}: ${reply.message}`)))
@@ -194,7 +227,8 @@ export const make = (options: Options): Effect.Effect<Pool, never, Scope.Scope> 
         // A copy of exactly the body is transferred: the response body may be a Buffer, whose slice() is a view
         // into memory shared with other buffers, and transferring that would detach them all.
         const body = new Uint8Array(job.body)
-        worker.postMessage({ ...job, body } satisfies Job, [body.buffer])
+        const message: Job = { body, contentType: job.contentType, url: job.url, maxChars: job.maxChars }
+        worker.postMessage(message, [body.buffer])
         return Effect.sync(() => {
           settled = true
           discard(slot)
@@ -229,7 +263,8 @@ export const make = (options: Options): Effect.Effect<Pool, never, Scope.Scope> 
       Effect.suspend(() =>
         unusable !== undefined || closed
           ? inline(job)
-          : permits.withPermits(1)(
+          : turns.withTurn(
+              job.group,
               Effect.zipRight(
                 Effect.logDebug(`websearch: extracting ${job.body.length} bytes of ${job.url} on a worker thread`),
                 next(job)
@@ -243,4 +278,104 @@ export const make = (options: Options): Effect.Effect<Pool, never, Scope.Scope> 
 class StartFailed {
   readonly _tag = "StartFailed"
   constructor(readonly message: string) {}
+}
+
+interface Group {
+  readonly queue: Array<Waiter>
+  running: number
+  /** When this group was last given a turn (a counter); -1 for never. */
+  served: number
+}
+
+interface Waiter {
+  resume: (() => void) | undefined
+  group: Group | undefined
+}
+
+/**
+ * Turns on the workers, shared fairly: when a worker is free, the waiting group served least recently goes next
+ * (a group that never had a turn first), each group in the order its jobs came. A request that sends many slow
+ * pages then delays another request's page by the jobs already running, not by its whole backlog. A wait is
+ * interruptible (a job whose deadline passes while queued leaves the queue); a turn granted to a fiber
+ * interrupted at that moment is given back.
+ */
+const makeTurns = (size: number) => {
+  let busy = 0
+  let waiting = 0
+  let clock = 0
+  const groups = new Map<unknown, Group>()
+
+  const grant = (group: Group, waiter: Waiter) => {
+    busy++
+    group.running++
+    group.served = clock++
+    waiter.group = group
+  }
+
+  const forget = (key: unknown, group: Group) => {
+    if (group.running === 0 && group.queue.length === 0) groups.delete(key)
+  }
+
+  const dispatch = () => {
+    while (busy < size && waiting > 0) {
+      let next: Group | undefined
+      for (const group of groups.values()) {
+        if (group.queue.length > 0 && (next === undefined || group.served < next.served)) next = group
+      }
+      const waiter = next!.queue.shift()!
+      waiting--
+      grant(next!, waiter)
+      waiter.resume?.()
+    }
+  }
+
+  const acquire = (key: unknown, waiter: Waiter) =>
+    Effect.async<void>((resume) => {
+      let group = groups.get(key)
+      if (group === undefined) {
+        group = { queue: [], running: 0, served: -1 }
+        groups.set(key, group)
+      }
+      if (busy < size && waiting === 0) {
+        grant(group, waiter)
+        return resume(Effect.void)
+      }
+      waiter.resume = () => resume(Effect.void)
+      group.queue.push(waiter)
+      waiting++
+      const queued = group
+      return Effect.sync(() => {
+        if (waiter.group !== undefined) return
+        const at = queued.queue.indexOf(waiter)
+        if (at === -1) return
+        queued.queue.splice(at, 1)
+        waiting--
+        forget(key, queued)
+      })
+    })
+
+  const release = (key: unknown, waiter: Waiter) =>
+    Effect.sync(() => {
+      const group = waiter.group
+      if (group === undefined) return
+      waiter.group = undefined
+      busy--
+      group.running--
+      forget(key, group)
+      dispatch()
+    })
+
+  const withTurn = <A, E, R>(group: unknown, effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+    Effect.uninterruptibleMask((restore) => {
+      const waiter: Waiter = { resume: undefined, group: undefined }
+      // A job without a group is a group of its own.
+      const key = group === undefined ? waiter : group
+      return restore(acquire(key, waiter)).pipe(
+        // Interrupted just as the turn came: give it back.
+        Effect.onInterrupt(() => release(key, waiter)),
+        Effect.zipRight(Effect.ensuring(restore(effect), release(key, waiter)))
+      )
+    })
+
+  return { withTurn }
 }

@@ -5,7 +5,7 @@
 import * as Extract from "@websearch/extract/Extract"
 import * as Either from "effect/Either"
 import { parentPort } from "node:worker_threads"
-import type { Job, Reply } from "./extractPool.js"
+import { isPdfBomb, type Job, type Reply } from "./extractPool.js"
 
 const port = parentPort
 
@@ -13,6 +13,8 @@ if (port !== null) {
   const post = (reply: Reply) => port.postMessage(reply)
   port.on("message", (job: Job) => {
     const input = { body: job.body, contentType: job.contentType, url: job.url }
+    // A PDF bomb is refused before PDF.js inflates it into memory no heap limit bounds.
+    if (isPdfBomb(input)) return post({ _tag: "TooLarge", message: "decoded size over the budget" })
     // extractAsync never rejects; a throw here would be a bug in this file, reported as a defect.
     Extract.extractAsync(input, job.maxChars === undefined ? undefined : { maxChars: job.maxChars })
       .then((result) =>

@@ -16,6 +16,17 @@ export class BodyTooLarge extends Error {
   }
 }
 
+/** The connection ended before the body reached its announced Content-Length. */
+export class BodyIncomplete extends Error {
+  constructor(
+    readonly received: number,
+    readonly announced: number
+  ) {
+    super("body incomplete")
+    this.name = "BodyIncomplete"
+  }
+}
+
 /**
  * How a URL appears in messages and spans: scheme, host and a non-default port. Never the userinfo, path, query
  * or fragment.
@@ -116,6 +127,12 @@ export const fromUnknown = (error: unknown, ctx: HopContext): WebSearchError.Req
       error.announced === undefined
         ? `${where(ctx)}: the body exceeded ${error.limit} bytes; the connection was closed`
         : `${where(ctx)}: the announced body of ${error.announced} bytes exceeds ${error.limit} bytes`
+    )
+  }
+  if (error instanceof BodyIncomplete) {
+    return WebSearchError.requestFailed(
+      "stream_incomplete",
+      `${where(ctx)}: the connection ended after ${error.received} of the announced ${error.announced} bytes`
     )
   }
   if (error instanceof DialRefused) {

@@ -282,9 +282,11 @@ const readCapped = (
     // provider call (bench/fanout.ts). An answer of unknown or too large a length is counted as it streams in.
     const announced = Number(response.headers["content-length"])
     if (Number.isSafeInteger(announced) && announced >= 0 && announced <= cap) {
+      // A read that fails before the announced length arrived is a stream cut short (a clean close and a reset
+      // look the same to the client): `stream_incomplete` says so, where `network` would not.
       return Effect.mapError(response.text, (error) =>
         WebSearchError.requestFailed(
-          "network",
+          "stream_incomplete",
           `${c.providerName}'s answer was cut off before its announced ${announced} bytes (${socketFault(error)})`,
           errorContext(c)
         )
