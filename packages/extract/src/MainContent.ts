@@ -151,6 +151,13 @@ const article = (
   readonly title: string | undefined
   readonly meta: Partial<Metadata.Metadata>
 } => {
+  // Readability tests every element from <html> down against its "unlikely candidate" class/id pattern and its
+  // visibility test, and drops what fails with all it holds: `<html class="header-spacing">` or `<body
+  // style="display:none">` (revealed by a script) lose the whole page. The root and body are never chrome.
+  for (const root of [doc.documentElement, doc.body]) {
+    if (root === null) continue
+    for (const attr of ["class", "id", "style", "hidden", "aria-hidden"]) root.removeAttribute(attr)
+  }
   try {
     // The serializer hands back the element itself: rendering it directly saves a serialize + re-parse.
     const parsed = new Readability<Element>(doc, { serializer: (node) => node as Element, keepClasses: true }).parse()

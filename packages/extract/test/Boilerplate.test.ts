@@ -1,0 +1,34 @@
+import { describe, expect, it } from "@effect/vitest"
+import * as MainContent from "../src/MainContent.js"
+
+// Small hand-written pages: an article of prose Readability picks, with one pattern of boilerplate inside it.
+const prose = (n: number, from = 0) =>
+  Array.from(
+    { length: n },
+    (_, i) =>
+      `<p>Paragraph ${from + i} tells of harbour cranes, river barges and the long night shift at the docks, ` +
+      `with commas, clauses, and a full stop at the end of every sentence it holds.</p>`
+  ).join("")
+
+const page = (article: string, head = "<title>Dock Work At Night</title>") =>
+  `<html><head>${head}</head><body><nav><a href="/">Home</a> <a href="/news">News</a></nav>` +
+  `<article class="story">${article}</article><footer>Site footer</footer></body></html>`
+
+const extract = (html: string, options?: MainContent.Options) =>
+  MainContent.fromHtml(html, { url: "https://news.example/2026/dock-work", ...options })
+
+describe("Boilerplate inside the article", () => {
+  it("works around Readability dropping the whole page when <html> or <body> looks unlikely", () => {
+    // Readability removes an "unlikely" <html> with everything in it, scores nothing, and keeps the whole body as
+    // the article: the navigation with it.
+    const plain = extract(page(prose(6)))
+    expect(plain.markdown).not.toContain("Home")
+    const result = extract(page(prose(6)).replace("<html>", '<html class="header-spacing">'))
+    expect(result.method).toBe("article")
+    expect(result.markdown).toContain("Paragraph 5")
+    expect(result.markdown).not.toContain("Home")
+    const hidden = extract(page(prose(6)).replace("<body>", '<body style="display:none">'))
+    expect(hidden.markdown).toContain("Paragraph 5")
+    expect(hidden.markdown).not.toContain("Home")
+  })
+})
