@@ -8,6 +8,7 @@
 import { Readability } from "@mozilla/readability"
 import * as Markdown from "./Markdown.js"
 import * as Metadata from "./Metadata.js"
+import * as Boilerplate from "./internal/boilerplate.js"
 import * as HtmlDocument from "./internal/htmlDocument.js"
 
 /**
@@ -38,6 +39,8 @@ export interface Options {
   readonly maxElements?: number | undefined
   /** Pages nested deeper than this (estimated from the text) skip Readability too. Default 1000. */
   readonly maxDepth?: number | undefined
+  /** Keep figure captions, photo credits, slide counters and galleries (dropped by default). */
+  readonly keepCaptions?: boolean | undefined
 }
 
 const defaultMinArticleChars = 250
@@ -181,6 +184,11 @@ const article = (
   }
 }
 
+// Rules on class/id words run over the whole page before Readability, which renames the classes away when it turns
+// a <div> into a <p>; rules on position and link density run over the article it found.
+const before: ReadonlyArray<Boilerplate.Rule> = [Boilerplate.hiddenRule]
+const after: ReadonlyArray<Boilerplate.Rule> = []
+
 /**
  * Extracts the main content of an HTML page as markdown. Synchronous and CPU-bound: call it from a worker for
  * big pages.
@@ -194,6 +202,13 @@ export const fromHtml = (source: string, options?: Options): Result => {
   const base = baseOf(doc, options?.url)
   const { depth, tags } = shape(html)
   const huge = tags > (options?.maxElements ?? defaultMaxElements) || depth > (options?.maxDepth ?? defaultMaxDepth)
+  if (!huge && doc.body !== null) {
+    Boilerplate.prune(
+      doc.body,
+      { title: undefined, byline: undefined, keepCaptions: options?.keepCaptions === true },
+      before
+    )
+  }
   const found = huge ? { node: undefined, title: undefined, meta: {} } : article(doc)
   // Readability mutates `doc`; the whole-page pass and our own metadata reading need the page as it was when
   // Readability found nothing (untouched when it was skipped). Parsed at most once more, and only then.
@@ -216,6 +231,13 @@ export const fromHtml = (source: string, options?: Options): Result => {
     excerpt: pick("excerpt")
   }
   const title = metadata.title ?? ""
+  if (found.node !== undefined && after.length > 0) {
+    Boilerplate.prune(
+      found.node,
+      { title: metadata.title, byline: metadata.byline, keepCaptions: options?.keepCaptions === true },
+      after
+    )
+  }
   const articleMarkdown = found.node === undefined ? "" : Markdown.fromNode(found.node, { baseUrl: base })
   const minChars = options?.minArticleChars ?? defaultMinArticleChars
   if (found.node !== undefined && letters(articleMarkdown) >= minChars) {

@@ -32,3 +32,22 @@ describe("Boilerplate inside the article", () => {
     expect(hidden.markdown).not.toContain("Home")
   })
 })
+
+describe("Boilerplate rules", () => {
+  it("drops elements hidden by utility classes or attributes, and hover cards, keeping responsive classes", () => {
+    const result = extract(
+      page(
+        prose(3) +
+          '<p>Visible line <span class="sr-only">Screen reader aside</span> goes on.</p>' +
+          '<div class="d-none">Hidden by d-none</div><div class="dn">Hidden by dn</div>' +
+          '<p>The <a href="/p/crane">crane</a><span class="personRollover">Hover card bio text</span> lifts.</p>' +
+          '<div class="tooltipContent">Tooltip words</div><div class="hidden-xs">Shown on big screens</div>' +
+          prose(3, 3)
+      )
+    )
+    expect(result.markdown).toContain("Visible line goes on.")
+    expect(result.markdown).toContain("Shown on big screens")
+    for (const gone of ["Screen reader aside", "Hidden by d-none", "Hidden by dn", "Hover card", "Tooltip words"])
+      expect(result.markdown).not.toContain(gone)
+  })
+})

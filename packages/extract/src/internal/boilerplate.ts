@@ -1,0 +1,227 @@
+/**
+ * Boilerplate left inside the article Readability found: general signals (class/id tokens, link density, text
+ * position relative to the article's text, repetition of the title or byline), never a page's own markup. Two
+ * passes over the subtree, each linear in its size: one gathers text and link-text lengths bottom-up, one decides
+ * top-down and removes (a removed element's subtree is not visited).
+ */
+
+const ELEMENT = 1
+const TEXT = 3
+
+/** What the passes know of the page. */
+export interface Context {
+  readonly title: string | undefined
+  readonly byline: string | undefined
+  /** Keep figure captions, photo credits and galleries. */
+  readonly keepCaptions: boolean
+}
+
+interface Stats {
+  /** Characters of text, whitespace runs counted once. */
+  readonly text: number
+  /** Characters of text inside links. */
+  readonly link: number
+  /** Holds an embedded post (a tweet, an Instagram or TikTok post). */
+  readonly embed: boolean
+}
+
+/** An embedded post, which publishers wrap in "social" containers that are content all the same. */
+export const isEmbed = (element: Element): boolean =>
+  element.localName === "blockquote" &&
+  classNames(element).some((c) => c === "twitter-tweet" || c === "instagram-media" || c === "tiktok-embed")
+
+/** Lower-case tokens of an element's class and id, split at `-`, `_`, spaces and camelCase humps. */
+export const tokens = (element: Element): Array<string> => {
+  const raw = `${element.getAttribute("class") ?? ""} ${element.getAttribute("id") ?? ""}`
+  if (raw.length > 400 || raw.trim() === "") return []
+  return raw
+    .replace(/([a-z])([A-Z])/g, "$1 $2")
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((t) => t !== "")
+}
+
+const classNames = (element: Element): Array<string> => (element.getAttribute("class") ?? "").toLowerCase().split(/\s+/)
+
+// Utility classes that hide an element outright (not responsive ones such as `hidden-xs`, which hide it on one
+// screen size only).
+const hidingClasses = new Set([
+  "hidden",
+  "d-none",
+  "sr-only",
+  "dn",
+  "visually-hidden",
+  "visuallyhidden",
+  "screen-reader-text",
+  "screenreader-only",
+  "is-hidden",
+  "u-hidden",
+  "hide",
+  "invisible",
+  "element-invisible",
+  "offscreen"
+])
+
+/** Hidden by an attribute, an inline style or a hiding utility class. */
+export const isHidden = (element: Element): boolean => {
+  if (element.hasAttribute("hidden") || element.getAttribute("aria-hidden") === "true") return true
+  const style = element.getAttribute("style")
+  if (style !== null && /display\s*:\s*none|visibility\s*:\s*hidden/i.test(style)) return true
+  return classNames(element).some((name) => hidingClasses.has(name))
+}
+
+const hoverTokens = new Set(["rollover", "tooltip", "popover", "hovercard"])
+
+/** A hover card (its text shows on hover, not in the reading flow). */
+export const isHoverCard = (element: Element): boolean => tokens(element).some((t) => hoverTokens.has(t))
+
+const captionTokens = new Set([
+  "caption",
+  "captions",
+  "figcaption",
+  "credit",
+  "credits",
+  "bildunterschrift",
+  "bildnachweis",
+  "legende",
+  "gallery",
+  "galerie",
+  "slideshow",
+  "carousel"
+])
+
+const counter = /^(?:(?:image|photo|picture|slide|bild|foto|photo)\s*)?\d{1,3}\s*(?:of|von|\/|sur|de|z|van)\s*\d{1,3}$/i
+
+/** A caption, a photo credit, a slide counter or a gallery. */
+export const isCaption = (element: Element, text: string | undefined): boolean => {
+  const name = element.localName
+  if (name === "figcaption") return true
+  if (text !== undefined && counter.test(text)) return true
+  return tokens(element).some((t) => captionTokens.has(t))
+}
+
+/** Plain text of a subtree with whitespace collapsed, iteratively and at most `max` characters. */
+const textOf = (root: Node, max: number): string => {
+  let out = ""
+  const stack: Array<Node> = [root]
+  while (stack.length > 0 && out.length < max) {
+    const node = stack.pop()!
+    if (node.nodeType === TEXT) {
+      out += (node as CharacterData).data
+      continue
+    }
+    if (node.nodeType !== ELEMENT) continue
+    const kids: Array<Node> = []
+    for (let c = node.firstChild; c !== null; c = c.nextSibling) kids.push(c)
+    for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i])
+  }
+  return out.slice(0, max).replace(/\s+/g, " ").trim()
+}
+
+/** Text and link-text lengths of every element under `root`, bottom-up without recursion. */
+const gather = (root: Element): Map<Element, Stats> => {
+  const stats = new Map<Element, Stats>()
+  // Post-order: an element is finished once all its children are.
+  const stack: Array<{ readonly node: Element; visited: boolean }> = [{ node: root, visited: false }]
+  while (stack.length > 0) {
+    const top = stack[stack.length - 1]
+    if (!top.visited) {
+      top.visited = true
+      for (let c = top.node.firstElementChild; c !== null; c = c.nextElementSibling) {
+        stack.push({ node: c, visited: false })
+      }
+      continue
+    }
+    stack.pop()
+    let text = 0
+    let link = 0
+    let embed = isEmbed(top.node)
+    const inLink = top.node.localName === "a"
+    for (let c = top.node.firstChild; c !== null; c = c.nextSibling) {
+      if (c.nodeType === TEXT) {
+        const n = (c as CharacterData).data.replace(/\s+/g, " ").length
+        text += n
+        if (inLink) link += n
+      } else if (c.nodeType === ELEMENT) {
+        const s = stats.get(c as Element)
+        if (s === undefined) continue
+        text += s.text
+        link += inLink ? s.text : s.link
+        embed ||= s.embed
+      }
+    }
+    stats.set(top.node, { text, link, embed })
+  }
+  return stats
+}
+
+/**
+ * One removal rule: given an element, its stats and where its text starts in the article's, whether to drop it;
+ * `"section"` drops it with the link-dense or short siblings that follow it (a "Related" heading and its list).
+ */
+export type Rule = (element: Element, facts: Facts) => boolean | "section"
+
+/** What a rule knows of an element. */
+export interface Facts {
+  readonly stats: Stats
+  /** Characters of article text before this element. */
+  readonly before: number
+  /** Characters of article text in all. */
+  readonly total: number
+  readonly context: Context
+  /** The element's collapsed text, at most 300 characters. */
+  readonly text: () => string
+}
+
+/**
+ * Removes, top-down, every element under `root` (not `root` itself) that a rule drops; returns how many were.
+ */
+export const prune = (root: Element, context: Context, rules: ReadonlyArray<Rule>): number => {
+  const stats = gather(root)
+  const total = stats.get(root)?.text ?? 0
+  let before = 0
+  let removed = 0
+  const gone = new Set<Node>()
+  const stack: Array<Node> = []
+  for (let c = root.lastChild; c !== null; c = c.previousSibling) stack.push(c)
+  while (stack.length > 0) {
+    const node = stack.pop()!
+    if (node.nodeType === TEXT) {
+      before += (node as CharacterData).data.replace(/\s+/g, " ").length
+      continue
+    }
+    if (node.nodeType !== ELEMENT) continue
+    const element = node as Element
+    const own = stats.get(element) ?? { text: 0, link: 0, embed: false }
+    if (gone.has(element)) {
+      before += own.text
+      continue
+    }
+    let text: string | undefined
+    const facts: Facts = { stats: own, before, total, context, text: () => (text ??= textOf(element, 300)) }
+    let verdict: boolean | "section" = false
+    for (const rule of rules) if ((verdict = rule(element, facts)) !== false) break
+    if (verdict !== false) {
+      if (verdict === "section") {
+        for (let next = element.nextElementSibling; next !== null;) {
+          const s = stats.get(next)
+          if (s === undefined || s.embed || (s.text > 200 && s.link < s.text * 0.4)) break
+          const following: Element | null = next.nextElementSibling
+          next.parentNode?.removeChild(next)
+          gone.add(next)
+          removed++
+          next = following
+        }
+      }
+      element.parentNode?.removeChild(element)
+      before += own.text
+      removed++
+      continue
+    }
+    for (let c = element.lastChild; c !== null; c = c.previousSibling) stack.push(c)
+  }
+  return removed
+}
+
+/** Hidden elements and hover cards: text nobody sees in the reading flow. */
+export const hiddenRule: Rule = (element) => isHidden(element) || isHoverCard(element)
