@@ -51,3 +51,26 @@ describe("Boilerplate rules", () => {
       expect(result.markdown).not.toContain(gone)
   })
 })
+
+describe("Captions and credits", () => {
+  const article =
+    prose(3) +
+    '<figure><img src="/a.jpg" alt="Crane"><figcaption>A crane at dusk. Photo: J. Doe</figcaption></figure>' +
+    '<div class="imageCredit">Credit words</div><div class="slide-count">Image 2 of 5</div>' +
+    '<div class="photoGallery"><p>Gallery caption one</p></div>' +
+    prose(3, 3)
+
+  it("drops figcaptions, caption and credit class words (camelCase too) and slide counters, not galleries", () => {
+    const result = extract(page(article))
+    expect(result.markdown).toContain("Paragraph 5")
+    // A gallery is kept: on a slideshow page the slides are the article.
+    expect(result.markdown).toContain("Gallery caption one")
+    for (const gone of ["A crane at dusk", "Credit words", "Image 2 of 5"]) expect(result.markdown).not.toContain(gone)
+  })
+
+  it("keeps them when asked", () => {
+    const result = extract(page(article), { keepCaptions: true })
+    for (const kept of ["A crane at dusk", "Credit words", "Image 2 of 5", "Gallery caption one"])
+      expect(result.markdown).toContain(kept)
+  })
+})

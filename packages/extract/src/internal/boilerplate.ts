@@ -83,21 +83,24 @@ const captionTokens = new Set([
   "credits",
   "bildunterschrift",
   "bildnachweis",
-  "legende",
-  "gallery",
-  "galerie",
-  "slideshow",
-  "carousel"
+  "legende"
 ])
 
 const counter = /^(?:(?:image|photo|picture|slide|bild|foto|photo)\s*)?\d{1,3}\s*(?:of|von|\/|sur|de|z|van)\s*\d{1,3}$/i
 
-/** A caption, a photo credit, a slide counter or a gallery. */
-export const isCaption = (element: Element, text: string | undefined): boolean => {
+/**
+ * A caption, a photo credit or a slide counter. (Not a gallery or slideshow as a whole: on a slideshow page its
+ * slides are the article.)
+ */
+export const isCaption = (
+  element: Element,
+  text: string | undefined,
+  words: ReadonlyArray<string> = tokens(element)
+): boolean => {
   const name = element.localName
   if (name === "figcaption") return true
   if (text !== undefined && counter.test(text)) return true
-  return tokens(element).some((t) => captionTokens.has(t))
+  return words.some((t) => captionTokens.has(t))
 }
 
 /** Plain text of a subtree with whitespace collapsed, iteratively and at most `max` characters. */
@@ -139,7 +142,8 @@ const gather = (root: Element): Map<Element, Stats> => {
     const inLink = top.node.localName === "a"
     for (let c = top.node.firstChild; c !== null; c = c.nextSibling) {
       if (c.nodeType === TEXT) {
-        const n = (c as CharacterData).data.replace(/\s+/g, " ").length
+        // Trimmed length: whitespace between tags is not text; runs inside a text are few and count little.
+        const n = (c as CharacterData).data.trim().length
         text += n
         if (inLink) link += n
       } else if (c.nodeType === ELEMENT) {
@@ -171,6 +175,8 @@ export interface Facts {
   readonly context: Context
   /** The element's collapsed text, at most 300 characters. */
   readonly text: () => string
+  /** The element's class/id {@link tokens}. */
+  readonly words: () => ReadonlyArray<string>
 }
 
 /**
@@ -187,7 +193,7 @@ export const prune = (root: Element, context: Context, rules: ReadonlyArray<Rule
   while (stack.length > 0) {
     const node = stack.pop()!
     if (node.nodeType === TEXT) {
-      before += (node as CharacterData).data.replace(/\s+/g, " ").length
+      before += (node as CharacterData).data.trim().length
       continue
     }
     if (node.nodeType !== ELEMENT) continue
@@ -198,7 +204,15 @@ export const prune = (root: Element, context: Context, rules: ReadonlyArray<Rule
       continue
     }
     let text: string | undefined
-    const facts: Facts = { stats: own, before, total, context, text: () => (text ??= textOf(element, 300)) }
+    let words: ReadonlyArray<string> | undefined
+    const facts: Facts = {
+      stats: own,
+      before,
+      total,
+      context,
+      text: () => (text ??= textOf(element, 300)),
+      words: () => (words ??= tokens(element))
+    }
     let verdict: boolean | "section" = false
     for (const rule of rules) if ((verdict = rule(element, facts)) !== false) break
     if (verdict !== false) {
@@ -224,4 +238,10 @@ export const prune = (root: Element, context: Context, rules: ReadonlyArray<Rule
 }
 
 /** Hidden elements and hover cards: text nobody sees in the reading flow. */
-export const hiddenRule: Rule = (element) => isHidden(element) || isHoverCard(element)
+export const hiddenRule: Rule = (element, facts) => isHidden(element) || facts.words().some((t) => hoverTokens.has(t))
+
+/** Captions, photo credits, slide counters and galleries, unless the caller keeps them. */
+export const captionRule: Rule = (element, facts) =>
+  !facts.context.keepCaptions &&
+  facts.stats.text < 600 &&
+  isCaption(element, facts.stats.text <= 40 ? facts.text() : undefined, facts.words())
