@@ -74,3 +74,30 @@ describe("Captions and credits", () => {
       expect(result.markdown).toContain(kept)
   })
 })
+
+describe("Links inside the body", () => {
+  it("drops teaser lines, all-caps link lines, link-only lists after the text and related-story blocks", () => {
+    const result = extract(
+      page(
+        prose(2) +
+          '<p>READ MORE: <a href="/2026/other-story">Harbour strike ends after two weeks</a></p>' +
+          '<p><a href="/2026/video">WATCH THE CRANES AT WORK</a></p>' +
+          prose(4, 2) +
+          '<ul><li><a href="/a">First other story</a></li><li><a href="/b">Second other story</a></li></ul>' +
+          '<div class="relatedStories"><a href="/c">Related card title</a> <span>2 min</span></div>' +
+          '<p>See the <a href="https://port.example/report">port report</a> for the figures of the year.</p>'
+      )
+    )
+    expect(result.markdown).toContain("Paragraph 5")
+    expect(result.markdown).toContain("[port report](https://port.example/report)")
+    for (const gone of ["Harbour strike ends", "WATCH THE CRANES", "First other story", "Related card title"])
+      expect(result.markdown).not.toContain(gone)
+  })
+
+  it("keeps a list of links at the top of the text (a table of contents, sources)", () => {
+    const result = extract(
+      page('<ul><li><a href="/a">Source one</a></li><li><a href="/b">Source two</a></li></ul>' + prose(6))
+    )
+    expect(result.markdown).toContain("Source one")
+  })
+})

@@ -245,3 +245,46 @@ export const captionRule: Rule = (element, facts) =>
   !facts.context.keepCaptions &&
   facts.stats.text < 600 &&
   isCaption(element, facts.stats.text <= 40 ? facts.text() : undefined, facts.words())
+
+const teaserLabel =
+  /^(?:read more|read also|also read|read next|see also|related|more from|more on|more:|recommended|you may also like|you might also like|most popular|most read|lesen sie (?:auch|mehr|hier)|mehr zum thema|mehr dazu|mehr aus|mehr von|auch interessant|weiterlesen|weitere artikel|weitere meldungen|zum thema|meistgelesen|das könnte sie auch interessieren|lire aussi|à lire aussi|voir aussi|czytaj (?:też|także|więcej))\b/i
+
+const relatedTokens = new Set([
+  "related",
+  "teaser",
+  "teasers",
+  "recommended",
+  "recommendations",
+  "promo",
+  "readmore",
+  "outbrain",
+  "taboola",
+  "morestories",
+  "trending",
+  "popular"
+])
+
+const density = (facts: Facts): number => (facts.stats.text === 0 ? 0 : facts.stats.link / facts.stats.text)
+
+/** Whether every letter of `s` is upper case (a teaser line: "READ MORE: …", "WATCH"). */
+const shouting = (s: string): boolean => /\p{Lu}/u.test(s) && !/\p{Ll}/u.test(s)
+
+/**
+ * Links kept inside the body: teaser lines ("READ MORE: …"), all-caps link lines, link-only lists after the main
+ * text, and related-story blocks (by their class/id words) that are mostly links.
+ */
+export const linkRule: Rule = (element, facts) => {
+  const { stats } = facts
+  if (stats.text === 0 || stats.link === 0) return false
+  const name = element.localName
+  const d = density(facts)
+  if (stats.text <= 200 && d >= 0.3 && teaserLabel.test(facts.text())) return true
+  if ((name === "p" || name === "div" || name === "li") && stats.text <= 160 && d >= 0.95 && shouting(facts.text()))
+    return true
+  if ((name === "ul" || name === "ol") && d >= 0.9 && facts.before >= facts.total * 0.6) {
+    let items = 0
+    for (let c = element.firstElementChild; c !== null; c = c.nextElementSibling) if (c.localName === "li") items++
+    if (items >= 2) return true
+  }
+  return d >= 0.3 && stats.text < facts.total * 0.3 && facts.words().some((t) => relatedTokens.has(t))
+}
