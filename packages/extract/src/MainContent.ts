@@ -187,7 +187,7 @@ const article = (
 // Rules on class/id words run over the whole page before Readability, which renames the classes away when it turns
 // a <div> into a <p>; rules on position and link density run over the article it found.
 const before: ReadonlyArray<Boilerplate.Rule> = [Boilerplate.hiddenRule, Boilerplate.captionRule]
-const after: ReadonlyArray<Boilerplate.Rule> = [Boilerplate.linkRule]
+const after: ReadonlyArray<Boilerplate.Rule> = [Boilerplate.linkRule, Boilerplate.sectionRule]
 
 /**
  * Extracts the main content of an HTML page as markdown. Synchronous and CPU-bound: call it from a worker for

@@ -101,3 +101,23 @@ describe("Links inside the body", () => {
     expect(result.markdown).toContain("Source one")
   })
 })
+
+describe("Boilerplate sections after the article", () => {
+  it("drops a labelled section ('Mehr zum Thema', 'Related articles') with its link list, in the second half", () => {
+    const result = extract(
+      page(
+        prose(6) +
+          '<h3>Mehr zum Thema</h3><ul><li><a href="/x">Other piece one</a></li><li><a href="/y">Other two</a></li></ul>' +
+          "<h2>Related articles</h2><p><a href='/z'>A related headline</a></p>"
+      )
+    )
+    expect(result.markdown).toContain("Paragraph 5")
+    for (const gone of ["Mehr zum Thema", "Other piece one", "Related articles", "A related headline"])
+      expect(result.markdown).not.toContain(gone)
+  })
+
+  it("keeps a heading of the same words in the first half, where it is the article's own", () => {
+    const result = extract(page("<h2>Newsletter</h2>" + prose(6)))
+    expect(result.markdown).toContain("Newsletter")
+  })
+})

@@ -288,3 +288,20 @@ export const linkRule: Rule = (element, facts) => {
   }
   return d >= 0.3 && stats.text < facts.total * 0.3 && facts.words().some((t) => relatedTokens.has(t))
 }
+
+const sectionLabel =
+  /^(?:related(?: articles| posts| stories| content| news)?|more (?:from|on|stories|news|articles)\b.*|read more|recommended(?: for you)?|you (?:may|might) also like|most (?:popular|read|viewed)|popular (?:posts|articles)|recent (?:posts|articles)|latest (?:news|posts|articles)|share(?: this(?: article| post)?)?|tags?|topics|about the author|über den autor|zum autor|das könnte (?:sie|dich) auch interessieren|das thema könnte dich auch interessieren|auch interessant|ähnliche (?:beiträge|artikel|themen)|verwandte (?:beiträge|artikel|themen)|weitere (?:artikel|beiträge|meldungen|nachrichten|themen|informationen|links)|mehr zum thema|mehr (?:aus|von|zu|zum) .*|neueste beiträge|neue beiträge|die neuesten meldungen|meistgelesen(?:e)?|schlagworte|schlagwörter|themen|kommentare|comments?|leave a (?:comment|reply)|newsletter|teilen|diesen artikel teilen|podziel się|lire aussi|à lire aussi|voir aussi|sur le même sujet|noticias relacionadas|te puede interesar)\s*:?$/i
+
+const headings = new Set(["h1", "h2", "h3", "h4", "h5", "h6"])
+
+/**
+ * A heading that names a boilerplate section ("Related articles", "Mehr zum Thema", "Über den Autor") in the second
+ * half of the article: dropped with the link-dense or short blocks that follow it.
+ */
+export const sectionRule: Rule = (element, facts) => {
+  const { stats } = facts
+  if (stats.text === 0 || stats.text > 80 || facts.before < facts.total * 0.5) return false
+  const name = element.localName
+  if (!headings.has(name) && !((name === "p" || name === "div" || name === "strong") && stats.link === 0)) return false
+  return sectionLabel.test(facts.text()) ? "section" : false
+}
