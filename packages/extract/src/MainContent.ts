@@ -186,7 +186,11 @@ const article = (
 
 // Rules on class/id words run over the whole page before Readability, which renames the classes away when it turns
 // a <div> into a <p>; rules on position and link density run over the article it found.
-const before: ReadonlyArray<Boilerplate.Rule> = [Boilerplate.hiddenRule, Boilerplate.captionRule]
+const before: ReadonlyArray<Boilerplate.Rule> = [
+  Boilerplate.hiddenRule,
+  Boilerplate.captionRule,
+  Boilerplate.trailingRule
+]
 const after: ReadonlyArray<Boilerplate.Rule> = [Boilerplate.linkRule, Boilerplate.sectionRule]
 
 /**
@@ -203,6 +207,7 @@ export const fromHtml = (source: string, options?: Options): Result => {
   const { depth, tags } = shape(html)
   const huge = tags > (options?.maxElements ?? defaultMaxElements) || depth > (options?.maxDepth ?? defaultMaxDepth)
   if (!huge && doc.body !== null) {
+    Boilerplate.protectEmbeds(doc.body)
     Boilerplate.prune(
       doc.body,
       { title: undefined, byline: undefined, keepCaptions: options?.keepCaptions === true },

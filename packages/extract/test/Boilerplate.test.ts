@@ -7,7 +7,7 @@ const prose = (n: number, from = 0) =>
     { length: n },
     (_, i) =>
       `<p>Paragraph ${from + i} tells of harbour cranes, river barges and the long night shift at the docks, ` +
-      `with commas, clauses, and a full stop at the end of every sentence it holds.</p>`
+      `with commas, clauses, the gulls that follow the boats home, and a full stop at the end of every sentence.</p>`
   ).join("")
 
 const page = (article: string, head = "<title>Dock Work At Night</title>") =>
@@ -80,12 +80,12 @@ describe("Links inside the body", () => {
     const result = extract(
       page(
         prose(2) +
+          '<p>See the <a href="https://port.example/report">port report</a> for the figures of the year.</p>' +
           '<p>READ MORE: <a href="/2026/other-story">Harbour strike ends after two weeks</a></p>' +
           '<p><a href="/2026/video">WATCH THE CRANES AT WORK</a></p>' +
           prose(4, 2) +
           '<ul><li><a href="/a">First other story</a></li><li><a href="/b">Second other story</a></li></ul>' +
-          '<div class="relatedStories"><a href="/c">Related card title</a> <span>2 min</span></div>' +
-          '<p>See the <a href="https://port.example/report">port report</a> for the figures of the year.</p>'
+          '<div class="relatedStories"><a href="/c">Related card title</a> <span>2 min</span></div>'
       )
     )
     expect(result.markdown).toContain("Paragraph 5")
@@ -119,5 +119,44 @@ describe("Boilerplate sections after the article", () => {
   it("keeps a heading of the same words in the first half, where it is the article's own", () => {
     const result = extract(page("<h2>Newsletter</h2>" + prose(6)))
     expect(result.markdown).toContain("Newsletter")
+  })
+})
+
+describe("Boilerplate blocks around the article", () => {
+  it("drops author bios, sign-ups, about boxes, share and tag rows, copyright and citation lines", () => {
+    const result = extract(
+      page(
+        prose(6) +
+          '<div class="author-bio"><p>Jane Doe writes about ports for the paper since 2001.</p></div>' +
+          '<div class="newsletterSignup"><p>Get the morning briefing in your inbox.</p></div>' +
+          '<div class="about-box"><p>The Port Paper is an independent newsroom.</p></div>' +
+          '<div class="share-row"><a href="/s/x">X</a> <a href="/s/f">Facebook</a> <span>Share this</span></div>' +
+          '<div class="tags"><a href="/t/ports">Ports</a> <a href="/t/night">Night</a></div>' +
+          "<p>© 2026 The Port Paper. All rights reserved.</p><p>Cite this article: Doe, J. (2026).</p>"
+      )
+    )
+    expect(result.markdown).toContain("Paragraph 5")
+    for (const gone of [
+      "Jane Doe writes",
+      "morning briefing",
+      "independent newsroom",
+      "Facebook",
+      "Ports",
+      "©",
+      "Cite"
+    ])
+      expect(result.markdown).not.toContain(gone)
+  })
+
+  it("keeps an embedded tweet inside a 'social' wrapper", () => {
+    const result = extract(
+      page(
+        prose(3) +
+          '<div class="social-embed"><blockquote class="twitter-tweet"><p>The cranes are lit tonight, what a sight ' +
+          "over the water.</p>— Port Watcher (@portwatch)</blockquote></div>" +
+          prose(3, 3)
+      )
+    )
+    expect(result.markdown).toContain("The cranes are lit tonight")
   })
 })

@@ -30,15 +30,27 @@ export const isEmbed = (element: Element): boolean =>
   element.localName === "blockquote" &&
   classNames(element).some((c) => c === "twitter-tweet" || c === "instagram-media" || c === "tiktok-embed")
 
-/** Lower-case tokens of an element's class and id, split at `-`, `_`, spaces and camelCase humps. */
-export const tokens = (element: Element): Array<string> => {
-  const raw = `${element.getAttribute("class") ?? ""} ${element.getAttribute("id") ?? ""}`
-  if (raw.length > 400 || raw.trim() === "") return []
-  return raw
+const words = (raw: string): Array<string> =>
+  raw
     .replace(/([a-z])([A-Z])/g, "$1 $2")
     .toLowerCase()
     .split(/[^a-z0-9]+/)
     .filter((t) => t !== "")
+
+/**
+ * Lower-case tokens of an element's class and id, split at `-`, `_`, spaces and camelCase humps. An id of more
+ * than three words is a slug of a heading ("worrying-about-your-tail"), not a name for the element's role: left out.
+ */
+export const tokens = (element: Element): Array<string> => {
+  const cls = element.getAttribute("class") ?? ""
+  const id = element.getAttribute("id") ?? ""
+  if (cls.length + id.length > 400) return []
+  const out = cls === "" ? [] : words(cls)
+  if (id !== "") {
+    const own = words(id)
+    if (own.length <= 3) out.push(...own)
+  }
+  return out
 }
 
 const classNames = (element: Element): Array<string> => (element.getAttribute("class") ?? "").toLowerCase().split(/\s+/)
@@ -289,6 +301,51 @@ export const linkRule: Rule = (element, facts) => {
   return d >= 0.3 && stats.text < facts.total * 0.3 && facts.words().some((t) => relatedTokens.has(t))
 }
 
+const trailingTokens = new Set([
+  "bio",
+  "biography",
+  "authorbox",
+  "newsletter",
+  "subscribe",
+  "subscription",
+  "signup",
+  "share",
+  "sharing",
+  "sharebar",
+  "social",
+  "tags",
+  "taglist",
+  "keywords",
+  "schlagworte",
+  "about",
+  "copyright",
+
+  "disclaimer",
+
+  "comments",
+  "donate",
+  "abo"
+])
+
+const legalLine =
+  /^(?:©|\(c\)\s|copyright\b|all rights reserved|alle rechte vorbehalten|cite this|zitiervorschlag|zitierweise)/i
+
+/**
+ * Boilerplate around the article: author bios, newsletter sign-ups, about boxes, share and tag rows (by their
+ * class/id words, when they hold a small part of the article's text and no embedded post), and copyright and
+ * citation lines.
+ */
+export const trailingRule: Rule = (_, facts) => {
+  const { stats } = facts
+  if (stats.text <= 200 && legalLine.test(facts.text())) return true
+  if (stats.text >= facts.total * 0.25) return false
+  const words = facts.words()
+  if (words.length === 0 || !words.some((t) => trailingTokens.has(t) || (t === "author" && words.length > 1)))
+    return false
+  // An embedded post (a tweet in a "social" wrapper) is content.
+  return !stats.embed
+}
+
 const sectionLabel =
   /^(?:related(?: articles| posts| stories| content| news)?|more (?:from|on|stories|news|articles)\b.*|read more|recommended(?: for you)?|you (?:may|might) also like|most (?:popular|read|viewed)|popular (?:posts|articles)|recent (?:posts|articles)|latest (?:news|posts|articles)|share(?: this(?: article| post)?)?|tags?|topics|about the author|über den autor|zum autor|das könnte (?:sie|dich) auch interessieren|das thema könnte dich auch interessieren|auch interessant|ähnliche (?:beiträge|artikel|themen)|verwandte (?:beiträge|artikel|themen)|weitere (?:artikel|beiträge|meldungen|nachrichten|themen|informationen|links)|mehr zum thema|mehr (?:aus|von|zu|zum) .*|neueste beiträge|neue beiträge|die neuesten meldungen|meistgelesen(?:e)?|schlagworte|schlagwörter|themen|kommentare|comments?|leave a (?:comment|reply)|newsletter|teilen|diesen artikel teilen|podziel się|lire aussi|à lire aussi|voir aussi|sur le même sujet|noticias relacionadas|te puede interesar)\s*:?$/i
 
@@ -304,4 +361,26 @@ export const sectionRule: Rule = (element, facts) => {
   const name = element.localName
   if (!headings.has(name) && !((name === "p" || name === "div" || name === "strong") && stats.link === 0)) return false
   return sectionLabel.test(facts.text()) ? "section" : false
+}
+
+// Readability's "unlikely candidate" words that publishers use for the wrappers of embedded posts.
+const unlikelyWrapper = /social|share|embed|sponsor|extra|related|sidebar|community|remark/i
+
+/**
+ * Embedded posts (tweets, Instagram and TikTok posts) sit in wrappers whose class says "social" or "embed", which
+ * Readability removes unread: those words are taken off the embed's nearest ancestors (at most 6) first.
+ */
+export const protectEmbeds = (root: Element): void => {
+  for (const embed of Array.from(
+    root.querySelectorAll("blockquote.twitter-tweet, blockquote.instagram-media, blockquote.tiktok-embed")
+  )) {
+    let node: Element | null = embed
+    for (let level = 0; level < 7 && node !== null && node !== root; level++, node = node.parentElement) {
+      const words = `${node.getAttribute("class") ?? ""} ${node.getAttribute("id") ?? ""}`
+      if (words.length <= 400 && unlikelyWrapper.test(words)) {
+        node.removeAttribute("class")
+        node.removeAttribute("id")
+      }
+    }
+  }
 }
