@@ -191,7 +191,7 @@ const before: ReadonlyArray<Boilerplate.Rule> = [
   Boilerplate.captionRule,
   Boilerplate.trailingRule
 ]
-const after: ReadonlyArray<Boilerplate.Rule> = [Boilerplate.linkRule, Boilerplate.sectionRule]
+const after: ReadonlyArray<Boilerplate.Rule> = [Boilerplate.linkRule, Boilerplate.sectionRule, Boilerplate.headRule]
 
 /**
  * Extracts the main content of an HTML page as markdown. Synchronous and CPU-bound: call it from a worker for

@@ -160,3 +160,28 @@ describe("Boilerplate blocks around the article", () => {
     expect(result.markdown).toContain("The cranes are lit tonight")
   })
 })
+
+describe("Title, byline and dateline at the top", () => {
+  it("drops the title, byline and dateline repeated at the top of the body", () => {
+    const head =
+      '<title>Dock Work At Night</title><meta name="author" content="Jane Doe">' +
+      '<meta property="article:published_time" content="2026-11-30T08:00:00Z">'
+    const result = extract(
+      page(
+        '<div class="kicker"><h2>Dock Work At Night</h2></div><p class="by">By Jane Doe</p>' +
+          "<p>Updated 30 November 2026, 09:12 · Posted 29 November 2026</p><p>4 min read</p>" +
+          prose(6),
+        head
+      )
+    )
+    expect(result.markdown).toContain("Paragraph 0")
+    for (const gone of ["Dock Work At Night", "By Jane Doe", "Updated 30 November", "4 min read"])
+      expect(result.markdown).not.toContain(gone)
+    expect(result.metadata.byline).toBe("Jane Doe")
+  })
+
+  it("keeps a sentence that mentions a date in the text", () => {
+    const result = extract(page("<p>On 30 November 2026 the harbour reopened after the strike.</p>" + prose(6)))
+    expect(result.markdown).toContain("On 30 November 2026 the harbour reopened")
+  })
+})

@@ -346,6 +346,63 @@ export const trailingRule: Rule = (_, facts) => {
   return !stats.embed
 }
 
+const normalize = (s: string): string => s.replace(/\s+/g, " ").trim().toLowerCase()
+
+const date =
+  /\b\d{1,2}\.\s?(?:\d{1,2}\.\s?\d{2,4}|(?:jan|feb|mär|mar|apr|mai|may|jun|jul|aug|sep|okt|oct|nov|dez|dec)\p{L}*)|\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}\/\d{1,2}\/\d{2,4}\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\p{L}*\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}|\b\d{1,2}\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\p{L}*\.?\s+\d{4}/iu
+
+const datelineWord =
+  /\b(?:updated|posted|published|publié|veröffentlicht|aktualisiert|stand|erstellt|geschrieben|zuletzt|modified|opublikowano)\b/i
+
+// "By Jane Doe", "VON Sina Giebel", "Autor: Max Muster": the word, then a capitalised name.
+const bylineStart = /^(?:von|by|par|por|door|di|przez|autor|autorin|author|text)(?::|\s)\s*\p{Lu}/u
+const readingTime =
+  /^(?:\d{1,3}\s*(?:min(?:ute)?s?|minuten)\.?\s*(?:read|lesezeit|de lecture)|(?:lesezeit|reading time|temps de lecture)\b|ten tekst przeczytasz)/i
+
+const blockNames = new Set([
+  "p",
+  "div",
+  "span",
+  "time",
+  "small",
+  "h1",
+  "h2",
+  "h3",
+  "h4",
+  "h5",
+  "h6",
+  "header",
+  "address"
+])
+
+/**
+ * Title, byline and dateline repeated at the top of the body (they belong in metadata), and datelines at its end.
+ */
+export const headRule: Rule = (element, facts) => {
+  const { stats } = facts
+  if (stats.text === 0 || stats.text > 200 || !blockNames.has(element.localName)) return false
+  const top = facts.before <= Math.min(600, facts.total * 0.2)
+  const end = facts.before >= facts.total * 0.9
+  if (!top && !end) return false
+  const text = facts.text()
+  if (top) {
+    const { byline, title } = facts.context
+    if (title !== undefined && normalize(text) === normalize(title)) return true
+    if (byline !== undefined && byline.length >= 3 && text.length <= byline.length + 60 && text.includes(byline))
+      return true
+    if (
+      text.length <= 120 &&
+      (bylineStart.test(text.replace(/^\S+/, (w) => w.toLowerCase())) || readingTime.test(text))
+    )
+      return true
+  }
+  if (element.localName === "time") return true
+  if (!date.test(text) || text.length > 120) return false
+  // A dateline is mostly its date: a name and a time beside it at the top, a word or two at the end.
+  const rest = text.replace(date, "").replace(/[^\p{L}]/gu, "").length
+  return datelineWord.test(text) || rest < (top ? 25 : 12)
+}
+
 const sectionLabel =
   /^(?:related(?: articles| posts| stories| content| news)?|more (?:from|on|stories|news|articles)\b.*|read more|recommended(?: for you)?|you (?:may|might) also like|most (?:popular|read|viewed)|popular (?:posts|articles)|recent (?:posts|articles)|latest (?:news|posts|articles)|share(?: this(?: article| post)?)?|tags?|topics|about the author|über den autor|zum autor|das könnte (?:sie|dich) auch interessieren|das thema könnte dich auch interessieren|auch interessant|ähnliche (?:beiträge|artikel|themen)|verwandte (?:beiträge|artikel|themen)|weitere (?:artikel|beiträge|meldungen|nachrichten|themen|informationen|links)|mehr zum thema|mehr (?:aus|von|zu|zum) .*|neueste beiträge|neue beiträge|die neuesten meldungen|meistgelesen(?:e)?|schlagworte|schlagwörter|themen|kommentare|comments?|leave a (?:comment|reply)|newsletter|teilen|diesen artikel teilen|podziel się|lire aussi|à lire aussi|voir aussi|sur le même sujet|noticias relacionadas|te puede interesar)\s*:?$/i
 
