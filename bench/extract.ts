@@ -1,7 +1,7 @@
 /**
  * Main-content extraction over two corpora: the Readability test pages (`../shared/corpus/readability-pages`, or
  * WEBSEARCH_EXTRACT_CORPUS) and the trafilatura evaluation pages (`../shared/corpus/trafilatura-eval`, or
- * WEBSEARCH_TRAFILATURA_CORPUS; scored as its README says, see `support/trafilaturaEval.ts`, with the published
+ * WEBSEARCH_TRAFILATURA_CORPUS; scored as its README says, see `test-support/trafilaturaEval.ts`, with the published
  * figures of nine extractors printed beside ours). Time per page and quality of `@websearch/extract` against
  * `@mozilla/readability` + `linkedom` + `turndown`, over the same pages in the same process. Both extractors get
  * the page decoded by `Charset.decode` (the baseline would otherwise read latin-1 pages as mojibake).
@@ -27,7 +27,8 @@ import TurndownService from "turndown"
 import * as Either from "effect/Either"
 import * as Charset from "../packages/extract/src/Charset.js"
 import * as Extract from "../packages/extract/src/Extract.js"
-import * as TrafilaturaEval from "./support/trafilaturaEval.js"
+import { readable, score } from "../test-support/shingleScore.js"
+import * as TrafilaturaEval from "../test-support/trafilaturaEval.js"
 
 /**
  * @since 0.1.0
@@ -68,38 +69,7 @@ export const loadCorpus = (dir = corpusDir): ReadonlyArray<Page> | undefined => 
     })
 }
 
-const tokens = (text: string): Array<string> => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []
-
-const shingles = (text: string): Set<string> => {
-  const words = tokens(text)
-  const out = new Set<string>()
-  if (words.length > 0 && words.length < 4) out.add(words.join(" "))
-  for (let i = 0; i + 4 <= words.length; i++) out.add(words.slice(i, i + 4).join(" "))
-  return out
-}
-
-/** Markdown -> the words a reader sees: link and image targets and code-fence info strings removed. */
-export const readable = (markdown: string): string =>
-  markdown
-    .replace(/\]\((?:[^()\s]|\([^()\s]*\))*(?:\s+"[^"]*")?\)/g, "]")
-    .replace(/^(\s*)(`{3,}|~{3,})[^\n]*$/gm, "$1")
-    .replace(/<(https?:\/\/[^>\s]+)>/g, "")
-
-/** Shingle precision, recall and F1 of `actual` against `expected`. */
-export const score = (
-  expected: string,
-  actual: string
-): { readonly precision: number; readonly recall: number; readonly f1: number } => {
-  const want = shingles(expected)
-  const got = shingles(actual)
-  if (want.size === 0 && got.size === 0) return { precision: 1, recall: 1, f1: 1 }
-  let hit = 0
-  for (const s of got) if (want.has(s)) hit++
-  const precision = got.size === 0 ? 0 : hit / got.size
-  const recall = want.size === 0 ? 0 : hit / want.size
-  const f1 = precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall)
-  return { precision, recall, f1 }
-}
+export { readable, score }
 
 type Extractor = (page: { readonly bytes: Uint8Array; readonly url: string }) => string
 

@@ -51,10 +51,10 @@ export const published: ReadonlyArray<{ readonly system: string } & Omit<Figures
 export const corpusDir =
   process.env.WEBSEARCH_TRAFILATURA_CORPUS ??
   [
-    fileURLToPath(new URL("../../../shared/corpus/trafilatura-eval/", import.meta.url)),
+    fileURLToPath(new URL("../../shared/corpus/trafilatura-eval/", import.meta.url)),
     "/work/shared/corpus/trafilatura-eval/"
   ].find((candidate) => existsSync(`${candidate}/evaldata.json`)) ??
-  fileURLToPath(new URL("../../../shared/corpus/trafilatura-eval/", import.meta.url))
+  fileURLToPath(new URL("../../shared/corpus/trafilatura-eval/", import.meta.url))
 
 /** Loads the corpus in the order of `evaldata.json`; `undefined` when it is absent. */
 export const load = (dir = corpusDir): ReadonlyArray<EvalPage> | undefined => {
