@@ -1,11 +1,16 @@
 /**
- * Main-content extraction over the Readability test corpus (`../shared/corpus/readability-pages`, or the
- * directory in WEBSEARCH_EXTRACT_CORPUS): pages per second and content F1 of `@websearch/extract` against
- * `@mozilla/readability` + `linkedom` + `turndown`, over the same pages in the same process.
+ * Main-content extraction over two corpora: the Readability test pages (`../shared/corpus/readability-pages`, or
+ * WEBSEARCH_EXTRACT_CORPUS) and the trafilatura evaluation pages (`../shared/corpus/trafilatura-eval`, or
+ * WEBSEARCH_TRAFILATURA_CORPUS; scored as its README says, see `test-support/trafilaturaEval.ts`, with the published
+ * figures of nine extractors printed beside ours). Time per page and quality of `@websearch/extract` against
+ * `@mozilla/readability` + `linkedom` + `turndown`, over the same pages in the same process. Both extractors get
+ * the page decoded by `Charset.decode` (the baseline would otherwise read latin-1 pages as mojibake).
  *
  *   node --conditions=@websearch/source --import tsx bench/extract.ts
- *                                             this case alone (--rounds N: timed passes, default 3;
- *                                             --pages: the pages whose F1 differs between the two)
+ *                                             this case alone (--rounds N: timed passes, default 3 over the
+ *                                             Readability pages and 1 over the trafilatura pages;
+ *                                             --pages: the pages whose score differs between the two;
+ *                                             --only readability|trafilatura: one corpus)
  *   npm run bench -- extract                  through the bench runner
  *
  * Content F1 is the article-extraction-benchmark measure: lower-case word tokens (letters and digits), sets of
@@ -21,7 +26,10 @@ import { fileURLToPath, pathToFileURL } from "node:url"
 import { parseHTML } from "linkedom"
 import TurndownService from "turndown"
 import * as Either from "effect/Either"
+import * as Charset from "../packages/extract/src/Charset.js"
 import * as Extract from "../packages/extract/src/Extract.js"
+import { readable, score } from "../test-support/shingleScore.js"
+import * as TrafilaturaEval from "../test-support/trafilaturaEval.js"
 
 /**
  * @since 0.1.0
@@ -62,42 +70,12 @@ export const loadCorpus = (dir = corpusDir): ReadonlyArray<Page> | undefined => 
     })
 }
 
-const tokens = (text: string): Array<string> => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []
+export { readable, score }
 
-const shingles = (text: string): Set<string> => {
-  const words = tokens(text)
-  const out = new Set<string>()
-  if (words.length > 0 && words.length < 4) out.add(words.join(" "))
-  for (let i = 0; i + 4 <= words.length; i++) out.add(words.slice(i, i + 4).join(" "))
-  return out
-}
+type Extractor = (page: { readonly bytes: Uint8Array; readonly url: string }) => string
 
-/** Markdown -> the words a reader sees: link and image targets and code-fence info strings removed. */
-export const readable = (markdown: string): string =>
-  markdown
-    .replace(/\]\((?:[^()\s]|\([^()\s]*\))*(?:\s+"[^"]*")?\)/g, "]")
-    .replace(/^(\s*)(`{3,}|~{3,})[^\n]*$/gm, "$1")
-    .replace(/<(https?:\/\/[^>\s]+)>/g, "")
-
-/** Shingle precision, recall and F1 of `actual` against `expected`. */
-export const score = (
-  expected: string,
-  actual: string
-): { readonly precision: number; readonly recall: number; readonly f1: number } => {
-  const want = shingles(expected)
-  const got = shingles(actual)
-  if (want.size === 0 && got.size === 0) return { precision: 1, recall: 1, f1: 1 }
-  let hit = 0
-  for (const s of got) if (want.has(s)) hit++
-  const precision = got.size === 0 ? 0 : hit / got.size
-  const recall = want.size === 0 ? 0 : hit / want.size
-  const f1 = precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall)
-  return { precision, recall, f1 }
-}
-
-type Extractor = (page: Page) => string
-
-const ours: Extractor = (page) =>
+/** @websearch/extract, as the fetch provider calls it. */
+export const ours: Extractor = (page) =>
   Either.match(Extract.extractSync({ body: page.bytes, contentType: "text/html", url: page.url }), {
     onLeft: () => "",
     onRight: (doc) => doc.markdown
@@ -106,9 +84,10 @@ const ours: Extractor = (page) =>
 const turndown = new TurndownService({ headingStyle: "atx", codeBlockStyle: "fenced", bulletListMarker: "-" })
 turndown.remove(["script", "style", "noscript"])
 
-const baseline: Extractor = (page) => {
+/** Readability over linkedom, its HTML turned into markdown by turndown. */
+export const baseline: Extractor = (page) => {
   try {
-    const { document } = parseHTML(new TextDecoder().decode(page.bytes))
+    const { document } = parseHTML(Charset.decode(page.bytes, "text/html", "html").text)
     const article = new Readability(document as unknown as Document).parse()
     return article?.content ? turndown.turndown(article.content) : ""
   } catch {
@@ -143,14 +122,38 @@ const quality = (pages: ReadonlyArray<Page>, extractor: Extractor): Quality => {
   return { f1: f1 / n, precision: precision / n, recall: recall / n, rawF1: rawF1 / n, perPage }
 }
 
+/** The trafilatura corpus's figures for one extractor, with each page's counts. */
+export interface SnippetQuality extends TrafilaturaEval.Figures {
+  readonly counts: TrafilaturaEval.Counts
+  readonly perPage: ReadonlyArray<TrafilaturaEval.Counts>
+}
+
+/** Scores `extractor` over trafilatura-eval pages as the corpus README says. */
+export const snippetQuality = (
+  pages: ReadonlyArray<TrafilaturaEval.EvalPage>,
+  extractor: Extractor
+): SnippetQuality => {
+  let counts = TrafilaturaEval.zero
+  const perPage: Array<TrafilaturaEval.Counts> = []
+  for (const page of pages) {
+    const c = TrafilaturaEval.countPage(page, TrafilaturaEval.plainText(extractor(page)))
+    perPage.push(c)
+    counts = TrafilaturaEval.add(counts, c)
+  }
+  return { ...TrafilaturaEval.figures(counts), counts, perPage }
+}
+
 /**
- * Pages per second of both extractors over `rounds` passes, timed page by page and alternating which runs first,
- * so load from anything else on the machine (GC, other processes) falls on both alike.
+ * Milliseconds per page of both extractors over `rounds` passes, timed page by page and alternating which runs
+ * first, so load from anything else on the machine (GC, other processes) falls on both alike.
  */
-const speeds = (pages: ReadonlyArray<Page>, rounds: number): { readonly ours: number; readonly baseline: number } => {
+const speeds = (
+  pages: ReadonlyArray<{ readonly bytes: Uint8Array; readonly url: string }>,
+  rounds: number
+): { readonly ours: number; readonly baseline: number } => {
   let oursMs = 0
   let baselineMs = 0
-  const time = (extractor: Extractor, page: Page) => {
+  const time = (extractor: Extractor, page: { readonly bytes: Uint8Array; readonly url: string }) => {
     const start = performance.now()
     extractor(page)
     return performance.now() - start
@@ -166,62 +169,136 @@ const speeds = (pages: ReadonlyArray<Page>, rounds: number): { readonly ours: nu
       }
     })
   }
-  const n = rounds * pages.length * 1000
-  return { ours: n / oursMs, baseline: n / baselineMs }
+  const n = rounds * pages.length
+  return { ours: oursMs / n, baseline: baselineMs / n }
 }
 
 /**
  * @since 0.1.0
  */
 export interface Measured {
-  readonly pages: number
-  readonly ours: Quality & { readonly pagesPerSecond: number }
-  readonly baseline: Quality & { readonly pagesPerSecond: number }
+  readonly readability:
+    | {
+        readonly pages: number
+        readonly ours: Quality & { readonly msPerPage: number }
+        readonly baseline: Quality & { readonly msPerPage: number }
+      }
+    | undefined
+  readonly trafilatura:
+    | {
+        readonly pages: number
+        readonly ours: SnippetQuality & { readonly msPerPage: number }
+        readonly baseline: SnippetQuality & { readonly msPerPage: number }
+      }
+    | undefined
   readonly peakRssMiB: number
 }
 
-/** Measures both extractors; `undefined` when the corpus is absent. */
-export const measure = (rounds = 3): Measured | undefined => {
-  const pages = loadCorpus()
-  if (pages === undefined) return undefined
-  const oursQuality = quality(pages, ours) // also the warm-up
-  const baselineQuality = quality(pages, baseline)
-  const speed = speeds(pages, rounds)
-  return {
-    pages: pages.length,
-    ours: { ...oursQuality, pagesPerSecond: speed.ours },
-    baseline: { ...baselineQuality, pagesPerSecond: speed.baseline },
-    peakRssMiB: process.resourceUsage().maxRSS / 1024
+/** Measures both extractors over both corpora (each `undefined` when absent or not asked for). */
+export const measure = (
+  options: {
+    readonly rounds?: number | undefined
+    readonly trafilaturaRounds?: number | undefined
+    readonly only?: "readability" | "trafilatura" | undefined
+  } = {}
+): Measured => {
+  const pages = options.only === "trafilatura" ? undefined : loadCorpus()
+  let readability: Measured["readability"]
+  if (pages !== undefined) {
+    const oursQuality = quality(pages, ours) // also the warm-up
+    const baselineQuality = quality(pages, baseline)
+    const speed = speeds(pages, options.rounds ?? 3)
+    readability = {
+      pages: pages.length,
+      ours: { ...oursQuality, msPerPage: speed.ours },
+      baseline: { ...baselineQuality, msPerPage: speed.baseline }
+    }
   }
+  const evalPages = options.only === "readability" ? undefined : TrafilaturaEval.load()
+  let trafilatura: Measured["trafilatura"]
+  if (evalPages !== undefined) {
+    const oursQuality = snippetQuality(evalPages, ours)
+    const baselineQuality = snippetQuality(evalPages, baseline)
+    const speed = speeds(evalPages, options.trafilaturaRounds ?? 1)
+    trafilatura = {
+      pages: evalPages.length,
+      ours: { ...oursQuality, msPerPage: speed.ours },
+      baseline: { ...baselineQuality, msPerPage: speed.baseline }
+    }
+  }
+  return { readability, trafilatura, peakRssMiB: process.resourceUsage().maxRSS / 1024 }
+}
+
+const arg = (name: string): string | undefined => {
+  const i = process.argv.indexOf(name)
+  return i > 0 ? process.argv[i + 1] : undefined
 }
 
 const main = () => {
-  const roundsArg = process.argv.indexOf("--rounds")
-  const measured = measure(roundsArg > 0 ? Number(process.argv[roundsArg + 1]) : undefined)
-  if (measured === undefined) {
-    console.log(`extract: corpus not found at ${corpusDir}; skipped (set WEBSEARCH_EXTRACT_CORPUS to run it)`)
-    return
+  const rounds = arg("--rounds")
+  const only = arg("--only")
+  const measured = measure({
+    rounds: rounds === undefined ? undefined : Number(rounds),
+    trafilaturaRounds: rounds === undefined ? undefined : Number(rounds),
+    only: only === "readability" || only === "trafilatura" ? only : undefined
+  })
+  const fixed = (n: number, width: number, digits = 4) => n.toFixed(digits).padStart(width)
+  const vs = "readability + linkedom + turndown"
+  const r = measured.readability
+  if (r === undefined) {
+    if (only !== "trafilatura") console.log(`extract: no corpus at ${corpusDir} (set WEBSEARCH_EXTRACT_CORPUS)`)
+  } else {
+    const row = (name: string, q: NonNullable<Measured["readability"]>["ours"]) =>
+      `${name.padEnd(44)} ${fixed(q.f1, 8)} ${fixed(q.precision, 9)} ${fixed(q.recall, 8)} ${fixed(q.rawF1, 8)} ${fixed(q.msPerPage, 10, 2)}`
+    console.log(`readability-pages: ${r.pages} pages of ${corpusDir} (mean shingle F1 per page)`)
+    console.log(
+      `${"".padEnd(44)} ${"F1".padStart(8)} ${"precision".padStart(9)} ${"recall".padStart(8)} ${"raw F1".padStart(8)} ${"ms/page".padStart(10)}`
+    )
+    console.log(row("@websearch/extract", r.ours))
+    console.log(row(vs, r.baseline))
+    console.log(
+      `${"speed-up (baseline ms / ours ms)".padEnd(44)} ${"".padStart(8)} ${"".padStart(9)} ${"".padStart(8)} ${"".padStart(8)} ${fixed(r.baseline.msPerPage / r.ours.msPerPage, 10, 3)}`
+    )
   }
-  const { baseline: b, ours: o } = measured
-  const row = (name: string, q: Measured["ours"]) =>
-    `${name.padEnd(34)} ${q.f1.toFixed(4).padStart(8)} ${q.precision.toFixed(4).padStart(9)} ${q.recall.toFixed(4).padStart(8)} ${q.rawF1.toFixed(4).padStart(8)} ${q.pagesPerSecond.toFixed(1).padStart(10)}`
-  console.log(`extract over ${measured.pages} pages of ${corpusDir}`)
-  console.log(
-    `${"".padEnd(34)} ${"F1".padStart(8)} ${"precision".padStart(9)} ${"recall".padStart(8)} ${"raw F1".padStart(8)} ${"pages/s".padStart(10)}`
-  )
-  console.log(row("@websearch/extract", o))
-  console.log(row("readability + linkedom + turndown", b))
-  console.log(
-    `${"ratio (ours / baseline)".padEnd(34)} ${(o.f1 / b.f1).toFixed(3).padStart(8)} ${"".padStart(9)} ${"".padStart(8)} ${(o.rawF1 / b.rawF1).toFixed(3).padStart(8)} ${(o.pagesPerSecond / b.pagesPerSecond).toFixed(3).padStart(10)}`
-  )
+  const t = measured.trafilatura
+  if (t === undefined) {
+    if (only !== "readability")
+      console.log(`extract: no corpus at ${TrafilaturaEval.corpusDir} (set WEBSEARCH_TRAFILATURA_CORPUS)`)
+  } else {
+    console.log(`\ntrafilatura-eval: ${t.pages} pages of ${TrafilaturaEval.corpusDir} (segments, micro-averaged)`)
+    console.log(
+      `${"".padEnd(44)} ${"F1".padStart(8)} ${"precision".padStart(9)} ${"recall".padStart(8)} ${"accuracy".padStart(8)} ${"ms/page".padStart(10)}`
+    )
+    const row = (name: string, q: Omit<TrafilaturaEval.Figures, "accuracy"> & { accuracy?: number }, ms?: number) =>
+      `${name.padEnd(44)} ${fixed(q.f1, 8)} ${fixed(q.precision, 9)} ${fixed(q.recall, 8)} ${q.accuracy === undefined ? "".padStart(8) : fixed(q.accuracy, 8)} ${ms === undefined ? "".padStart(10) : fixed(ms, 10, 2)}`
+    console.log(row("@websearch/extract", t.ours, t.ours.msPerPage))
+    console.log(row(vs, t.baseline, t.baseline.msPerPage))
+    for (const p of TrafilaturaEval.published) console.log(row(`${p.system} (published)`, p))
+    console.log(
+      `${"speed-up (baseline ms / ours ms)".padEnd(44)} ${"".padStart(8)} ${"".padStart(9)} ${"".padStart(8)} ${"".padStart(8)} ${fixed(t.baseline.msPerPage / t.ours.msPerPage, 10, 3)}`
+    )
+    const c = t.ours.counts
+    console.log(`ours: TP ${c.tp} FN ${c.fn} FP ${c.fp} TN ${c.tn}`)
+  }
   console.log(`peak RSS ${measured.peakRssMiB.toFixed(0)} MiB (both extractors, one process)`)
   if (process.argv.includes("--pages")) {
-    const pages = loadCorpus()!
-    pages.forEach((page, i) => {
-      const delta = o.perPage[i] - b.perPage[i]
-      if (Math.abs(delta) > 0.001)
-        console.log(`${page.name.padEnd(50)} ours ${o.perPage[i].toFixed(3)} baseline ${b.perPage[i].toFixed(3)}`)
-    })
+    if (r !== undefined) {
+      loadCorpus()!.forEach((page, i) => {
+        const delta = r.ours.perPage[i] - r.baseline.perPage[i]
+        if (Math.abs(delta) > 0.001)
+          console.log(
+            `${page.name.padEnd(50)} ours ${r.ours.perPage[i].toFixed(3)} baseline ${r.baseline.perPage[i].toFixed(3)}`
+          )
+      })
+    }
+    if (t !== undefined) {
+      TrafilaturaEval.load()!.forEach((page, i) => {
+        const o = t.ours.perPage[i]
+        const b = t.baseline.perPage[i]
+        if (o.tp !== b.tp || o.fp !== b.fp)
+          console.log(`${page.name.padEnd(50)} ours TP ${o.tp} FP ${o.fp} baseline TP ${b.tp} FP ${b.fp}`)
+      })
+    }
   }
 }
 

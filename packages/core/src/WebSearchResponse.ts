@@ -10,7 +10,9 @@ import { ProviderId } from "./ProviderId.js"
 import { InputFailure } from "./WebSearchError.js"
 
 /**
- * One result: its title, model-readable content, the final URL (after redirects) and the input it came from.
+ * One result: its title, model-readable content, the final URL (after redirects) and the input it came from; a
+ * fetched page adds what its own metadata says (published time as ISO 8601, author, site name, language), when it
+ * says it.
  *
  * @since 0.1.0
  * @category schemas
@@ -19,7 +21,11 @@ export const WebSearchResult = Schema.Struct({
   title: Schema.String,
   content: Schema.String,
   url: Schema.String,
-  sourceInput: Schema.String
+  sourceInput: Schema.String,
+  publishedAt: Schema.optional(Schema.String),
+  author: Schema.optional(Schema.String),
+  siteName: Schema.optional(Schema.String),
+  language: Schema.optional(Schema.String)
 }).annotations({ identifier: "WebSearchResult" })
 
 /**

@@ -61,6 +61,8 @@ export interface Document {
 export interface Options {
   /** Cap on the length of `markdown`, in UTF-16 code units; a surrogate pair is never split. */
   readonly maxChars?: number
+  /** Keep figure captions, photo credits and slide counters of HTML pages (dropped by default). */
+  readonly keepCaptions?: boolean
 }
 
 const none = { byline: undefined, publishedTime: undefined, siteName: undefined, lang: undefined, excerpt: undefined }
@@ -117,19 +119,22 @@ const finish = (
   return Either.right({ ...doc, markdown })
 }
 
-const html = (input: Input, text: string): Document => {
-  const { markdown, metadata, title } = MainContent.fromHtml(text, { url: input.url })
+const html = (input: Input, text: string, options: Options | undefined): Document => {
+  const { markdown, metadata, title } = MainContent.fromHtml(text, {
+    url: input.url,
+    keepCaptions: options?.keepCaptions
+  })
   return { kind: "html", ...metadata, title, markdown }
 }
 
-const sync = (input: Input, kind: Exclude<ContentKind.Kind, "pdf">): Document => {
+const sync = (input: Input, kind: Exclude<ContentKind.Kind, "pdf">, options: Options | undefined): Document => {
   switch (kind) {
     case "html": {
-      return html(input, Charset.decode(input.body, input.contentType, "html").text)
+      return html(input, Charset.decode(input.body, input.contentType, "html").text, options)
     }
     case "xml": {
       const text = Charset.decode(input.body, input.contentType, "xml").text
-      if (Feed.isXhtml(text)) return html(input, text)
+      if (Feed.isXhtml(text)) return html(input, text, options)
       if (Feed.isFeed(text)) {
         const feed = Feed.fromXml(text, input.url)
         if (feed !== undefined) return { kind: "xml", ...none, ...feed }
@@ -181,7 +186,7 @@ export const extractSync = (
     const kind = ContentKind.classify(input.contentType, input.body, input.url)
     if (kind === undefined) return Either.left(unsupported(input, describe(input.contentType)))
     if (kind === "pdf") return Either.left(unsupported(input, "a PDF synchronously (use extractAsync)"))
-    return finish(input, options, sync(input, kind))
+    return finish(input, options, sync(input, kind, options))
   } catch (error) {
     // Anything a parser throws on hostile input (including stack exhaustion) is the body's fault, not ours.
     return Either.left(failure(input, error))

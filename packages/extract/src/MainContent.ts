@@ -8,6 +8,7 @@
 import { Readability } from "@mozilla/readability"
 import * as Markdown from "./Markdown.js"
 import * as Metadata from "./Metadata.js"
+import * as Boilerplate from "./internal/boilerplate.js"
 import * as HtmlDocument from "./internal/htmlDocument.js"
 import * as Inert from "./internal/inert.js"
 
@@ -39,6 +40,8 @@ export interface Options {
   readonly maxElements?: number | undefined
   /** Pages nested deeper than this (estimated from the text) skip Readability too. Default 1000. */
   readonly maxDepth?: number | undefined
+  /** Keep figure captions, photo credits, slide counters and galleries (dropped by default). */
+  readonly keepCaptions?: boolean | undefined
 }
 
 const defaultMinArticleChars = 250
@@ -151,6 +154,13 @@ const article = (
   readonly title: string | undefined
   readonly meta: Partial<Metadata.Metadata>
 } => {
+  // Readability tests every element from <html> down against its "unlikely candidate" class/id pattern and its
+  // visibility test, and drops what fails with all it holds: `<html class="header-spacing">` or `<body
+  // style="display:none">` (revealed by a script) lose the whole page. The root and body are never chrome.
+  for (const root of [doc.documentElement, doc.body]) {
+    if (root === null) continue
+    for (const attr of ["class", "id", "style", "hidden", "aria-hidden"]) root.removeAttribute(attr)
+  }
   try {
     // The serializer hands back the element itself: rendering it directly saves a serialize + re-parse.
     const parsed = new Readability<Element>(doc, { serializer: (node) => node as Element, keepClasses: true }).parse()
@@ -174,6 +184,15 @@ const article = (
   }
 }
 
+// Rules on class/id words run over the whole page before Readability, which renames the classes away when it turns
+// a <div> into a <p>; rules on position and link density run over the article it found.
+const before: ReadonlyArray<Boilerplate.Rule> = [
+  Boilerplate.hiddenRule,
+  Boilerplate.captionRule,
+  Boilerplate.trailingRule
+]
+const after: ReadonlyArray<Boilerplate.Rule> = [Boilerplate.linkRule, Boilerplate.sectionRule, Boilerplate.headRule]
+
 /**
  * Extracts the main content of an HTML page as markdown. Synchronous and CPU-bound: call it from a worker for
  * big pages.
@@ -187,6 +206,14 @@ export const fromHtml = (source: string, options?: Options): Result => {
   const base = baseOf(doc, options?.url)
   const { depth, tags } = shape(html)
   const huge = tags > (options?.maxElements ?? defaultMaxElements) || depth > (options?.maxDepth ?? defaultMaxDepth)
+  if (!huge && doc.body !== null) {
+    Boilerplate.protectEmbeds(doc.body)
+    Boilerplate.prune(
+      doc.body,
+      { title: undefined, byline: undefined, keepCaptions: options?.keepCaptions === true },
+      before
+    )
+  }
   const found = huge ? { node: undefined, title: undefined, meta: {} } : article(doc)
   // Readability mutates `doc`; the whole-page pass and our own metadata reading need the page as it was when
   // Readability found nothing (untouched when it was skipped). Parsed at most once more, and only then.
@@ -209,6 +236,13 @@ export const fromHtml = (source: string, options?: Options): Result => {
     excerpt: pick("excerpt")
   }
   const title = metadata.title ?? ""
+  if (found.node !== undefined && after.length > 0) {
+    Boilerplate.prune(
+      found.node,
+      { title: metadata.title, byline: metadata.byline, keepCaptions: options?.keepCaptions === true },
+      after
+    )
+  }
   const articleMarkdown = found.node === undefined ? "" : Markdown.fromNode(found.node, { baseUrl: base })
   const minChars = options?.minArticleChars ?? defaultMinArticleChars
   if (found.node !== undefined && letters(articleMarkdown) >= minChars) {

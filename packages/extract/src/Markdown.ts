@@ -112,6 +112,8 @@ interface Context {
   readonly dropChrome: boolean
   /** Inside `pre`: whitespace is kept. */
   readonly pre: boolean
+  /** Inside a link's label: brackets in text are escaped, so the label cannot close early. */
+  readonly link: boolean
 }
 
 const whitespace = /[ \t\n\r\f]+/g
@@ -127,9 +129,13 @@ const tagLike = /\uE002(?=[A-Za-z!/?])/g
 
 // A backtick in text is escaped too: left bare, it can pair with a following code span's fence ("`" then
 // `<script>` would read as "``<script>`", an unclosed span followed by raw HTML).
-const text = (data: string, pre: boolean): string => {
+// Inside a link label, brackets are escaped here, on the text, and not on the rendered label: an image in a link
+// renders as `[![alt](src)](href)`, whose own brackets must stay markup.
+const text = (data: string, pre: boolean, link = false): string => {
   const clean = data.replace(sentinels, pre ? "" : " ")
-  return pre ? clean : clean.replace(whitespace, " ").replace(/</g, LT).replace(/`/g, "\\`")
+  if (pre) return clean
+  const out = clean.replace(whitespace, " ").replace(/</g, LT).replace(/`/g, "\\`")
+  return link ? out.replace(/[[\]]/g, "\\$&") : out
 }
 
 /** Plain text of a subtree, iteratively (for `pre` and for nesting beyond `maxDepth`). */
@@ -334,7 +340,7 @@ const children = (element: Node, ctx: Context, depth: number): string => {
 
 const render = (node: Node, ctx: Context, depth: number): string => {
   const type = node.nodeType
-  if (type === TEXT || type === CDATA) return text((node as CharacterData).data, ctx.pre)
+  if (type === TEXT || type === CDATA) return text((node as CharacterData).data, ctx.pre, ctx.link)
   if (type !== ELEMENT) return ""
   const element = node as Element
   if (skip(element, ctx)) return ""
@@ -374,7 +380,7 @@ const render = (node: Node, ctx: Context, depth: number): string => {
     case "strike":
       return wrap(children(element, ctx, depth), "~~")
     case "a": {
-      const inner = children(element, ctx, depth)
+      const inner = children(element, ctx.link ? ctx : { ...ctx, link: true }, depth)
       const href = element.getAttribute("href")
       const label = oneLine(inner)
       if (href === null || label === "") return inner
@@ -383,7 +389,7 @@ const render = (node: Node, ctx: Context, depth: number): string => {
       const lead = inner[0] === " " || inner[0] === LINE ? " " : ""
       // Not `/[ \uE001]$/`, which reads the whole text of the link.
       const trail = inner[inner.length - 1] === " " || inner[inner.length - 1] === LINE ? " " : ""
-      return lead + "[" + label.replace(/([[\]])/g, "\\$1") + "](" + target + ")" + trail
+      return lead + "[" + label + "](" + target + ")" + trail
     }
     case "img": {
       const alt = oneLine(element.getAttribute("alt") ?? "").replace(/</g, LT)
@@ -430,7 +436,7 @@ export const fromNode = (node: Node, options?: Options): string => {
   } catch {
     base = undefined
   }
-  const ctx: Context = { base, page: pageOf(base), dropChrome: options?.dropChrome === true, pre: false }
+  const ctx: Context = { base, page: pageOf(base), dropChrome: options?.dropChrome === true, pre: false, link: false }
   return finish(render(node, ctx, 0))
     .replace(tagLike, "\\<")
     .replace(/\uE002/g, "<")

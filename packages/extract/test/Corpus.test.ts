@@ -1,7 +1,8 @@
-import { describe, expect, it } from "@effect/vitest"
+import { beforeAll, describe, expect, it } from "@effect/vitest"
 import * as Either from "effect/Either"
 import { existsSync, readdirSync, readFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
+import * as ShingleScore from "../../../test-support/shingleScore.js"
 import * as Extract from "../src/Extract.js"
 
 // The Readability test pages (see its README). The directory lives outside the repository (30 MB): beside the
@@ -15,27 +16,14 @@ const dir =
   ].find((candidate) => existsSync(`${candidate}/ground-truth.json`)) ??
   "/work/shared/corpus/readability-pages/"
 const truthFile = `${dir}/ground-truth.json`
+const recorded = JSON.parse(readFileSync(new URL("corpus-figures.json", import.meta.url), "utf8")) as {
+  readonly tolerance: number
+  readonly readabilityPages: { readonly pages: number; readonly f1: number }
+}
 const present = existsSync(truthFile)
 
-const tokens = (text: string) => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []
-const shingles = (text: string) => {
-  const words = tokens(text)
-  const out = new Set<string>()
-  if (words.length > 0 && words.length < 4) out.add(words.join(" "))
-  for (let i = 0; i + 4 <= words.length; i++) out.add(words.slice(i, i + 4).join(" "))
-  return out
-}
-const f1 = (expected: string, actual: string) => {
-  const want = shingles(expected)
-  const got = shingles(actual.replace(/\]\((?:[^()\s]|\([^()\s]*\))*\)/g, "]").replace(/^(\s*)`{3,}[^\n]*$/gm, "$1"))
-  if (want.size === 0 && got.size === 0) return 1
-  let hit = 0
-  for (const s of got) if (want.has(s)) hit++
-  if (hit === 0) return 0
-  const precision = hit / got.size
-  const recall = hit / want.size
-  return (2 * precision * recall) / (precision + recall)
-}
+// The bench's measure (bench/extract.ts), so the recorded figure is the one it prints.
+const f1 = (expected: string, actual: string) => ShingleScore.score(expected, ShingleScore.readable(actual)).f1
 
 describe.runIf(present)("Extract over the Readability corpus", () => {
   const truth = present
@@ -46,15 +34,17 @@ describe.runIf(present)("Extract over the Readability corpus", () => {
         .filter((name) => truth[name] !== undefined)
         .sort()
     : []
-  // One extraction per page, shared by the tests: 129 pages take a while on a loaded machine.
-  let extracted: Map<string, Either.Either<Extract.Document, unknown>> | undefined
-  const results = () =>
-    (extracted ??= new Map(
-      names.map((name) => {
-        const body = new Uint8Array(readFileSync(`${dir}/${name}/source.html`))
-        return [name, Extract.extractSync({ body, contentType: "text/html", url: truth[name].url })] as const
-      })
-    ))
+  // One extraction per page, shared by the tests: 129 pages take a while on a loaded machine. The loop yields now
+  // and then: a worker busy for a minute or more misses vitest's own messages and fails the run.
+  const extracted = new Map<string, Either.Either<Extract.Document, unknown>>()
+  beforeAll(async () => {
+    for (const [i, name] of names.entries()) {
+      if (i % 10 === 0) await new Promise((resolve) => setImmediate(resolve))
+      const body = new Uint8Array(readFileSync(`${dir}/${name}/source.html`))
+      extracted.set(name, Extract.extractSync({ body, contentType: "text/html", url: truth[name].url }))
+    }
+  }, 300_000)
+  const results = () => extracted
 
   it("keeps the mean content F1 above the measured floor, and every page extracts", () => {
     const scores: Array<number> = []
@@ -65,9 +55,10 @@ describe.runIf(present)("Extract over the Readability corpus", () => {
     }
     const mean = scores.reduce((a, b) => a + b, 0) / scores.length
     console.log(`corpus mean content F1: ${mean.toFixed(4)} over ${scores.length} pages`)
-    // Measured 0.962 on 129 pages (readability + linkedom + turndown: 0.962); a regression guard, not a target.
-    expect(names.length).toBeGreaterThan(100)
-    expect(mean).toBeGreaterThan(0.955)
+    // The figure recorded in corpus-figures.json (bench/extract.ts prints it beside readability + linkedom +
+    // turndown's); a regression guard, not a target.
+    expect(names.length).toBe(recorded.readabilityPages.pages)
+    expect(mean).toBeGreaterThanOrEqual(recorded.readabilityPages.f1 - recorded.tolerance)
     expect(scores.filter((s) => s < 0.5).length).toBeLessThanOrEqual(3)
   }, 300_000)
 

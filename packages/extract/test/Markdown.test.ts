@@ -14,6 +14,17 @@ const body = (html: string): Node =>
 const md = (html: string, options?: Markdown.Options) => Markdown.fromNode(body(html), options)
 
 describe("Markdown", () => {
+  it("renders an image inside a link as a linked image, escaping brackets only in the label's text", () => {
+    // Escaping the rendered label turned the image's own markup into text: `[!\\[alt\\](src)](href)`.
+    expect(md('<a href="https://x.test/big.jpg"><img alt="A cat" src="https://x.test/small.jpg"></a>')).toBe(
+      "[![A cat](https://x.test/small.jpg)](https://x.test/big.jpg)"
+    )
+    expect(md('<a href="https://x.test/">see [1] <img alt="x" src="https://x.test/i.png"></a>')).toBe(
+      "[see \\[1\\] ![x](https://x.test/i.png)](https://x.test/)"
+    )
+    expect(md("<p>a [note] here</p>")).toBe("a [note] here")
+  })
+
   it("fences inline code that holds a backtick with a longer run (found by the property below)", () => {
     expect(md("<code>&lt;script&gt;`</code>")).toBe("`` <script>` ``")
   })

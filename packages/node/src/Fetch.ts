@@ -46,6 +46,7 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
 import * as ExtractPool from "./internal/extractPool.js"
+import * as PageMetadata from "./internal/pageMetadata.js"
 import * as GithubBlob from "./internal/githubBlob.js"
 import * as JsShell from "./internal/jsShell.js"
 import * as RobotsTxt from "./internal/robotsTxt.js"
@@ -371,7 +372,8 @@ export const make = (
         : Effect.succeed({
             title: document.title.trim() === "" ? fallbackTitle(url) : document.title.trim(),
             content: document.markdown,
-            url
+            url,
+            ...PageMetadata.fromDocument(document)
           })
 
     /** Renders the page whose document the transport fetched, and extracts the rendered DOM. */

@@ -52,6 +52,33 @@ describe("Fetch provider over real sockets on 127.0.0.1", () => {
     })
   )
 
+  it.scopedLive("a page's own metadata reaches the result: published time as ISO 8601, author, site, language", () =>
+    Effect.gen(function* () {
+      const head =
+        '<meta property="article:published_time" content="2026-11-30T09:15:00+01:00">' +
+        '<meta name="author" content="Jane Doe"><meta property="og:site_name" content="The Port Paper">'
+      const server = yield* LocalServer.start({
+        "/meta": LocalServer.html(
+          LocalServer.articlePage("Effect Layers Explained", paragraphs)
+            .replace('lang="en"', 'lang="en-GB"')
+            .replace("</head>", `${head}</head>`)
+        ),
+        "/bare": LocalServer.html(
+          LocalServer.articlePage("Effect Layers Explained", paragraphs).replace(' lang="en"', "")
+        )
+      })
+      const response = yield* fetchUrls([server.url("/meta"), server.url("/bare")])
+      const [meta, bare] = response.results
+      expect(meta.publishedAt).toBe("2026-11-30T08:15:00.000Z")
+      expect(meta.author).toBe("Jane Doe")
+      expect(meta.siteName).toBe("The Port Paper")
+      expect(meta.language).toBe("en-GB")
+      expect(
+        Object.keys(bare).filter((key) => ["publishedAt", "author", "siteName", "language"].includes(key))
+      ).toEqual([])
+    })
+  )
+
   it.scopedLive("sends an honest User-Agent naming websearch and its version, or the configured one", () =>
     Effect.gen(function* () {
       const agents: Array<string | undefined> = []

@@ -1,0 +1,187 @@
+import { describe, expect, it } from "@effect/vitest"
+import * as MainContent from "../src/MainContent.js"
+
+// Small hand-written pages: an article of prose Readability picks, with one pattern of boilerplate inside it.
+const prose = (n: number, from = 0) =>
+  Array.from(
+    { length: n },
+    (_, i) =>
+      `<p>Paragraph ${from + i} tells of harbour cranes, river barges and the long night shift at the docks, ` +
+      `with commas, clauses, the gulls that follow the boats home, and a full stop at the end of every sentence.</p>`
+  ).join("")
+
+const page = (article: string, head = "<title>Dock Work At Night</title>") =>
+  `<html><head>${head}</head><body><nav><a href="/">Home</a> <a href="/news">News</a></nav>` +
+  `<article class="story">${article}</article><footer>Site footer</footer></body></html>`
+
+const extract = (html: string, options?: MainContent.Options) =>
+  MainContent.fromHtml(html, { url: "https://news.example/2026/dock-work", ...options })
+
+describe("Boilerplate inside the article", () => {
+  it("works around Readability dropping the whole page when <html> or <body> looks unlikely", () => {
+    // Readability removes an "unlikely" <html> with everything in it, scores nothing, and keeps the whole body as
+    // the article: the navigation with it.
+    const plain = extract(page(prose(6)))
+    expect(plain.markdown).not.toContain("Home")
+    const result = extract(page(prose(6)).replace("<html>", '<html class="header-spacing">'))
+    expect(result.method).toBe("article")
+    expect(result.markdown).toContain("Paragraph 5")
+    expect(result.markdown).not.toContain("Home")
+    const hidden = extract(page(prose(6)).replace("<body>", '<body style="display:none">'))
+    expect(hidden.markdown).toContain("Paragraph 5")
+    expect(hidden.markdown).not.toContain("Home")
+  })
+})
+
+describe("Boilerplate rules", () => {
+  it("drops elements hidden by utility classes or attributes, and hover cards, keeping responsive classes", () => {
+    const result = extract(
+      page(
+        prose(3) +
+          '<p>Visible line <span class="sr-only">Screen reader aside</span> goes on.</p>' +
+          '<div class="d-none">Hidden by d-none</div><div class="dn">Hidden by dn</div>' +
+          '<p>The <a href="/p/crane">crane</a><span class="personRollover">Hover card bio text</span> lifts.</p>' +
+          '<div class="tooltipContent">Tooltip words</div><div class="hidden-xs">Shown on big screens</div>' +
+          prose(3, 3)
+      )
+    )
+    expect(result.markdown).toContain("Visible line goes on.")
+    expect(result.markdown).toContain("Shown on big screens")
+    for (const gone of ["Screen reader aside", "Hidden by d-none", "Hidden by dn", "Hover card", "Tooltip words"])
+      expect(result.markdown).not.toContain(gone)
+  })
+})
+
+describe("Captions and credits", () => {
+  const article =
+    prose(3) +
+    '<figure><img src="/a.jpg" alt="Crane"><figcaption>A crane at dusk. Photo: J. Doe</figcaption></figure>' +
+    '<div class="imageCredit">Credit words</div><div class="slide-count">Image 2 of 5</div>' +
+    '<div class="photoGallery"><p>Gallery caption one</p></div>' +
+    prose(3, 3)
+
+  it("drops figcaptions, caption and credit class words (camelCase too) and slide counters, not galleries", () => {
+    const result = extract(page(article))
+    expect(result.markdown).toContain("Paragraph 5")
+    // A gallery is kept: on a slideshow page the slides are the article.
+    expect(result.markdown).toContain("Gallery caption one")
+    for (const gone of ["A crane at dusk", "Credit words", "Image 2 of 5"]) expect(result.markdown).not.toContain(gone)
+  })
+
+  it("keeps them when asked", () => {
+    const result = extract(page(article), { keepCaptions: true })
+    for (const kept of ["A crane at dusk", "Credit words", "Image 2 of 5", "Gallery caption one"])
+      expect(result.markdown).toContain(kept)
+  })
+})
+
+describe("Links inside the body", () => {
+  it("drops teaser lines, all-caps link lines, link-only lists after the text and related-story blocks", () => {
+    const result = extract(
+      page(
+        prose(2) +
+          '<p>See the <a href="https://port.example/report">port report</a> for the figures of the year.</p>' +
+          '<p>READ MORE: <a href="/2026/other-story">Harbour strike ends after two weeks</a></p>' +
+          '<p><a href="/2026/video">WATCH THE CRANES AT WORK</a></p>' +
+          prose(4, 2) +
+          '<ul><li><a href="/a">First other story</a></li><li><a href="/b">Second other story</a></li></ul>' +
+          '<div class="relatedStories"><a href="/c">Related card title</a> <span>2 min</span></div>'
+      )
+    )
+    expect(result.markdown).toContain("Paragraph 5")
+    expect(result.markdown).toContain("[port report](https://port.example/report)")
+    for (const gone of ["Harbour strike ends", "WATCH THE CRANES", "First other story", "Related card title"])
+      expect(result.markdown).not.toContain(gone)
+  })
+
+  it("keeps a list of links at the top of the text (a table of contents, sources)", () => {
+    const result = extract(
+      page('<ul><li><a href="/a">Source one</a></li><li><a href="/b">Source two</a></li></ul>' + prose(6))
+    )
+    expect(result.markdown).toContain("Source one")
+  })
+})
+
+describe("Boilerplate sections after the article", () => {
+  it("drops a labelled section ('Mehr zum Thema', 'Related articles') with its link list, in the second half", () => {
+    const result = extract(
+      page(
+        prose(6) +
+          '<h3>Mehr zum Thema</h3><ul><li><a href="/x">Other piece one</a></li><li><a href="/y">Other two</a></li></ul>' +
+          "<h2>Related articles</h2><p><a href='/z'>A related headline</a></p>"
+      )
+    )
+    expect(result.markdown).toContain("Paragraph 5")
+    for (const gone of ["Mehr zum Thema", "Other piece one", "Related articles", "A related headline"])
+      expect(result.markdown).not.toContain(gone)
+  })
+
+  it("keeps a heading of the same words in the first half, where it is the article's own", () => {
+    const result = extract(page("<h2>Newsletter</h2>" + prose(6)))
+    expect(result.markdown).toContain("Newsletter")
+  })
+})
+
+describe("Boilerplate blocks around the article", () => {
+  it("drops author bios, sign-ups, about boxes, share and tag rows, copyright and citation lines", () => {
+    const result = extract(
+      page(
+        prose(6) +
+          '<div class="author-bio"><p>Jane Doe writes about ports for the paper since 2001.</p></div>' +
+          '<div class="newsletterSignup"><p>Get the morning briefing in your inbox.</p></div>' +
+          '<div class="about-box"><p>The Port Paper is an independent newsroom.</p></div>' +
+          '<div class="share-row"><a href="/s/x">X</a> <a href="/s/f">Facebook</a> <span>Share this</span></div>' +
+          '<div class="tags"><a href="/t/ports">Ports</a> <a href="/t/night">Night</a></div>' +
+          "<p>© 2026 The Port Paper. All rights reserved.</p><p>Cite this article: Doe, J. (2026).</p>"
+      )
+    )
+    expect(result.markdown).toContain("Paragraph 5")
+    for (const gone of [
+      "Jane Doe writes",
+      "morning briefing",
+      "independent newsroom",
+      "Facebook",
+      "Ports",
+      "©",
+      "Cite"
+    ])
+      expect(result.markdown).not.toContain(gone)
+  })
+
+  it("keeps an embedded tweet inside a 'social' wrapper", () => {
+    const result = extract(
+      page(
+        prose(3) +
+          '<div class="social-embed"><blockquote class="twitter-tweet"><p>The cranes are lit tonight, what a sight ' +
+          "over the water.</p>— Port Watcher (@portwatch)</blockquote></div>" +
+          prose(3, 3)
+      )
+    )
+    expect(result.markdown).toContain("The cranes are lit tonight")
+  })
+})
+
+describe("Title, byline and dateline at the top", () => {
+  it("drops the title, byline and dateline repeated at the top of the body", () => {
+    const head =
+      '<title>Dock Work At Night</title><meta name="author" content="Jane Doe">' +
+      '<meta property="article:published_time" content="2026-11-30T08:00:00Z">'
+    const result = extract(
+      page(
+        '<div class="kicker"><h2>Dock Work At Night</h2></div><p class="by">By Jane Doe</p>' +
+          "<p>Updated 30 November 2026, 09:12 · Posted 29 November 2026</p><p>4 min read</p>" +
+          prose(6),
+        head
+      )
+    )
+    expect(result.markdown).toContain("Paragraph 0")
+    for (const gone of ["Dock Work At Night", "By Jane Doe", "Updated 30 November", "4 min read"])
+      expect(result.markdown).not.toContain(gone)
+    expect(result.metadata.byline).toBe("Jane Doe")
+  })
+
+  it("keeps a sentence that mentions a date in the text", () => {
+    const result = extract(page("<p>On 30 November 2026 the harbour reopened after the strike.</p>" + prose(6)))
+    expect(result.markdown).toContain("On 30 November 2026 the harbour reopened")
+  })
+})

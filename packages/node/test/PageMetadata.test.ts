@@ -1,0 +1,29 @@
+import { describe, expect, it } from "@effect/vitest"
+import * as PageMetadata from "../src/internal/pageMetadata.js"
+
+describe("PageMetadata", () => {
+  it("reads a published time as ISO 8601 only from an ISO date or a date naming its year", () => {
+    expect(PageMetadata.publishedAt("2026-11-30T09:15:00+01:00")).toBe("2026-11-30T08:15:00.000Z")
+    expect(PageMetadata.publishedAt("2012-05-31")).toBe("2012-05-31T00:00:00.000Z")
+    expect(PageMetadata.publishedAt("Mon, 30 Nov 2026 08:00:00 GMT")).toBe("2026-11-30T08:00:00.000Z")
+    for (const bad of ["vor 2 Stunden", "Monday", "12", "", "2026-13-45", "3000-01-01", undefined])
+      expect(PageMetadata.publishedAt(bad)).toBeUndefined()
+  })
+
+  it("keeps a language tag only when it is one, and fields only when the page has them", () => {
+    expect(PageMetadata.language("de_DE")).toBe("de-DE")
+    expect(PageMetadata.language("en")).toBe("en")
+    expect(PageMetadata.language("english please")).toBeUndefined()
+    const doc = {
+      kind: "html" as const,
+      title: "t",
+      markdown: "m",
+      byline: "  Jane   Doe ",
+      publishedTime: undefined,
+      siteName: "",
+      lang: "fr",
+      excerpt: undefined
+    }
+    expect(PageMetadata.fromDocument(doc)).toEqual({ author: "Jane Doe", language: "fr" })
+  })
+})
