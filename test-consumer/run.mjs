@@ -239,18 +239,23 @@ try {
         JSON.stringify(out.search.response.results)
       )
     })
-    await check(at("app.mjs: its option is checked by its own schema, and an override needs a composed provider"), async () => {
-      const out = lastJsonLine(app.stdout)
-      assert(
-        out.badOption?.reason === "invalid_config" && out.badOption.message.includes("providers.memory.greeting"),
-        `bad option: ${JSON.stringify(out.badOption)}`
-      )
-      assert(
-        out.unknownOverride?.reason === "invalid_config" &&
-          out.unknownOverride.message.includes("providers.mem: no composed provider has this id (composed: memory, fetch)"),
-        `unknown override: ${JSON.stringify(out.unknownOverride)}`
-      )
-    })
+    await check(
+      at("app.mjs: its option is checked by its own schema, and an override needs a composed provider"),
+      async () => {
+        const out = lastJsonLine(app.stdout)
+        assert(
+          out.badOption?.reason === "invalid_config" && out.badOption.message.includes("providers.memory.greeting"),
+          `bad option: ${JSON.stringify(out.badOption)}`
+        )
+        assert(
+          out.unknownOverride?.reason === "invalid_config" &&
+            out.unknownOverride.message.includes(
+              "providers.mem: no composed provider has this id (composed: memory, fetch)"
+            ),
+          `unknown override: ${JSON.stringify(out.unknownOverride)}`
+        )
+      }
+    )
     await check(at("app.mjs: the node Fetch provider reads a 127.0.0.1 page (worker extraction)"), async () => {
       const result = app
       assert(result.code === 0, `exit ${result.code}: ${clip(result.stderr)}`)

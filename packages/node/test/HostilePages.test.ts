@@ -10,7 +10,7 @@ import * as Fetch from "../src/Fetch.js"
 import * as LocalServer from "./support/localServer.js"
 
 const live = (input: Settings.SettingsInput) =>
-  Fetch.layerWith().pipe(Layer.provideMerge(WebSearch.layer), Layer.provideMerge(Settings.layer(input)))
+  WebSearch.layer(Fetch.layerWith()).pipe(Layer.provideMerge(Settings.layer(input)))
 
 // Under the old inline threshold (64 KiB), so the old code extracted these on the calling thread.
 const spaces = " ".repeat(60 * 1024)

@@ -6,7 +6,6 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as FetchUrls from "@websearch/core/FetchUrls"
-import * as Preset from "@websearch/core/Preset"
 import * as SearchKeywords from "@websearch/core/SearchKeywords"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
@@ -117,8 +116,8 @@ const run = (id: string, capability: "searchKeywords" | "fetchUrls") => {
 }
 
 describe.each(ids)("%s keeps its credentials out of spans and logs", (id) => {
-  const capabilities = Preset.byId
-    .get(id)!
+  const capabilities = Providers.presets
+    .find((preset) => preset.id === id)!
     .capabilities.map((c) => c.feature)
     .filter((c): c is "searchKeywords" | "fetchUrls" => c !== "research")
 

@@ -38,7 +38,10 @@ describe("typed client derived from WebSearchApi", () => {
       const fetched = yield* api.v1.fetch({ payload: { urls: ["https://a.example/"] } })
       expect(fetched.results[0].content).toBe("Content of https://a.example/")
       const providers = yield* api.v1.providers()
-      expect(providers.find((p) => p.id === "tavily")).toMatchObject({ apiKeys: 1, defaultFor: ["searchKeywords", "fetchUrls"] })
+      expect(providers.find((p) => p.id === "tavily")).toMatchObject({
+        apiKeys: 1,
+        defaultFor: ["searchKeywords", "fetchUrls"]
+      })
       const check = yield* api.v1.check({ path: { id: "tavily" } })
       expect(check.ok).toBe(true)
       expect(yield* api.system.health()).toEqual({ status: "ok" })

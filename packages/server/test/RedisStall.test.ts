@@ -40,7 +40,7 @@ const server = (redis: RedisServer.RedisServer, rateLimit: false | undefined) =>
       logRequests: false,
       tokens: [Support.token],
       ...(rateLimit === false ? { rateLimit } : {})
-    }).pipe(Layer.provide(stores), Layer.provide(Support.live([driver], settings)), Layer.build)
+    }).pipe(Layer.provide(Support.live([driver], settings, [stores])), Layer.build)
     const base = Support.baseUrl(Context.get(context, HttpServer.HttpServer))
     const search = (keyword: string) =>
       Effect.promise(async () => {

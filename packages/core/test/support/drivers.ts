@@ -266,9 +266,7 @@ type Driverish = ProviderDriver | TestDriver
 const toDriver = (d: Driverish): ProviderDriver => ("driver" in d ? d.driver : d)
 
 /** Parts registering drivers, for `WebSearch.layer(...)`. */
-export const registerAll = (
-  drivers: ReadonlyArray<Driverish>
-): Layer.Layer<never, never, Composition.Composition> =>
+export const registerAll = (drivers: ReadonlyArray<Driverish>): Layer.Layer<never, never, Composition.Composition> =>
   // In order, so the composed ids are listed in the order the test gives them.
   Composition.sequence(...drivers.map((d) => ProviderRegistry.register(toDriver(d))))
 

@@ -161,4 +161,3 @@ export const all: ReadonlyArray<Preset> = [
 
 /** The presets by id. */
 export const byId: ReadonlyMap<string, Preset> = new Map(all.map((preset) => [preset.id, preset]))
-

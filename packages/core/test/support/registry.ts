@@ -36,7 +36,10 @@ const options: Readonly<Record<string, Pick<AnyProviderDriver, "options" | "opti
     optionsConfig: Config.all({ fetchResults: flag("SEARXNG_FETCH_RESULTS") })
   },
   fetch: {
-    options: Schema.Struct({ userAgent: Schema.optional(NonEmpty), respectRobotsTxt: Schema.optional(Schema.Boolean) }),
+    options: Schema.Struct({
+      userAgent: Schema.optional(Settings.HeaderText),
+      respectRobotsTxt: Schema.optional(Schema.Boolean)
+    }),
     optionsConfig: Config.all({
       userAgent: variable("FETCH_USER_AGENT"),
       respectRobotsTxt: flag("FETCH_RESPECT_ROBOTS_TXT")
