@@ -155,7 +155,14 @@ try {
     join(project, "package.json"),
     `${JSON.stringify({ name: "websearch-consumer", private: true, type: "module" }, null, 2)}\n`
   )
-  for (const file of ["app.mjs", "mcp-client.mjs", "consumer.ts", "tsconfig.nodenext.json", "tsconfig.bundler.json"]) {
+  for (const file of [
+    "app.mjs",
+    "mcp-client.mjs",
+    "provider-module.mjs",
+    "consumer.ts",
+    "tsconfig.nodenext.json",
+    "tsconfig.bundler.json"
+  ]) {
     copyFileSync(join(here, file), join(project, file))
   }
   await check("npm install of the tarballs with registry dependencies only", async () => {
@@ -306,6 +313,18 @@ try {
       const out = JSON.parse(result.stdout)
       assert(out.ok && out.response.results[0]?.content.includes(marker), clip(result.stdout))
     })
+    await check(
+      at("websearch loads a plain .js provider module (WEBSEARCH_PROVIDER_MODULES) with its option"),
+      async () => {
+        const result = await run(bin, ["search", "layers", "--provider", "memory", "--json"], {
+          cwd: project,
+          env: { ...env, WEBSEARCH_PROVIDER_MODULES: "./provider-module.mjs", MEMORY_GREETING: "Bonjour" }
+        })
+        assert(result.code === 0, `exit ${result.code}: ${clip(result.stdout + result.stderr)}`)
+        const out = JSON.parse(result.stdout)
+        assert(out.ok && out.response.results[0]?.title === "Bonjour from the module: layers", clip(result.stdout))
+      }
+    )
     await check(at("websearch fetch --render always renders a scripted loopback page in Chromium"), async () => {
       const args = ["fetch", scriptedUrl, "--allow-host", "127.0.0.1", "--render", "always", "--json"]
       const result = await run(bin, args, { cwd: project, env, timeoutMs: 180_000 })

@@ -2,12 +2,17 @@
  * A provider module that registers its own `fetch` driver: composed after the built-in providers, it must
  * replace the built-in driver with the same id.
  */
+import * as Preset from "@websearch/core/Preset"
 import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
 import * as Effect from "effect/Effect"
-import * as Presets from "./presets.js"
 
-const preset = Presets.byId.get("fetch")
-if (preset === undefined) throw new Error("the fetch preset is missing")
+const preset = Preset.make({
+  id: "fetch",
+  name: "Fetch (from a module)",
+  type: "local",
+  credentials: "none",
+  capabilities: [{ feature: "fetchUrls" }]
+})
 
 export const layer = ProviderRegistry.register({
   preset,

@@ -2,11 +2,11 @@
  * A provider module for `WEBSEARCH_PROVIDER_MODULES`, as a user would write one: it registers a driver for the
  * `searxng` preset that queries the configured endpoint's JSON API (`SEARXNG_API_HOST`; in tests a local mock).
  */
+import * as Preset from "@websearch/core/Preset"
 import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import * as Presets from "./presets.js"
 
 interface SearxResult {
   readonly title: string
@@ -14,8 +14,13 @@ interface SearxResult {
   readonly content?: string
 }
 
-const preset = Presets.byId.get("searxng")
-if (preset === undefined) throw new Error("the searxng preset is missing")
+const preset = Preset.make({
+  id: "searxng",
+  name: "SearXNG",
+  type: "api",
+  credentials: "none",
+  capabilities: [{ feature: "searchKeywords" }]
+})
 
 export const layer = ProviderRegistry.register({
   preset,
