@@ -464,6 +464,11 @@ const cases: Record<string, () => Promise<Measured>> = {
           baseline: ms(quiet.normal.p99)
         },
         {
+          figure: `${f.normalClients} normal clients' slowest fetch, hostile vs quiet (a failed fetch counts at its time)`,
+          ours: ms(hostile.normal.max),
+          baseline: ms(quiet.normal.max)
+        },
+        {
           figure:
             `server peak RSS (kernel maxRSS) after the hostile phase vs after the quiet one ` +
             `(idle after start ${f.idleRssMiB.toFixed(0)} MiB; aim ≤ 400 MiB)`,
