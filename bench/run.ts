@@ -29,7 +29,7 @@ import * as ManagedRuntime from "effect/ManagedRuntime"
 /** A measured value in its unit. */
 interface Quantity {
   readonly value: number
-  readonly unit: "ms" | "MiB" | "rps" | "F1" | "chars"
+  readonly unit: "ms" | "MiB" | "rps" | "F1" | "chars" | "count"
 }
 
 const ms = (value: number): Quantity => ({ value, unit: "ms" })
@@ -419,6 +419,82 @@ const cases: Record<string, () => Promise<Measured>> = {
         }
       ]
     }
+  },
+  // The hostile page set (whitespace runs, deep nesting, a 3 MiB attribute, gzip/deflate/br bombs, a PDF bomb)
+  // fetched through the real server (its own process; pages from another) while a prober calls /health every 50 ms
+  // and 4 clients fetch a ~30 KB article in a loop, against a quiet phase of the same length without the hostile
+  // pages (bench/hostile.ts). Fails when no hostile request reached the page server.
+  hostile: async () => {
+    const Hostile = await import("./hostile.js")
+    const f = await Hostile.measure(12)
+    const { quiet, hostile } = f
+    const count = (value: number): Quantity => ({ value, unit: "count" })
+    const outcomes = hostile.hostile.outcomes
+    const known = ["too_large", "timeout", "ok"]
+    const other = Object.entries(outcomes).filter(([key]) => !known.includes(key))
+    const otherCount = other.reduce((sum, [, n]) => sum + n, 0)
+    const errors = (phase: typeof quiet) =>
+      Object.entries(phase.normal.errors)
+        .map(([key, n]) => `${key} ${n}`)
+        .join(", ") || "none"
+    const phases = `${f.seconds} s each`
+    return {
+      peakRssMiB: hostile.server.maxRssMiB,
+      rows: [
+        {
+          figure: `longest event-loop delay in the server, hostile vs quiet phase, ${phases} (aim ≤ 100 ms)`,
+          ours: ms(hostile.server.loopMaxMs),
+          baseline: ms(quiet.server.loopMaxMs)
+        },
+        {
+          figure: `/health every 50 ms: p99, hostile vs quiet (${hostile.health.count} vs ${quiet.health.count} probes; aim ≤ 50 ms)`,
+          ours: ms(hostile.health.p99),
+          baseline: ms(quiet.health.p99)
+        },
+        {
+          figure: `/health max, hostile vs quiet (probe errors ${hostile.health.errors} vs ${quiet.health.errors})`,
+          ours: ms(hostile.health.max),
+          baseline: ms(quiet.health.max)
+        },
+        {
+          figure:
+            `${f.normalClients} normal clients (~30 KB article) p99, hostile vs quiet: ${hostile.normal.ok} vs ` +
+            `${quiet.normal.ok} ok, failed ${errors(hostile)} vs ${errors(quiet)} (aim ratio ≤ 1.5)`,
+          ours: ms(hostile.normal.p99),
+          baseline: ms(quiet.normal.p99)
+        },
+        {
+          figure: `${f.normalClients} normal clients' slowest fetch, hostile vs quiet (a failed fetch counts at its time)`,
+          ours: ms(hostile.normal.max),
+          baseline: ms(quiet.normal.max)
+        },
+        {
+          figure:
+            `server peak RSS (kernel maxRSS) after the hostile phase vs after the quiet one ` +
+            `(idle after start ${f.idleRssMiB.toFixed(0)} MiB; aim ≤ 400 MiB)`,
+          ours: mib(hostile.server.maxRssMiB),
+          baseline: mib(quiet.server.maxRssMiB),
+          peakRssMiB: hostile.server.maxRssMiB
+        },
+        {
+          figure:
+            `hostile fetches (${f.hostileClients} clients over ${Hostile.hostilePaths.length} pages; ` +
+            `${hostile.hostileHits} reached the page server) by outcome: too_large ${outcomes.too_large ?? 0}, ` +
+            `timeout ${outcomes.timeout ?? 0}, ok ${outcomes.ok ?? 0}, other ${otherCount}` +
+            (other.length > 0 ? ` (${other.map(([key, n]) => `${key} ${n}`).join(", ")})` : ""),
+          ours: count(hostile.hostile.total),
+          peakRssMiB: null
+        },
+        ...Hostile.hostilePaths.map((path) => ({
+          figure: `  ${path} (${hostile.hitsByPage[path] ?? 0} reached the page server): ${
+            Object.entries(hostile.hostile.byPage[path] ?? {})
+              .map(([key, n]) => `${key} ${n}`)
+              .join(", ") || "not reached"
+          }`,
+          peakRssMiB: null
+        }))
+      ]
+    }
   }
 }
 
@@ -429,6 +505,8 @@ const formatQuantity = (q: Quantity | null): string => {
       return `${q.value.toFixed(q.value < 10 ? 2 : q.value < 100 ? 1 : 0)} ms`
     case "F1":
       return `F1 ${q.value.toFixed(4)}`
+    case "count":
+      return q.value.toFixed(0)
     default:
       return `${q.value.toFixed(0)} ${q.unit}`
   }
