@@ -21,6 +21,7 @@ import * as Blacklist from "./Blacklist.js"
 import * as Capability from "./Capability.js"
 import * as Compression from "./Compression.js"
 import * as ContentBudget from "./ContentBudget.js"
+import { optionalString, splitList } from "./internal/configText.js"
 import * as HeaderValue from "./internal/headerValue.js"
 import * as ParseIssues from "./internal/parseIssues.js"
 import * as SettingsFile from "./internal/settingsFile.js"
@@ -470,17 +471,6 @@ export const make = (
  */
 export const layer = (input: SettingsInput = {}): Layer.Layer<Settings, WebSearchError.Unavailable> =>
   Layer.effect(Settings, make(input))
-
-const optionalString = (name: string) =>
-  Config.option(Config.string(name)).pipe(
-    Config.map(Option.flatMap((s) => (s.trim() === "" ? Option.none() : Option.some(s.trim()))))
-  )
-
-const splitList = (s: string) =>
-  s
-    .split(",")
-    .map((item) => item.trim())
-    .filter((item) => item.length > 0)
 
 /**
  * Reads the application-wide part of a settings document from the environment (or any `ConfigProvider`):

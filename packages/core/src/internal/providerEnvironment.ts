@@ -5,23 +5,12 @@
  * `<ID>_RATE_LIMIT_MAX_WAIT`) and the provider's own (its driver's `optionsConfig`). The result is an override
  * as written in a settings file, laid over the settings' own.
  */
-import * as Config from "effect/Config"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Capability from "../Capability.js"
+import { optionalString, splitList } from "./configText.js"
 import type { AnyProviderDriver } from "../ProviderDriver.js"
 import * as ProviderId from "../ProviderId.js"
-
-const optionalString = (name: string) =>
-  Config.option(Config.string(name)).pipe(
-    Config.map(Option.flatMap((s) => (s.trim() === "" ? Option.none() : Option.some(s.trim()))))
-  )
-
-const splitList = (s: string) =>
-  s
-    .split(",")
-    .map((item) => item.trim())
-    .filter((item) => item.length > 0)
 
 /** What was read: the override fields found, and the problems (named by variable). */
 export interface Read {
