@@ -7,10 +7,11 @@
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { FetchUrls } from "./FetchUrls.js"
+import type { FetchUrls } from "./FetchUrls.js"
+import * as CapabilityEnv from "./internal/capabilityEnv.js"
 import * as Pipeline from "./internal/pipeline.js"
-import { ProviderRegistry } from "./ProviderRegistry.js"
-import { Settings } from "./Settings.js"
+import type { ProviderRegistry } from "./ProviderRegistry.js"
+import type { Settings } from "./Settings.js"
 import type { WebSearchError } from "./WebSearchError.js"
 import * as WebSearchRequest from "./WebSearchRequest.js"
 import type { ResearchResponse } from "./WebSearchResponse.js"
@@ -48,12 +49,7 @@ export declare namespace Research {
  */
 export const make: Effect.Effect<Research.Service, never, Settings | ProviderRegistry | FetchUrls> = Effect.gen(
   function* () {
-    const fetcher = yield* FetchUrls
-    const env: Pipeline.Env = {
-      settings: yield* Settings,
-      registry: yield* ProviderRegistry,
-      fetchUrls: fetcher.fetchUrls
-    }
+    const env = yield* CapabilityEnv.make
     return {
       research: (request) =>
         Pipeline.checkPlacement(env).pipe(

@@ -7,10 +7,11 @@
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { FetchUrls } from "./FetchUrls.js"
+import type { FetchUrls } from "./FetchUrls.js"
+import * as CapabilityEnv from "./internal/capabilityEnv.js"
 import * as Pipeline from "./internal/pipeline.js"
-import { ProviderRegistry } from "./ProviderRegistry.js"
-import { Settings } from "./Settings.js"
+import type { ProviderRegistry } from "./ProviderRegistry.js"
+import type { Settings } from "./Settings.js"
 import type { WebSearchError } from "./WebSearchError.js"
 import * as WebSearchRequest from "./WebSearchRequest.js"
 import type { WebSearchResponse } from "./WebSearchResponse.js"
@@ -55,12 +56,7 @@ export declare namespace SearchKeywords {
  */
 export const make: Effect.Effect<SearchKeywords.Service, never, Settings | ProviderRegistry | FetchUrls> = Effect.gen(
   function* () {
-    const fetcher = yield* FetchUrls
-    const env: Pipeline.Env = {
-      settings: yield* Settings,
-      registry: yield* ProviderRegistry,
-      fetchUrls: fetcher.fetchUrls
-    }
+    const env = yield* CapabilityEnv.make
     return {
       searchKeywords: (request) =>
         Pipeline.checkPlacement(env).pipe(
