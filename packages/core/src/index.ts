@@ -30,10 +30,14 @@ export * as ProviderId from "./ProviderId.js"
 export * as ProviderQuota from "./ProviderQuota.js"
 /** @since 0.1.0 */
 export * as ProviderRegistry from "./ProviderRegistry.js"
+/** @since 0.2.0 */
+export * as Redaction from "./Redaction.js"
 /** @since 0.1.0 */
 export * as Research from "./Research.js"
 /** @since 0.1.0 */
 export * as ResultCache from "./ResultCache.js"
+/** @since 0.2.0 */
+export * as RetryAfter from "./RetryAfter.js"
 /** @since 0.1.0 */
 export * as SearchKeywords from "./SearchKeywords.js"
 /** @since 0.1.0 */

@@ -29,6 +29,8 @@ import type * as HttpClientError from "@effect/platform/HttpClientError"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import * as Preset from "@websearch/core/Preset"
+import * as Redaction from "@websearch/core/Redaction"
+import * as RetryAfter from "@websearch/core/RetryAfter"
 import type * as ProviderDriver from "@websearch/core/ProviderDriver"
 import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
 import * as Settings from "@websearch/core/Settings"
@@ -175,19 +177,11 @@ const ctxOf = (request: ResearchRequest) => ({ providerId, capability: "research
  * masked key back on 401) removed, white space folded, cut to 300 characters.
  */
 const providerText = (text: string, secret: string): string => {
-  const clean = (secret.length >= 4 ? text.split(secret).join("[redacted]") : text)
-    .replace(/\bsk-[A-Za-z0-9_*.-]{3,}/g, "sk-[redacted]")
+  const clean = Redaction.scrub(text, Redaction.forms(secret))
+    .replace(/\bsk-[A-Za-z0-9_*.-]{3,}/g, `sk-${Redaction.placeholder}`)
     .replace(/\s+/gu, " ")
     .trim()
   return Evidence.truncate(clean, 300)
-}
-
-const retryAfterSeconds = (headers: Readonly<Record<string, string>>): number | undefined => {
-  const raw = headers["retry-after"]?.trim()
-  if (raw === undefined || raw === "") return undefined
-  if (/^\d+(\.\d+)?$/.test(raw)) return Math.ceil(Number(raw))
-  const at = Date.parse(raw)
-  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - Date.now()) / 1000))
 }
 
 const readErrorBody = (response: HttpClientResponse.HttpClientResponse): Effect.Effect<string> =>
@@ -247,7 +241,7 @@ const statusError = (
   if (status === 429) {
     // Out of quota is a billing state, not congestion: waiting a few seconds will not help.
     const quota = details.code === "insufficient_quota"
-    const retryAfter = retryAfterSeconds(response.headers)
+    const retryAfter = RetryAfter.fromHeaders(response.headers, Date.now())
     return WebSearchError.requestFailed(
       "http_429",
       `OpenAI refused the research: ${quota ? "quota exhausted" : "rate limited"} (HTTP 429)${said}`,

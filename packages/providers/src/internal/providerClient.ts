@@ -17,24 +17,29 @@ import * as Exit from "effect/Exit"
 import * as FiberRef from "effect/FiberRef"
 import * as Option from "effect/Option"
 import type * as Redacted from "effect/Redacted"
-import * as Redaction from "./redaction.js"
+import * as Redaction from "@websearch/core/Redaction"
 
 /**
  * The HttpClient a provider Layer captures. Its own `http.client` span (and `traceparent` header) is made only when
  * a tracer records, as with `Spans`: under the default tracer it is work nobody sees. Every header whose name
  * carries a credential is redacted in that span (request and response), and a request with a credential in its
  * URL (a key query parameter) gets a span of ours instead, whose URL shows the parameter redacted: the
- * platform's would show it whole (see `internal/redaction`).
+ * platform's would show it whole (see `@websearch/core/Redaction`).
  */
+// A credential-named query parameter (given apart or in the URL), or a password in the URL.
+const hasCredentialInUrl = (request: HttpClientRequest.HttpClientRequest): boolean =>
+  request.urlParams.some(([name]) => Redaction.isCredentialName(name)) ||
+  (URL.canParse(request.url) && Redaction.hasCredential(new URL(request.url)))
+
 export const client = Effect.map(HttpClient.HttpClient, (http) =>
   http.pipe(
-    HttpClient.withTracerDisabledWhen((request) => !Spans.isRecordingNow() || Redaction.hasCredentialInUrl(request)),
+    HttpClient.withTracerDisabledWhen((request) => !Spans.isRecordingNow() || hasCredentialInUrl(request)),
     HttpClient.transform((effect, request) => {
       const redacted = Effect.locallyWith(effect, Headers.currentRedactedNames, (names) => [
         ...names,
         Redaction.credentialName
       ])
-      return Redaction.hasCredentialInUrl(request) ? urlSpan(redacted, request) : redacted
+      return hasCredentialInUrl(request) ? urlSpan(redacted, request) : redacted
     })
   )
 )

@@ -22,7 +22,8 @@ import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import * as ProviderClient from "./providerClient.js"
-import * as Redaction from "./redaction.js"
+import * as Redaction from "@websearch/core/Redaction"
+import * as RetryAfter from "@websearch/core/RetryAfter"
 
 /**
  * Who is being called, for what: the context every error of the call carries.
@@ -91,13 +92,8 @@ export const keySettings = (c: Call): string =>
 /**
  * Seconds from a `Retry-After` header (seconds or an HTTP date), if present and sane.
  */
-export const retryAfterSeconds = (headers: Readonly<Record<string, string>>): number | undefined => {
-  const raw = headers["retry-after"]?.trim()
-  if (raw === undefined || raw === "") return undefined
-  if (/^\d+(\.\d+)?$/.test(raw)) return Math.min(86_400, Math.ceil(Number(raw)))
-  const at = Date.parse(raw)
-  return Number.isNaN(at) ? undefined : Math.min(86_400, Math.max(0, Math.ceil((at - Date.now()) / 1000)))
-}
+export const retryAfterSeconds = (headers: Readonly<Record<string, string>>): number | undefined =>
+  RetryAfter.fromHeaders(headers, Date.now())
 
 /**
  * How a provider's answer failed, in the provider's terms; `failure` turns it into the websearch error.
