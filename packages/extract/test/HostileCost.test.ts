@@ -80,6 +80,32 @@ const cases: ReadonlyArray<Case> = [
     benign: () => Feed.isXhtml("<?xml?>".repeat(500) + "x")
   },
   {
+    // Readability re-reads each table's and list's subtree: nested ones were cubic (500 tables: 24 s).
+    name: "500 nested one-cell tables",
+    hostile: extract(
+      `<html><body>${"<table><tr><td>x ".repeat(500)}${"</td></tr></table>".repeat(500)}</body></html>`,
+      "text/html"
+    ),
+    benign: extract(`<html><body>${"<table><tr><td>x </td></tr></table>".repeat(500)}</body></html>`, "text/html")
+  },
+  {
+    name: "500 nested lists",
+    hostile: extract(`<html><body>${"<ul><li>x ".repeat(500)}${"</li></ul>".repeat(500)}</body></html>`, "text/html"),
+    benign: extract(`<html><body>${"<ul><li>x </li></ul>".repeat(500)}</body></html>`, "text/html")
+  },
+  {
+    // The end tags inside each <textarea> are text to the parser, so an estimate read off the text sees no nesting.
+    name: "300 nested tables whose end tags hide in textareas",
+    hostile: extract(
+      `<html><body>${"<table><tr><td><textarea></td></tr></table></textarea>x ".repeat(300)}</body></html>`,
+      "text/html"
+    ),
+    benign: extract(
+      `<html><body>${"<table><tr><td><textarea>x</textarea></td></tr></table>".repeat(300)}</body></html>`,
+      "text/html"
+    )
+  },
+  {
     name: "160 000 top-level elements with no <html> or <body>",
     hostile: () => HtmlDocument.parse(fill("<br>", 640 * kib)),
     benign: () => HtmlDocument.parse(`<html><head></head><body>${fill("<br>", 640 * kib)}</body></html>`)
