@@ -9,7 +9,8 @@
  * Three processes. A page child (plain node:http on 127.0.0.1) serves a ~30 KB article and the hostile set; the
  * bombs are built there at start with node:zlib (nothing big is committed). A server child runs the real server
  * (`WebSearchServer.layer`, bearer auth on, request logging off) over `WebSearch.layer(Fetch.layerWith(),
- * SharedStores.layerMemory())` with `urlPolicy` allowing only 127.0.0.1 on the page child's port; it watches its own
+ * SharedStores.layerMemory())` with `urlPolicy` allowing only 127.0.0.1 on the page child's port, from the built
+ * packages under plain node (`support/hostileServer.mjs`; `HOSTILE_SOURCES=1` for the sources); it watches its own
  * event loop (`monitorEventLoopDelay`, 10 ms resolution) and RSS and reports both over IPC. This process runs the
  * load: a prober calling `GET /health` every 50 ms, 4 normal clients each fetching the article in a loop
  * (`POST /v1/fetch`, one URL a request), and, in the hostile phase only, 2 hostile clients looping over the hostile
@@ -19,17 +20,14 @@
  * A bench that measured nothing must not pass: the run fails when no hostile request reached the page child, when
  * no hostile fetch came back with a known outcome, or when a phase had no successful normal fetch.
  */
-import { spawn, type ChildProcess } from "node:child_process"
+import { spawn, spawnSync, type ChildProcess } from "node:child_process"
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
-import { monitorEventLoopDelay } from "node:perf_hooks"
 import { fileURLToPath } from "node:url"
 import { Client, Pool } from "undici"
 import { article, bombPages, hostilePaths, plainPages } from "./support/hostilePages.js"
 
 const token = "bench-hostile-token-0123456789abcdef"
-const KiB = 1024
-const MiB = 1024 * KiB
 
 export { hostilePaths }
 
@@ -97,82 +95,43 @@ const pagesChild = async () => {
   send({ type: "ready", port, sizes })
 }
 
-const serverChild = async (pagesPort: number) => {
-  const send = (message: ChildMessage) => process.send!(message)
-  process.on("disconnect", () => process.exit(0))
-  const loop = monitorEventLoopDelay({ resolution: 10 })
-  loop.enable()
-  let sampled = 0
-  setInterval(() => {
-    sampled = Math.max(sampled, process.memoryUsage.rss())
-  }, 20).unref()
-  process.on("message", (message: ParentMessage) => {
-    if (message.type === "reset") {
-      loop.reset()
-      sampled = process.memoryUsage.rss()
-    } else if (message.type === "report") {
-      sampled = Math.max(sampled, process.memoryUsage.rss())
-      send({
-        type: "report",
-        report: {
-          loopMaxMs: loop.max / 1e6,
-          loopP99Ms: loop.percentile(99) / 1e6,
-          sampledRssMiB: sampled / MiB,
-          maxRssMiB: process.resourceUsage().maxRSS / KiB
-        }
-      })
-    }
-  })
-  const Effect = await import("effect/Effect")
-  const Layer = await import("effect/Layer")
-  const Context = await import("effect/Context")
-  const Scope = await import("effect/Scope")
-  const HttpServer = await import("@effect/platform/HttpServer")
-  const Settings = await import("../packages/core/src/Settings.js")
-  const WebSearch = await import("../packages/core/src/WebSearch.js")
-  const Fetch = await import("../packages/node/src/Fetch.js")
-  const SharedStores = await import("../packages/node/src/SharedStores.js")
-  const WebSearchServer = await import("../packages/server/src/WebSearchServer.js")
-  const live = WebSearch.layer(Fetch.layerWith(), SharedStores.layerMemory()).pipe(
-    Layer.provideMerge(Settings.layer({ urlPolicy: { allowHosts: ["127.0.0.1"], allowPorts: [pagesPort] } }))
-  )
-  const server = WebSearchServer.layer({
-    port: 0,
-    tokens: [token],
-    logRequests: false,
-    rateLimit: { limit: 100_000_000, window: "1 minute" }
-  }).pipe(Layer.provide(live))
-  const scope = Effect.runSync(Scope.make())
-  const built = await Effect.runPromise(Layer.buildWithScope(server, scope))
-  const address = Context.get(built, HttpServer.HttpServer).address
-  send({
-    type: "ready",
-    port: address._tag === "TcpAddress" ? address.port : 0,
-    idleRssMiB: process.memoryUsage.rss() / MiB
-  })
-}
-
 // --- the parent: the load -------------------------------------------------------------------------------------
 
 // HOSTILE_CPU_PROF=dir writes a CPU profile of the server child there (to find what blocks its event loop).
 const profile = process.env.HOSTILE_CPU_PROF
 
-const startChild = (args: ReadonlyArray<string>): ChildProcess =>
-  spawn(
+const fromSources = process.env.HOSTILE_SOURCES === "1"
+const here = fileURLToPath(import.meta.url)
+const serverScript = fileURLToPath(new URL("./support/hostileServer.mjs", import.meta.url))
+
+// The server child runs from the built packages under plain node, as a user runs it (the build comes first, so
+// the figures are of today's sources); with HOSTILE_SOURCES=1, from the sources under tsx. The page child is
+// this file under tsx: its cost is not measured.
+const startChild = (args: ReadonlyArray<string>): ChildProcess => {
+  const serving = args[0] === "--serve"
+  const loader = ["--conditions=@websearch/source", "--import", "tsx"]
+  return spawn(
     process.execPath,
     [
-      ...(profile !== undefined && args[0] === "--serve" ? ["--cpu-prof", `--cpu-prof-dir=${profile}`] : []),
-      "--conditions=@websearch/source",
-      "--import",
-      "tsx",
-      fileURLToPath(import.meta.url),
-      ...args
+      ...(profile !== undefined && serving ? ["--cpu-prof", `--cpu-prof-dir=${profile}`] : []),
+      ...(serving && !fromSources ? [] : loader),
+      ...(serving ? [serverScript, ...args.slice(1), token] : [here, ...args])
     ],
     {
       // Whatever a child prints goes to stderr: bench/run.ts reads this process's stdout as JSON.
       stdio: ["ignore", 2, "inherit", "ipc"]
     }
   )
+}
+
+/** Builds every package's dist (stale or missing dist would measure other code than the sources'). */
+const build = () => {
+  const built = spawnSync("npm", ["run", "build", "--silent"], {
+    cwd: fileURLToPath(new URL("..", import.meta.url)),
+    stdio: ["ignore", 2, "inherit"]
+  })
+  if (built.status !== 0) throw new Error(`npm run build failed (${built.status}): the server child needs dist`)
+}
 
 /** The first message of `type` from `child`, sending `ask` first when given; fails when the child exits. */
 const receive = <T extends ChildMessage["type"]>(
@@ -410,6 +369,7 @@ const warmUpSeconds = 2
 
 /** The quiet phase, then the hostile phase, each `seconds` long, against fresh children. */
 export const measure = async (seconds = 12, normalClients = 4, hostileClients = 2): Promise<Figures> => {
+  if (!fromSources) build()
   const pages = startChild(["--pages"])
   let server: ChildProcess | undefined
   try {
@@ -457,8 +417,6 @@ export const measure = async (seconds = 12, normalClients = 4, hostileClients = 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   if (process.argv[2] === "--pages") {
     await pagesChild()
-  } else if (process.argv[2] === "--serve") {
-    await serverChild(Number(process.argv[3]))
   } else {
     console.log(JSON.stringify(await measure(Number(process.argv[2] ?? 12)), null, 2))
   }
