@@ -9,7 +9,7 @@ import type * as Option from "effect/Option"
 import type * as Redacted from "effect/Redacted"
 import type { Capability } from "./Capability.js"
 import type { Preset } from "./Preset.js"
-import type { RateLimit } from "./Settings.js"
+import type { RateLimit } from "./SettingsInput.js"
 
 /**
  * A provider after merging its preset with the user's override: capability endpoints merged by feature, keys as

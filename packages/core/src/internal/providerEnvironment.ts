@@ -2,21 +2,42 @@
  * A composed provider's environment variables, read when the application's layer is built: the common ones named
  * after its id (`<ID>_API_KEY`, `<ID>_API_HOST` or `<ID>_<CAPABILITY>_API_HOST`, `<ID>_ENGINES`,
  * `<ID>_BASIC_AUTH_USERNAME`, `<ID>_BASIC_AUTH_PASSWORD`, `<ID>_MODEL`, `<ID>_RATE_LIMIT`,
- * `<ID>_RATE_LIMIT_MAX_WAIT`) and the provider's own (its driver's `optionsConfig`). The result is an override
- * as written in a settings file, laid over the settings' own.
+ * `<ID>_RATE_LIMIT_MAX_WAIT`) and the provider's own (its driver's `optionsConfig`). Each is one `Config`; keys and
+ * the password are read `Redacted` and stay so. The common fields come back as an override, decoded by
+ * `EnvironmentOverride` and laid over the settings' own.
  */
+import * as Config from "effect/Config"
+import * as ConfigError from "effect/ConfigError"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
 import * as Capability from "../Capability.js"
-import { optionalString, splitList } from "./configText.js"
 import type { AnyProviderDriver } from "../ProviderDriver.js"
 import * as ProviderId from "../ProviderId.js"
+import * as SettingsInput from "../SettingsInput.js"
+import * as ConfigText from "./configText.js"
 
-/** What was read: the override fields found, and the problems (named by variable). */
+/**
+ * The common fields as the environment gives them: as in a settings file, except that keys and the password are
+ * already `Redacted` (they never pass through a plain string field).
+ */
+export const EnvironmentOverride = Schema.Struct({
+  ...SettingsInput.CommonOverride.fields,
+  apiKeys: Schema.optional(Schema.Array(Schema.RedactedFromSelf(SettingsInput.HeaderText))),
+  basicAuthPassword: Schema.optional(Schema.RedactedFromSelf(SettingsInput.HeaderText))
+})
+
+/** What was read: the common fields found (for `EnvironmentOverride`), the provider's own options, the problems. */
 export interface Read {
   readonly override: Record<string, unknown>
+  readonly options: Record<string, unknown>
+  /** One per malformed variable, named by the variable. */
   readonly problems: ReadonlyArray<string>
 }
+
+const hostVariable = (prefix: string, capability: Capability.Capability) =>
+  `${prefix}_${Capability.toEnvName(capability)}_API_HOST`
 
 /** The variable names of a provider's common fields, for messages and documentation. */
 export const names = (driver: AnyProviderDriver): ReadonlyArray<string> => {
@@ -24,7 +45,7 @@ export const names = (driver: AnyProviderDriver): ReadonlyArray<string> => {
   const hosts =
     driver.preset.capabilities.length === 1
       ? [`${prefix}_API_HOST`]
-      : driver.preset.capabilities.map((c) => `${prefix}_${Capability.toEnvName(c.feature)}_API_HOST`)
+      : driver.preset.capabilities.map((c) => hostVariable(prefix, c.feature))
   return [
     `${prefix}_API_KEY`,
     ...hosts,
@@ -37,73 +58,98 @@ export const names = (driver: AnyProviderDriver): ReadonlyArray<string> => {
   ]
 }
 
-/** Reads one provider's variables from the `ConfigProvider` in context. */
-export const read = (driver: AnyProviderDriver): Effect.Effect<Read> =>
-  Effect.gen(function* () {
-    const { preset } = driver
-    const prefix = ProviderId.toEnvName(preset.id)
-    const override: Record<string, unknown> = {}
-    const problems: Array<string> = []
-    const get = (name: string) =>
-      Effect.catchAll(optionalString(name), (error) => {
-        problems.push(`${name}: ${String(error)}`)
-        return Effect.succeed(Option.none<string>())
-      })
-    const keys = yield* get(`${prefix}_API_KEY`)
-    if (Option.isSome(keys)) override.apiKeys = splitList(keys.value)
-    const capabilities: Record<string, { apiHost: string }> = {}
-    const host = yield* get(`${prefix}_API_HOST`)
-    if (Option.isSome(host)) {
-      if (preset.capabilities.length === 1) capabilities[preset.capabilities[0].feature] = { apiHost: host.value }
-      else {
-        problems.push(
-          `${prefix}_API_HOST: ${preset.id} has several capabilities; set ${preset.capabilities
-            .map((c) => `${prefix}_${Capability.toEnvName(c.feature)}_API_HOST`)
-            .join(" or ")}`
+const refuse = (name: string, message: string) => ConfigError.InvalidData([name], message)
+
+// One `<ID>_API_HOST` names the endpoint of a provider with one capability; with several it would be ambiguous.
+const apiHosts = (driver: Pick<AnyProviderDriver, "preset">, prefix: string) => {
+  const { capabilities } = driver.preset
+  const single = Config.mapOrFail(ConfigText.optionalString(`${prefix}_API_HOST`), (host) =>
+    Option.isNone(host) || capabilities.length === 1
+      ? Either.right(Option.map(host, (apiHost) => [[capabilities[0].feature, { apiHost }] as const]))
+      : Either.left(
+          refuse(
+            `${prefix}_API_HOST`,
+            `${driver.preset.id} has several capabilities; set ${capabilities
+              .map((c) => hostVariable(prefix, c.feature))
+              .join(" or ")}`
+          )
         )
+  )
+  const each = Config.all(
+    capabilities.map((c) =>
+      Config.map(
+        ConfigText.optionalString(hostVariable(prefix, c.feature)),
+        Option.map((apiHost) => [c.feature, { apiHost }] as const)
+      )
+    )
+  )
+  // A per-capability variable wins over the single one.
+  return Config.map(Config.all([single, each]), ([one, several]) => {
+    const entries = [...Option.getOrElse(one, () => []), ...several.flatMap(Option.toArray)]
+    return entries.length === 0 ? Option.none() : Option.some(Object.fromEntries(entries))
+  })
+}
+
+// `LIMIT/WINDOW` (`100/1 minute`); the window and the wait are checked as durations with the rest of the override.
+const rateLimit = (prefix: string) =>
+  Config.mapOrFail(
+    Config.all([
+      ConfigText.optionalString(`${prefix}_RATE_LIMIT`),
+      ConfigText.optionalString(`${prefix}_RATE_LIMIT_MAX_WAIT`)
+    ]),
+    ([rate, maxWait]) => {
+      if (Option.isNone(rate)) {
+        return Option.isNone(maxWait)
+          ? Either.right(Option.none())
+          : Either.left(refuse(`${prefix}_RATE_LIMIT_MAX_WAIT`, `set ${prefix}_RATE_LIMIT too`))
       }
-    }
-    for (const capability of preset.capabilities) {
-      const capabilityHost = yield* get(`${prefix}_${Capability.toEnvName(capability.feature)}_API_HOST`)
-      if (Option.isSome(capabilityHost)) capabilities[capability.feature] = { apiHost: capabilityHost.value }
-    }
-    if (Object.keys(capabilities).length > 0) override.capabilities = capabilities
-    const engines = yield* get(`${prefix}_ENGINES`)
-    if (Option.isSome(engines)) override.engines = splitList(engines.value)
-    const username = yield* get(`${prefix}_BASIC_AUTH_USERNAME`)
-    if (Option.isSome(username)) override.basicAuthUsername = username.value
-    const password = yield* get(`${prefix}_BASIC_AUTH_PASSWORD`)
-    if (Option.isSome(password)) override.basicAuthPassword = password.value
-    const model = yield* get(`${prefix}_MODEL`)
-    if (Option.isSome(model)) override.model = model.value
-    const rateLimit = yield* get(`${prefix}_RATE_LIMIT`)
-    const maxWait = yield* get(`${prefix}_RATE_LIMIT_MAX_WAIT`)
-    if (Option.isSome(rateLimit)) {
-      const [limit, window, ...rest] = rateLimit.value.split("/").map((part) => part.trim())
+      const [limit, window, ...rest] = rate.value.split("/").map((part) => part.trim())
       if (!/^\d+$/.test(limit) || window === undefined || rest.length > 0) {
-        problems.push(`${prefix}_RATE_LIMIT: "${rateLimit.value}" is not LIMIT/WINDOW (100/1 minute)`)
-      } else {
-        override.rateLimit = {
+        return Either.left(refuse(`${prefix}_RATE_LIMIT`, `"${rate.value}" is not LIMIT/WINDOW (100/1 minute)`))
+      }
+      return Either.right(
+        Option.some({
           limit: Number(limit),
           window,
-          ...(Option.isSome(maxWait) ? { maxWait: maxWait.value } : {})
-        }
-      }
-    } else if (Option.isSome(maxWait)) {
-      problems.push(`${prefix}_RATE_LIMIT_MAX_WAIT: set ${prefix}_RATE_LIMIT too`)
+          ...Option.match(maxWait, { onNone: () => ({}), onSome: (w) => ({ maxWait: w }) })
+        })
+      )
     }
-    if (driver.optionsConfig !== undefined) {
-      const options = yield* Effect.either(driver.optionsConfig)
-      if (options._tag === "Left") problems.push(describeConfigError(options.left))
-      else {
-        for (const [key, value] of Object.entries(options.right as Record<string, unknown>)) {
-          if (value !== undefined) override[key] = value
-        }
-      }
-    }
-    return { override, problems }
-  })
+  )
 
-// A ConfigError prints as `(Invalid data at NAME: "why")`; the variable and the reason are what a user needs.
-const describeConfigError = (error: unknown): string =>
-  String(error).replace(/^\(?Invalid data at ([^:]+): "([\s\S]*)"\)?$/, "$1: $2")
+/** The common variables of one provider, as one `Config` of the override fields that were set. */
+export const common = (driver: Pick<AnyProviderDriver, "preset">): Config.Config<Record<string, unknown>> => {
+  const prefix = ProviderId.toEnvName(driver.preset.id)
+  return Config.map(
+    Config.all({
+      apiKeys: ConfigText.optionalSecretList(`${prefix}_API_KEY`),
+      capabilities: apiHosts(driver, prefix),
+      engines: ConfigText.optionalList(`${prefix}_ENGINES`),
+      basicAuthUsername: ConfigText.optionalString(`${prefix}_BASIC_AUTH_USERNAME`),
+      basicAuthPassword: ConfigText.optionalSecret(`${prefix}_BASIC_AUTH_PASSWORD`),
+      model: ConfigText.optionalString(`${prefix}_MODEL`),
+      rateLimit: rateLimit(prefix)
+    }),
+    ConfigText.setFields
+  )
+}
+
+/** Reads one provider's variables from the `ConfigProvider` in context; a malformed one is a problem, not a failure. */
+export const read = (driver: Pick<AnyProviderDriver, "preset" | "optionsConfig">): Effect.Effect<Read> =>
+  Effect.gen(function* () {
+    const problems: Array<string> = []
+    // The common variables and the provider's own are read apart, so a problem in each is reported.
+    const override = yield* Effect.either(common(driver))
+    if (Either.isLeft(override)) problems.push(...ConfigText.problems(override.left))
+    const options: Record<string, unknown> = {}
+    if (driver.optionsConfig !== undefined) {
+      const read = yield* Effect.either(driver.optionsConfig)
+      if (Either.isLeft(read)) problems.push(...ConfigText.problems(read.left))
+      else {
+        for (const [key, value] of Object.entries(read.right as Record<string, unknown>)) {
+          if (value !== undefined) options[key] = value
+        }
+      }
+    }
+    return { override: Either.getOrElse(override, () => ({})), options, problems }
+  })

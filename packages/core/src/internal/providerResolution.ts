@@ -15,11 +15,13 @@ import * as Preset from "../Preset.js"
 import type { ResolvedProvider } from "../ProviderConfig.js"
 import type { AnyProviderDriver } from "../ProviderDriver.js"
 import type { ProviderId } from "../ProviderId.js"
-import * as Settings from "../Settings.js"
+import type * as Settings from "../Settings.js"
+import * as SettingsInput from "../SettingsInput.js"
 import * as UrlPolicy from "../UrlPolicy.js"
-import * as WebSearchError from "../WebSearchError.js"
+import type * as WebSearchError from "../WebSearchError.js"
 import * as ParseIssues from "./parseIssues.js"
 import * as ProviderEnvironment from "./providerEnvironment.js"
+import * as SettingsValidation from "./settingsValidation.js"
 
 /** The outcome of resolution. */
 export interface Resolved {
@@ -30,16 +32,16 @@ export interface Resolved {
 }
 
 const decodePreset = Schema.decodeUnknownEither(Preset.Preset, { errors: "all", onExcessProperty: "error" })
-const decodeCommon = Schema.decodeUnknownEither(Settings.CommonOverride, { errors: "all" })
-const common: ReadonlySet<string> = new Set(Settings.commonFields)
+const decodeEnvironment = Schema.decodeUnknownEither(ProviderEnvironment.EnvironmentOverride, { errors: "all" })
+const common: ReadonlySet<string> = new Set(SettingsInput.commonFields)
 
 const splitOptions = (override: Record<string, unknown>): Record<string, unknown> =>
   Object.fromEntries(Object.entries(override).filter(([key]) => !common.has(key)))
 
 const mergeOverride = (
-  base: Settings.ProviderOverride | undefined,
-  overlay: Settings.ProviderOverride
-): Settings.ProviderOverride =>
+  base: SettingsInput.ProviderOverride | undefined,
+  overlay: SettingsInput.ProviderOverride
+): SettingsInput.ProviderOverride =>
   base === undefined
     ? overlay
     : {
@@ -52,7 +54,7 @@ const mergeOverride = (
 
 const resolveProvider = (
   preset: Preset.Preset,
-  override: Settings.ProviderOverride | undefined,
+  override: SettingsInput.ProviderOverride | undefined,
   options: unknown
 ): ResolvedProvider => ({
   ...preset,
@@ -70,8 +72,8 @@ const resolveProvider = (
   rateLimit: Option.orElse(
     Option.map(Option.fromNullable(override?.rateLimit), (rate) => ({
       limit: rate.limit,
-      window: Option.getOrThrow(Settings.parseDuration(rate.window)),
-      maxWait: Option.getOrThrow(Settings.parseDuration(rate.maxWait ?? Settings.defaults.rateLimitMaxWait))
+      window: Option.getOrThrow(SettingsInput.parseDuration(rate.window)),
+      maxWait: Option.getOrThrow(SettingsInput.parseDuration(rate.maxWait ?? SettingsInput.defaults.rateLimitMaxWait))
     })),
     () =>
       Option.map(Option.fromNullable(preset.publishedRateLimit), (rate) => ({
@@ -85,7 +87,7 @@ const resolveProvider = (
 
 /** One provider's override (settings with the environment over them) and its options, or the problems. */
 export interface One {
-  readonly override: Settings.ProviderOverride | undefined
+  readonly override: SettingsInput.ProviderOverride | undefined
   readonly options: unknown
   readonly problems: ReadonlyArray<string>
 }
@@ -93,7 +95,7 @@ export interface One {
 /** Resolves one provider's override and options against the settings. */
 export const resolveOne = (
   driver: Pick<AnyProviderDriver, "preset" | "options" | "optionsConfig">,
-  settings: Settings.Service
+  settings: Settings.Settings.Service
 ): Effect.Effect<One> =>
   Effect.gen(function* () {
     const id = driver.preset.id
@@ -103,7 +105,7 @@ export const resolveOne = (
     if (Option.isSome(settings.environment)) {
       const read = yield* Effect.withConfigProvider(ProviderEnvironment.read(driver), settings.environment.value)
       problems.push(...read.problems)
-      const decoded = decodeCommon(read.override)
+      const decoded = decodeEnvironment(read.override)
       if (Either.isLeft(decoded)) problems.push(ParseIssues.format(decoded.left, `providers.${id}`, true))
       else {
         // An endpoint from the environment is user-set like one in a file: the URL policy applies (DESIGN §4).
@@ -114,15 +116,15 @@ export const resolveOne = (
             problems.push(`providers.${id}.capabilities.${feature}.apiHost: ${checked.left.message}`)
           }
         }
-        override = mergeOverride(override, decoded.right as Settings.ProviderOverride)
-        rawOptions = { ...rawOptions, ...splitOptions(read.override) }
+        override = mergeOverride(override, decoded.right)
+        rawOptions = { ...rawOptions, ...splitOptions(read.options) }
       }
     }
     let options: unknown = undefined
     if (driver.options === undefined) {
       for (const key of Object.keys(rawOptions)) {
         problems.push(
-          `providers.${id}.${key}: ${driver.preset.name} takes no option "${key}" (the common fields are ${Settings.commonFields.join(", ")})`
+          `providers.${id}.${key}: ${driver.preset.name} takes no option "${key}" (the common fields are ${SettingsInput.commonFields.join(", ")})`
         )
       }
     } else {
@@ -136,13 +138,13 @@ export const resolveOne = (
   })
 
 /** The `Unavailable/invalid_config` error listing problems. */
-export const invalid = (problems: ReadonlyArray<string>, source: string): WebSearchError.Unavailable =>
-  WebSearchError.unavailable("invalid_config", `invalid settings: ${problems.join("; ")} (from ${source})`)
+export const invalid: (problems: ReadonlyArray<string>, source: string) => WebSearchError.Unavailable =
+  SettingsValidation.invalidFrom
 
 /** Resolves the contributed drivers against the settings; fails listing every problem. */
 export const resolve = (
   contributions: Composition.Contributions,
-  settings: Settings.Service
+  settings: Settings.Settings.Service
 ): Effect.Effect<Resolved, WebSearchError.Unavailable> =>
   Effect.gen(function* () {
     const problems: Array<string> = []

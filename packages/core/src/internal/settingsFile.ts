@@ -1,5 +1,6 @@
 /**
- * Reading a settings file within bounds. The path comes from the environment (`WEBSEARCH_CONFIG`) and may name
+ * Reading a settings file: within bounds, and parsed as JSON with errors that never quote the file. Reading is
+ * bounded because the path comes from the environment (`WEBSEARCH_CONFIG`) and may name
  * anything: `/dev/zero` or a FIFO never ends, and a file nested a hundred thousand levels deep overflows the
  * stack of every recursive walk after `JSON.parse` (the schema decoder, `merge`). So at most `maxBytes` are read
  * (one more byte says the file is too large), and the nesting is measured on the text before it is parsed.
@@ -8,6 +9,9 @@ import * as FileSystem from "@effect/platform/FileSystem"
 import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
+import type * as SettingsInput from "../SettingsInput.js"
+import type * as WebSearchError from "../WebSearchError.js"
+import * as SettingsValidation from "./settingsValidation.js"
 
 /** The largest settings file read: a real one is a few KiB. */
 export const maxBytes = 1024 * 1024
@@ -65,4 +69,33 @@ export const tooDeepAt = (text: string): number | undefined => {
     } else if (char === 125 || char === 93) depth--
   }
   return undefined
+}
+
+/** Reads and parses a JSON settings file; fails with `Unavailable/invalid_config` naming the file. */
+export const read = (
+  path: string
+): Effect.Effect<SettingsInput.SettingsInput, WebSearchError.Unavailable, FileSystem.FileSystem> =>
+  Effect.gen(function* () {
+    const text = yield* Effect.mapError(readText(path), SettingsValidation.invalid)
+    return yield* Effect.try({
+      try: () => JSON.parse(text) as SettingsInput.SettingsInput,
+      catch: (error) =>
+        SettingsValidation.invalid(`settings file ${path} is not valid JSON: ${jsonProblem(text, error)}`)
+    })
+  })
+
+// V8's message quotes the text around an unexpected token, which may be an API key: only the kind of problem and
+// where it is (line and column) are kept.
+const jsonProblem = (text: string, error: unknown): string => {
+  const message = error instanceof Error ? error.message : ""
+  const kind = message
+    .split('"')[0]
+    .replace(/ in JSON at position \d+.*$/s, "")
+    .replace(/[,.\s]+$/, "")
+    .slice(0, 60)
+  const position = /at position (\d+)/.exec(message)
+  if (position === null) return kind
+  const before = text.slice(0, Number(position[1]))
+  const line = before.split("\n").length
+  return `${kind} at line ${line}, column ${before.length - before.lastIndexOf("\n")}`
 }

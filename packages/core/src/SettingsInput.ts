@@ -1,0 +1,290 @@
+/**
+ * The settings document as written: what `--config` takes and what `Settings.layer` accepts, its parts (a
+ * provider's override, a request budget, durations) and how two documents overlay. `Settings` re-exports all of
+ * it; the rules that need the whole document (the URL policy over user-set endpoints, fallback chains) are
+ * checked when the settings load.
+ *
+ * @since 0.2.0
+ */
+import * as Duration from "effect/Duration"
+import * as Either from "effect/Either"
+import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
+import * as Blacklist from "./Blacklist.js"
+import * as Compression from "./Compression.js"
+import * as ContentBudget from "./ContentBudget.js"
+import * as HeaderValue from "./internal/headerValue.js"
+import * as ProviderId from "./ProviderId.js"
+import * as UrlPolicy from "./UrlPolicy.js"
+import { MaxResults } from "./WebSearchRequest.js"
+
+// Scheme and credentials here; the host and port rules need the whole document's urlPolicy (see validate).
+const HttpUrl = Schema.String.pipe(
+  Schema.filter((s) =>
+    Either.match(UrlPolicy.parseHttpUrl(s), { onLeft: (error) => error.message, onRight: () => true })
+  )
+)
+
+const NonEmpty = Schema.Trim.pipe(Schema.minLength(1, { message: () => "must not be empty" }))
+
+/**
+ * Text that goes into an HTTP header (a User-Agent, a basic-auth user name): non-empty once trimmed, and without
+ * control characters (CR and LF would split the header). For providers' own options that are sent in headers.
+ *
+ * @since 0.2.0
+ * @category schemas
+ */
+export const HeaderText = NonEmpty.pipe(HeaderValue.headerSafe)
+
+const Secret = Schema.Redacted(HeaderText)
+
+/**
+ * Reads a duration setting: whole milliseconds (a number or a digit string) or an amount and unit such as
+ * `"30 seconds"` or `"1 minute"`. Negative, fractional-millisecond and infinite values are refused.
+ *
+ * @since 0.1.0
+ * @category conversions
+ */
+export const parseDuration = (input: number | string): Option.Option<Duration.Duration> => {
+  if (typeof input === "number") {
+    return Number.isSafeInteger(input) && input >= 0 ? Option.some(Duration.millis(input)) : Option.none()
+  }
+  const text = input.trim()
+  if (/^\d+$/.test(text)) return parseDuration(Number(text))
+  if (!/^\d+(\.\d+)? [a-z]+$/.test(text)) return Option.none()
+  return Option.filter(Duration.decodeUnknown(text), Duration.isFinite)
+}
+
+const DurationSetting = (what: string, min: Duration.DurationInput, max: Duration.DurationInput) =>
+  Schema.Union(Schema.Number, Schema.String).pipe(
+    Schema.filter((input) => {
+      const parsed = parseDuration(input)
+      if (Option.isNone(parsed)) {
+        return `${JSON.stringify(input)} is not a duration: give whole milliseconds (60000) or an amount and unit ("1 minute", "30 seconds")`
+      }
+      return (
+        Duration.between(parsed.value, { minimum: min, maximum: max }) ||
+        `${what} must be from ${Duration.format(min)} to ${Duration.format(max)}`
+      )
+    })
+  )
+
+/**
+ * A provider's request budget, as a token bucket: up to `limit` calls at once, refilled at `limit` calls per
+ * `window` (so over any span of time d, at most `limit + 1 + d × limit / window` calls: whole tokens come back on
+ * a fixed cadence, and a burst may straddle one of them). A call over the budget waits
+ * when the wait is at most `maxWait` (default 2 seconds), and otherwise fails with `RequestFailed/rate_limited`
+ * carrying `retryAfter`.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const RateLimitInput = Schema.Struct({
+  limit: Schema.Int.pipe(
+    Schema.between(1, 1_000_000, { message: () => "a rate limit is an integer from 1 to 1000000 calls" })
+  ),
+  window: DurationSetting("a rate limit window", 1, "1 day"),
+  maxWait: Schema.optional(DurationSetting("maxWait", 0, "5 minutes"))
+})
+
+/**
+ * A provider's request budget, resolved.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface RateLimit {
+  readonly limit: number
+  readonly window: Duration.Duration
+  /** The longest a call waits for budget before failing `RequestFailed/rate_limited`. */
+  readonly maxWait: Duration.Duration
+}
+
+/**
+ * What a user may change on one capability of a provider: its endpoint.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const CapabilityOverride = Schema.Struct({ apiHost: Schema.optional(HttpUrl) })
+
+/**
+ * The common fields of `providers.<id>`, which every provider takes: keys (rotated round-robin), per-capability
+ * endpoints, engines, basic auth, the model and the request budget.
+ *
+ * @since 0.2.0
+ * @category schemas
+ */
+export const CommonOverride = Schema.Struct({
+  apiKeys: Schema.optional(Schema.Array(Secret)),
+  capabilities: Schema.optional(
+    Schema.Struct({
+      searchKeywords: Schema.optional(CapabilityOverride),
+      fetchUrls: Schema.optional(CapabilityOverride),
+      research: Schema.optional(CapabilityOverride)
+    })
+  ),
+  engines: Schema.optional(Schema.Array(NonEmpty)),
+  basicAuthUsername: Schema.optional(HeaderText),
+  basicAuthPassword: Schema.optional(Secret),
+  model: Schema.optional(NonEmpty),
+  rateLimit: Schema.optional(RateLimitInput)
+})
+
+/**
+ * The names of the common fields; every other field of `providers.<id>` is one of the provider's own options.
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const commonFields: ReadonlyArray<string> = Object.keys(CommonOverride.fields)
+
+/**
+ * What a user may change on a provider: the common fields, plus the provider's own options (the local fetcher's
+ * `userAgent`, SearXNG's `fetchResults`, Google's `engineId`, a custom provider's fields). The options are kept
+ * as written here and decoded by the provider's own schema when the application's layer is built, since only
+ * then is it known which providers are composed. Only changed fields are stored.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const ProviderOverride = Schema.Struct(
+  CommonOverride.fields,
+  Schema.Record({ key: Schema.String, value: Schema.Unknown })
+)
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type ProviderOverride = typeof ProviderOverride.Type
+
+// One CIDR parser: the URL policy's own, so what the settings accept is what the policy compiles.
+const Cidr = Schema.String.pipe(Schema.filter((s) => UrlPolicy.make({ allowCidrs: [s] }).problems[0]?.message ?? true))
+
+const Port = Schema.Int.pipe(Schema.between(1, 65535, { message: () => "a port is an integer from 1 to 65535" }))
+
+const Milliseconds = Schema.Int.pipe(
+  Schema.between(1, 3_600_000, { message: () => "a timeout is a whole number of milliseconds from 1 to 3600000" })
+)
+
+/**
+ * The settings document: what `--config` takes and what `layer` accepts. Every key is optional; unknown keys
+ * are errors.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const SettingsInput = Schema.Struct({
+  defaults: Schema.optional(
+    Schema.Struct({
+      searchKeywords: Schema.optional(Schema.NullOr(ProviderId.ProviderId)),
+      fetchUrls: Schema.optional(Schema.NullOr(ProviderId.ProviderId)),
+      research: Schema.optional(Schema.NullOr(ProviderId.ProviderId))
+    })
+  ),
+  /** Providers tried in order when a request without a providerId fails as a whole on the default. */
+  fallbacks: Schema.optional(
+    Schema.Struct({
+      searchKeywords: Schema.optional(Schema.Array(ProviderId.ProviderId)),
+      fetchUrls: Schema.optional(Schema.Array(ProviderId.ProviderId))
+    })
+  ),
+  providers: Schema.optional(Schema.Record({ key: ProviderId.ProviderId, value: ProviderOverride })),
+  blacklist: Schema.optional(Schema.Array(Blacklist.BlacklistEntry)),
+  allowlist: Schema.optional(Schema.Array(Blacklist.BlacklistEntry)),
+  urlPolicy: Schema.optional(
+    Schema.Struct({
+      allowHosts: Schema.optional(Schema.Array(NonEmpty)),
+      allowCidrs: Schema.optional(Schema.Array(Cidr)),
+      allowPorts: Schema.optional(Schema.Array(Port))
+    })
+  ),
+  maxResults: Schema.optional(MaxResults),
+  concurrency: Schema.optional(
+    Schema.Int.pipe(Schema.between(1, 20, { message: () => "concurrency is an integer from 1 to 20" }))
+  ),
+  budget: Schema.optional(ContentBudget.ContentBudget),
+  compression: Schema.optional(Compression.Compression),
+  timeouts: Schema.optional(
+    Schema.Struct({
+      searchKeywords: Schema.optional(Milliseconds),
+      fetchUrls: Schema.optional(Milliseconds),
+      research: Schema.optional(Milliseconds)
+    })
+  ),
+  /** How long the result cache (when one is provided) keeps answers; 0 turns caching off for that kind. */
+  cache: Schema.optional(
+    Schema.Struct({
+      searchKeywords: Schema.optional(DurationSetting("cache.searchKeywords", 0, "30 days")),
+      fetchUrls: Schema.optional(DurationSetting("cache.fetchUrls", 0, "30 days")),
+      failures: Schema.optional(DurationSetting("cache.failures", 0, "1 hour"))
+    })
+  )
+}).annotations({ identifier: "SettingsInput" })
+
+/**
+ * The settings document as written (JSON-compatible; secrets as plain strings).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type SettingsInput = typeof SettingsInput.Encoded
+
+/**
+ * Values used when a setting is absent. Which provider serves a capability by default is not one of them: core
+ * names no provider, so it comes from `defaults` in the settings or from the composed bundle (`Providers.layer`
+ * proposes DuckDuckGo for search, the local `Fetch.layer` proposes itself for URLs).
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const defaults = {
+  maxResults: 10,
+  concurrency: 5,
+  timeouts: { searchKeywords: 20_000, fetchUrls: 15_000, research: 300_000 },
+  cache: { searchKeywords: 600_000, fetchUrls: 3_600_000, failures: 30_000 },
+  rateLimitMaxWait: 2_000
+} as const
+
+/**
+ * Overlays one settings document on another: scalar and list keys of the overlay win, `defaults`, `providers`
+ * (per provider, per field, per capability), `urlPolicy`, `timeouts` and `cache` merge key by key.
+ *
+ * @since 0.1.0
+ * @category combinators
+ */
+export const merge = (base: SettingsInput, overlay: SettingsInput): SettingsInput => {
+  const providers: Record<string, typeof ProviderOverride.Encoded> = { ...base.providers }
+  for (const [id, override] of Object.entries(overlay.providers ?? {})) {
+    const previous = providers[id]
+    providers[id] =
+      previous === undefined
+        ? override
+        : {
+            ...previous,
+            ...override,
+            ...(previous.capabilities !== undefined || override.capabilities !== undefined
+              ? { capabilities: { ...previous.capabilities, ...override.capabilities } }
+              : {})
+          }
+  }
+  return {
+    ...base,
+    ...overlay,
+    ...(base.defaults !== undefined || overlay.defaults !== undefined
+      ? { defaults: { ...base.defaults, ...overlay.defaults } }
+      : {}),
+    ...(Object.keys(providers).length > 0 ? { providers } : {}),
+    ...(base.fallbacks !== undefined || overlay.fallbacks !== undefined
+      ? { fallbacks: { ...base.fallbacks, ...overlay.fallbacks } }
+      : {}),
+    ...(base.urlPolicy !== undefined || overlay.urlPolicy !== undefined
+      ? { urlPolicy: { ...base.urlPolicy, ...overlay.urlPolicy } }
+      : {}),
+    ...(base.timeouts !== undefined || overlay.timeouts !== undefined
+      ? { timeouts: { ...base.timeouts, ...overlay.timeouts } }
+      : {}),
+    ...(base.cache !== undefined || overlay.cache !== undefined ? { cache: { ...base.cache, ...overlay.cache } } : {})
+  }
+}

@@ -1,0 +1,65 @@
+/**
+ * The application-wide part of a settings document read from the environment (or any `ConfigProvider`), as one
+ * `Config`: the default and fallback providers, result limits, concurrency and the cache's TTLs. A malformed
+ * variable fails with `Unavailable/invalid_config` naming it; the per-provider variables are read later, for the
+ * composed providers (see `providerEnvironment`).
+ */
+import * as Config from "effect/Config"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Capability from "../Capability.js"
+import type * as SettingsInput from "../SettingsInput.js"
+import type * as WebSearchError from "../WebSearchError.js"
+import * as ConfigText from "./configText.js"
+import * as SettingsValidation from "./settingsValidation.js"
+
+// `none` says "no default", as `null` does in a file.
+const defaultProvider = (capability: Capability.Capability): Config.Config<Option.Option<string | null>> =>
+  Config.map(
+    ConfigText.optionalString(`WEBSEARCH_DEFAULT_${Capability.toEnvName(capability)}_PROVIDER`),
+    Option.map((id) => (id === "none" ? null : id))
+  )
+
+const fallbackChain = (capability: Capability.ListCapability): Config.Config<Option.Option<Array<string>>> =>
+  ConfigText.optionalList(`WEBSEARCH_FALLBACK_${Capability.toEnvName(capability)}_PROVIDERS`)
+
+const cacheTtl = (name: string): Config.Config<Option.Option<string>> =>
+  ConfigText.optionalString(`WEBSEARCH_CACHE_${name}_TTL`)
+
+/** The variables, each optional; values are kept as written and decoded with the rest of the document. */
+export const variables = Config.all({
+  defaults: Config.all({
+    searchKeywords: defaultProvider("searchKeywords"),
+    fetchUrls: defaultProvider("fetchUrls"),
+    research: defaultProvider("research")
+  }),
+  fallbacks: Config.all({ searchKeywords: fallbackChain("searchKeywords"), fetchUrls: fallbackChain("fetchUrls") }),
+  maxResults: Config.option(Config.integer("WEBSEARCH_MAX_RESULTS")),
+  concurrency: Config.option(Config.integer("WEBSEARCH_CONCURRENCY")),
+  cache: Config.all({
+    searchKeywords: cacheTtl(Capability.toEnvName("searchKeywords")),
+    fetchUrls: cacheTtl(Capability.toEnvName("fetchUrls")),
+    failures: cacheTtl("FAILURES")
+  })
+})
+
+// The fields that were set, or nothing when none was: a document names only what the environment gave.
+const section = <R extends { readonly [key: string]: Option.Option<unknown> }>(fields: R) => {
+  const set = ConfigText.setFields(fields)
+  return Object.keys(set).length === 0 ? undefined : set
+}
+
+const field = <K extends string, A>(key: K, value: A | undefined): { [P in K]?: A } =>
+  (value === undefined ? {} : { [key]: value }) as { [P in K]?: A }
+
+/** Reads the variables into a settings document. */
+export const read: Effect.Effect<SettingsInput.SettingsInput, WebSearchError.Unavailable> = Effect.map(
+  Effect.mapError(variables, (error) => SettingsValidation.invalidFrom(ConfigText.problems(error), "environment")),
+  (read) => ({
+    ...field("defaults", section(read.defaults)),
+    ...field("fallbacks", section(read.fallbacks)),
+    ...field("maxResults", Option.getOrUndefined(read.maxResults)),
+    ...field("concurrency", Option.getOrUndefined(read.concurrency)),
+    ...field("cache", section(read.cache))
+  })
+)
