@@ -12,14 +12,16 @@ import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
-import * as Capability from "./Capability.js"
+import type * as Capability from "./Capability.js"
 import * as Composition from "./Composition.js"
 import * as Compression from "./Compression.js"
 import * as ContentBudget from "./ContentBudget.js"
+import * as KeyRotation from "./internal/keyRotation.js"
 import * as ProviderResolution from "./internal/providerResolution.js"
 import type * as Preset from "./Preset.js"
 import type { ProviderConfig, ResolvedProvider } from "./ProviderConfig.js"
 import type { AnyProviderDriver, ProviderDriver } from "./ProviderDriver.js"
+import * as Description from "./ProviderDescription.js"
 import type { ProviderId } from "./ProviderId.js"
 import * as ProviderQuota from "./ProviderQuota.js"
 import type * as ResultCache from "./ResultCache.js"
@@ -33,71 +35,7 @@ import * as WebSearchError from "./WebSearchError.js"
  * @since 0.2.0
  * @category models
  */
-export interface ProviderDescription {
-  readonly id: string
-  readonly name: string
-  readonly type: string
-  readonly credentials: string
-  readonly apiKeys: number
-  readonly capabilities: ReadonlyArray<{ readonly feature: Capability.Capability; readonly apiHost: string | null }>
-  readonly defaultFor: ReadonlyArray<Capability.Capability>
-}
-
-/**
- * @since 0.1.0
- * @category models
- */
-export interface Service {
-  /** The composed providers' ids, in composition order. */
-  readonly ids: () => ReadonlyArray<ProviderId>
-  readonly get: (id: ProviderId) => Option.Option<AnyProviderDriver>
-  /** Every composed provider, resolved. */
-  readonly providers: ReadonlyMap<ProviderId, ResolvedProvider>
-  /** The default provider of each capability (settings first, then the composed bundle's proposal). */
-  readonly defaults: { readonly [C in Capability.Capability]: ProviderId | null }
-  /** The configured fallback chain of each list capability (empty when none). */
-  readonly fallbacks: { readonly [C in Capability.ListCapability]: ReadonlyArray<ProviderId> }
-  /**
-   * Finds a composed provider and its entry for a capability, without side effects. Fails with
-   * `Unavailable/unknown_provider` (naming the composed ids) or `Unavailable/unsupported_capability`.
-   */
-  readonly lookup: (
-    id: ProviderId,
-    capability: Capability.Capability
-  ) => Either.Either<
-    {
-      readonly provider: ResolvedProvider
-      readonly entry: Preset.PresetCapability
-      readonly driver: AnyProviderDriver
-    },
-    WebSearchError.Unavailable
-  >
-  /**
-   * Resolves the configuration of one capability of one provider, taking the next API key in rotation.
-   */
-  readonly resolve: (
-    id: ProviderId,
-    capability: Capability.Capability,
-    options?: { readonly maxResults?: number | undefined }
-  ) => Effect.Effect<ProviderConfig, WebSearchError.Unavailable>
-  /**
-   * The budgets and Retry-After hold-offs of these providers: the contributed `ProviderQuota` (a shared one, on
-   * Redis), else one in this registry's memory.
-   */
-  readonly quota: ProviderQuota.ProviderQuota.Service
-  /**
-   * The optional services the application's parts contributed, or their defaults: no result cache, the
-   * estimating token counter, BM25 ranking, a usage sink that logs.
-   */
-  readonly services: {
-    readonly resultCache: Option.Option<ResultCache.ResultCache.Service>
-    readonly tokenCounter: ContentBudget.TokenCounter.Service
-    readonly chunkRanker: Compression.ChunkRanker.Service
-    readonly usageSink: UsageSink.UsageSink.Service
-  }
-  /** A listing of the composed providers that is safe to show. */
-  readonly describe: () => ReadonlyArray<ProviderDescription>
-}
+export type ProviderDescription = Description.ProviderDescription
 
 /**
  * The registry service, provided by `WebSearch.layer`.
@@ -105,7 +43,82 @@ export interface Service {
  * @since 0.1.0
  * @category tags
  */
-export class ProviderRegistry extends Context.Tag("@websearch/core/ProviderRegistry")<ProviderRegistry, Service>() {}
+export class ProviderRegistry extends Context.Tag("@websearch/core/ProviderRegistry")<
+  ProviderRegistry,
+  ProviderRegistry.Service
+>() {}
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export declare namespace ProviderRegistry {
+  /**
+   * The composed providers, resolved, and what a capability call takes from them.
+   *
+   * @since 0.1.0
+   * @category models
+   */
+  export interface Service {
+    /** The composed providers' ids, in composition order. */
+    readonly ids: () => ReadonlyArray<ProviderId>
+    readonly get: (id: ProviderId) => Option.Option<AnyProviderDriver>
+    /** Every composed provider, resolved. */
+    readonly providers: ReadonlyMap<ProviderId, ResolvedProvider>
+    /** The default provider of each capability (settings first, then the composed bundle's proposal). */
+    readonly defaults: { readonly [C in Capability.Capability]: ProviderId | null }
+    /** The configured fallback chain of each list capability (empty when none). */
+    readonly fallbacks: { readonly [C in Capability.ListCapability]: ReadonlyArray<ProviderId> }
+    /**
+     * Finds a composed provider and its entry for a capability, without side effects. Fails with
+     * `Unavailable/unknown_provider` (naming the composed ids) or `Unavailable/unsupported_capability`.
+     */
+    readonly lookup: (
+      id: ProviderId,
+      capability: Capability.Capability
+    ) => Either.Either<
+      {
+        readonly provider: ResolvedProvider
+        readonly entry: Preset.PresetCapability
+        readonly driver: AnyProviderDriver
+      },
+      WebSearchError.Unavailable
+    >
+    /**
+     * Resolves the configuration of one capability of one provider, taking the next API key in rotation.
+     */
+    readonly resolve: (
+      id: ProviderId,
+      capability: Capability.Capability,
+      options?: { readonly maxResults?: number | undefined }
+    ) => Effect.Effect<ProviderConfig, WebSearchError.Unavailable>
+    /**
+     * The budgets and Retry-After hold-offs of these providers: the contributed `ProviderQuota` (a shared one, on
+     * Redis), else one in this registry's memory.
+     */
+    readonly quota: ProviderQuota.ProviderQuota.Service
+    /**
+     * The optional services the application's parts contributed, or their defaults: no result cache, the
+     * estimating token counter, BM25 ranking, a usage sink that logs.
+     */
+    readonly services: {
+      readonly resultCache: Option.Option<ResultCache.ResultCache.Service>
+      readonly tokenCounter: ContentBudget.TokenCounter.Service
+      readonly chunkRanker: Compression.ChunkRanker.Service
+      readonly usageSink: UsageSink.UsageSink.Service
+    }
+    /** A listing of the composed providers that is safe to show. */
+    readonly describe: () => ReadonlyArray<Description.ProviderDescription>
+  }
+}
+
+/**
+ * The registry: the same as `ProviderRegistry.Service`, under the name earlier releases gave it.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type Service = ProviderRegistry.Service
 
 /**
  * The `Unavailable/unknown_provider` error for an id no composed provider has, listing the composed ids.
@@ -133,8 +146,8 @@ export const unknownProvider = (
  */
 export const make = (
   contributions: Composition.Contributions,
-  settings: Settings.Service
-): Effect.Effect<Service, WebSearchError.Unavailable> =>
+  settings: Settings.Settings.Service
+): Effect.Effect<ProviderRegistry.Service, WebSearchError.Unavailable> =>
   Effect.gen(function* () {
     // Each module's own part (`ResultCache.layer` and the like) types the value it contributes under its name.
     const once = <A>(name: Composition.ServiceName): Option.Option<A> => {
@@ -158,7 +171,7 @@ export const make = (
       onNone: () => ProviderQuota.make(ProviderQuota.memoryStore()),
       onSome: Effect.succeed
     })
-    const services: Service["services"] = {
+    const services: ProviderRegistry.Service["services"] = {
       resultCache: once<ResultCache.ResultCache.Service>("resultCache"),
       tokenCounter: Option.getOrElse(
         once<ContentBudget.TokenCounter.Service>("tokenCounter"),
@@ -169,8 +182,8 @@ export const make = (
     }
     const { defaults, drivers, fallbacks, providers } = resolved
     const ids = Array.from(providers.keys())
-    const rotation = new Map<string, number>()
-    const lookup: Service["lookup"] = (id, capability) => {
+    const rotation = yield* KeyRotation.make
+    const lookup: ProviderRegistry.Service["lookup"] = (id, capability) => {
       const provider = providers.get(id)
       const driver = drivers.get(id)
       if (provider === undefined || driver === undefined) return Either.left(unknownProvider(id, ids, capability))
@@ -200,37 +213,24 @@ export const make = (
           const found = lookup(id, capability)
           if (Either.isLeft(found)) return Effect.fail(found.left)
           const { entry, provider } = found.right
-          let apiKey = Option.none<Redacted.Redacted<string>>()
-          let apiKeyIndex = Option.none<number>()
-          if (provider.apiKeys.length > 0) {
-            const next = rotation.get(id) ?? 0
-            rotation.set(id, (next + 1) % provider.apiKeys.length)
-            apiKey = Option.some(provider.apiKeys[next])
-            apiKeyIndex = Option.some(next)
-          }
-          return Effect.succeed({
+          const keyIndex =
+            provider.apiKeys.length === 0
+              ? Effect.succeed(Option.none<number>())
+              : Effect.map(rotation.next(id, provider.apiKeys.length), Option.some)
+          return Effect.map(keyIndex, (apiKeyIndex) => ({
             provider,
             capability,
             apiHost: Option.fromNullable(entry.apiHost),
-            apiKey,
+            apiKey: Option.map(apiKeyIndex, (index) => provider.apiKeys[index]),
             apiKeyIndex,
             maxResults: options?.maxResults ?? settings.maxResults,
             timeout: settings.timeouts[capability]
-          })
+          }))
         }),
       quota,
       services,
-      describe: () =>
-        Array.from(providers.values(), (provider) => ({
-          id: provider.id,
-          name: provider.name,
-          type: provider.type,
-          credentials: provider.credentials,
-          apiKeys: provider.apiKeys.length,
-          capabilities: provider.capabilities.map((c) => ({ feature: c.feature, apiHost: c.apiHost ?? null })),
-          defaultFor: Capability.all.filter((c) => defaults[c] === provider.id)
-        }))
-    } satisfies Service
+      describe: () => Array.from(providers.values(), (provider) => Description.fromProvider(provider, defaults))
+    } satisfies ProviderRegistry.Service
   })
 
 /**
@@ -289,7 +289,7 @@ export const proposeDefaults = (
  */
 export const options = <Options, OptionsEncoded>(
   driver: Pick<ProviderDriver<Options, OptionsEncoded>, "preset" | "options" | "optionsConfig">,
-  settings: Settings.Service
+  settings: Settings.Settings.Service
 ): Effect.Effect<Options | undefined, WebSearchError.Unavailable> =>
   Effect.flatMap(ProviderResolution.resolveOne(driver, settings), (one) =>
     one.problems.length > 0

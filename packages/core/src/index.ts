@@ -22,6 +22,8 @@ export * as Preset from "./Preset.js"
 export * as Progress from "./Progress.js"
 /** @since 0.1.0 */
 export * as ProviderChecks from "./ProviderChecks.js"
+/** @since 0.2.0 */
+export * as ProviderDescription from "./ProviderDescription.js"
 /** @since 0.1.0 */
 export * as ProviderDriver from "./ProviderDriver.js"
 /** @since 0.1.0 */
@@ -42,6 +44,8 @@ export * as RetryAfter from "./RetryAfter.js"
 export * as SearchKeywords from "./SearchKeywords.js"
 /** @since 0.1.0 */
 export * as Settings from "./Settings.js"
+/** @since 0.2.0 */
+export * as SettingsInput from "./SettingsInput.js"
 /** @since 0.1.0 */
 export * as Spans from "./Spans.js"
 /** @since 0.1.0 */
