@@ -9,8 +9,8 @@ import * as HttpApi from "@effect/platform/HttpApi"
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as OpenApi from "@effect/platform/OpenApi"
-import { Capability } from "@websearch/core/Capability"
 import * as ProviderChecks from "@websearch/core/ProviderChecks"
+import * as CoreProviderDescription from "@websearch/core/ProviderDescription"
 import * as WebSearchRequest from "@websearch/core/WebSearchRequest"
 import * as WebSearchResponse from "@websearch/core/WebSearchResponse"
 import * as Schema from "effect/Schema"
@@ -19,26 +19,19 @@ import * as ErrorStatus from "./ErrorStatus.js"
 
 /**
  * One provider as `GET /v1/providers` describes it: capabilities, endpoints, whether keys are configured (a
- * count, never a key), which capabilities it is the default for, and whether its driver is composed.
+ * count, never a key) and which capabilities it is the default for. The core's `ProviderDescription`, the shape
+ * the registry lists.
  *
  * @since 0.1.0
  * @category schemas
  */
-export const ProviderDescription = Schema.Struct({
-  id: Schema.String,
-  name: Schema.String,
-  type: Schema.String,
-  credentials: Schema.String,
-  apiKeys: Schema.Number,
-  capabilities: Schema.Array(Schema.Struct({ feature: Capability, apiHost: Schema.NullOr(Schema.String) })),
-  defaultFor: Schema.Array(Capability)
-}).annotations({ identifier: "ProviderDescription" })
+export const ProviderDescription = CoreProviderDescription.ProviderDescription
 
 /**
  * @since 0.1.0
  * @category models
  */
-export type ProviderDescription = typeof ProviderDescription.Type
+export type ProviderDescription = CoreProviderDescription.ProviderDescription
 
 /**
  * The status of one shared store in `GET /health`.
