@@ -9,7 +9,19 @@ import type * as Option from "effect/Option"
 import type * as Redacted from "effect/Redacted"
 import type { Capability } from "./Capability.js"
 import type { Preset } from "./Preset.js"
-import type { RateLimit } from "./SettingsInput.js"
+
+/**
+ * A provider's request budget, resolved.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface RateLimit {
+  readonly limit: number
+  readonly window: Duration.Duration
+  /** The longest a call waits for budget before failing `RequestFailed/rate_limited`. */
+  readonly maxWait: Duration.Duration
+}
 
 /**
  * A provider after merging its preset with the user's override: capability endpoints merged by feature, keys as

@@ -88,17 +88,12 @@ export const RateLimitInput = Schema.Struct({
 })
 
 /**
- * A provider's request budget, resolved.
+ * A provider's request budget, resolved (defined beside the resolved provider that holds it).
  *
  * @since 0.1.0
  * @category models
  */
-export interface RateLimit {
-  readonly limit: number
-  readonly window: Duration.Duration
-  /** The longest a call waits for budget before failing `RequestFailed/rate_limited`. */
-  readonly maxWait: Duration.Duration
-}
+export type { RateLimit } from "./ProviderConfig.js"
 
 /**
  * What a user may change on one capability of a provider: its endpoint.
