@@ -288,7 +288,7 @@ const standIn = (id: string) =>
 const defaultsOf = (
   settings: Settings.SettingsInput,
   ...proposals: ReadonlyArray<readonly [string, string]>
-): Effect.Effect<ProviderRegistry.Service["defaults"], unknown> =>
+): Effect.Effect<ProviderRegistry.ProviderRegistry.Service["defaults"], unknown> =>
   Effect.provide(
     ProviderRegistry.ProviderRegistry,
     WebSearch.layer(

@@ -161,7 +161,7 @@ describe("user-set endpoints and the URL policy", () => {
 
   it.effect("an allowlisted host, an allowed port or a public name loads", () =>
     Effect.gen(function* () {
-      const apiHost = (registry: ProviderRegistry.Service, id: string) =>
+      const apiHost = (registry: ProviderRegistry.ProviderRegistry.Service, id: string) =>
         registry.providers.get(id)?.capabilities[0].apiHost
       const searx = yield* Registry.load({
         urlPolicy: { allowHosts: ["searxng"] },

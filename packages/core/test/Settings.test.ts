@@ -21,7 +21,7 @@ const loadError = (input: unknown) => Effect.flip(Settings.make(input))
 
 const fromLayer = <R>(
   layer: Layer.Layer<Settings.Settings, WebSearchError.Unavailable, R>
-): Effect.Effect<Settings.Service, WebSearchError.Unavailable, R> => Effect.provide(Settings.Settings, layer)
+): Effect.Effect<Settings.Settings.Service, WebSearchError.Unavailable, R> => Effect.provide(Settings.Settings, layer)
 
 const withEnv = (entries: ReadonlyArray<readonly [string, string]>) =>
   Effect.withConfigProvider(ConfigProvider.fromMap(new Map(entries)))

@@ -64,16 +64,19 @@ export const layer = <E, R>(
 export const fromLayer = <E, R>(
   settings: Layer.Layer<Settings.Settings, E, R>,
   composed: ReadonlyArray<AnyProviderDriver> = drivers
-): Effect.Effect<ProviderRegistry.Service, E | WebSearchError.Unavailable, R> =>
+): Effect.Effect<ProviderRegistry.ProviderRegistry.Service, E | WebSearchError.Unavailable, R> =>
   Effect.provide(ProviderRegistry.ProviderRegistry, layer(settings, composed))
 
 /** The registry for settings from code (or, with `environment: true`, the current ConfigProvider too). */
 export const load = (
   input: unknown,
   makeOptions?: Settings.MakeOptions
-): Effect.Effect<ProviderRegistry.Service, WebSearchError.Unavailable> =>
+): Effect.Effect<ProviderRegistry.ProviderRegistry.Service, WebSearchError.Unavailable> =>
   fromLayer(Layer.effect(Settings.Settings, Settings.make(input, makeOptions)))
 
 /** The endpoint a resolved provider's capability has. */
-export const apiHost = (registry: ProviderRegistry.Service, id: string, feature: string): string | undefined =>
-  registry.providers.get(id)?.capabilities.find((c) => c.feature === feature)?.apiHost
+export const apiHost = (
+  registry: ProviderRegistry.ProviderRegistry.Service,
+  id: string,
+  feature: string
+): string | undefined => registry.providers.get(id)?.capabilities.find((c) => c.feature === feature)?.apiHost
