@@ -14,6 +14,8 @@ export * as Compression from "./Compression.js"
 export * as ContentBudget from "./ContentBudget.js"
 /** @since 0.1.0 */
 export * as FetchUrls from "./FetchUrls.js"
+/** @since 0.2.0 */
+export * as NetworkFailure from "./NetworkFailure.js"
 /** @since 0.1.0 */
 export * as PostProcessing from "./PostProcessing.js"
 /** @since 0.1.0 */

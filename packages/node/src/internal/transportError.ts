@@ -1,7 +1,9 @@
 /**
- * Maps what Node, undici and the pinned connector throw to the stable `RequestFailed` reasons. Messages name the
+ * Maps what Node, undici and the pinned connector throw to the stable `RequestFailed` reasons (error codes through
+ * `@websearch/core/NetworkFailure`, the classification the provider clients share). Messages name the
  * method and the host only (see `describe`): paths and query strings can carry keys, tokens and signed parameters.
  */
+import * as NetworkFailure from "@websearch/core/NetworkFailure"
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import { DialRefused, ProxyFailed } from "./connector.js"
 
@@ -49,66 +51,6 @@ export const hostOf = (url: string | URL): string => {
   }
 }
 
-const dnsCodes = new Set(["ENOTFOUND", "EAI_AGAIN", "EAI_NONAME", "EAI_NODATA", "EAI_FAIL", "ENODATA", "ESERVFAIL"])
-const networkCodes = new Set([
-  "ECONNREFUSED",
-  "ECONNRESET",
-  "ECONNABORTED",
-  "EPIPE",
-  "EHOSTUNREACH",
-  "ENETUNREACH",
-  "EHOSTDOWN",
-  "ENETDOWN",
-  "EADDRNOTAVAIL",
-  "UND_ERR_SOCKET",
-  "UND_ERR_CLOSED",
-  "UND_ERR_DESTROYED",
-  "UND_ERR_INFO",
-  "HPE_INVALID_CONSTANT",
-  "EPROXY"
-])
-const timeoutCodes = new Set([
-  "ETIMEDOUT",
-  "UND_ERR_CONNECT_TIMEOUT",
-  "UND_ERR_HEADERS_TIMEOUT",
-  "UND_ERR_BODY_TIMEOUT"
-])
-// Certificate verdicts do not change by retrying in a moment, unlike a handshake cut short.
-const certificateCodes = new Set([
-  "DEPTH_ZERO_SELF_SIGNED_CERT",
-  "SELF_SIGNED_CERT_IN_CHAIN",
-  "UNABLE_TO_VERIFY_LEAF_SIGNATURE",
-  "UNABLE_TO_GET_ISSUER_CERT",
-  "UNABLE_TO_GET_ISSUER_CERT_LOCALLY",
-  "ERR_TLS_CERT_ALTNAME_INVALID",
-  "CERT_HAS_EXPIRED",
-  "CERT_NOT_YET_VALID",
-  "CERT_REVOKED",
-  "CERT_UNTRUSTED",
-  "CERT_REJECTED",
-  "CERT_SIGNATURE_FAILURE",
-  "HOSTNAME_MISMATCH"
-])
-
-const codeOf = (error: unknown): string | undefined => {
-  let current: unknown = error
-  for (let depth = 0; depth < 4 && typeof current === "object" && current !== null; depth++) {
-    const code = (current as { code?: unknown }).code
-    if (typeof code === "string") return code
-    current = (current as { cause?: unknown }).cause
-  }
-  return undefined
-}
-
-const isTlsCode = (code: string) =>
-  certificateCodes.has(code) ||
-  code.startsWith("CERT_") ||
-  code.startsWith("ERR_TLS_") ||
-  code.startsWith("ERR_SSL_") ||
-  code.startsWith("SSL_") ||
-  code.startsWith("UNABLE_TO_") ||
-  code.startsWith("DEPTH_ZERO_")
-
 /** The context of a failed hop, for the message. */
 export interface HopContext {
   readonly method: string
@@ -138,39 +80,33 @@ export const fromUnknown = (error: unknown, ctx: HopContext): WebSearchError.Req
   if (error instanceof DialRefused) {
     return WebSearchError.requestFailed("ssrf_rejected", `${where(ctx)}: ${error.message}`)
   }
-  const code = codeOf(error)
-  if (code === "UND_ERR_INVALID_ARG" || code === "ERR_INVALID_ARG_TYPE" || code === "ERR_INVALID_CHAR") {
-    return WebSearchError.requestFailed(
-      "invalid_input",
-      `${where(ctx)}: the request is invalid (a header name or value, or the body) (${code})`
-    )
-  }
+  const failure = NetworkFailure.classify(error)
+  const code = failure.code
   const proxy = error instanceof ProxyFailed ? ` through the proxy: ${error.message}` : ""
-  if (code !== undefined && dnsCodes.has(code)) {
-    return WebSearchError.requestFailed("dns_failed", `${where(ctx)}: the host name did not resolve (${code})`)
+  switch (failure.reason) {
+    case "invalid_input":
+      return WebSearchError.requestFailed(
+        "invalid_input",
+        `${where(ctx)}: the request is invalid (a header name or value, or the body) (${code})`
+      )
+    case "dns_failed":
+      return WebSearchError.requestFailed("dns_failed", `${where(ctx)}: the host name did not resolve (${code})`)
+    case "timeout":
+      return WebSearchError.requestFailed("timeout", `${where(ctx)}: timed out (${code})${proxy}`)
+    case "tls_failed":
+      return WebSearchError.requestFailed("tls_failed", `${where(ctx)}: TLS failed (${code})`, {
+        retryable: failure.retryable
+      })
+    case "network":
+      break
   }
-  if (code !== undefined && timeoutCodes.has(code)) {
-    return WebSearchError.requestFailed("timeout", `${where(ctx)}: timed out (${code})${proxy}`)
-  }
-  if (code !== undefined && isTlsCode(code)) {
-    return WebSearchError.requestFailed("tls_failed", `${where(ctx)}: TLS failed (${code})`, {
-      retryable: !certificateCodes.has(code) && !code.startsWith("CERT_")
-    })
-  }
-  if (code === "EPROTO" || code === "ERR_SSL_WRONG_VERSION_NUMBER") {
-    return WebSearchError.requestFailed("tls_failed", `${where(ctx)}: TLS handshake failed (${code})`)
-  }
-  if (code !== undefined && networkCodes.has(code)) {
+  if (code !== undefined) {
     return WebSearchError.requestFailed("network", `${where(ctx)}: connection failed (${code})${proxy}`)
   }
   const text = error instanceof Error ? error.message : ""
   if (/socket hang up|other side closed|terminated/i.test(text)) {
     return WebSearchError.requestFailed("network", `${where(ctx)}: the connection closed early`)
   }
-  // Whatever else (a parser error, an unknown code) is a transport fault; name its code, never its free text,
-  // which can quote the request line.
-  return WebSearchError.requestFailed(
-    "network",
-    `${where(ctx)}: the request failed${code === undefined ? "" : ` (${code})`}${proxy}`
-  )
+  // Whatever else is a transport fault; never name its free text, which can quote the request line.
+  return WebSearchError.requestFailed("network", `${where(ctx)}: the request failed${proxy}`)
 }
