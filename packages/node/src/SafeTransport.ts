@@ -19,26 +19,23 @@
  * @since 0.1.0
  */
 import * as HttpClient from "@effect/platform/HttpClient"
-import * as HttpClientError from "@effect/platform/HttpClientError"
-import type * as HttpClientRequest from "@effect/platform/HttpClientRequest"
-import * as HttpClientResponse from "@effect/platform/HttpClientResponse"
-import * as UrlPolicy from "@websearch/core/UrlPolicy"
+import type * as HttpClientError from "@effect/platform/HttpClientError"
+import type * as UrlPolicy from "@websearch/core/UrlPolicy"
 import * as WebSearchError from "@websearch/core/WebSearchError"
-import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import type * as Scope from "effect/Scope"
-import * as Stream from "effect/Stream"
-import dns from "node:dns"
-import * as net from "node:net"
-import * as zlib from "node:zlib"
 import { Agent, buildConnector } from "undici"
-import type { Dispatcher } from "undici"
 import * as PinnedConnector from "./internal/connector.js"
+import * as HopAddress from "./internal/hopAddress.js"
+import * as HopExchange from "./internal/hopExchange.js"
+import * as HttpClientAdapter from "./internal/httpClientAdapter.js"
+import * as HttpStatus from "./internal/httpStatus.js"
+import * as Redirects from "./internal/redirects.js"
 import * as TransportError from "./internal/transportError.js"
+import type * as TransportModel from "./internal/transportModel.js"
 
 /**
  * One answer of a resolver.
@@ -46,10 +43,7 @@ import * as TransportError from "./internal/transportError.js"
  * @since 0.1.0
  * @category models
  */
-export interface LookupAddress {
-  readonly address: string
-  readonly family: number
-}
+export interface LookupAddress extends TransportModel.LookupAddress {}
 
 /**
  * A resolver: every address a host name resolves to. The transport calls it once per hop and checks every answer.
@@ -58,9 +52,7 @@ export interface LookupAddress {
  * @since 0.1.0
  * @category models
  */
-export type Lookup = (
-  hostname: string
-) => Effect.Effect<ReadonlyArray<LookupAddress>, unknown> | Promise<ReadonlyArray<LookupAddress>>
+export type Lookup = TransportModel.Lookup
 
 /**
  * The connector that opens sockets (undici's `buildConnector` shape). Every dial of the transport goes through it
@@ -108,34 +100,25 @@ export interface Options {
  * @since 0.1.0
  * @category models
  */
-export type Method = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS"
+export type Method = TransportModel.Method
 
 /**
+ * A request: `url`, `method` (default GET), `headers` (names case-insensitive; `host` is always derived from the
+ * URL) and `body`.
+ *
  * @since 0.1.0
  * @category models
  */
-export interface Request {
-  readonly url: string
-  readonly method?: Method | undefined
-  /** Header names are case-insensitive; `host` is always derived from the URL. */
-  readonly headers?: Record<string, string> | undefined
-  readonly body?: Uint8Array | string | undefined
-}
+export interface Request extends TransportModel.Request {}
 
 /**
+ * A response: the final `url` after redirects, `status`, `headers` (lower-case names, repeated headers joined
+ * with ", "), the whole `body`, and every redirect target followed in order (`redirects`, the last one is `url`).
+ *
  * @since 0.1.0
  * @category models
  */
-export interface Response {
-  /** The final URL, after redirects. */
-  readonly url: string
-  readonly status: number
-  /** Lower-case names; repeated headers joined with ", ". */
-  readonly headers: Readonly<Record<string, string>>
-  readonly body: Uint8Array
-  /** Every redirect target followed, in order (the last one is `url`). */
-  readonly redirects: ReadonlyArray<string>
-}
+export interface Response extends TransportModel.Response {}
 
 /**
  * The default body cap: 5 MiB.
@@ -177,10 +160,7 @@ export const defaultUserAgent = "websearch/0.1.0 (+https://github.com/websearch/
  */
 export class SafeTransport extends Context.Tag("@websearch/node/SafeTransport")<
   SafeTransport,
-  {
-    /** Sends a request, following redirects; fails only with `RequestFailed`. Non-2xx statuses succeed. */
-    readonly request: (request: Request) => Effect.Effect<Response, WebSearchError.RequestFailed>
-  }
+  SafeTransport.Service
 >() {}
 
 /**
@@ -191,18 +171,10 @@ export declare namespace SafeTransport {
    * @since 0.1.0
    * @category models
    */
-  export type Service = Context.Tag.Service<SafeTransport>
-}
-
-// --- status mapping -----------------------------------------------------------------------------------------
-
-const retryAfterSeconds = (value: string | undefined, now: number): number | undefined => {
-  if (value === undefined) return undefined
-  const trimmed = value.trim()
-  if (/^\d+$/.test(trimmed)) return Number(trimmed)
-  const date = Date.parse(trimmed)
-  if (Number.isNaN(date)) return undefined
-  return Math.max(0, Math.ceil((date - now) / 1000))
+  export interface Service {
+    /** Sends a request, following redirects; fails only with `RequestFailed`. Non-2xx statuses succeed. */
+    readonly request: (request: Request) => Effect.Effect<Response, WebSearchError.RequestFailed>
+  }
 }
 
 /**
@@ -212,97 +184,8 @@ const retryAfterSeconds = (value: string | undefined, now: number): number | und
  * @since 0.1.0
  * @category combinators
  */
-export const ensureOk = (response: Response): Effect.Effect<Response, WebSearchError.RequestFailed> => {
-  const status = response.status
-  if (status >= 200 && status <= 299) return Effect.succeed(response)
-  const at = `HTTP ${status} from ${TransportError.describe(response.url)}`
-  if (status === 403) return Effect.fail(WebSearchError.requestFailed("http_403", `${at}: forbidden`))
-  if (status === 404) return Effect.fail(WebSearchError.requestFailed("http_404", `${at}: not found`))
-  if (status === 429) {
-    return Effect.flatMap(Clock.currentTimeMillis, (now) => {
-      const retryAfter = retryAfterSeconds(response.headers["retry-after"], now)
-      return Effect.fail(
-        WebSearchError.requestFailed(
-          "http_429",
-          `${at}: rate limited${retryAfter === undefined ? "" : `, retry after ${retryAfter} s`}`,
-          { retryAfter }
-        )
-      )
-    })
-  }
-  if (status >= 500 && status <= 599) {
-    return Effect.flatMap(Clock.currentTimeMillis, (now) => {
-      const retryAfter = retryAfterSeconds(response.headers["retry-after"], now)
-      return Effect.fail(WebSearchError.requestFailed("http_5xx", `${at}: server error`, { retryAfter }))
-    })
-  }
-  return Effect.fail(
-    WebSearchError.requestFailed("http_status", `${at}: unexpected status`, {
-      retryable: status === 408
-    })
-  )
-}
-
-// --- the transport ------------------------------------------------------------------------------------------
-
-const redirectStatuses = new Set([301, 302, 303, 307, 308])
-const credentialHeaders = ["authorization", "cookie", "proxy-authorization"]
-const bodyHeaders = ["content-type", "content-length", "content-encoding", "content-language", "content-location"]
-const droppedHeaders = new Set(["host", "connection", "transfer-encoding", "keep-alive", "upgrade", "te", "trailer"])
-const redirectDrainBytes = 64 * 1024
-
-const acceptEncoding = "gzip, deflate, br"
-
-/** A streaming decoder for a single supported content coding; `undefined` leaves the body as it came. */
-const makeDecoder = (coding: string): zlib.Gunzip | zlib.Inflate | zlib.BrotliDecompress | undefined => {
-  // Lenient flushing: servers often end a gzip stream without a clean trailer; what was decoded still counts.
-  const lenient = { flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH }
-  if (coding === "gzip" || coding === "x-gzip") return zlib.createGunzip(lenient)
-  if (coding === "deflate") return zlib.createInflate(lenient)
-  if (coding === "br") return zlib.createBrotliDecompress()
-  return undefined
-}
-
-const defaultLookup: Lookup = (hostname) =>
-  // Read `dns.promises.lookup` at call time: a test guard may have replaced it.
-  dns.promises.lookup(hostname, { all: true, verbatim: true })
-
-interface Current {
-  readonly url: string
-  readonly method: Method
-  readonly headers: Record<string, string>
-  readonly body: Uint8Array | string | undefined
-}
-
-type HopOutcome =
-  | { readonly _tag: "Redirect"; readonly status: number; readonly location: string }
-  | {
-      readonly _tag: "Done"
-      readonly status: number
-      readonly headers: Record<string, string>
-      readonly body: Uint8Array
-    }
-
-const flattenHeaders = (headers: Dispatcher.ResponseData["headers"]): Record<string, string> => {
-  const out: Record<string, string> = {}
-  for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined) continue
-    out[name.toLowerCase()] = Array.isArray(value) ? value.join(", ") : value
-  }
-  return out
-}
-
-const urlHostname = (address: string) => (net.isIPv6(address) ? `[${address}]` : address)
-
-const stripTrailingDot = (host: string) => (host.endsWith(".") ? host.slice(0, -1) : host)
-
-const sameOrigin = (a: string, b: string) => {
-  try {
-    return new URL(a).origin === new URL(b).origin
-  } catch {
-    return false
-  }
-}
+export const ensureOk: (response: Response) => Effect.Effect<Response, WebSearchError.RequestFailed> =
+  HttpStatus.ensureOk
 
 const positiveInt = (value: number | undefined, fallback: number) =>
   value !== undefined && Number.isFinite(value) && value >= 1 ? Math.floor(value) : fallback
@@ -324,7 +207,7 @@ export const make = (options: Options): Effect.Effect<SafeTransport.Service, nev
     const timeoutMs = Math.max(1, Math.ceil(Duration.toMillis(timeout)))
     const userAgent = options.userAgent ?? defaultUserAgent
     const decompress = options.decompress ?? true
-    const lookup = options.lookup ?? defaultLookup
+    const lookup = options.lookup ?? HopAddress.defaultLookup
     const proxy = options.proxy === undefined ? undefined : PinnedConnector.parseProxy(options.proxy)
     const proxyInvalid = options.proxy !== undefined && proxy === undefined
     const pins = PinnedConnector.makePins()
@@ -342,238 +225,20 @@ export const make = (options: Options): Effect.Effect<SafeTransport.Service, nev
     })
     yield* Effect.addFinalizer(() => Effect.promise(() => agent.destroy().catch(() => undefined)))
 
-    /** The policy check of one hop's URL; a redirect's refusals say so. */
-    const checkHop = (url: string, hop: number, from: string | undefined) => {
-      const result = UrlPolicy.checkUrl(options.policy, url)
-      if (Either.isRight(result)) return Effect.succeed(result.right)
-      const error = result.left
-      if (from === undefined) return Effect.fail(error)
-      const message = `redirect ${hop} from ${TransportError.describe(from)} refused: ${error.message}`
-      return Effect.fail(
-        error.reason === "ssrf_rejected"
-          ? WebSearchError.annotate(error, { message }, false)
-          : WebSearchError.requestFailed("redirect_rejected", message)
-      )
-    }
-
-    /** Resolves once, checks every answer, returns the address to dial. */
-    const resolveHop = (checked: UrlPolicy.CheckedUrl, method: Method, hop: number) => {
-      const ctx = { method, url: checked.url, hop, maxBodyBytes }
-      const redirectNote = hop > 0 ? ` (redirect ${hop})` : ""
-      const verify = (address: string) =>
-        Either.match(UrlPolicy.checkAddress(options.policy, checked, address), {
-          onRight: () => Effect.void,
-          onLeft: (error) =>
-            Effect.fail(
-              hop > 0 ? WebSearchError.annotate(error, { message: `${error.message}${redirectNote}` }, false) : error
-            )
+    const resolveOptions: HopAddress.ResolveOptions = { policy: options.policy, lookup, maxBodyBytes }
+    const exchangeOptions: HopExchange.ExchangeOptions = { agent, pins, maxBodyBytes, decompress }
+    const followOptions: Redirects.FollowOptions = {
+      maxRedirects,
+      userAgent,
+      decompress,
+      hop: (current, hop, from) =>
+        Effect.gen(function* () {
+          const checked = yield* HopAddress.check(options.policy, current.url, hop, from)
+          const address = yield* HopAddress.resolve(resolveOptions, checked, current.method, hop)
+          const outcome = yield* HopExchange.send(exchangeOptions, checked, address, current, hop)
+          return { checked, outcome }
         })
-      if (checked.literal) {
-        return Effect.as(verify(checked.host), checked.host)
-      }
-      return Effect.try({ try: () => lookup(checked.host), catch: (e) => e }).pipe(
-        Effect.flatMap((answer) =>
-          Effect.isEffect(answer) ? answer : Effect.tryPromise({ try: () => answer, catch: (e) => e })
-        ),
-        Effect.mapError((e) => {
-          const mapped = TransportError.fromUnknown(e, ctx)
-          return mapped.reason === "dns_failed"
-            ? mapped
-            : WebSearchError.requestFailed(
-                "dns_failed",
-                `${method} ${TransportError.describe(checked.url)}${redirectNote}: the host name did not resolve`
-              )
-        }),
-        Effect.flatMap((answers) => {
-          if (answers.length === 0) {
-            return Effect.fail(
-              WebSearchError.requestFailed(
-                "dns_failed",
-                `${method} ${TransportError.describe(checked.url)}${redirectNote}: the host name has no addresses`
-              )
-            )
-          }
-          // Every answer must pass, not just the one we dial: a mixed answer is a rebinding attempt or a
-          // misconfiguration, and either way the host is not safely public.
-          return Effect.flatMap(
-            Effect.forEach(answers, (a) => verify(a.address), { discard: true }),
-            () => {
-              // A zone-scoped address (fe80::1%eth0) cannot be written in a URL; it only passes when allowlisted.
-              const dialable = answers.find((a) => !a.address.includes("%") && net.isIP(a.address) !== 0)
-              return dialable === undefined
-                ? Effect.fail(
-                    WebSearchError.requestFailed(
-                      "dns_failed",
-                      `${method} ${TransportError.describe(checked.url)}${redirectNote}: no address can be dialled`
-                    )
-                  )
-                : Effect.succeed(dialable.address)
-            }
-          )
-        }),
-        Effect.withSpan("websearch.transport.lookup", {
-          attributes: { "url.host": checked.url.host, "websearch.hop": hop }
-        })
-      )
     }
-
-    /** One HTTP exchange with the pinned address; the body is read here, chunk by chunk, up to the cap. */
-    const sendHop = (checked: UrlPolicy.CheckedUrl, address: string, current: Current, hop: number) => {
-      const url = checked.url
-      const pinned = urlHostname(address)
-      const origin = `${url.protocol}//${pinned}:${checked.port}`
-      // The URL parser's spelling of the address, without brackets: what undici hands the connector.
-      const pinKey = URL.canParse(origin) ? new URL(origin).hostname.replace(/^\[|\]$/g, "") : address
-      const headers: Record<string, string> = { ...current.headers, host: url.host }
-      const servername = checked.literal ? undefined : stripTrailingDot(url.hostname)
-      const ctx = { method: current.method, url, hop, maxBodyBytes }
-      const exchange = (signal: AbortSignal): Promise<HopOutcome> =>
-        agent
-          .request({
-            origin,
-            path: `${url.pathname}${url.search}`,
-            method: current.method,
-            headers,
-            body: current.body ?? null,
-            signal,
-            // undici takes the TLS server name from the request; the origin is an address, so pass the name.
-            ...({ servername } as object)
-          })
-          .then(async (response) => {
-            const status = response.statusCode
-            const responseHeaders = flattenHeaders(response.headers)
-            const location = responseHeaders["location"]
-            if (redirectStatuses.has(status) && location !== undefined) {
-              await response.body.dump({ limit: redirectDrainBytes }).catch(() => undefined)
-              return { _tag: "Redirect", status, location }
-            }
-            const announced = Number(responseHeaders["content-length"])
-            if (Number.isFinite(announced) && announced > maxBodyBytes) {
-              response.body.destroy()
-              throw new TransportError.BodyTooLarge(maxBodyBytes, announced)
-            }
-            const hasBody = current.method !== "HEAD" && status !== 204 && status !== 304
-            const coding = decompress && hasBody ? (responseHeaders["content-encoding"] ?? "").trim().toLowerCase() : ""
-            const decoder = makeDecoder(coding)
-            const source: AsyncIterable<Uint8Array> =
-              decoder === undefined ? response.body : response.body.pipe(decoder)
-            if (decoder !== undefined) {
-              // The decoded body replaces the encoded one, so its length and coding no longer apply.
-              delete responseHeaders["content-encoding"]
-              delete responseHeaders["content-length"]
-              response.body.on("error", (error) => decoder.destroy(error))
-            }
-            const chunks: Array<Uint8Array> = []
-            let total = 0
-            // Bytes as they came on the wire, to tell a body cut short of its announced length.
-            let received = 0
-            if (decoder !== undefined) response.body.on("data", (chunk: Uint8Array) => void (received += chunk.length))
-            try {
-              for await (const chunk of source) {
-                // The cap counts decoded bytes: a small compressed bomb is stopped like an endless body.
-                total += chunk.byteLength
-                if (decoder === undefined) received = total
-                if (total > maxBodyBytes) throw new TransportError.BodyTooLarge(maxBodyBytes, undefined)
-                chunks.push(chunk)
-              }
-            } catch (error) {
-              // Destroying an unfinished body makes undici destroy the socket: no more bytes are read.
-              response.body.destroy()
-              decoder?.destroy()
-              // The connection ended (cleanly or by a reset: the client sees the same socket error) before the
-              // announced length arrived: the stream is incomplete, which says more than "network".
-              if (!signal.aborted && !(error instanceof TransportError.BodyTooLarge) && received < announced) {
-                throw new TransportError.BodyIncomplete(received, announced)
-              }
-              throw error
-            }
-            return { _tag: "Done", status, headers: responseHeaders, body: Buffer.concat(chunks, total) }
-          })
-      return Effect.acquireUseRelease(
-        Effect.sync(() => pins.pin(pinKey)),
-        () =>
-          Effect.tryPromise({
-            try: exchange,
-            catch: (error) => TransportError.fromUnknown(error, ctx)
-          }),
-        (release) => Effect.sync(release)
-      ).pipe(
-        Effect.tap((outcome) => Effect.annotateCurrentSpan("http.response.status_code", outcome.status)),
-        Effect.withSpan("websearch.transport.hop", {
-          attributes: {
-            "url.host": url.host,
-            "url.scheme": url.protocol.slice(0, -1),
-            "http.request.method": current.method,
-            "network.peer.address": address,
-            "websearch.hop": hop
-          }
-        })
-      )
-    }
-
-    const follow = (request: Request, method: Method) =>
-      Effect.gen(function* () {
-        const headers: Record<string, string> = {}
-        for (const [name, value] of Object.entries(request.headers ?? {})) {
-          const lower = name.toLowerCase()
-          if (!droppedHeaders.has(lower)) headers[lower] = value
-        }
-        if (headers["user-agent"] === undefined) headers["user-agent"] = userAgent
-        if (decompress && headers["accept-encoding"] === undefined) headers["accept-encoding"] = acceptEncoding
-        let current: Current = { url: request.url, method, headers, body: request.body }
-        const redirects: Array<string> = []
-        let previous: string | undefined = undefined
-        for (let hop = 0; ; hop++) {
-          const checked: UrlPolicy.CheckedUrl = yield* checkHop(current.url, hop, previous)
-          const address = yield* resolveHop(checked, current.method, hop)
-          const outcome = yield* sendHop(checked, address, current, hop)
-          if (outcome._tag === "Done") {
-            return {
-              url: checked.url.href,
-              status: outcome.status,
-              headers: outcome.headers,
-              body: outcome.body,
-              redirects
-            } satisfies Response
-          }
-          if (hop >= maxRedirects) {
-            return yield* WebSearchError.requestFailed(
-              "redirect_rejected",
-              `${current.method} ${TransportError.describe(request.url)}: more than ${maxRedirects} redirects`,
-              { retryable: false }
-            )
-          }
-          let next: URL
-          try {
-            next = new URL(outcome.location, checked.url)
-          } catch {
-            return yield* WebSearchError.requestFailed(
-              "redirect_rejected",
-              `redirect ${hop + 1} from ${TransportError.describe(checked.url)}: the Location header is not a URL`
-            )
-          }
-          if (next.protocol !== "http:" && next.protocol !== "https:") {
-            return yield* WebSearchError.requestFailed(
-              "redirect_rejected",
-              `redirect ${hop + 1} from ${TransportError.describe(checked.url)}: the scheme ${next.protocol} is not allowed`
-            )
-          }
-          const toGet =
-            (outcome.status === 303 && current.method !== "HEAD") ||
-            ((outcome.status === 301 || outcome.status === 302) && current.method === "POST")
-          const nextHeaders = { ...current.headers }
-          if (toGet) for (const name of bodyHeaders) delete nextHeaders[name]
-          if (!sameOrigin(checked.url.href, next.href)) for (const name of credentialHeaders) delete nextHeaders[name]
-          redirects.push(next.href)
-          previous = checked.url.href
-          current = {
-            url: next.href,
-            method: toGet ? "GET" : current.method,
-            headers: nextHeaders,
-            body: toGet ? undefined : current.body
-          }
-        }
-      })
 
     const request = (request: Request): Effect.Effect<Response, WebSearchError.RequestFailed> => {
       const method = request.method ?? "GET"
@@ -585,7 +250,7 @@ export const make = (options: Options): Effect.Effect<SafeTransport.Service, nev
           })
         )
       }
-      return follow(request, method).pipe(
+      return Redirects.follow(request, method, followOptions).pipe(
         Effect.timeoutFail({
           duration: timeout,
           onTimeout: () =>
@@ -617,44 +282,6 @@ export const layer = (options: Options): Layer.Layer<SafeTransport> => Layer.sco
 export const request = (request: Request): Effect.Effect<Response, WebSearchError.RequestFailed, SafeTransport> =>
   Effect.flatMap(SafeTransport, (transport) => transport.request(request))
 
-// --- HttpClient view -----------------------------------------------------------------------------------------
-
-const nullBodyStatuses = new Set([101, 103, 204, 205, 304])
-
-const methods = new Set<string>(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"])
-
-const bodyBytes = (
-  request: HttpClientRequest.HttpClientRequest
-): Effect.Effect<Uint8Array | string | undefined, HttpClientError.RequestError> => {
-  const body = request.body
-  const encodeError = (description: string, cause?: unknown) =>
-    new HttpClientError.RequestError({ request, reason: "Encode", description, cause })
-  switch (body._tag) {
-    case "Empty":
-      return Effect.succeed(undefined)
-    case "Uint8Array":
-      return Effect.succeed(body.body)
-    case "Raw":
-      return typeof body.body === "string" || body.body instanceof Uint8Array
-        ? Effect.succeed(body.body)
-        : Effect.fail(encodeError("only string and Uint8Array raw bodies are supported"))
-    case "FormData":
-      return Effect.tryPromise({
-        try: async () => new Uint8Array(await new globalThis.Response(body.formData).arrayBuffer()),
-        catch: (cause) => encodeError("the form data could not be encoded", cause)
-      })
-    case "Stream":
-      return body.stream.pipe(
-        Stream.runFold([] as Array<Uint8Array>, (acc, chunk) => {
-          acc.push(chunk)
-          return acc
-        }),
-        Effect.map((chunks) => Buffer.concat(chunks)),
-        Effect.mapError((cause) => encodeError("the request body stream failed", cause))
-      )
-  }
-}
-
 /**
  * An `@effect/platform` `HttpClient` over a transport: the same policy, pinned resolution, redirects handled by
  * the transport, body cap and timeout. Non-2xx statuses are responses, as with any `HttpClient`. A transport
@@ -665,51 +292,7 @@ const bodyBytes = (
  * @since 0.1.0
  * @category constructors
  */
-export const makeHttpClient = (transport: SafeTransport.Service): HttpClient.HttpClient =>
-  HttpClient.make((request, url) =>
-    Effect.gen(function* () {
-      if (!methods.has(request.method)) {
-        return yield* new HttpClientError.RequestError({
-          request,
-          reason: "Encode",
-          description: `the method ${request.method} is not supported by the safe transport`
-        })
-      }
-      const body = yield* bodyBytes(request)
-      const headers: Record<string, string> = { ...request.headers }
-      const contentType = request.body._tag === "Empty" ? undefined : request.body.contentType
-      if (contentType !== undefined && contentType !== "" && headers["content-type"] === undefined) {
-        // FormData carries its boundary in the encoded body's own content type, set by the web Response.
-        if (request.body._tag !== "FormData") headers["content-type"] = contentType
-      }
-      if (request.body._tag === "FormData") {
-        headers["content-type"] = new globalThis.Response(request.body.formData).headers.get("content-type") ?? ""
-      }
-      const response = yield* transport
-        .request({ url: url.href, method: request.method as Method, headers, body })
-        .pipe(
-          Effect.mapError(
-            (cause) =>
-              new HttpClientError.RequestError({ request, reason: "Transport", cause, description: cause.message })
-          )
-        )
-      if (response.status < 200 || response.status > 599) {
-        return yield* new HttpClientError.RequestError({
-          request,
-          reason: "Transport",
-          description: `the server answered with status ${response.status}`
-        })
-      }
-      const web = new globalThis.Response(
-        nullBodyStatuses.has(response.status) ? null : (response.body as Uint8Array<ArrayBuffer>),
-        {
-          status: response.status,
-          headers: response.headers
-        }
-      )
-      return HttpClientResponse.fromWeb(request, web)
-    })
-  )
+export const makeHttpClient: (transport: SafeTransport.Service) => HttpClient.HttpClient = HttpClientAdapter.make
 
 /**
  * The `HttpClient` view of the `SafeTransport` in context, for provider drivers.
@@ -729,13 +312,5 @@ export const layerHttpClient: Layer.Layer<HttpClient.HttpClient, never, SafeTran
  * @since 0.1.0
  * @category conversions
  */
-export const fromHttpClientError = (error: HttpClientError.HttpClientError): WebSearchError.RequestFailed => {
-  if (error._tag === "RequestError" && error.cause instanceof WebSearchError.RequestFailed) return error.cause
-  const where = `${error.request.method} ${TransportError.describe(error.request.url)}`
-  if (error._tag === "ResponseError") {
-    return WebSearchError.requestFailed("network", `${where}: the response could not be read (${error.reason})`)
-  }
-  return WebSearchError.requestFailed("network", `${where}: the request failed (${error.reason})`, {
-    retryable: error.reason === "Transport"
-  })
-}
+export const fromHttpClientError: (error: HttpClientError.HttpClientError) => WebSearchError.RequestFailed =
+  HttpClientAdapter.fromHttpClientError
