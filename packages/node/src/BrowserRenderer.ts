@@ -36,7 +36,8 @@ import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import type * as Scope from "effect/Scope"
-import type { Browser, BrowserContext, Page } from "playwright-core"
+import type { Browser, Page } from "playwright-core"
+import * as BrowserSupply from "./internal/browserSupply.js"
 import * as Chromium from "./internal/chromium.js"
 import * as RenderSession from "./internal/renderSession.js"
 import * as TransportError from "./internal/transportError.js"
@@ -136,17 +137,7 @@ export interface Stats {
  */
 export class BrowserRenderer extends Context.Tag("@websearch/node/BrowserRenderer")<
   BrowserRenderer,
-  {
-    /**
-     * Renders one page. `Unavailable/invalid_config` when Chromium is missing or does not start; otherwise every
-     * failure is a `RequestFailed` with the transport's reasons (`ssrf_rejected` when the page navigated somewhere
-     * refused, `timeout`, `too_large`, `network`).
-     */
-    readonly render: (
-      request: RenderRequest
-    ) => Effect.Effect<Rendered, WebSearchError.RequestFailed | WebSearchError.Unavailable>
-    readonly stats: Effect.Effect<Stats>
-  }
+  BrowserRenderer.Service
 >() {}
 
 /**
@@ -157,7 +148,17 @@ export declare namespace BrowserRenderer {
    * @since 0.1.0
    * @category models
    */
-  export type Service = Context.Tag.Service<BrowserRenderer>
+  export interface Service {
+    /**
+     * Renders one page. `Unavailable/invalid_config` when Chromium is missing or does not start; otherwise every
+     * failure is a `RequestFailed` with the transport's reasons (`ssrf_rejected` when the page navigated somewhere
+     * refused, `timeout`, `too_large`, `network`).
+     */
+    readonly render: (
+      request: RenderRequest
+    ) => Effect.Effect<Rendered, WebSearchError.RequestFailed | WebSearchError.Unavailable>
+    readonly stats: Effect.Effect<Stats>
+  }
 }
 
 /**
@@ -210,7 +211,7 @@ const acceptDocument = "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5"
 
 const isTimeout = (error: unknown) => error instanceof Error && error.name === "TimeoutError"
 
-const attempt = <A>(f: () => Promise<A>): Effect.Effect<A, unknown> => Effect.tryPromise({ try: f, catch: (e) => e })
+const attempt = BrowserSupply.attempt
 
 /**
  * Builds the renderer. Chromium starts on the first page; the browser closes when the scope closes.
@@ -230,107 +231,18 @@ export const make = (options?: Options): Effect.Effect<BrowserRenderer.Service, 
     // The snapshot needs a moment after settling; a tenth of the timeout, at most a second.
     const snapshotReserveMs = Math.min(1000, Math.floor(timeoutMs / 10))
 
-    const lock = yield* Effect.makeSemaphore(1)
     const pool = yield* Effect.makeSemaphore(poolSize)
-    let browser: Browser | undefined
-    let closed = false
-    let launches = 0
+    const supply = yield* BrowserSupply.make({ executablePath, launchTimeoutMs, sandbox: options?.sandbox })
     let active = 0
     let peakActive = 0
     let pages = 0
-
-    const closeBrowser = (instance: Browser) =>
-      attempt(() => instance.close()).pipe(Effect.timeout(Duration.seconds(10)), Effect.ignore)
-
-    // Launching is uninterruptible: a browser half-started by an interrupted caller would be left running.
-    const acquireBrowser: Effect.Effect<Browser, WebSearchError.Unavailable> = lock.withPermits(1)(
-      Effect.suspend(() => {
-        if (closed) {
-          return Effect.fail(WebSearchError.unavailable("invalid_config", "the browser renderer has been closed"))
-        }
-        if (browser !== undefined && browser.isConnected()) return Effect.succeed(browser)
-        return Effect.tap(
-          Chromium.launch({ executablePath, timeoutMs: launchTimeoutMs, sandbox: options?.sandbox }),
-          (instance) =>
-            Effect.sync(() => {
-              launches++
-              browser = instance
-              instance.on("disconnected", () => {
-                if (browser === instance) browser = undefined
-              })
-            })
-        )
-      }).pipe(Effect.uninterruptible)
-    )
-
-    // Opening a page costs a new renderer process (a few hundred milliseconds), so one fresh, never used context
-    // with its blank page is kept ready for the next render and replaced as soon as it is taken.
-    interface Opened {
-      readonly browser: Browser
-      readonly userAgent: string | undefined
-      readonly context: BrowserContext
-      readonly page: Page
-    }
-    let spare: Promise<Opened | undefined> | undefined
-    const open = async (instance: Browser, userAgent: string | undefined): Promise<Opened> => {
-      const context = await instance.newContext({
-        serviceWorkers: "block",
-        acceptDownloads: false,
-        javaScriptEnabled: true,
-        locale: "en-US",
-        viewport: { width: 1280, height: 800 },
-        ...(userAgent === undefined ? {} : { userAgent })
-      })
-      try {
-        return { browser: instance, userAgent, context, page: await context.newPage() }
-      } catch (error) {
-        await context.close().catch(() => undefined)
-        throw error
-      }
-    }
-    const refill = (instance: Browser, userAgent: string | undefined) => {
-      if (closed || !instance.isConnected()) return
-      spare = open(instance, userAgent).catch(() => undefined)
-    }
-    const takePage = async (instance: Browser, userAgent: string | undefined): Promise<Opened> => {
-      const waiting = spare
-      spare = undefined
-      const ready = waiting === undefined ? undefined : await waiting
-      if (ready !== undefined && ready.browser === instance && ready.userAgent === userAgent && !closed) {
-        refill(instance, userAgent)
-        return ready
-      }
-      if (ready !== undefined) await ready.context.close().catch(() => undefined)
-      const opened = await open(instance, userAgent)
-      refill(instance, userAgent)
-      return opened
-    }
-
-    const invalidate = (instance: Browser) =>
-      lock.withPermits(1)(
-        Effect.suspend(() => {
-          if (browser === instance) browser = undefined
-          return closeBrowser(instance)
-        })
-      )
-
-    yield* Effect.addFinalizer(() =>
-      lock.withPermits(1)(
-        Effect.suspend(() => {
-          closed = true
-          const instance = browser
-          browser = undefined
-          return instance === undefined ? Effect.void : closeBrowser(instance)
-        })
-      )
-    )
 
     // Starting Chromium (once, on the first page) does not count against the page's time.
     const renderPage = (
       request: RenderRequest,
       document: SafeTransport.Response
     ): Effect.Effect<Rendered, WebSearchError.RequestFailed | WebSearchError.Unavailable> =>
-      Effect.flatMap(acquireBrowser, (instance) => renderOn(instance, request, document))
+      Effect.flatMap(supply.acquire, (instance) => renderOn(instance, request, document))
 
     const renderOn = (
       instance: Browser,
@@ -357,7 +269,7 @@ export const make = (options?: Options): Effect.Effect<BrowserRenderer.Service, 
             `rendering ${where}: ${what} (${error instanceof Error ? error.message.split("\n")[0] : "unknown error"})`
           )
         const { context, page } = yield* Effect.acquireRelease(
-          attempt(() => takePage(instance, request.userAgent)).pipe(
+          attempt(() => supply.takePage(instance, request.userAgent)).pipe(
             Effect.mapError(browserFailed("the browser could not open a page"))
           ),
           ({ context }) =>
@@ -365,7 +277,7 @@ export const make = (options?: Options): Effect.Effect<BrowserRenderer.Service, 
               Effect.zipRight(attempt(() => context.close())),
               Effect.timeout(Duration.seconds(5)),
               // A context that does not close (a renderer stuck in a script) takes the browser with it.
-              Effect.catchAll(() => invalidate(instance))
+              Effect.catchAll(() => supply.invalidate(instance))
             )
         )
         yield* Effect.acquireRelease(
@@ -485,8 +397,8 @@ export const make = (options?: Options): Effect.Effect<BrowserRenderer.Service, 
       )
 
     const stats = Effect.sync((): Stats => ({
-      launches,
-      running: browser !== undefined && browser.isConnected(),
+      launches: supply.launches(),
+      running: supply.running(),
       active,
       peakActive,
       pages

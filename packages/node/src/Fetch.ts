@@ -36,11 +36,8 @@ import * as WebSearchError from "@websearch/core/WebSearchError"
 import * as ContentKind from "@websearch/extract/ContentKind"
 import type * as Extract from "@websearch/extract/Extract"
 import * as Config from "effect/Config"
-import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import * as Exit from "effect/Exit"
-import * as FiberId from "effect/FiberId"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
@@ -49,7 +46,7 @@ import * as ExtractPool from "./internal/extractPool.js"
 import * as PageMetadata from "./internal/pageMetadata.js"
 import * as GithubBlob from "./internal/githubBlob.js"
 import * as JsShell from "./internal/jsShell.js"
-import * as RobotsTxt from "./internal/robotsTxt.js"
+import * as RobotsCheck from "./internal/robotsCheck.js"
 import * as TransportError from "./internal/transportError.js"
 import * as BrowserRenderer from "./BrowserRenderer.js"
 import * as SafeTransport from "./SafeTransport.js"
@@ -175,7 +172,7 @@ export const defaultWorkerThreshold = 64 * 1024
  * @since 0.1.0
  * @category utils
  */
-export const productToken = (userAgent: string): string => RobotsTxt.agentToken(userAgent) || "websearch"
+export const productToken: (userAgent: string) => string = RobotsCheck.productToken
 
 /**
  * The raw-file URL a GitHub `blob` URL is read from, or `undefined` when the URL is not a `blob` link.
@@ -191,24 +188,6 @@ const accept =
   "application/xml;q=0.8,application/pdf;q=0.8,*/*;q=0.5"
 
 const originOf = (url: string): string => new URL(url).origin
-
-const pathOf = (url: string): string => {
-  const parsed = new URL(url)
-  return `${parsed.pathname}${parsed.search}`
-}
-
-/** A title for bodies that have none (text, JSON, raw files): the file name, else the host. */
-const fallbackTitle = (url: string): string => {
-  const parsed = new URL(url)
-  const name = parsed.pathname.split("/").filter((segment) => segment !== "")
-  const last = name.length > 0 ? name[name.length - 1] : undefined
-  if (last === undefined) return parsed.host
-  try {
-    return decodeURIComponent(last)
-  } catch {
-    return last
-  }
-}
 
 interface Resolved {
   readonly userAgent: string
@@ -232,83 +211,6 @@ const resolveOptions = (options: Options | undefined, configured: typeof Setting
 export const renderMode = (settings: Settings.Service): Effect.Effect<RenderMode, WebSearchError.Unavailable> =>
   Effect.map(settingsOptions(settings), (options) => options.render ?? "never")
 
-type RobotsCheck = (url: string) => Effect.Effect<void, WebSearchError.RequestFailed>
-
-/** Origins whose robots.txt is remembered; the oldest is forgotten beyond this. */
-const maxOrigins = 10_000
-
-/**
- * robots.txt per origin, for the driver's lifetime. A file that answers 2xx is parsed; 4xx (except 429) means
- * there is none (RFC 9309 §2.3.1.3); a robots.txt that redirects somewhere the policy refuses, or is bigger than
- * the body cap, is treated as absent too. A 429, 5xx or network failure is not cached and fails the page, since
- * the RFC says to assume everything is disallowed while the file is unreachable.
- */
-const makeRobots = (
-  transport: SafeTransport.SafeTransport.Service,
-  userAgent: string
-): Effect.Effect<RobotsCheck, never, Scope.Scope> =>
-  Effect.gen(function* () {
-    const token = productToken(userAgent)
-    const load = (origin: string): Effect.Effect<RobotsTxt.Rules, WebSearchError.RequestFailed> =>
-      transport
-        .request({ url: `${origin}/robots.txt`, headers: { "user-agent": userAgent, accept: "text/plain" } })
-        .pipe(
-          Effect.flatMap((response) => {
-            if (response.status >= 200 && response.status <= 299) {
-              const text = new TextDecoder().decode(response.body.subarray(0, RobotsTxt.maxParsedBytes))
-              return Effect.succeed(RobotsTxt.rulesFor(RobotsTxt.parse(text), token))
-            }
-            if (response.status >= 400 && response.status <= 499 && response.status !== 429) {
-              return Effect.succeed(RobotsTxt.allowAll)
-            }
-            return Effect.as(SafeTransport.ensureOk(response), RobotsTxt.allowAll)
-          }),
-          Effect.catchIf(
-            (error) =>
-              error.reason === "ssrf_rejected" || error.reason === "redirect_rejected" || error.reason === "too_large",
-            () => Effect.succeed(RobotsTxt.allowAll)
-          ),
-          Effect.mapError((error) =>
-            WebSearchError.annotate(error, {
-              message: `robots.txt of ${origin} could not be read, so nothing there is fetched while robots.txt is respected: ${error.message}`
-            })
-          ),
-          Effect.withSpan("websearch.fetch.robots", { attributes: { "websearch.origin": origin } })
-        )
-    // Each origin's file is read by a fiber of the driver's scope that every asker joins: an asker that times
-    // out or is interrupted stops waiting without cancelling the read the others wait for.
-    const scope = yield* Effect.scope
-    const entries = new Map<string, Deferred.Deferred<RobotsTxt.Rules, WebSearchError.RequestFailed>>()
-    const rulesOf = (origin: string) =>
-      Effect.suspend(() => {
-        const existing = entries.get(origin)
-        if (existing !== undefined) return Deferred.await(existing)
-        const deferred = Deferred.unsafeMake<RobotsTxt.Rules, WebSearchError.RequestFailed>(FiberId.none)
-        entries.set(origin, deferred)
-        if (entries.size > maxOrigins) entries.delete(entries.keys().next().value as string)
-        const read = Effect.exit(load(origin)).pipe(
-          Effect.flatMap((exit) => {
-            // Failures are not kept: the next asker tries again.
-            if (Exit.isFailure(exit) && entries.get(origin) === deferred) entries.delete(origin)
-            return Deferred.done(deferred, exit)
-          }),
-          Effect.onInterrupt(() => Deferred.interrupt(deferred))
-        )
-        return Effect.zipRight(Effect.forkIn(read, scope), Deferred.await(deferred))
-      })
-    return (url) =>
-      Effect.flatMap(rulesOf(originOf(url)), (rules) => {
-        const rule = RobotsTxt.decidingRule(rules, pathOf(url))
-        if (rule === undefined || rule.allow) return Effect.void
-        return Effect.fail(
-          WebSearchError.requestFailed(
-            "robots_disallowed",
-            `robots.txt of ${originOf(url)} disallows ${url} for "${token}" (Disallow: ${rule.pattern})`
-          )
-        )
-      })
-  })
-
 /**
  * Builds the driver over the `SafeTransport` in context. Worker threads (when enabled) start on first use and
  * stop when the scope closes.
@@ -328,7 +230,7 @@ export const make = (
     const settings = yield* Settings.Settings
     const { render, respectRobotsTxt, userAgent } = resolveOptions(options, yield* settingsOptions(settings))
     const renderer = render === "never" ? Option.none() : yield* Effect.serviceOption(BrowserRenderer.BrowserRenderer)
-    const robots = respectRobotsTxt ? yield* makeRobots(transport, userAgent) : undefined
+    const robots = respectRobotsTxt ? yield* RobotsCheck.make(transport, userAgent) : undefined
     const workers = options?.workers === false ? undefined : options?.workers
     const pool =
       options?.workers === false
@@ -370,7 +272,7 @@ export const make = (
       document.markdown.trim() === ""
         ? Effect.fail(WebSearchError.responseInvalid("empty_content", `${url} has no readable text`))
         : Effect.succeed({
-            title: document.title.trim() === "" ? fallbackTitle(url) : document.title.trim(),
+            title: PageMetadata.title(document, url),
             content: document.markdown,
             url,
             ...PageMetadata.fromDocument(document)

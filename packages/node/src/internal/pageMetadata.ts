@@ -1,6 +1,7 @@
 /**
  * The page's own metadata (from `@websearch/extract`) as the optional fields of a result: the published time as
- * ISO 8601, the author, the site name and the language, each only when the page states it in a usable form.
+ * ISO 8601, the author, the site name and the language, each only when the page states it in a usable form; and
+ * the title of a result.
  */
 import type * as Extract from "@websearch/extract/Extract"
 
@@ -56,3 +57,20 @@ export const fromDocument = (document: Extract.Document): PageMetadata => {
   if (lang !== undefined) out.language = lang
   return out
 }
+
+/** A title for bodies that have none (text, JSON, raw files): the file name, else the host. */
+const fallbackTitle = (url: string): string => {
+  const parsed = new URL(url)
+  const name = parsed.pathname.split("/").filter((segment) => segment !== "")
+  const last = name.length > 0 ? name[name.length - 1] : undefined
+  if (last === undefined) return parsed.host
+  try {
+    return decodeURIComponent(last)
+  } catch {
+    return last
+  }
+}
+
+/** The result's title: the document's own, else (text, JSON, raw files have none) the file name, else the host. */
+export const title = (document: Pick<Extract.Document, "title">, url: string): string =>
+  document.title.trim() === "" ? fallbackTitle(url) : document.title.trim()
