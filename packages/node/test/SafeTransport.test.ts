@@ -684,7 +684,7 @@ describe("SafeTransport", () => {
   })
 
   describe("errors", () => {
-    it.scopedLive("maps statuses: 403, 404, 429 with Retry-After (seconds and date), 503, 418, 200", () =>
+    it.scopedLive("maps statuses: 403, 404, 429 with Retry-After (seconds, date, capped), 503, 418, 200", () =>
       Effect.gen(function* () {
         const retryDate = new Date(Date.now() + 120_000).toUTCString()
         const server = yield* Support.serve((request, response) => {
@@ -708,6 +708,9 @@ describe("SafeTransport", () => {
           ["429/30", "http_429", true, 30],
           ["503", "http_5xx", true, undefined],
           ["503/7", "http_5xx", true, 7],
+          // The shared reading (core RetryAfter): a fractional delta rounds up, a wait of years is cut to a day.
+          ["503/1.5", "http_5xx", true, 2],
+          ["429/999999999", "http_429", true, 86_400],
           ["418", "http_status", false, undefined],
           ["408", "http_status", true, undefined]
         ] as const

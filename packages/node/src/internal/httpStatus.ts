@@ -1,20 +1,12 @@
 /**
- * The `RequestFailed` reason of a non-2xx status, with the server's Retry-After where it gives one.
+ * The `RequestFailed` reason of a non-2xx status, with the server's Retry-After where it gives one (read by
+ * `@websearch/core/RetryAfter` against the `Clock`, capped at a day).
  */
+import * as RetryAfter from "@websearch/core/RetryAfter"
 import * as WebSearchError from "@websearch/core/WebSearchError"
-import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import type * as TransportModel from "./transportModel.js"
 import * as TransportError from "./transportError.js"
-
-const retryAfterSeconds = (value: string | undefined, now: number): number | undefined => {
-  if (value === undefined) return undefined
-  const trimmed = value.trim()
-  if (/^\d+$/.test(trimmed)) return Number(trimmed)
-  const date = Date.parse(trimmed)
-  if (Number.isNaN(date)) return undefined
-  return Math.max(0, Math.ceil((date - now) / 1000))
-}
 
 /**
  * Maps a non-2xx response to `http_403` / `http_404` / `http_429` (with `retryAfter` from Retry-After, in seconds
@@ -29,22 +21,20 @@ export const ensureOk = <R extends TransportModel.Response>(
   if (status === 403) return Effect.fail(WebSearchError.requestFailed("http_403", `${at}: forbidden`))
   if (status === 404) return Effect.fail(WebSearchError.requestFailed("http_404", `${at}: not found`))
   if (status === 429) {
-    return Effect.flatMap(Clock.currentTimeMillis, (now) => {
-      const retryAfter = retryAfterSeconds(response.headers["retry-after"], now)
-      return Effect.fail(
+    return Effect.flatMap(RetryAfter.seconds(response.headers["retry-after"]), (retryAfter) =>
+      Effect.fail(
         WebSearchError.requestFailed(
           "http_429",
           `${at}: rate limited${retryAfter === undefined ? "" : `, retry after ${retryAfter} s`}`,
           { retryAfter }
         )
       )
-    })
+    )
   }
   if (status >= 500 && status <= 599) {
-    return Effect.flatMap(Clock.currentTimeMillis, (now) => {
-      const retryAfter = retryAfterSeconds(response.headers["retry-after"], now)
-      return Effect.fail(WebSearchError.requestFailed("http_5xx", `${at}: server error`, { retryAfter }))
-    })
+    return Effect.flatMap(RetryAfter.seconds(response.headers["retry-after"]), (retryAfter) =>
+      Effect.fail(WebSearchError.requestFailed("http_5xx", `${at}: server error`, { retryAfter }))
+    )
   }
   return Effect.fail(
     WebSearchError.requestFailed("http_status", `${at}: unexpected status`, {

@@ -3,6 +3,7 @@
  * with a wrong `REDIS_URL` refuses to start instead of silently serving without its shared cache and quotas.
  * Messages name the server by its redacted URL (no password).
  */
+import * as Redaction from "@websearch/core/Redaction"
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import type * as StoreHealth from "@websearch/core/StoreHealth"
 import * as Cause from "effect/Cause"
@@ -71,6 +72,14 @@ export const bounded = (options: RedisOptions): RedisOptions => ({
   commandTimeout: options.commandTimeout ?? defaultCommandTimeout
 })
 
+// ioredis reports the address and the server's reply; a reply may still echo the password, in any of its forms.
+const scrubber = (options: RedisOptions) => {
+  const secretForms =
+    options.password === undefined || options.password === "" ? [] : Redaction.forms(options.password, options.username)
+  return (cause: unknown): string =>
+    Redaction.scrub(cause instanceof Error ? cause.message : String(cause), secretForms)
+}
+
 /**
  * The health of the Redis server behind the stores: a PING on a connection of its own, bounded by `timeout`.
  * Answers are kept for a second, so a prober calling `/health` often costs Redis one PING a second, and a
@@ -91,7 +100,7 @@ export const health = (
       }),
       (client) => Effect.sync(() => client.disconnect())
     )
-    const password = options.password
+    const scrubbed = scrubber(options)
     const ping = Effect.tryPromise({ try: () => redis.ping(), catch: (cause) => cause }).pipe(
       Effect.timeoutFail({
         duration: timeout,
@@ -99,9 +108,7 @@ export const health = (
       }),
       Effect.as<StoreHealth.Status>({ name: "redis", status: "ok" }),
       Effect.catchAll((cause) => {
-        const reason = cause instanceof Error ? cause.message : String(cause)
-        const safe = password === undefined || password === "" ? reason : reason.split(password).join("[redacted]")
-        return Effect.succeed<StoreHealth.Status>({ name: "redis", status: "degraded", message: safe })
+        return Effect.succeed<StoreHealth.Status>({ name: "redis", status: "degraded", message: scrubbed(cause) })
       }),
       Effect.map((status): ReadonlyArray<StoreHealth.Status> => [status])
     )
@@ -124,12 +131,7 @@ export const ping = (options: RedisOptions, shown: string): Effect.Effect<void, 
         catch: (cause) => cause
       }).pipe(
         Effect.timeoutFail({ duration: "5 seconds", onTimeout: () => new Error("no answer within 5 seconds") }),
-        Effect.mapError((cause) => {
-          const reason = cause instanceof Error ? cause.message : String(cause)
-          const password = options.password
-          const safe = password === undefined || password === "" ? reason : reason.split(password).join("[redacted]")
-          return invalid(`cannot reach Redis at ${shown} (REDIS_URL): ${safe}`)
-        }),
+        Effect.mapError((cause) => invalid(`cannot reach Redis at ${shown} (REDIS_URL): ${scrubber(options)(cause)}`)),
         Effect.asVoid
       ),
     (redis) => Effect.sync(() => redis.disconnect())
