@@ -1,4 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
+import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
@@ -92,6 +93,32 @@ describe("extraction worker pool", { timeout: 120_000 }, () => {
         // The worker survives a typed failure and serves the next job.
         expect(pool.size()).toBe(1)
         expect((yield* pool.extract(page("After", 10))).title).toBe("After")
+      })
+    )
+  )
+
+  it.live("a throw inside the worker's extractor stays a defect (a bug of ours), not an unreadable page", () =>
+    Effect.scoped(
+      Effect.gen(function* () {
+        // A worker that loads, then answers every job as extractWorker does when the extractor throws.
+        const source = [
+          `import { parentPort } from "node:worker_threads"`,
+          `parentPort.on("message", () => parentPort.postMessage({ _tag: "Defect", message: "boom" }))`,
+          `parentPort.postMessage({ _tag: "Ready" })`
+        ].join("\n")
+        const pool = yield* ExtractPool.make({
+          size: 1,
+          entry: { url: new URL(`data:text/javascript,${encodeURIComponent(source)}`), execArgv: [] }
+        })
+        const exit = yield* Effect.exit(pool.extract({ ...page("Defect", 5), url: "http://127.0.0.1/secret?key=1" }))
+        expect(Exit.isFailure(exit) && Cause.isDie(exit.cause)).toBe(true)
+        const defect = Exit.isFailure(exit) ? Cause.squash(exit.cause) : undefined
+        expect(defect).toBeInstanceOf(ExtractPool.ExtractorDefect)
+        expect((defect as Error).message).toContain("boom")
+        // Named by scheme and host only, like every transport message.
+        expect((defect as Error).message).not.toContain("secret")
+        // The worker that threw is not reused.
+        expect(pool.size()).toBe(0)
       })
     )
   )

@@ -128,6 +128,16 @@ const inlineExtract = (job: Job): Effect.Effect<Extract.Document, Failure> =>
     job.maxChars === undefined ? undefined : { maxChars: job.maxChars }
   )
 
+/** A throw inside the extractor in a worker: a bug of ours, raised as a defect. */
+export class ExtractorDefect extends Error {
+  readonly _tag = "ExtractorDefect"
+  constructor(message: string) {
+    super(message)
+    this.name = "ExtractorDefect"
+  }
+}
+
+// A worker that crashes or exits mid-job ran out of its heap or was killed on a page: the page is unreadable.
 const failed = (message: string) => WebSearchError.responseInvalid("parse_failed", message)
 
 /** Builds a pool; nothing starts until the first job. */
@@ -201,8 +211,14 @@ export const make = (options: Options): Effect.Effect<Pool, never, Scope.Scope> 
               if (!closed) idle.push(slot)
               return finish(Effect.fail(tooLarge(job.url)))
             case "Defect":
+              // The extractor never throws for a page (its failures are `Invalid`): a throw is a bug of ours, and
+              // stays a defect rather than passing for an unreadable page.
               discard(slot)
-              return finish(Effect.fail(failed(`the extractor failed on ${job.url}: ${reply.message}`)))
+              return finish(
+                Effect.die(
+                  new ExtractorDefect(`the extractor threw on ${TransportError.describe(job.url)}: ${reply.message}`)
+                )
+              )
           }
         }
         const onError = (error: Error) => {
