@@ -17,6 +17,7 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import type * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
 
 /**
@@ -65,12 +66,11 @@ export const fromServices = (
         Effect.mapError(storeError("consume"))
       ),
   holdOffUntil: (key) =>
-    holdOffs
-      .get(key)
-      .pipe(
-        Effect.map(Option.filter((value): value is number => typeof value === "number" && Number.isFinite(value))),
-        Effect.mapError(persistenceError("read hold-off"))
-      ),
+    holdOffs.get(key).pipe(
+      // Whatever another writer left under the key is ignored unless it is a time.
+      Effect.map(Option.filter(Schema.is(Schema.Finite))),
+      Effect.mapError(persistenceError("read hold-off"))
+    ),
   setHoldOff: (key, until) =>
     Effect.flatMap(Clock.currentTimeMillis, (now) =>
       until <= now
