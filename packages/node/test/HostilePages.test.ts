@@ -14,7 +14,7 @@ const live = (input: Settings.SettingsInput) =>
 
 // Under the old inline threshold (64 KiB), so the old code extracted these on the calling thread.
 const spaces = " ".repeat(60 * 1024)
-// A 6 KiB page Readability needs far longer than any deadline for (tables nested 600 deep).
+// A 6 KiB page Readability needed minutes for (tables nested 600 deep); extraction now prices nesting first.
 const nestedTables = `<html><body>${"<table><tr><td>".repeat(600)}x ${"word ".repeat(50)}</body></html>`
 
 /** A valid one-page PDF whose content stream is `mib` MiB of zeros, FlateDecode: a few hundred KiB on the wire. */
@@ -80,7 +80,7 @@ describe("hostile pages through the fetch provider", () => {
   )
 
   it.scopedLive(
-    "a <pre> of spaces and a page of spaces never block the event loop; a page that would take minutes fails timeout at its deadline",
+    "a <pre> of spaces and a page of spaces never block the event loop; tables nested 600 deep come back well within the deadline",
     () =>
       Effect.gen(function* () {
         const server = yield* LocalServer.start({
@@ -98,12 +98,16 @@ describe("hostile pages through the fetch provider", () => {
         }).pipe(Effect.provide(live(input)))
         const elapsed = performance.now() - started
         delay.disable()
-        expect(response.results.map((r) => r.url)).toEqual([server.url("/pre"), server.url("/text")])
+        expect(response.results.map((r) => r.url)).toEqual([
+          server.url("/pre"),
+          server.url("/text"),
+          server.url("/tables")
+        ])
         expect(response.results[0].content).toBe("```\n" + spaces + "x\n```")
         expect(response.results[1].content).toBe(spaces + "y")
-        expect(response.failures).toMatchObject([
-          { input: server.url("/tables"), _tag: "RequestFailed", reason: "timeout" }
-        ])
+        // Readability is skipped (it was cubic in the nesting): the whole-page pass keeps the text.
+        expect(response.results[2].content).toContain("x word word")
+        expect(response.failures ?? []).toEqual([])
         // The old code blocked the loop for the whole extraction: its longest stall was about the whole call.
         expect(delay.max / 1e6).toBeLessThan(elapsed / 4)
       }),
