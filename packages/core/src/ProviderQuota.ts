@@ -30,9 +30,9 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import type * as Scope from "effect/Scope"
 import * as Composition from "./Composition.js"
-import * as Timeout from "./internal/timeout.js"
 import { defaults, type RateLimit } from "./Settings.js"
 import * as WebSearchError from "./WebSearchError.js"
+import * as Deadline from "./internal/deadline.js"
 
 /**
  * A store failed or timed out. It never reaches a caller: the quota lets the call through and logs it.
@@ -218,7 +218,7 @@ const makeService = (store: Store, options?: Options): ProviderQuota.Service => 
     store.synchronous === true
       ? <A>(effect: Effect.Effect<A, StoreError>) => effect
       : <A>(effect: Effect.Effect<A, StoreError>) =>
-          Timeout.timeoutFail(
+          Deadline.timeoutFail(
             effect,
             timeout,
             () => new StoreError({ message: `no answer within ${Duration.format(timeout)}` })

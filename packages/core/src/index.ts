@@ -49,8 +49,6 @@ export * as Settings from "./Settings.js"
 /** @since 0.2.0 */
 export * as SettingsInput from "./SettingsInput.js"
 /** @since 0.1.0 */
-export * as Spans from "./Spans.js"
-/** @since 0.1.0 */
 export * as TurnAggregation from "./TurnAggregation.js"
 /** @since 0.1.0 */
 export * as UrlPolicy from "./UrlPolicy.js"

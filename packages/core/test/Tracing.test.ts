@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import * as ProviderChecks from "../src/ProviderChecks.js"
 import * as SearchKeywords from "../src/SearchKeywords.js"
 import * as Drivers from "./support/drivers.js"
@@ -42,5 +43,19 @@ describe("spans at every boundary", () => {
         "websearch.fetchUrls"
       ])
     }).pipe(Effect.provide(Drivers.layer([jina], { providers: { jina: { apiKeys: ["jina-key-0001"] } } })))
+  })
+  it.effect("a single-keyword search still has its capability, attempt and provider-call spans", () => {
+    const ddg = Drivers.makeDriver("duckduckgo", { searchKeywords: Drivers.succeed(2) })
+    return Effect.gen(function* () {
+      const { spans, value } = yield* recording(SearchKeywords.searchKeywords({ keywords: ["one"] }))
+      expect(value.results).toHaveLength(2)
+      const names = spans.map((s) => [s.name, Option.getOrUndefined(Option.map(s.parent, (p) => p.spanId))] as const)
+      const idOf = (name: string) => spans.find((s) => s.name === name)?.spanId
+      expect(names).toContainEqual(["websearch.attempt", idOf("websearch.searchKeywords")])
+      expect(names).toContainEqual(["websearch.provider.searchKeywords", idOf("websearch.attempt")])
+      const attempt = spans.find((s) => s.name === "websearch.attempt")
+      expect(attempt?.attributes.get("websearch.provider")).toBe("duckduckgo")
+      expect(attempt?.attributes.get("websearch.results")).toBe(2)
+    }).pipe(Effect.provide(Drivers.layer([ddg])))
   })
 })

@@ -30,7 +30,6 @@ import type * as FetchUrls from "@websearch/core/FetchUrls"
 import * as Preset from "@websearch/core/Preset"
 import type * as ProviderDriver from "@websearch/core/ProviderDriver"
 import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
-import * as Spans from "@websearch/core/Spans"
 import type * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Clock from "effect/Clock"
 import * as Config from "effect/Config"
@@ -288,7 +287,7 @@ const withPages = (
     })
   }).pipe(
     Effect.annotateLogs({ providerId: c.providerId, input: c.input }),
-    Spans.withSpan("websearch.provider.searxng.fetchResults", {
+    Effect.withSpan("websearch.provider.searxng.fetchResults", {
       captureStackTrace: false,
       attributes: { "websearch.provider": c.providerId, "websearch.results": results.length }
     })

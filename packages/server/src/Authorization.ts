@@ -14,7 +14,6 @@ import * as HttpApiSecurity from "@effect/platform/HttpApiSecurity"
 import * as HttpApp from "@effect/platform/HttpApp"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
-import * as Spans from "@websearch/core/Spans"
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
@@ -154,7 +153,7 @@ export const make: Effect.Effect<
         const id = `token:${Buffer.from(digest.buffer, digest.byteOffset, 6).toString("hex")}`
         yield* limit(id)
         return { id }
-      }).pipe(Spans.withSpan("websearch.server.authorize", { captureStackTrace: false }))
+      }).pipe(Effect.withSpan("websearch.server.authorize", { captureStackTrace: false }))
   }
 })
 

@@ -18,7 +18,6 @@ import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
 import * as Research from "@websearch/core/Research"
 import * as ResultCache from "@websearch/core/ResultCache"
 import * as SearchKeywords from "@websearch/core/SearchKeywords"
-import * as Spans from "@websearch/core/Spans"
 import * as StoreHealth from "@websearch/core/StoreHealth"
 import type * as WebSearchError from "@websearch/core/WebSearchError"
 import type * as WebSearchRequest from "@websearch/core/WebSearchRequest"
@@ -69,7 +68,7 @@ const span =
   (name: string, capability: Capability | undefined) =>
   <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R | Caller> =>
     Effect.flatMap(Caller, (caller) =>
-      Spans.withSpan(effect, `websearch.server.${name}`, {
+      Effect.withSpan(effect, `websearch.server.${name}`, {
         // A stack trace per request span costs more than the rest of the server's own work.
         captureStackTrace: false,
         attributes: { "websearch.caller": caller.id, ...(capability ? { "websearch.capability": capability } : {}) }

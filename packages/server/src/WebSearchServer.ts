@@ -16,13 +16,11 @@
  */
 import * as RateLimiter from "@effect/experimental/RateLimiter"
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
-import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
 import type * as HttpServer from "@effect/platform/HttpServer"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as OpenApi from "@effect/platform/OpenApi"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import type * as Settings from "@websearch/core/Settings"
-import * as Spans from "@websearch/core/Spans"
 import type * as WebSearch from "@websearch/core/WebSearch"
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Effect from "effect/Effect"
@@ -103,16 +101,7 @@ const serveWith = (
   return HttpLayerRouter.serve(routes, {
     disableListenLog: true,
     disableLogger: options.logRequests === false
-  }).pipe(
-    // The platform's request span parses the URL and copies every header into attributes; under the default
-    // tracer nothing records it, so it is skipped then (as the websearch spans are), and made as usual otherwise.
-    Layer.locallyWith(
-      HttpMiddleware.currentTracerDisabledWhen,
-      (disabled) => (request) => !Spans.isRecordingNow() || disabled(request)
-    ),
-    Layer.provideMerge(config),
-    Layer.provideMerge(listen)
-  )
+  }).pipe(Layer.provideMerge(config), Layer.provideMerge(listen))
 }
 
 /**

@@ -3,6 +3,7 @@
  * fan out one driver call per input with bounded concurrency and a per-input timeout, fail fast on abort,
  * report partial failures, merge in input order, blacklist, post-process.
  */
+import * as Cause from "effect/Cause"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
@@ -22,14 +23,12 @@ import type { ProviderConfig, ResolvedProvider } from "../ProviderConfig.js"
 import * as ProviderRegistry from "../ProviderRegistry.js"
 import * as ResultCache from "../ResultCache.js"
 import type * as Settings from "../Settings.js"
-import * as Spans from "../Spans.js"
 import * as UrlPolicy from "../UrlPolicy.js"
 import * as UsageSink from "../UsageSink.js"
 import * as WebSearchError from "../WebSearchError.js"
 import type { NormalizedRequest, ResearchRequest } from "../WebSearchRequest.js"
 import * as WebSearchResponse from "../WebSearchResponse.js"
-import { fanOut } from "./fanOut.js"
-import * as Timeout from "./timeout.js"
+import * as Deadline from "./deadline.js"
 
 /** What the pipeline reads: captured by the capability services when their Layer is built. */
 export interface Env {
@@ -201,7 +200,7 @@ const guarded = <A>(
   timeout: Duration.Duration,
   call: Effect.Effect<A, WebSearchError.WebSearchError>
 ): Effect.Effect<A, WebSearchError.WebSearchError> =>
-  Timeout.timeoutFail(call, timeout, () =>
+  Deadline.timeoutFail(call, timeout, () =>
     WebSearchError.requestFailed(
       "timeout",
       `${resolved.provider.name} did not answer ${capability} for "${input}" within ${Duration.format(timeout)}`
@@ -235,7 +234,7 @@ const guarded = <A>(
       )
     ),
     // A stack trace per span costs more than the rest of the pipeline's own work; the span name locates it.
-    Spans.withSpan(`websearch.provider.${capability}`, {
+    Effect.withSpan(`websearch.provider.${capability}`, {
       captureStackTrace: false,
       attributes: { "websearch.provider": resolved.providerId, "websearch.capability": capability }
     })
@@ -316,7 +315,7 @@ export const runList = (
       )
     )
   return attempt(request.providerId, chain, []).pipe(
-    Spans.withSpan(`websearch.${request.capability}`, {
+    Effect.withSpan(`websearch.${request.capability}`, {
       captureStackTrace: false,
       attributes: { "websearch.capability": request.capability, "websearch.inputs": request.inputs.length }
     })
@@ -332,7 +331,7 @@ const runOnProvider = (
   Effect.gen(function* () {
     const { capability, inputs } = request
     const resolved = yield* resolve(env, providerId, capability, method)
-    yield* Spans.annotateCurrentSpan({ "websearch.provider": resolved.providerId })
+    yield* Effect.annotateCurrentSpan({ "websearch.provider": resolved.providerId })
     const filter = env.settings.filter
     const urlPolicy = UrlPolicy.fromSettings(env.settings)
     const cache = Option.getOrUndefined(env.registry.services.resultCache)
@@ -455,7 +454,14 @@ const runOnProvider = (
     // The fan-out fails fast: an Aborted from one input interrupts every other in-flight call. A single input has
     // no siblings to interrupt, so it runs in this fiber: forking one would only add cost.
     const outcomes =
-      inputs.length === 1 ? [yield* one(inputs[0])] : yield* fanOut(inputs, one, env.settings.concurrency)
+      inputs.length === 1
+        ? [yield* one(inputs[0])]
+        : yield* Effect.forEach(inputs, one, { concurrency: env.settings.concurrency }).pipe(
+            // The cause also holds the siblings' interruptions; the request failed with the input's error alone.
+            Effect.catchAllCause((cause) =>
+              Either.match(Cause.failureOrCause(cause), { onLeft: Effect.fail, onRight: Effect.failCause })
+            )
+          )
 
     const failures: Array<readonly [string, WebSearchError.WebSearchError]> = []
     const merged: Array<WebSearchResponse.WebSearchResult> = []
@@ -480,7 +486,7 @@ const runOnProvider = (
         compression: env.settings.compression
       })
     )
-    yield* Spans.annotateCurrentSpan({
+    yield* Effect.annotateCurrentSpan({
       "websearch.results": results.length,
       "websearch.failures": failures.length
     })
@@ -493,7 +499,7 @@ const runOnProvider = (
       failures: failures.map(([input, error]) => WebSearchError.toInputFailure(input, error))
     }
   }).pipe(
-    Spans.withSpan("websearch.attempt", {
+    Effect.withSpan("websearch.attempt", {
       captureStackTrace: false,
       attributes: { "websearch.provider.requested": providerId ?? "default" }
     })

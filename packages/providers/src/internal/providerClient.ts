@@ -1,14 +1,12 @@
 /**
- * The HttpClient every provider driver sends through. Its own `http.client` span (and `traceparent` header) is made
- * only when a tracer records, as with `Spans`: under the default tracer it is work nobody sees. Credentials are
- * kept out of that span for every provider at once (see `redaction`).
+ * The HttpClient every provider driver sends through. Credentials are kept out of its `http.client` span for every
+ * provider at once (see `redaction`).
  */
 import * as Headers from "@effect/platform/Headers"
 import * as HttpClient from "@effect/platform/HttpClient"
 import type * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import * as UrlParams from "@effect/platform/UrlParams"
-import * as Spans from "@websearch/core/Spans"
 import * as Cause from "effect/Cause"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
@@ -20,11 +18,9 @@ import type * as Redacted from "effect/Redacted"
 import * as Redaction from "@websearch/core/Redaction"
 
 /**
- * The HttpClient a provider Layer captures. Its own `http.client` span (and `traceparent` header) is made only when
- * a tracer records, as with `Spans`: under the default tracer it is work nobody sees. Every header whose name
- * carries a credential is redacted in that span (request and response), and a request with a credential in its
- * URL (a key query parameter) gets a span of ours instead, whose URL shows the parameter redacted: the
- * platform's would show it whole (see `@websearch/core/Redaction`).
+ * The HttpClient a provider Layer captures. Every header whose name carries a credential is redacted in its span
+ * (request and response), and a request with a credential in its URL (a key query parameter) gets a span of ours
+ * instead, whose URL shows the parameter redacted: the platform's would show it whole (see `@websearch/core/Redaction`).
  */
 // A credential-named query parameter (given apart or in the URL), or a password in the URL.
 const hasCredentialInUrl = (request: HttpClientRequest.HttpClientRequest): boolean =>
@@ -33,7 +29,7 @@ const hasCredentialInUrl = (request: HttpClientRequest.HttpClientRequest): boole
 
 export const client = Effect.map(HttpClient.HttpClient, (http) =>
   http.pipe(
-    HttpClient.withTracerDisabledWhen((request) => !Spans.isRecordingNow() || hasCredentialInUrl(request)),
+    HttpClient.withTracerDisabledWhen(hasCredentialInUrl),
     HttpClient.transform((effect, request) => {
       const redacted = Effect.locallyWith(effect, Headers.currentRedactedNames, (names) => [
         ...names,
@@ -72,36 +68,32 @@ const spanned = <E, R>(
   url: URL,
   headers: Record<string, string | Redacted.Redacted>
 ): Effect.Effect<HttpClientResponse.HttpClientResponse, E, R> =>
-  Effect.suspend(() =>
-    !Spans.isRecordingNow()
-      ? effect
-      : Effect.flatMap(
-          Effect.makeSpan(`http.client ${request.method}`, {
-            kind: "client",
-            captureStackTrace: false,
-            attributes: {
-              "http.request.method": request.method,
-              "server.address": url.origin,
-              "url.full": url.toString(),
-              "url.path": url.pathname,
-              "url.scheme": url.protocol.slice(0, -1),
-              ...(url.search === "" ? {} : { "url.query": url.search.slice(1) }),
-              ...Object.fromEntries(
-                Object.entries(headers).map(([name, value]) => [`http.request.header.${name}`, String(value)])
-              )
-            }
-          }),
-          (span) =>
-            effect.pipe(
-              Effect.withParentSpan(span),
-              Effect.onExit((exit) =>
-                Effect.flatMap(Clock.currentTimeNanos, (now) =>
-                  Effect.sync(() => {
-                    if (Exit.isSuccess(exit)) span.attribute("http.response.status_code", exit.value.status)
-                    span.end(now, Exit.isSuccess(exit) ? Exit.void : Exit.fail(new Error(failureReason(exit.cause))))
-                  })
-                )
-              )
-            )
+  Effect.flatMap(
+    Effect.makeSpan(`http.client ${request.method}`, {
+      kind: "client",
+      captureStackTrace: false,
+      attributes: {
+        "http.request.method": request.method,
+        "server.address": url.origin,
+        "url.full": url.toString(),
+        "url.path": url.pathname,
+        "url.scheme": url.protocol.slice(0, -1),
+        ...(url.search === "" ? {} : { "url.query": url.search.slice(1) }),
+        ...Object.fromEntries(
+          Object.entries(headers).map(([name, value]) => [`http.request.header.${name}`, String(value)])
         )
+      }
+    }),
+    (span) =>
+      effect.pipe(
+        Effect.withParentSpan(span),
+        Effect.onExit((exit) =>
+          Effect.flatMap(Clock.currentTimeNanos, (now) =>
+            Effect.sync(() => {
+              if (Exit.isSuccess(exit)) span.attribute("http.response.status_code", exit.value.status)
+              span.end(now, Exit.isSuccess(exit) ? Exit.void : Exit.fail(new Error(failureReason(exit.cause))))
+            })
+          )
+        )
+      )
   )

@@ -12,7 +12,6 @@ import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import type * as Capability from "@websearch/core/Capability"
 import type * as ProviderDriver from "@websearch/core/ProviderDriver"
-import * as Spans from "@websearch/core/Spans"
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
@@ -374,7 +373,7 @@ export const send = (
     const hint = read.hint ?? options?.hints?.[read.kind]
     return yield* Effect.fail(failure(c, hint === undefined ? read : { ...read, hint }))
   }).pipe(
-    Spans.withSpan(`websearch.provider.${c.capability}`, {
+    Effect.withSpan(`websearch.provider.${c.capability}`, {
       captureStackTrace: false,
       attributes: { "websearch.provider": c.providerId, "websearch.capability": c.capability }
     })
