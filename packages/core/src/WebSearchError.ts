@@ -8,6 +8,21 @@ import * as Either from "effect/Either"
 import * as Predicate from "effect/Predicate"
 import * as Schema from "effect/Schema"
 import { Capability } from "./Capability.js"
+import * as Redaction from "./Redaction.js"
+
+/**
+ * Marks the four websearch errors, across copies of this package (the symbol is registered globally).
+ *
+ * @since 0.2.0
+ * @category type ids
+ */
+export const TypeId: unique symbol = Symbol.for("@websearch/core/WebSearchError")
+
+/**
+ * @since 0.2.0
+ * @category type ids
+ */
+export type TypeId = typeof TypeId
 
 /**
  * Why a capability cannot be used as configured. Retrying does not help.
@@ -116,20 +131,67 @@ export const retryableReasons: ReadonlySet<RequestFailedReason> = new Set<Reques
 ])
 
 /**
+ * The tags of the four errors.
+ *
+ * @since 0.2.0
+ * @category reasons
+ */
+export const ErrorTag = Schema.Literal("Unavailable", "RequestFailed", "ResponseInvalid", "Aborted")
+
+/**
+ * @since 0.2.0
+ * @category reasons
+ */
+export type ErrorTag = typeof ErrorTag.Type
+
+/**
+ * Any of the four errors' reasons.
+ *
+ * @since 0.2.0
+ * @category reasons
+ */
+export const InputFailureReason = Schema.Literal(
+  ...UnavailableReason.literals,
+  ...RequestFailedReason.literals,
+  ...ResponseInvalidReason.literals,
+  ...AbortedReason.literals
+)
+
+/**
+ * @since 0.2.0
+ * @category reasons
+ */
+export type InputFailureReason = typeof InputFailureReason.Type
+
+const reasonsByTag: Record<ErrorTag, ReadonlySet<string>> = {
+  Unavailable: new Set(UnavailableReason.literals),
+  RequestFailed: new Set(RequestFailedReason.literals),
+  ResponseInvalid: new Set(ResponseInvalidReason.literals),
+  Aborted: new Set(AbortedReason.literals)
+}
+
+/**
  * One input's failure inside a response (`failures`) or inside an all-failed error, so an agent knows which
- * inputs to give up on and which to retry.
+ * inputs to give up on and which to retry. `_tag` and `reason` are those of the input's error (on the wire as
+ * well), and the reason is one its tag has.
  *
  * @since 0.1.0
  * @category schemas
  */
-export class InputFailure extends Schema.Class<InputFailure>("InputFailure")({
-  input: Schema.String,
-  _tag: Schema.Literal("Unavailable", "RequestFailed", "ResponseInvalid", "Aborted"),
-  reason: Schema.String,
-  retryable: Schema.Boolean,
-  retryAfter: Schema.optional(Schema.Number),
-  message: Schema.String
-}) {}
+export class InputFailure extends Schema.Class<InputFailure>("@websearch/core/InputFailure")(
+  Schema.Struct({
+    input: Schema.String,
+    _tag: ErrorTag,
+    reason: InputFailureReason,
+    retryable: Schema.Boolean,
+    retryAfter: Schema.optional(Schema.Number),
+    message: Schema.String
+  }).pipe(
+    Schema.filter((failure) =>
+      reasonsByTag[failure._tag].has(failure.reason) ? undefined : `${failure.reason} is not a ${failure._tag} reason`
+    )
+  )
+) {}
 
 const common = {
   // Any string, not the ProviderId pattern: an error must be constructible for whatever id a caller asked for.
@@ -154,7 +216,10 @@ const common = {
 export class Unavailable extends Schema.TaggedError<Unavailable>("@websearch/core/Unavailable")("Unavailable", {
   ...common,
   reason: UnavailableReason
-}) {}
+}) {
+  /** @since 0.2.0 */
+  declare readonly [TypeId]: TypeId
+}
 
 /**
  * The request did not complete: invalid input, a timeout, a network or HTTP failure, a refused URL.
@@ -166,7 +231,10 @@ export class Unavailable extends Schema.TaggedError<Unavailable>("@websearch/cor
 export class RequestFailed extends Schema.TaggedError<RequestFailed>("@websearch/core/RequestFailed")("RequestFailed", {
   ...common,
   reason: RequestFailedReason
-}) {}
+}) {
+  /** @since 0.2.0 */
+  declare readonly [TypeId]: TypeId
+}
 
 /**
  * The provider answered, but nothing usable came back (undecodable, empty, no evidence). Not retryable.
@@ -177,7 +245,10 @@ export class RequestFailed extends Schema.TaggedError<RequestFailed>("@websearch
 export class ResponseInvalid extends Schema.TaggedError<ResponseInvalid>("@websearch/core/ResponseInvalid")(
   "ResponseInvalid",
   { ...common, reason: ResponseInvalidReason }
-) {}
+) {
+  /** @since 0.2.0 */
+  declare readonly [TypeId]: TypeId
+}
 
 /**
  * The caller cancelled the request (interruption or an aborted `AbortSignal`).
@@ -188,7 +259,14 @@ export class ResponseInvalid extends Schema.TaggedError<ResponseInvalid>("@webse
 export class Aborted extends Schema.TaggedError<Aborted>("@websearch/core/Aborted")("Aborted", {
   ...common,
   reason: AbortedReason
-}) {}
+}) {
+  /** @since 0.2.0 */
+  declare readonly [TypeId]: TypeId
+}
+
+for (const errorClass of [Unavailable, RequestFailed, ResponseInvalid, Aborted]) {
+  Object.defineProperty(errorClass.prototype, TypeId, { value: TypeId })
+}
 
 /**
  * Any of the four errors, as a schema for the wire.
@@ -267,20 +345,13 @@ export const responseInvalid = (reason: ResponseInvalidReason, message: string, 
 export const aborted = (message: string, ctx?: ErrorContext): Aborted =>
   new Aborted({ ...context(ctx), reason: "interrupted", message, retryable: false })
 
-const tags = new Set(["Unavailable", "RequestFailed", "ResponseInvalid", "Aborted"])
-
 /**
- * Whether a value is one of the four websearch errors.
+ * Whether a value is one of the four websearch errors (of this copy of the package or another).
  *
  * @since 0.1.0
  * @category guards
  */
-export const isWebSearchError = (u: unknown): u is WebSearchError =>
-  Predicate.hasProperty(u, "_tag") &&
-  typeof u._tag === "string" &&
-  tags.has(u._tag) &&
-  Predicate.hasProperty(u, "reason") &&
-  Predicate.hasProperty(u, "message")
+export const isWebSearchError = (u: unknown): u is WebSearchError => Predicate.hasProperty(u, TypeId)
 
 /**
  * The per-input summary of an error, as it appears in `failures`.
@@ -365,16 +436,17 @@ export const annotate = <E extends WebSearchError>(error: E, patch: ErrorPatch, 
 }
 
 /**
- * Replaces every occurrence of the given secrets in an error's message (and its failures' messages) with
+ * Replaces every occurrence of the given secrets, in each form a remote party may echo them in
+ * (`Redaction.forms`), in an error's message and input (and its failures' messages and inputs) with
  * `[redacted]`: a last line of defence against a driver that quotes a key back.
  *
  * @since 0.1.0
  * @category combinators
  */
 export const scrub = <E extends WebSearchError>(error: E, secrets: ReadonlyArray<string>): E => {
-  const usable = secrets.filter((s) => s.length >= 4)
-  if (usable.length === 0) return error
-  const clean = (text: string) => usable.reduce((acc, secret) => acc.split(secret).join("[redacted]"), text)
+  const forms = secrets.flatMap((secret) => Redaction.forms(secret))
+  if (!forms.some((form) => form.length >= 4)) return error
+  const clean = (text: string) => Redaction.scrub(text, forms)
   const message = clean(error.message)
   const input = error.input === undefined ? undefined : clean(error.input)
   const failures = error.failures?.map(

@@ -73,4 +73,53 @@ describe("WebSearchError", () => {
     expect(String(clean)).not.toContain(secret)
     expect(clean.message).toBe("key [redacted] rejected")
   })
+  it("isWebSearchError recognises the four errors by their TypeId, not by their shape", () => {
+    const errors = [
+      WebSearchError.unavailable("unknown_provider", "m"),
+      WebSearchError.requestFailed("timeout", "m"),
+      WebSearchError.responseInvalid("decode_failed", "m"),
+      WebSearchError.aborted("m")
+    ]
+    for (const error of errors) {
+      expect(WebSearchError.isWebSearchError(error)).toBe(true)
+      expect(error[WebSearchError.TypeId]).toBe(WebSearchError.TypeId)
+      // A plain object of the same shape (a JSON body, another library's error) is not one of ours...
+      expect(WebSearchError.isWebSearchError(JSON.parse(JSON.stringify(WebSearchError.toJson(error))))).toBe(false)
+      // ...and the mark is not an own field: nothing on the wire or in an equality check changes.
+      expect(Object.getOwnPropertySymbols(error)).not.toContain(WebSearchError.TypeId)
+    }
+    for (const other of [null, undefined, "RequestFailed", new Error("m"), { _tag: "Aborted", reason: "interrupted" }])
+      expect(WebSearchError.isWebSearchError(other)).toBe(false)
+  })
+
+  it("InputFailure keeps its wire form: the input error's tag and reason, and only a reason that tag has", () => {
+    const failure = WebSearchError.toInputFailure(
+      "q",
+      WebSearchError.requestFailed("http_429", "slow down", { retryAfter: 30 })
+    )
+    const json = Schema.encodeSync(WebSearchError.InputFailure)(failure)
+    expect(json).toEqual({
+      input: "q",
+      _tag: "RequestFailed",
+      reason: "http_429",
+      retryable: true,
+      retryAfter: 30,
+      message: "slow down"
+    })
+    expect(Schema.decodeUnknownSync(WebSearchError.InputFailure)(json)).toBeInstanceOf(WebSearchError.InputFailure)
+    const decode = Schema.decodeUnknownEither(WebSearchError.InputFailure)
+    expect(decode({ ...json, reason: "not_a_reason" })._tag).toBe("Left")
+    // A real reason, but another error's.
+    expect(decode({ ...json, _tag: "Unavailable" })._tag).toBe("Left")
+    expect(decode({ ...json, _tag: "Aborted", reason: "interrupted" })._tag).toBe("Right")
+  })
+
+  it("scrub redacts a secret in each form a remote party may echo it in", () => {
+    const secret = "sk live/0123+456"
+    const error = WebSearchError.requestFailed(
+      "http_403",
+      `key ${encodeURIComponent(secret)} or ${btoa(secret)} or ${secret.toUpperCase()} rejected`
+    )
+    expect(WebSearchError.scrub(error, [secret]).message).toBe("key [redacted] or [redacted] or [redacted] rejected")
+  })
 })
