@@ -1,0 +1,76 @@
+/**
+ * Resolving the provider for a capability and checking it can serve it, before any input is sent anywhere.
+ */
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import type { Capability } from "../Capability.js"
+import { toEnvName as capabilityEnvName } from "../Capability.js"
+import type { ProviderDriver } from "../ProviderDriver.js"
+import * as ProviderId from "../ProviderId.js"
+import type { ResolvedProvider } from "../ProviderConfig.js"
+import * as ProviderRegistry from "../ProviderRegistry.js"
+import * as WebSearchError from "../WebSearchError.js"
+import type { Env } from "./pipelineEnv.js"
+
+/** The provider a request runs on, and the driver's method for its capability. */
+export interface Resolved<Call> {
+  readonly providerId: ProviderId.ProviderId
+  readonly provider: ResolvedProvider
+  /** The driver's method for the capability, picked by the capability service. */
+  readonly call: Call
+  readonly secrets: ReadonlyArray<string>
+}
+
+/** Resolves and checks the provider for a capability, before any input is sent anywhere. */
+export const resolve = <Call>(
+  env: Env,
+  requested: ProviderId.ProviderId | undefined,
+  capability: Capability,
+  method: (driver: ProviderDriver) => Call | undefined
+): Effect.Effect<Resolved<Call>, WebSearchError.Unavailable> =>
+  Effect.suspend(() => {
+    const providerId = requested ?? env.registry.defaults[capability]
+    if (providerId === null) {
+      return Effect.fail(
+        WebSearchError.unavailable(
+          "no_default_provider",
+          `no provider was given and there is no default for ${capability}: pass providerId, or set defaults.${capability} in the settings (WEBSEARCH_DEFAULT_${capabilityEnvName(capability)}_PROVIDER)`,
+          { capability }
+        )
+      )
+    }
+    const ctx = { providerId, capability }
+    const found = env.registry.lookup(providerId, capability)
+    if (Either.isLeft(found)) return Effect.fail(found.left)
+    const { driver, entry, provider } = found.right
+    const call = method(driver)
+    if (call === undefined) {
+      return Effect.fail(
+        WebSearchError.unavailable(
+          "unsupported_capability",
+          `the registered ${provider.name} driver does not implement ${capability}`,
+          ctx
+        )
+      )
+    }
+    if (provider.credentials === "required" && provider.apiKeys.length === 0) {
+      return Effect.fail(
+        WebSearchError.unavailable(
+          "missing_credentials",
+          `${provider.name} (${providerId}) needs an API key: set ${ProviderId.toEnvName(providerId)}_API_KEY or providers.${providerId}.apiKeys`,
+          ctx
+        )
+      )
+    }
+    if (entry.apiHost === undefined && provider.type !== "local") {
+      return Effect.fail(
+        WebSearchError.unavailable(
+          "invalid_config",
+          `${provider.name} (${providerId}) has no endpoint for ${capability}: set providers.${providerId}.capabilities.${capability}.apiHost or ${ProviderId.toEnvName(providerId)}_${provider.capabilities.length === 1 ? "" : `${capabilityEnvName(capability)}_`}API_HOST`,
+          ctx
+        )
+      )
+    }
+    const secrets = ProviderRegistry.secretsOf(provider)
+    return Effect.succeed({ providerId, provider, call, secrets })
+  })

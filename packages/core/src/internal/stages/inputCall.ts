@@ -1,0 +1,32 @@
+/**
+ * One input's call as every stage of the pipeline sees it. The stages, in the order the pipeline composes them:
+ * `urlGate`, `privateHostGuard`, `blacklistGate` (refusals before anything is sent), then `callGuard` around
+ * `cache` around `quota` around `resultCheck` around `driverCall`.
+ */
+import type * as Effect from "effect/Effect"
+import type { Capability } from "../../Capability.js"
+import type { DriverContext, DriverResult } from "../../ProviderDriver.js"
+import type * as WebSearchError from "../../WebSearchError.js"
+import type { Env } from "../pipelineEnv.js"
+import type { Resolved } from "../resolveProvider.js"
+
+/** One input of one request, on its resolved provider. */
+export interface InputCall {
+  readonly env: Env
+  readonly resolved: Resolved<unknown>
+  readonly capability: Capability
+  readonly input: string
+}
+
+/** One input of a list capability, as the capability service adapts its driver method. */
+export type ListCall = (
+  input: string,
+  ctx: DriverContext
+) => Effect.Effect<ReadonlyArray<DriverResult>, WebSearchError.WebSearchError>
+
+/** The context every error of the call carries. */
+export const errorContext = (call: InputCall) => ({
+  providerId: call.resolved.providerId,
+  capability: call.capability,
+  input: call.input
+})

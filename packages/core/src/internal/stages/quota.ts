@@ -1,0 +1,23 @@
+/**
+ * Stage around the checked driver call: the provider's quota (rate limit, Retry-After hold-off). A cache hit never
+ * reaches it, so it spends nothing. Its failures are scrubbed here, since the cache outside may store them and a
+ * store may outlive this process.
+ */
+import * as Effect from "effect/Effect"
+import * as ProviderQuota from "../../ProviderQuota.js"
+import * as WebSearchError from "../../WebSearchError.js"
+import type { InputCall } from "./inputCall.js"
+
+/** Runs `effect` within the provider's quota. */
+export const quota = <A>(
+  call: InputCall,
+  effect: Effect.Effect<A, WebSearchError.WebSearchError>
+): Effect.Effect<A, WebSearchError.WebSearchError> => {
+  const { provider, providerId, secrets } = call.resolved
+  return ProviderQuota.limit(
+    call.env.registry.quota,
+    // A local fetcher's Retry-After is one site's, not the provider's.
+    { providerId, rateLimit: provider.rateLimit, retryAfterHoldsProvider: provider.type !== "local" },
+    effect
+  ).pipe(Effect.mapError((error) => WebSearchError.scrub(error, secrets)))
+}

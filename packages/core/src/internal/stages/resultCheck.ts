@@ -1,0 +1,45 @@
+/**
+ * Stage around the driver call: what a driver returns is checked against the contract (title, content and url
+ * strings), since post-processing reads every field, and capped at the requested count, since a provider may
+ * ignore it. Reading the value is still the driver's part: a throw while reading it is the driver's defect.
+ */
+import * as Effect from "effect/Effect"
+import type { DriverResult } from "../../ProviderDriver.js"
+import * as WebSearchError from "../../WebSearchError.js"
+import { DriverDefect } from "./driverCall.js"
+import type { InputCall } from "./inputCall.js"
+
+const isDriverResult = (u: unknown): u is DriverResult =>
+  typeof u === "object" &&
+  u !== null &&
+  typeof (u as DriverResult).title === "string" &&
+  typeof (u as DriverResult).content === "string" &&
+  typeof (u as DriverResult).url === "string"
+
+const contracted = (results: unknown, maxResults: number): ReadonlyArray<DriverResult> | undefined => {
+  const kept: Array<unknown> | undefined = Array.isArray(results) ? results.slice(0, maxResults) : undefined
+  return kept !== undefined && kept.every(isDriverResult) ? kept : undefined
+}
+
+/** The driver's results within the contract and the count, or `ResponseInvalid/decode_failed`. */
+export const resultCheck = (
+  call: InputCall,
+  maxResults: number,
+  results: Effect.Effect<ReadonlyArray<DriverResult>, WebSearchError.WebSearchError>
+): Effect.Effect<ReadonlyArray<DriverResult>, WebSearchError.WebSearchError> =>
+  Effect.flatMap(results, (value) => {
+    let kept: ReadonlyArray<DriverResult> | undefined
+    try {
+      kept = contracted(value, maxResults)
+    } catch (defect) {
+      return Effect.die(new DriverDefect(defect))
+    }
+    return kept !== undefined
+      ? Effect.succeed(kept)
+      : Effect.fail(
+          WebSearchError.responseInvalid(
+            "decode_failed",
+            `the ${call.resolved.provider.name} driver returned results outside the contract (title, content and url strings) for "${call.input}"`
+          )
+        )
+  })
