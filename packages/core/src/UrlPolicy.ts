@@ -32,11 +32,15 @@
  */
 import * as Either from "effect/Either"
 import { dual } from "effect/Function"
-import ipaddr from "ipaddr.js"
+import type ipaddr from "ipaddr.js"
+import * as Cidr from "./Cidr.js"
+import * as AddressClasses from "./internal/addressClass.js"
+import * as HostName from "./internal/hostName.js"
+import { type Address, inBlock, parseAddress } from "./internal/ipAddress.js"
 import type * as Settings from "./Settings.js"
 import * as WebSearchError from "./WebSearchError.js"
 
-// --- Address classification -------------------------------------------------------------------------------
+// --- Address classes and host names (internal/addressClass, internal/hostName) ------------------------------
 
 /**
  * What kind of address an IP address is. Everything but `public` is refused unless allowlisted.
@@ -44,23 +48,7 @@ import * as WebSearchError from "./WebSearchError.js"
  * @since 0.1.0
  * @category models
  */
-export type AddressClass =
-  | "public"
-  | "loopback"
-  | "private"
-  | "cgnat"
-  | "link_local"
-  | "metadata"
-  | "unspecified"
-  | "multicast"
-  | "broadcast"
-  | "documentation"
-  | "benchmarking"
-  | "reserved"
-  | "unique_local"
-  | "site_local"
-
-type Address = ipaddr.IPv4 | ipaddr.IPv6
+export type AddressClass = AddressClasses.AddressClass
 
 /**
  * An address block: its first address (as parsed by ipaddr.js) and prefix length.
@@ -68,161 +56,7 @@ type Address = ipaddr.IPv4 | ipaddr.IPv6
  * @since 0.1.0
  * @category models
  */
-export interface AddressRange {
-  readonly address: ipaddr.IPv4 | ipaddr.IPv6
-  readonly bits: number
-}
-
-const range = (cidr: string): AddressRange => {
-  const [address, bits] = ipaddr.parseCIDR(cidr)
-  return { address, bits }
-}
-
-const inRange = (address: Address, r: AddressRange): boolean =>
-  address.kind() === r.address.kind() && address.match(r.address, r.bits)
-
-const table = (entries: ReadonlyArray<readonly [string, AddressClass]>) =>
-  entries.map(([cidr, addressClass]) => ({ range: range(cidr), addressClass }))
-
-// First match wins, so single addresses come before the blocks that contain them. ipaddr.js's own `range()`
-// is too coarse here (one "reserved" for documentation, benchmarking and 240/4; no metadata addresses).
-const ipv4Table = table([
-  ["169.254.169.254/32", "metadata"], // AWS, GCP, Azure, OCI, DigitalOcean instance metadata
-  ["100.100.100.200/32", "metadata"], // Alibaba Cloud
-  ["168.63.129.16/32", "metadata"], // Azure wire server: a public-looking address that is really the host
-  ["255.255.255.255/32", "broadcast"],
-  ["0.0.0.0/8", "unspecified"], // "this network"; 0.0.0.0 reaches the local host on Linux
-  ["10.0.0.0/8", "private"],
-  ["100.64.0.0/10", "cgnat"],
-  ["127.0.0.0/8", "loopback"],
-  ["169.254.0.0/16", "link_local"],
-  ["172.16.0.0/12", "private"],
-  ["192.0.0.0/24", "reserved"], // IETF protocol assignments
-  ["192.0.2.0/24", "documentation"],
-  ["192.88.99.0/24", "reserved"], // former 6to4 relay anycast
-  ["192.168.0.0/16", "private"],
-  ["198.18.0.0/15", "benchmarking"], // also where fake-IP proxies map names: allowCidrs opens it
-  ["198.51.100.0/24", "documentation"],
-  ["203.0.113.0/24", "documentation"],
-  ["224.0.0.0/4", "multicast"],
-  ["240.0.0.0/4", "reserved"]
-])
-
-const ipv6Exact = table([
-  ["::/128", "unspecified"],
-  ["::1/128", "loopback"],
-  ["fd00:ec2::254/128", "metadata"] // AWS instance metadata over IPv6
-])
-
-const ipv6Table = table([
-  ["fe80::/10", "link_local"],
-  ["fec0::/10", "site_local"],
-  ["fc00::/7", "unique_local"],
-  ["ff00::/8", "multicast"],
-  ["2001:db8::/32", "documentation"],
-  ["3fff::/20", "documentation"],
-  ["2001:2::/48", "benchmarking"],
-  ["100::/64", "reserved"], // discard-only
-  ["2001::/23", "reserved"] // IETF special purpose (Teredo, inside it, is handled before this table)
-])
-
-const globalUnicast = range("2000::/3")
-
-type Bytes = ReadonlyArray<number>
-
-const ipv4Of = (bytes: Bytes, at: readonly [number, number, number, number], invert = false): ipaddr.IPv4 =>
-  new ipaddr.IPv4(at.map((i) => (invert ? bytes[i] ^ 0xff : bytes[i])))
-
-/**
- * IPv6 prefixes that carry an IPv4 address. `special` prefixes are not globally reachable as such: an address
- * in them is non-public even when the IPv4 address it carries is public (classified `reserved`).
- */
-const embedding: ReadonlyArray<{
-  readonly range: AddressRange
-  readonly special: boolean
-  /** Every IPv4 address the IPv6 address may stand for; all must be public for the address to be public. */
-  readonly extract: (bytes: Bytes) => ReadonlyArray<ipaddr.IPv4>
-}> = [
-  // IPv4-mapped, in dotted (::ffff:127.0.0.1) or hex (::ffff:7f00:1) form: the same host as the IPv4 address.
-  { range: range("::ffff:0:0/96"), special: false, extract: (b) => [ipv4Of(b, [12, 13, 14, 15])] },
-  // IPv4-compatible (::127.0.0.1): deprecated since RFC 4291; some stacks tunnel it, none should be asked to.
-  { range: range("::/96"), special: true, extract: (b) => [ipv4Of(b, [12, 13, 14, 15])] },
-  // IPv4-translated (SIIT, ::ffff:0:a.b.c.d): only meaningful inside a translator's network.
-  { range: range("::ffff:0:0:0/96"), special: true, extract: (b) => [ipv4Of(b, [12, 13, 14, 15])] },
-  // NAT64 well-known prefix: the translator reaches the IPv4 address.
-  { range: range("64:ff9b::/96"), special: false, extract: (b) => [ipv4Of(b, [12, 13, 14, 15])] },
-  // NAT64 local-use prefix (RFC 8215): the operator picks the prefix length, so every RFC 6052 layout that fits
-  // inside the /48 is read, and the address is never public by itself (allow it with allowCidrs).
-  {
-    range: range("64:ff9b:1::/48"),
-    special: true,
-    extract: (b) => [
-      ipv4Of(b, [12, 13, 14, 15]), // /96
-      ipv4Of(b, [9, 10, 11, 12]), // /64
-      ipv4Of(b, [7, 9, 10, 11]), // /56
-      ipv4Of(b, [6, 7, 9, 10]) // /48
-    ]
-  },
-  // 6to4: the IPv4 address follows the prefix.
-  { range: range("2002::/16"), special: false, extract: (b) => [ipv4Of(b, [2, 3, 4, 5])] },
-  // Teredo: the client's IPv4 address is the last 32 bits, inverted.
-  { range: range("2001::/32"), special: false, extract: (b) => [ipv4Of(b, [12, 13, 14, 15], true)] }
-]
-
-const classifyIPv4 = (address: ipaddr.IPv4): AddressClass =>
-  ipv4Table.find((entry) => inRange(address, entry.range))?.addressClass ?? "public"
-
-const classifyIPv6 = (address: ipaddr.IPv6): AddressClass => {
-  const exact = ipv6Exact.find((entry) => inRange(address, entry.range))
-  if (exact !== undefined) return exact.addressClass
-  const embedded = embedding.find((entry) => inRange(address, entry.range))
-  if (embedded !== undefined) {
-    const bytes = address.toByteArray()
-    for (const ipv4 of embedded.extract(bytes)) {
-      const addressClass = classifyIPv4(ipv4)
-      if (addressClass !== "public") return addressClass
-    }
-    return embedded.special ? "reserved" : "public"
-  }
-  const listed = ipv6Table.find((entry) => inRange(address, entry.range))
-  if (listed !== undefined) return listed.addressClass
-  return inRange(address, globalUnicast) ? "public" : "reserved"
-}
-
-const classifyParsed = (address: Address): AddressClass =>
-  address.kind() === "ipv4" ? classifyIPv4(address as ipaddr.IPv4) : classifyIPv6(address as ipaddr.IPv6)
-
-const ipv4Chars = /^[0-9a-fx.]+$/i
-
-/**
- * Parses an IP literal: IPv6 with or without brackets and with an optional zone (`fe80::1%eth0`, dropped), or
- * IPv4 in any form `inet_aton` reads (`127.0.0.1`, `127.1`, `0x7f.1`, `0177.0.0.1`, `2130706433`).
- */
-const parseAddress = (raw: string): Address | undefined => {
-  let text = raw.trim()
-  if (text.startsWith("[") && text.endsWith("]")) {
-    text = text.slice(1, -1)
-    if (!text.includes(":")) return undefined
-  }
-  if (text.includes(":")) {
-    const zone = text.indexOf("%")
-    if (zone !== -1) {
-      if (zone === text.length - 1) return undefined
-      text = text.slice(0, zone)
-    }
-    // ipaddr.js reads `::a.b.c.d` as IPv4-mapped rather than IPv4-compatible, so a dotted tail is turned into
-    // two hex groups here and ipaddr.js only ever sees hex.
-    if (text.includes(".")) {
-      const cut = text.lastIndexOf(":")
-      const tail = text.slice(cut + 1)
-      if (!ipaddr.IPv4.isValidFourPartDecimal(tail)) return undefined
-      const [a, b, c, d] = ipaddr.IPv4.parse(tail).octets
-      text = `${text.slice(0, cut + 1)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`
-    }
-    return ipaddr.IPv6.isValid(text) ? ipaddr.IPv6.parse(text) : undefined
-  }
-  return ipv4Chars.test(text) && ipaddr.IPv4.isValid(text) ? ipaddr.IPv4.parse(text) : undefined
-}
+export type AddressRange = Cidr.AddressRange
 
 /**
  * Classifies an IP literal (IPv4 or IPv6, brackets and an IPv6 zone allowed; IPv4 in any form `inet_aton` reads,
@@ -236,10 +70,7 @@ const parseAddress = (raw: string): Address | undefined => {
  * @since 0.1.0
  * @category classification
  */
-export const classifyAddress = (address: string): AddressClass | undefined => {
-  const parsed = parseAddress(address)
-  return parsed === undefined ? undefined : classifyParsed(parsed)
-}
+export const classifyAddress: (address: string) => AddressClass | undefined = AddressClasses.classifyAddress
 
 /**
  * Whether an IP literal is a public address; false for anything that is not an IP literal.
@@ -249,50 +80,13 @@ export const classifyAddress = (address: string): AddressClass | undefined => {
  */
 export const isPublicAddress = (address: string): boolean => classifyAddress(address) === "public"
 
-const classNames: Record<AddressClass, string> = {
-  public: "public",
-  loopback: "loopback",
-  private: "private",
-  cgnat: "carrier-grade NAT (shared)",
-  link_local: "link-local",
-  metadata: "cloud metadata",
-  unspecified: "unspecified (this network)",
-  multicast: "multicast",
-  broadcast: "broadcast",
-  documentation: "documentation",
-  benchmarking: "benchmarking",
-  reserved: "reserved",
-  unique_local: "unique local",
-  site_local: "site-local"
-}
-
-// --- Names --------------------------------------------------------------------------------------------------
-
-// RFC 6761 / 6762 (and its appendix G), RFC 8375, and the ICANN-reserved .internal.
-const localSuffixes = [
-  "localhost",
-  "local",
-  "internal",
-  "home.arpa",
-  "localdomain",
-  "lan",
-  "intranet",
-  "private",
-  "corp",
-  "home"
-]
-
 /**
  * Normalises a host as the policy compares it: lower-cased, brackets removed, trailing dots removed.
  *
  * @since 0.1.0
  * @category normalisation
  */
-export const normalizeHost = (host: string): string => {
-  let out = host.trim().toLowerCase()
-  if (out.startsWith("[") && out.endsWith("]")) out = out.slice(1, -1)
-  return out.replace(/\.+$/, "")
-}
+export const normalizeHost: (host: string) => string = HostName.normalizeHost
 
 /**
  * The local-name rule a host name breaks, or `undefined` when the name may be public: `localhost`, a name under
@@ -301,14 +95,7 @@ export const normalizeHost = (host: string): string => {
  * @since 0.1.0
  * @category classification
  */
-export const localNameRule = (host: string): string | undefined => {
-  const name = normalizeHost(host)
-  if (name === "") return "an empty host"
-  const suffix = localSuffixes.find((s) => name === s || name.endsWith(`.${s}`))
-  if (suffix !== undefined) return name === suffix ? "a local name" : `a local name (*.${suffix})`
-  if (!name.includes(".") && parseAddress(name) === undefined) return "a single-label name, resolved only locally"
-  return undefined
-}
+export const localNameRule: (host: string) => string | undefined = HostName.localNameRule
 
 // --- Policy -------------------------------------------------------------------------------------------------
 
@@ -337,18 +124,13 @@ export interface Problem {
 }
 
 /**
- * A compiled `allowHosts` entry.
+ * A compiled `allowHosts` entry: the host as the policy compares it (see {@link normalizeHost}; for a wildcard,
+ * the part after `*.`), whether it is a wildcard, and the only port it trusts (`undefined` trusts every port).
  *
  * @since 0.1.0
  * @category models
  */
-export interface HostRule {
-  /** The host as the policy compares it (see {@link normalizeHost}); for a wildcard, the part after `*.`. */
-  readonly host: string
-  readonly wildcard: boolean
-  /** The only port this entry trusts; `undefined` trusts every port. */
-  readonly port: number | undefined
-}
+export type HostRule = HostName.HostRule
 
 /**
  * A compiled `allowCidrs` entry.
@@ -396,61 +178,8 @@ export interface UrlPolicy {
  */
 export const isUrlPolicy = (u: unknown): u is UrlPolicy => typeof u === "object" && u !== null && TypeId in u
 
-const portText = /^\d{1,5}$/
-
-const isPort = (n: number) => Number.isInteger(n) && n >= 1 && n <= 65535
-
-const parseHostEntry = (raw: string): Either.Either<HostRule, string> => {
-  let text = raw.trim().toLowerCase()
-  if (text === "") return Either.left("an empty host")
-  const wildcard = text.startsWith("*.")
-  if (wildcard) text = text.slice(2)
-  let port: string | undefined
-  if (text.startsWith("[")) {
-    const bracketed = /^(\[[^\]]*\])(?::(.*))?$/.exec(text)
-    if (bracketed === null) return Either.left(`"${raw}" is not a host (an IPv6 host is written [::1] or [::1]:8080)`)
-    text = bracketed[1]
-    port = bracketed[2]
-  } else {
-    const colons = text.split(":").length - 1
-    if (colons === 1) [text, port] = text.split(":")
-    else if (colons > 1) text = `[${text}]`
-  }
-  if (port !== undefined && !(portText.test(port) && isPort(Number(port)))) {
-    return Either.left(`"${raw}" has port "${port}"; a port is an integer from 1 to 65535`)
-  }
-  const url = URL.canParse(`http://${text}/`) ? new URL(`http://${text}/`) : undefined
-  if (
-    url === undefined ||
-    text === "" ||
-    text.includes("*") ||
-    url.pathname !== "/" ||
-    url.search !== "" ||
-    url.hash !== "" ||
-    url.username !== "" ||
-    url.password !== "" ||
-    url.port !== ""
-  ) {
-    return Either.left(`"${raw}" is not a host name or IP address (example.com, *.example.com, 10.0.0.5:8080, [::1])`)
-  }
-  const host = normalizeHost(url.hostname)
-  if (host === "") return Either.left(`"${raw}" has no host`)
-  if (wildcard && parseAddress(host) !== undefined) {
-    return Either.left(`"${raw}": a wildcard needs a domain name, not an IP address (use allowCidrs for ranges)`)
-  }
-  return Either.right({ host, wildcard, port: port === undefined ? undefined : Number(port) })
-}
-
-const parseCidrEntry = (raw: string): Either.Either<CidrRule, string> => {
-  const text = raw.trim()
-  const invalid = Either.left(`"${raw}" is not a CIDR block (198.18.0.0/15, fd00::/8)`)
-  const parts = text.split("/")
-  if (parts.length !== 2 || !/^\d{1,3}$/.test(parts[1])) return invalid
-  const address = parseAddress(parts[0])
-  const bits = Number(parts[1])
-  if (address === undefined || bits > (address.kind() === "ipv4" ? 32 : 128)) return invalid
-  return Either.right({ cidr: text, range: { address, bits } })
-}
+const parseCidrEntry = (raw: string): Either.Either<CidrRule, string> =>
+  Either.map(Cidr.parse(raw), (range) => ({ cidr: raw.trim(), range }))
 
 /**
  * Compiles a policy. It never fails: an entry that cannot be understood allows nothing and is listed in
@@ -466,7 +195,7 @@ export const make = (options: Options = {}): UrlPolicy => {
   const allowPorts = options.allowPorts ?? []
   const hostRules: Array<HostRule> = []
   allowHosts.forEach((entry, index) => {
-    Either.match(parseHostEntry(String(entry)), {
+    Either.match(HostName.parseHostEntry(String(entry)), {
       onLeft: (message) => problems.push({ field: `allowHosts.${index}`, message }),
       onRight: (rule) => hostRules.push(rule)
     })
@@ -480,7 +209,7 @@ export const make = (options: Options = {}): UrlPolicy => {
   })
   const ports = new Set([80, 443])
   allowPorts.forEach((port, index) => {
-    if (isPort(port)) ports.add(port)
+    if (HostName.isPort(port)) ports.add(port)
     else problems.push({ field: `allowPorts.${index}`, message: `${port} is not a port (an integer from 1 to 65535)` })
   })
   return { [TypeId]: TypeId, allowHosts, allowCidrs, allowPorts, hostRules, cidrRules, ports, problems }
@@ -509,7 +238,7 @@ const inAllowedCidrs = (self: UrlPolicy, address: Address): boolean => {
       ? (address as ipaddr.IPv6).toIPv4Address()
       : undefined
   return self.cidrRules.some(
-    (rule) => inRange(address, rule.range) || (ipv4 !== undefined && inRange(ipv4, rule.range))
+    (rule) => inBlock(address, rule.range) || (ipv4 !== undefined && inBlock(ipv4, rule.range))
   )
 }
 
@@ -628,9 +357,11 @@ export const checkUrl: {
   if (!allowlisted) {
     const how = `allow it with urlPolicy.allowHosts${address === undefined ? "" : " or urlPolicy.allowCidrs"}`
     if (address !== undefined) {
-      const addressClass = classifyParsed(address)
+      const addressClass = AddressClasses.classifyParsed(address)
       if (addressClass !== "public") {
-        return Either.left(refused(`${shown} is refused: ${host} is a ${classNames[addressClass]} address (${how})`))
+        return Either.left(
+          refused(`${shown} is refused: ${host} is a ${AddressClasses.classNames[addressClass]} address (${how})`)
+        )
       }
     } else {
       const local = localNameRule(host)
@@ -667,11 +398,11 @@ export const checkAddress: {
       return Either.left(refused(`${checked.host} resolved to "${preview(address)}", which is not an IP address`))
     }
     if (checked.allowlisted || inAllowedCidrs(self, parsed)) return Either.void
-    const addressClass = classifyParsed(parsed)
+    const addressClass = AddressClasses.classifyParsed(parsed)
     if (addressClass === "public") return Either.void
     return Either.left(
       refused(
-        `${checked.host} resolved to ${address}, a ${classNames[addressClass]} address; refused (allow the host with urlPolicy.allowHosts or the address with urlPolicy.allowCidrs)`
+        `${checked.host} resolved to ${address}, a ${AddressClasses.classNames[addressClass]} address; refused (allow the host with urlPolicy.allowHosts or the address with urlPolicy.allowCidrs)`
       )
     )
   }

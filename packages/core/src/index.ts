@@ -8,6 +8,8 @@
 export * as Blacklist from "./Blacklist.js"
 /** @since 0.1.0 */
 export * as Capability from "./Capability.js"
+/** @since 0.2.0 */
+export * as Cidr from "./Cidr.js"
 /** @since 0.1.0 */
 export * as Compression from "./Compression.js"
 /** @since 0.1.0 */
