@@ -23,11 +23,11 @@
  * @since 0.1.0
  */
 import * as Clock from "effect/Clock"
-import * as Data from "effect/Data"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
 import * as Composition from "./Composition.js"
 import { defaults, type RateLimit } from "./Settings.js"
@@ -40,10 +40,10 @@ import * as Deadline from "./internal/deadline.js"
  * @since 0.1.0
  * @category errors
  */
-export class StoreError extends Data.TaggedError("ProviderQuotaStoreError")<{
-  readonly message: string
-  readonly cause?: unknown
-}> {}
+export class StoreError extends Schema.TaggedError<StoreError>("@websearch/core/ProviderQuota/StoreError")("ProviderQuotaStoreError", {
+  message: Schema.String,
+  cause: Schema.optional(Schema.Defect)
+}) {}
 
 /**
  * Where budgets and hold-offs live.

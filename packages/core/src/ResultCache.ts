@@ -24,7 +24,6 @@
  * @since 0.1.0
  */
 import * as Cause from "effect/Cause"
-import * as Data from "effect/Data"
 import * as Deferred from "effect/Deferred"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -46,10 +45,10 @@ import { WebSearchResult } from "./WebSearchResponse.js"
  * @since 0.1.0
  * @category errors
  */
-export class StoreError extends Data.TaggedError("ResultCacheStoreError")<{
-  readonly message: string
-  readonly cause?: unknown
-}> {}
+export class StoreError extends Schema.TaggedError<StoreError>("@websearch/core/ResultCache/StoreError")("ResultCacheStoreError", {
+  message: Schema.String,
+  cause: Schema.optional(Schema.Defect)
+}) {}
 
 /**
  * Where entries live: a key-value store with per-entry expiry. Values are plain JSON-compatible data.
