@@ -40,10 +40,13 @@ import * as Deadline from "./internal/deadline.js"
  * @since 0.1.0
  * @category errors
  */
-export class StoreError extends Schema.TaggedError<StoreError>("@websearch/core/ProviderQuota/StoreError")("ProviderQuotaStoreError", {
-  message: Schema.String,
-  cause: Schema.optional(Schema.Defect)
-}) {}
+export class StoreError extends Schema.TaggedError<StoreError>("@websearch/core/ProviderQuota/StoreError")(
+  "ProviderQuotaStoreError",
+  {
+    message: Schema.String,
+    cause: Schema.optional(Schema.Defect)
+  }
+) {}
 
 /**
  * Where budgets and hold-offs live.

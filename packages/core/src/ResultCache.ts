@@ -45,10 +45,13 @@ import { WebSearchResult } from "./WebSearchResponse.js"
  * @since 0.1.0
  * @category errors
  */
-export class StoreError extends Schema.TaggedError<StoreError>("@websearch/core/ResultCache/StoreError")("ResultCacheStoreError", {
-  message: Schema.String,
-  cause: Schema.optional(Schema.Defect)
-}) {}
+export class StoreError extends Schema.TaggedError<StoreError>("@websearch/core/ResultCache/StoreError")(
+  "ResultCacheStoreError",
+  {
+    message: Schema.String,
+    cause: Schema.optional(Schema.Defect)
+  }
+) {}
 
 /**
  * Where entries live: a key-value store with per-entry expiry. Values are plain JSON-compatible data.
