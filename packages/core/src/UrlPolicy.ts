@@ -37,7 +37,6 @@ import * as Cidr from "./Cidr.js"
 import * as AddressClasses from "./internal/addressClass.js"
 import * as HostName from "./internal/hostName.js"
 import { type Address, inBlock, parseAddress } from "./internal/ipAddress.js"
-import type * as Settings from "./Settings.js"
 import * as WebSearchError from "./WebSearchError.js"
 
 // --- Address classes and host names (internal/addressClass, internal/hostName) ------------------------------
@@ -216,12 +215,13 @@ export const make = (options: Options = {}): UrlPolicy => {
 }
 
 /**
- * The policy of loaded settings (compiled once at load; settings built by hand are compiled here).
+ * The policy of loaded settings (compiled once at load; settings built by hand are compiled here). It takes any
+ * value with the settings' `urlPolicy` field, so this module does not depend on `Settings`.
  *
  * @since 0.1.0
  * @category constructors
  */
-export const fromSettings = (settings: Settings.Service): UrlPolicy =>
+export const fromSettings = (settings: { readonly urlPolicy: Options | UrlPolicy }): UrlPolicy =>
   isUrlPolicy(settings.urlPolicy) ? settings.urlPolicy : make(settings.urlPolicy)
 
 const hostMatches = (rule: HostRule, host: string): boolean =>
