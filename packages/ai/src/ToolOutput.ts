@@ -34,8 +34,8 @@ export type ToolName = typeof ToolName.Type
  * @category schemas
  */
 export const Failure = Schema.Struct({
-  _tag: Schema.Literal("Unavailable", "RequestFailed", "ResponseInvalid", "Aborted"),
-  reason: Schema.String,
+  _tag: WebSearchError.ErrorTag,
+  reason: WebSearchError.InputFailureReason,
   retryable: Schema.Boolean,
   retryAfter: Schema.optional(Schema.Number),
   message: Schema.String,
@@ -219,7 +219,7 @@ export const nextStepFor = (failure: {
  */
 export const failure = (error: {
   readonly _tag: Failure["_tag"]
-  readonly reason: string
+  readonly reason: Failure["reason"]
   readonly retryable: boolean
   readonly retryAfter?: number | undefined
   readonly message: string

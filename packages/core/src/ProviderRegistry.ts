@@ -113,14 +113,6 @@ export declare namespace ProviderRegistry {
 }
 
 /**
- * The registry: the same as `ProviderRegistry.Service`, under the name earlier releases gave it.
- *
- * @since 0.1.0
- * @category models
- */
-export type Service = ProviderRegistry.Service
-
-/**
  * The `Unavailable/unknown_provider` error for an id no composed provider has, listing the composed ids.
  *
  * @since 0.2.0

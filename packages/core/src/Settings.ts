@@ -109,14 +109,6 @@ export declare namespace Settings {
 }
 
 /**
- * The loaded settings: the same as `Settings.Service`, under the name earlier releases gave it.
- *
- * @since 0.1.0
- * @category models
- */
-export type Service = Settings.Service
-
-/**
  * Options of `make`.
  *
  * @since 0.2.0

@@ -15,6 +15,7 @@ import * as Compression from "./Compression.js"
 import * as ContentBudget from "./ContentBudget.js"
 import * as HeaderValue from "./internal/headerValue.js"
 import * as ProviderId from "./ProviderId.js"
+import * as CidrBlock from "./Cidr.js"
 import * as UrlPolicy from "./UrlPolicy.js"
 import { MaxResults } from "./WebSearchRequest.js"
 
@@ -155,7 +156,7 @@ export const ProviderOverride = Schema.Struct(
 export type ProviderOverride = typeof ProviderOverride.Type
 
 // One CIDR parser: the URL policy's own, so what the settings accept is what the policy compiles.
-const Cidr = Schema.String.pipe(Schema.filter((s) => UrlPolicy.make({ allowCidrs: [s] }).problems[0]?.message ?? true))
+const Cidr = CidrBlock.CidrString
 
 const Port = Schema.Int.pipe(Schema.between(1, 65535, { message: () => "a port is an integer from 1 to 65535" }))
 

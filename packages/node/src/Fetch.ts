@@ -149,7 +149,7 @@ const optionsConfig = Config.all({
 })
 
 const settingsOptions = (
-  settings: Settings.Service
+  settings: Settings.Settings.Service
 ): Effect.Effect<typeof SettingsOptions.Type, WebSearchError.Unavailable> =>
   Effect.map(
     ProviderRegistry.options({ preset, options: SettingsOptions, optionsConfig }, settings),
@@ -208,7 +208,9 @@ const resolveOptions = (options: Options | undefined, configured: typeof Setting
  * @since 0.2.0
  * @category accessors
  */
-export const renderMode = (settings: Settings.Service): Effect.Effect<RenderMode, WebSearchError.Unavailable> =>
+export const renderMode = (
+  settings: Settings.Settings.Service
+): Effect.Effect<RenderMode, WebSearchError.Unavailable> =>
   Effect.map(settingsOptions(settings), (options) => options.render ?? "never")
 
 /**

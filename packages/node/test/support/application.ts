@@ -63,7 +63,7 @@ export const layer = (
 /** The registry the application starts with. */
 export const registry = (
   settings: Layer.Layer<Settings.Settings, WebSearchError.Unavailable>
-): Effect.Effect<ProviderRegistry.Service, WebSearchError.Unavailable> =>
+): Effect.Effect<ProviderRegistry.ProviderRegistry.Service, WebSearchError.Unavailable> =>
   Effect.provide(ProviderRegistry.ProviderRegistry, layer(settings))
 
 /** The error the application refuses to start with; dies (failing the test) when it starts. */
