@@ -1,0 +1,32 @@
+/**
+ * A provider call that got no answer at all (the name did not resolve, the TLS handshake failed, the connection
+ * was refused or reset), as the `RequestFailed` a caller can act on.
+ */
+import type * as HttpClientError from "@effect/platform/HttpClientError"
+import * as WebSearchError from "@websearch/core/WebSearchError"
+import { type Call, errorContext } from "./providerCall.js"
+
+/**
+ * A transport failure (no answer at all) as `RequestFailed`: `dns_failed`, `tls_failed` (not retryable when the
+ * certificate was refused) or `network`.
+ */
+export const transportFailure = (c: Call, error: HttpClientError.HttpClientError): WebSearchError.RequestFailed => {
+  const cause = error.cause as { code?: unknown; cause?: { code?: unknown } } | undefined
+  const code = String(cause?.code ?? cause?.cause?.code ?? "")
+  const reason =
+    code === "ENOTFOUND" || code === "EAI_AGAIN"
+      ? "dns_failed"
+      : code.startsWith("ERR_TLS") || code.startsWith("CERT_") || code.includes("SSL") || code.includes("CERT")
+        ? "tls_failed"
+        : "network"
+  const what =
+    code !== "" ? code : error._tag === "ResponseError" ? `the answer could not be read: ${error.reason}` : error.reason
+  // A certificate verdict does not change by retrying in a moment, unlike a handshake cut short (as the local
+  // transport judges it).
+  const verdict = reason === "tls_failed" && /CERT|HOSTNAME_MISMATCH|LEAF_SIGNATURE/.test(code)
+  return WebSearchError.requestFailed(
+    reason,
+    `could not reach ${c.providerName} (${what})`,
+    errorContext(c, verdict ? { retryable: false } : undefined)
+  )
+}
