@@ -17,12 +17,9 @@
  * @since 0.1.0
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
-import type * as Composition from "@websearch/core/Composition"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as Preset from "@websearch/core/Preset"
-import type * as ProviderDriver from "@websearch/core/ProviderDriver"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
 import { DOMParser } from "linkedom"
 import * as Http from "./internal/providerHttp.js"
 import * as Fields from "./internal/resultFields.js"
@@ -222,10 +219,7 @@ const searchKeywords = (client: HttpClient.HttpClient) =>
  * @since 0.1.0
  * @category constructors
  */
-export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClient.HttpClient> = ProviderHttp.make(
-  preset,
-  (client) => ({ searchKeywords: searchKeywords(client) })
-)
+export const make = ProviderHttp.make(preset, (client) => ({ searchKeywords: searchKeywords(client) }))
 
 /**
  * Registers the `duckduckgo` driver.
@@ -233,5 +227,4 @@ export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClien
  * @since 0.1.0
  * @category layers
  */
-export const layer: Layer.Layer<never, never, Composition.Composition | HttpClient.HttpClient> =
-  ProviderHttp.layer(make)
+export const layer = ProviderHttp.layer(make)

@@ -15,13 +15,10 @@
  * @since 0.1.0
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
-import type * as Composition from "@websearch/core/Composition"
 import * as Preset from "@websearch/core/Preset"
-import type * as ProviderDriver from "@websearch/core/ProviderDriver"
 import type * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import * as Http from "./internal/providerHttp.js"
 import * as Fields from "./internal/resultFields.js"
@@ -198,13 +195,8 @@ const refuse = (answer: Http.Answer, json: unknown): Http.Refusal => {
   return Http.refusalOf(answer.status, answer.headers, said ?? Http.answerMessage(answer, json))
 }
 
-const post = <A, I>(
-  client: HttpClient.HttpClient,
-  c: Http.Call,
-  path: string,
-  body: unknown,
-  schema: Schema.Schema<A, I>
-) => ProviderHttp.postJson(client, c, { path, body, schema, refuse, key: ProviderHttp.header("x-api-key") })
+// What every Exa request shares.
+const exa = { refuse, key: ProviderHttp.header("x-api-key") }
 
 /**
  * The content of one result: its text, else its highlights, else its summary.
@@ -223,7 +215,12 @@ export const contentOf = (result: typeof Result.Type): string => {
 const searchKeywords = (client: HttpClient.HttpClient) =>
   ProviderHttp.searchKeywords(preset, (c, ctx) =>
     Effect.gen(function* () {
-      const { answer, body } = yield* post(client, c, "/search", searchBody(c.input, ctx.maxResults), SearchAnswer)
+      const { answer, body } = yield* ProviderHttp.postJson(client, c, {
+        ...exa,
+        path: "/search",
+        body: searchBody(c.input, ctx.maxResults),
+        schema: SearchAnswer
+      })
       const results = body.results ?? []
       if (results.length === 0 && body.error !== undefined && body.error !== null) {
         return yield* Effect.fail(Http.failure(c, refuse(answer, Either.getOrUndefined(Http.parseJson(answer.text)))))
@@ -274,7 +271,12 @@ const fetchUrls = (client: HttpClient.HttpClient) =>
   ProviderHttp.fetchUrls(preset, (c) =>
     Effect.gen(function* () {
       const url = c.input
-      const { body } = yield* post(client, c, "/contents", contentsBody(url), ContentsAnswer)
+      const { body } = yield* ProviderHttp.postJson(client, c, {
+        ...exa,
+        path: "/contents",
+        body: contentsBody(url),
+        schema: ContentsAnswer
+      })
       const results = body.results ?? []
       const statuses = body.statuses ?? []
       const page =
@@ -298,10 +300,10 @@ const fetchUrls = (client: HttpClient.HttpClient) =>
  * @since 0.1.0
  * @category constructors
  */
-export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClient.HttpClient> = ProviderHttp.make(
-  preset,
-  (client) => ({ searchKeywords: searchKeywords(client), fetchUrls: fetchUrls(client) })
-)
+export const make = ProviderHttp.make(preset, (client) => ({
+  searchKeywords: searchKeywords(client),
+  fetchUrls: fetchUrls(client)
+}))
 
 /**
  * Registers the `exa` driver.
@@ -309,5 +311,4 @@ export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClien
  * @since 0.1.0
  * @category layers
  */
-export const layer: Layer.Layer<never, never, Composition.Composition | HttpClient.HttpClient> =
-  ProviderHttp.layer(make)
+export const layer = ProviderHttp.layer(make)

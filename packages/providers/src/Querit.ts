@@ -24,12 +24,9 @@
  * @since 0.1.0
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
-import type * as Composition from "@websearch/core/Composition"
 import * as Preset from "@websearch/core/Preset"
-import type * as ProviderDriver from "@websearch/core/ProviderDriver"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import * as Code from "./internal/businessCode.js"
 import * as Http from "./internal/providerHttp.js"
@@ -217,18 +214,17 @@ const present = (text: string | null | undefined): text is string =>
   text !== undefined && text !== null && text.trim() !== ""
 
 // Querit refuses inside HTTP 200 bodies too, with `error_code`.
-const post = <A, I>(
-  client: HttpClient.HttpClient,
-  c: Http.Call,
-  path: string,
-  body: unknown,
-  schema: Schema.Schema<A, I>
-) => ProviderHttp.postJson(client, c, { path, body, schema, inBody: (json, answer) => refusalOf(json, answer.headers) })
+const querit = { inBody: (json: unknown, answer: Http.Answer) => refusalOf(json, answer.headers) }
 
 const searchKeywords = (client: HttpClient.HttpClient) =>
   ProviderHttp.searchKeywords(preset, (c, ctx) =>
     Effect.gen(function* () {
-      const { body } = yield* post(client, c, "/v1/search", searchBody(c.input, ctx.maxResults), SearchAnswer)
+      const { body } = yield* ProviderHttp.postJson(client, c, {
+        ...querit,
+        path: "/v1/search",
+        body: searchBody(c.input, ctx.maxResults),
+        schema: SearchAnswer
+      })
       const results = yield* Http.decodeValue(c, SearchResults, body.results?.result ?? [])
       return Fields.results(results, (r) => ({ title: r.title, content: r.snippet, url: r.url }))
     })
@@ -237,7 +233,12 @@ const searchKeywords = (client: HttpClient.HttpClient) =>
 const fetchUrls = (client: HttpClient.HttpClient) =>
   ProviderHttp.fetchUrls(preset, (c, ctx) =>
     Effect.gen(function* () {
-      const { body } = yield* post(client, c, "/v1/contents", contentsBody(c.input, ctx.timeout), ContentsAnswer)
+      const { body } = yield* ProviderHttp.postJson(client, c, {
+        ...querit,
+        path: "/v1/contents",
+        body: contentsBody(c.input, ctx.timeout),
+        schema: ContentsAnswer
+      })
       const page = body.results.find((r) => present(r.content))
       if (page === undefined) {
         const failed = body.statuses.find((s) => present(s.status) && s.status.trim().toLowerCase() !== "success")
@@ -267,10 +268,10 @@ const fetchUrls = (client: HttpClient.HttpClient) =>
  * @since 0.1.0
  * @category constructors
  */
-export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClient.HttpClient> = ProviderHttp.make(
-  preset,
-  (client) => ({ searchKeywords: searchKeywords(client), fetchUrls: fetchUrls(client) })
-)
+export const make = ProviderHttp.make(preset, (client) => ({
+  searchKeywords: searchKeywords(client),
+  fetchUrls: fetchUrls(client)
+}))
 
 /**
  * Registers the `querit` driver.
@@ -278,5 +279,4 @@ export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClien
  * @since 0.1.0
  * @category layers
  */
-export const layer: Layer.Layer<never, never, Composition.Composition | HttpClient.HttpClient> =
-  ProviderHttp.layer(make)
+export const layer = ProviderHttp.layer(make)

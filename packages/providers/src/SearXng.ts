@@ -390,8 +390,7 @@ export const makeWith = (
  * @since 0.1.0
  * @category layers
  */
-export const layer: Layer.Layer<never, never, Composition.Composition | HttpClient.HttpClient> =
-  ProviderHttp.layer(make)
+export const layer = ProviderHttp.layer(make)
 
 /**
  * Registers the `searxng` driver with options, e.g. `SearXng.layerWith({ fetchResults: true })` to answer with

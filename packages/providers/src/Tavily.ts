@@ -12,11 +12,8 @@
  * @since 0.1.0
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
-import type * as Composition from "@websearch/core/Composition"
 import * as Preset from "@websearch/core/Preset"
-import type * as ProviderDriver from "@websearch/core/ProviderDriver"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import * as Http from "./internal/providerHttp.js"
 import * as Fields from "./internal/resultFields.js"
@@ -124,31 +121,28 @@ const refuse = (answer: Http.Answer, json: unknown): Http.Refusal | undefined =>
     ? { kind: "quota", status: answer.status, message: Http.messageOf(json) }
     : undefined
 
-const post = <A, I>(
-  client: HttpClient.HttpClient,
-  c: Http.Call,
-  path: string,
-  body: unknown,
-  schema: Schema.Schema<A, I>
-) => ProviderHttp.postJson(client, c, { path, body, schema, refuse })
-
 const searchKeywords = (client: HttpClient.HttpClient) =>
   ProviderHttp.searchKeywords(preset, (c, ctx) =>
-    Effect.map(post(client, c, "/search", searchBody(c.input, ctx.maxResults), SearchAnswer), ({ body }) =>
-      Fields.results(body.results, (r) => ({ title: r.title, content: r.content, url: r.url }))
+    Effect.map(
+      ProviderHttp.postJson(client, c, {
+        path: "/search",
+        body: searchBody(c.input, ctx.maxResults),
+        schema: SearchAnswer,
+        refuse
+      }),
+      ({ body }) => Fields.results(body.results, (r) => ({ title: r.title, content: r.content, url: r.url }))
     )
   )
 
 const fetchUrls = (client: HttpClient.HttpClient) =>
   ProviderHttp.fetchUrls(preset, (c) =>
     Effect.gen(function* () {
-      const { answer, body } = yield* post(
-        client,
-        c,
-        "/extract",
-        { urls: [c.input], extract_depth: "basic", format: "markdown", include_images: false },
-        ExtractAnswer
-      )
+      const { answer, body } = yield* ProviderHttp.postJson(client, c, {
+        path: "/extract",
+        body: { urls: [c.input], extract_depth: "basic", format: "markdown", include_images: false },
+        schema: ExtractAnswer,
+        refuse
+      })
       const page = body.results[0]
       if (page === undefined) {
         const failed = body.failed_results[0]
@@ -172,10 +166,10 @@ const fetchUrls = (client: HttpClient.HttpClient) =>
  * @since 0.1.0
  * @category constructors
  */
-export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClient.HttpClient> = ProviderHttp.make(
-  preset,
-  (client) => ({ searchKeywords: searchKeywords(client), fetchUrls: fetchUrls(client) })
-)
+export const make = ProviderHttp.make(preset, (client) => ({
+  searchKeywords: searchKeywords(client),
+  fetchUrls: fetchUrls(client)
+}))
 
 /**
  * Registers the `tavily` driver.
@@ -183,5 +177,4 @@ export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClien
  * @since 0.1.0
  * @category layers
  */
-export const layer: Layer.Layer<never, never, Composition.Composition | HttpClient.HttpClient> =
-  ProviderHttp.layer(make)
+export const layer = ProviderHttp.layer(make)
