@@ -33,7 +33,7 @@ import * as Schema from "effect/Schema"
 import * as McpText from "./internal/exaMcpText.js"
 import * as Http from "./internal/providerHttp.js"
 import * as Fields from "./internal/resultFields.js"
-import * as Sse from "./internal/sse.js"
+import * as Sse from "./internal/eventStream.js"
 import * as ProviderHttp from "./ProviderHttp.js"
 
 /**

@@ -13,7 +13,7 @@
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
-import type { SseEvent } from "./sse.js"
+import type { SseEvent } from "./eventStream.js"
 
 // --- wire schemas ------------------------------------------------------------------------------------------
 
