@@ -12,6 +12,7 @@ import type { ResearchRequest } from "@websearch/core/WebSearchRequest"
 import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
 import * as Evidence from "./evidence.js"
+import * as TransportFailure from "./transportFailure.js"
 
 /** The provider id. */
 export const providerId = "openai"
@@ -60,6 +61,7 @@ const errorDetails = (body: string): { readonly message: string | undefined; rea
   }
 }
 
+/** The error of a non-200 answer: the key refused, a rate limit or an exhausted quota, a server failure. */
 export const statusError = (
   request: ResearchRequest,
   response: HttpClientResponse.HttpClientResponse,
@@ -97,22 +99,19 @@ export const statusError = (
   return WebSearchError.requestFailed("http_status", `OpenAI answered HTTP ${status}${said}`, ctx)
 }
 
+/** A request that got no answer, classified as every provider's is (`transportFailure`). */
 export const transportError = (
   request: ResearchRequest,
   error: HttpClientError.RequestError
 ): WebSearchError.RequestFailed => {
-  const cause = error.cause as { code?: unknown; message?: unknown; cause?: { code?: unknown } } | undefined
-  const code = String(cause?.code ?? cause?.cause?.code ?? "")
-  const reason =
-    code === "ENOTFOUND" || code === "EAI_AGAIN"
-      ? "dns_failed"
-      : code.startsWith("ERR_TLS") || code.startsWith("CERT_") || code.includes("SSL")
-        ? "tls_failed"
-        : "network"
-  const what = code !== "" ? code : error.reason
-  return WebSearchError.requestFailed(reason, `could not reach OpenAI (${what})`, ctxOf(request))
+  const classified = TransportFailure.classify(error)
+  return WebSearchError.requestFailed(classified.reason, `could not reach OpenAI (${classified.what})`, {
+    ...ctxOf(request),
+    ...(classified.retryable ? {} : { retryable: false })
+  })
 }
 
+/** A run the stream reported failed, by OpenAI's error code. */
 export const failedRun = (
   request: ResearchRequest,
   code: string | undefined,
@@ -135,6 +134,7 @@ export const failedRun = (
   }
 }
 
+/** `ResponseInvalid/no_evidence`: an answer that cannot be told apart from one from memory. */
 export const noEvidence = (request: ResearchRequest, why: string) =>
   WebSearchError.responseInvalid(
     "no_evidence",
