@@ -19,6 +19,7 @@
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
 import * as Preset from "@websearch/core/Preset"
+import * as RetryAfter from "@websearch/core/RetryAfter"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import * as Http from "./internal/providerHttp.js"
@@ -134,7 +135,7 @@ export const SearchAnswer = Schema.Struct({
 export const resetSeconds = (headers: Readonly<Record<string, string>>): number | undefined => {
   const first = headers["x-ratelimit-reset"]?.split(",")[0]?.trim()
   if (first === undefined || !/^\d+(\.\d+)?$/.test(first)) return undefined
-  return Math.min(86_400, Math.ceil(Number(first)))
+  return Math.min(RetryAfter.maxSeconds, Math.ceil(Number(first)))
 }
 
 const isQuota = (error: typeof ErrorBody.Type.error): boolean => {

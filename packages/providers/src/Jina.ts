@@ -22,6 +22,7 @@
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
 import * as Preset from "@websearch/core/Preset"
+import * as RetryAfter from "@websearch/core/RetryAfter"
 import type * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -207,11 +208,9 @@ export const targetRefusal = (message: string): Http.Refusal | undefined => {
 
 const bodyRetryAfter = (envelope: typeof ErrorEnvelope.Type): number | undefined => {
   if (typeof envelope.retryAfter === "number" && Number.isFinite(envelope.retryAfter) && envelope.retryAfter >= 0) {
-    return Math.min(86_400, Math.ceil(envelope.retryAfter))
+    return Math.min(RetryAfter.maxSeconds, Math.ceil(envelope.retryAfter))
   }
-  return typeof envelope.retryAfterDate === "string"
-    ? Http.retryAfterSeconds({ "retry-after": envelope.retryAfterDate })
-    : undefined
+  return RetryAfter.parse(envelope.retryAfterDate ?? undefined, Date.now())
 }
 
 /**
