@@ -22,18 +22,13 @@
  * @since 0.1.0
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
-import type * as Composition from "@websearch/core/Composition"
-import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as Preset from "@websearch/core/Preset"
-import type * as ProviderDriver from "@websearch/core/ProviderDriver"
-import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
-import type * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import * as Code from "./internal/businessCode.js"
 import * as Http from "./internal/providerHttp.js"
 import * as Fields from "./internal/resultFields.js"
+import * as ProviderHttp from "./ProviderHttp.js"
 
 /**
  * The provider id.
@@ -175,48 +170,34 @@ const isWeb = (reference: typeof Reference.Type): boolean =>
 const present = (text: string | null | undefined): text is string =>
   text !== undefined && text !== null && text.trim() !== ""
 
-const searchKeywords =
-  (client: HttpClient.HttpClient) =>
-  (
-    keyword: string,
-    ctx: ProviderDriver.DriverContext
-  ): Effect.Effect<ReadonlyArray<ProviderDriver.DriverResult>, WebSearchError.WebSearchError> =>
+const searchKeywords = (client: HttpClient.HttpClient) =>
+  ProviderHttp.searchKeywords(preset, (c, ctx) =>
     Effect.gen(function* () {
-      const c = Http.call(preset, "searchKeywords", keyword, ctx)
-      const base = yield* Http.endpoint(c)
-      const key = yield* Http.requireKey(c)
+      const keyword = c.input
       const query = fitQuery(keyword)
       if (query !== keyword.trim()) {
         yield* Effect.logDebug(
           `websearch baidu searched the first ${queryUnits(query)} of ${queryUnits(keyword.trim())} query units (Baidu's limit is ${maxQueryUnits})`
         ).pipe(Effect.annotateLogs({ providerId: c.providerId, input: keyword }))
       }
-      const answer = yield* Http.send(
-        client,
-        c,
-        HttpClientRequest.post(`${base}/v2/ai_search/web_search`).pipe(
-          HttpClientRequest.bearerToken(key),
-          HttpClientRequest.acceptJson,
-          HttpClientRequest.bodyUnsafeJson(searchBody(query, ctx.maxResults))
-        )
-      )
-      const json = yield* Http.decode(c, Schema.Unknown, answer)
-      // Baidu refuses inside HTTP 200 bodies with a non-zero code.
-      const code = Code.codeOf((json as { code?: unknown } | null)?.code)
-      if (code !== undefined && code !== 0) {
-        return yield* Effect.fail(Http.failure(c, Code.refusal(code, answer.headers, Http.messageOf(json))))
-      }
-      const decoded = yield* Http.decodeValue(c, SearchAnswer, json)
-      const references = yield* Http.decodeValue(c, References, decoded.references)
-      return yield* Http.keep(
-        c,
-        Fields.results(references.filter(isWeb), (r) => ({
-          title: r.title,
-          content: present(r.content) ? r.content : r.snippet,
-          url: r.url
-        }))
-      )
+      const { body } = yield* ProviderHttp.postJson(client, c, {
+        path: "/v2/ai_search/web_search",
+        body: searchBody(query, ctx.maxResults),
+        schema: SearchAnswer,
+        // Baidu refuses inside HTTP 200 bodies with a non-zero code.
+        inBody: (json, answer) => {
+          const code = Code.codeOf((json as { code?: unknown } | null)?.code)
+          return code !== undefined && code !== 0 ? Code.refusal(code, answer.headers, Http.messageOf(json)) : undefined
+        }
+      })
+      const references = yield* Http.decodeValue(c, References, body.references)
+      return Fields.results(references.filter(isWeb), (r) => ({
+        title: r.title,
+        content: present(r.content) ? r.content : r.snippet,
+        url: r.url
+      }))
     })
+  )
 
 /**
  * Builds the driver with the `HttpClient` in context.
@@ -224,10 +205,7 @@ const searchKeywords =
  * @since 0.1.0
  * @category constructors
  */
-export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClient.HttpClient> = Effect.map(
-  Http.client,
-  (client) => ({ preset, searchKeywords: searchKeywords(client) })
-)
+export const make = ProviderHttp.make(preset, (client) => ({ searchKeywords: searchKeywords(client) }))
 
 /**
  * Registers the `baidu` driver.
@@ -235,6 +213,4 @@ export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClien
  * @since 0.1.0
  * @category layers
  */
-export const layer: Layer.Layer<never, never, Composition.Composition | HttpClient.HttpClient> = Layer.unwrapEffect(
-  Effect.map(make, ProviderRegistry.register)
-)
+export const layer = ProviderHttp.layer(make)

@@ -18,19 +18,13 @@
  * @since 0.1.0
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
-import type * as Composition from "@websearch/core/Composition"
-import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as Preset from "@websearch/core/Preset"
-import type * as ProviderDriver from "@websearch/core/ProviderDriver"
-import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
-import type * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import * as Http from "./internal/providerHttp.js"
 import * as Fields from "./internal/resultFields.js"
+import * as ProviderHttp from "./ProviderHttp.js"
 
 /**
  * The provider id.
@@ -177,40 +171,28 @@ export const refusal = (
 const refuse = (answer: Http.Answer, json: unknown): Http.Refusal | undefined =>
   refusal(answer.status, answer.headers, json)
 
-const searchKeywords =
-  (client: HttpClient.HttpClient) =>
-  (
-    keyword: string,
-    ctx: ProviderDriver.DriverContext
-  ): Effect.Effect<ReadonlyArray<ProviderDriver.DriverResult>, WebSearchError.WebSearchError> =>
-    Effect.gen(function* () {
-      const c = Http.call(preset, "searchKeywords", keyword, ctx)
-      const base = yield* Http.endpoint(c)
-      const key = yield* Http.requireKey(c)
-      const answer = yield* Http.send(
-        client,
-        c,
-        HttpClientRequest.get(`${base}/v7.0/search`).pipe(
-          HttpClientRequest.setUrlParams(searchParams(keyword, ctx.maxResults)),
-          HttpClientRequest.setHeader("ocp-apim-subscription-key", Redacted.value(key)),
-          HttpClientRequest.acceptJson
-        ),
-        { refuse }
-      )
-      const decoded = yield* Http.decodeUnlessRefused(c, SearchAnswer, answer, (json) =>
-        Option.isSome(Schema.decodeUnknownOption(ErrorBody)(json))
-          ? refusal(answer.status, answer.headers, json)
-          : undefined
-      )
-      return yield* Http.keep(
-        c,
-        Fields.results(decoded.webPages?.value ?? [], (page) => ({
+const searchKeywords = (client: HttpClient.HttpClient) =>
+  ProviderHttp.searchKeywords(preset, (c, ctx) =>
+    Effect.map(
+      ProviderHttp.getJson(client, c, {
+        path: "/v7.0/search",
+        urlParams: searchParams(c.input, ctx.maxResults),
+        key: ProviderHttp.header("ocp-apim-subscription-key"),
+        schema: SearchAnswer,
+        refuse,
+        inBody: (json, answer) =>
+          Option.isSome(Schema.decodeUnknownOption(ErrorBody)(json))
+            ? refusal(answer.status, answer.headers, json)
+            : undefined
+      }),
+      ({ body }) =>
+        Fields.results(body.webPages?.value ?? [], (page) => ({
           title: page.name,
           content: page.snippet,
           url: page.url
         }))
-      )
-    })
+    )
+  )
 
 /**
  * Builds the driver with the `HttpClient` in context.
@@ -218,10 +200,7 @@ const searchKeywords =
  * @since 0.1.0
  * @category constructors
  */
-export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClient.HttpClient> = Effect.map(
-  Http.client,
-  (client) => ({ preset, searchKeywords: searchKeywords(client) })
-)
+export const make = ProviderHttp.make(preset, (client) => ({ searchKeywords: searchKeywords(client) }))
 
 /**
  * Registers the `bing` driver.
@@ -229,6 +208,4 @@ export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClien
  * @since 0.1.0
  * @category layers
  */
-export const layer: Layer.Layer<never, never, Composition.Composition | HttpClient.HttpClient> = Layer.unwrapEffect(
-  Effect.map(make, ProviderRegistry.register)
-)
+export const layer = ProviderHttp.layer(make)

@@ -16,17 +16,13 @@
  * @since 0.1.0
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
-import type * as Composition from "@websearch/core/Composition"
 import * as Preset from "@websearch/core/Preset"
-import type * as ProviderDriver from "@websearch/core/ProviderDriver"
-import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
-import type * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import * as Code from "./internal/businessCode.js"
 import * as Http from "./internal/providerHttp.js"
 import * as Fields from "./internal/resultFields.js"
+import * as ProviderHttp from "./ProviderHttp.js"
 
 /**
  * The provider id.
@@ -154,35 +150,33 @@ const refuse = (answer: Http.Answer, json: unknown): Http.Refusal | undefined =>
   return refusalOf(code, answer.status, answer.headers, Http.messageOf(json))
 }
 
-const searchKeywords =
-  (client: HttpClient.HttpClient) =>
-  (
-    keyword: string,
-    ctx: ProviderDriver.DriverContext
-  ): Effect.Effect<ReadonlyArray<ProviderDriver.DriverResult>, WebSearchError.WebSearchError> =>
+const searchKeywords = (client: HttpClient.HttpClient) =>
+  ProviderHttp.searchKeywords(preset, (c, ctx) =>
     Effect.gen(function* () {
-      const c = Http.call(preset, "searchKeywords", keyword, ctx)
-      const answer = yield* Http.postJson(client, c, "/v1/web-search", searchBody(keyword, ctx.maxResults), { refuse })
-      const json = yield* Http.decode(c, Schema.Unknown, answer)
-      // Business errors arrive in HTTP 200 bodies; the code is checked before the shape, which they do not share.
-      const code = Code.codeOf((json as { code?: unknown } | null)?.code)
-      if (code !== undefined && code !== 200) {
-        return yield* Effect.fail(Http.failure(c, refusalOf(code, undefined, answer.headers, Http.messageOf(json))))
-      }
-      const decoded = yield* Http.decodeValue(c, SearchAnswer, json)
-      const pages = yield* Http.decodeValue(c, WebPages, decoded.data?.webPages?.value ?? [])
-      return yield* Http.keep(
-        c,
-        Fields.results(pages, (page) => ({
-          title: page.name,
-          content:
-            page.summary !== undefined && page.summary !== null && page.summary.trim() !== ""
-              ? page.summary
-              : page.snippet,
-          url: page.url
-        }))
-      )
+      const { body } = yield* ProviderHttp.postJson(client, c, {
+        path: "/v1/web-search",
+        body: searchBody(c.input, ctx.maxResults),
+        schema: SearchAnswer,
+        refuse,
+        // Business errors arrive in HTTP 200 bodies; the code is checked before the shape, which they do not share.
+        inBody: (json, answer) => {
+          const code = Code.codeOf((json as { code?: unknown } | null)?.code)
+          return code !== undefined && code !== 200
+            ? refusalOf(code, undefined, answer.headers, Http.messageOf(json))
+            : undefined
+        }
+      })
+      const pages = yield* Http.decodeValue(c, WebPages, body.data?.webPages?.value ?? [])
+      return Fields.results(pages, (page) => ({
+        title: page.name,
+        content:
+          page.summary !== undefined && page.summary !== null && page.summary.trim() !== ""
+            ? page.summary
+            : page.snippet,
+        url: page.url
+      }))
     })
+  )
 
 /**
  * Builds the driver with the `HttpClient` in context.
@@ -190,10 +184,7 @@ const searchKeywords =
  * @since 0.1.0
  * @category constructors
  */
-export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClient.HttpClient> = Effect.map(
-  Http.client,
-  (client) => ({ preset, searchKeywords: searchKeywords(client) })
-)
+export const make = ProviderHttp.make(preset, (client) => ({ searchKeywords: searchKeywords(client) }))
 
 /**
  * Registers the `bocha` driver.
@@ -201,6 +192,4 @@ export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClien
  * @since 0.1.0
  * @category layers
  */
-export const layer: Layer.Layer<never, never, Composition.Composition | HttpClient.HttpClient> = Layer.unwrapEffect(
-  Effect.map(make, ProviderRegistry.register)
-)
+export const layer = ProviderHttp.layer(make)

@@ -18,18 +18,13 @@
  * @since 0.1.0
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
-import type * as Composition from "@websearch/core/Composition"
-import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as Preset from "@websearch/core/Preset"
-import type * as ProviderDriver from "@websearch/core/ProviderDriver"
-import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
-import type * as WebSearchError from "@websearch/core/WebSearchError"
+import * as RetryAfter from "@websearch/core/RetryAfter"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
-import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import * as Http from "./internal/providerHttp.js"
 import * as Fields from "./internal/resultFields.js"
+import * as ProviderHttp from "./ProviderHttp.js"
 
 /**
  * The provider id.
@@ -140,7 +135,7 @@ export const SearchAnswer = Schema.Struct({
 export const resetSeconds = (headers: Readonly<Record<string, string>>): number | undefined => {
   const first = headers["x-ratelimit-reset"]?.split(",")[0]?.trim()
   if (first === undefined || !/^\d+(\.\d+)?$/.test(first)) return undefined
-  return Math.min(86_400, Math.ceil(Number(first)))
+  return Math.min(RetryAfter.maxSeconds, Math.ceil(Number(first)))
 }
 
 const isQuota = (error: typeof ErrorBody.Type.error): boolean => {
@@ -201,38 +196,25 @@ const content = (item: typeof WebResult.Type): string => {
   return description !== "" ? description : Fields.plainText((item.extra_snippets ?? []).join(" … "))
 }
 
-const searchKeywords =
-  (client: HttpClient.HttpClient) =>
-  (
-    keyword: string,
-    ctx: ProviderDriver.DriverContext
-  ): Effect.Effect<ReadonlyArray<ProviderDriver.DriverResult>, WebSearchError.WebSearchError> =>
-    Effect.gen(function* () {
-      const c = Http.call(preset, "searchKeywords", keyword, ctx)
-      const base = yield* Http.endpoint(c)
-      const key = yield* Http.requireKey(c)
-      const answer = yield* Http.send(
-        client,
-        c,
-        HttpClientRequest.get(`${base}/res/v1/web/search`).pipe(
-          HttpClientRequest.setUrlParams(searchParams(keyword, ctx.maxResults)),
-          HttpClientRequest.setHeader("x-subscription-token", Redacted.value(key)),
-          HttpClientRequest.acceptJson
-        ),
-        { refuse }
-      )
-      const decoded = yield* Http.decodeUnlessRefused(c, SearchAnswer, answer, (json) =>
-        refusal(answer.status, answer.headers, json)
-      )
-      return yield* Http.keep(
-        c,
-        Fields.results(decoded.web?.results ?? [], (r) => ({
+const searchKeywords = (client: HttpClient.HttpClient) =>
+  ProviderHttp.searchKeywords(preset, (c, ctx) =>
+    Effect.map(
+      ProviderHttp.getJson(client, c, {
+        path: "/res/v1/web/search",
+        urlParams: searchParams(c.input, ctx.maxResults),
+        key: ProviderHttp.header("x-subscription-token"),
+        schema: SearchAnswer,
+        refuse,
+        inBody: (json, answer) => refusal(answer.status, answer.headers, json)
+      }),
+      ({ body }) =>
+        Fields.results(body.web?.results ?? [], (r) => ({
           title: Fields.plainText(r.title ?? ""),
           content: content(r),
           url: r.url
         }))
-      )
-    })
+    )
+  )
 
 /**
  * Builds the driver with the `HttpClient` in context.
@@ -240,10 +222,7 @@ const searchKeywords =
  * @since 0.1.0
  * @category constructors
  */
-export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClient.HttpClient> = Effect.map(
-  Http.client,
-  (client) => ({ preset, searchKeywords: searchKeywords(client) })
-)
+export const make = ProviderHttp.make(preset, (client) => ({ searchKeywords: searchKeywords(client) }))
 
 /**
  * Registers the `brave` driver.
@@ -251,6 +230,4 @@ export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClien
  * @since 0.1.0
  * @category layers
  */
-export const layer: Layer.Layer<never, never, Composition.Composition | HttpClient.HttpClient> = Layer.unwrapEffect(
-  Effect.map(make, ProviderRegistry.register)
-)
+export const layer = ProviderHttp.layer(make)

@@ -17,17 +17,13 @@
  * @since 0.1.0
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
-import type * as Composition from "@websearch/core/Composition"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as Preset from "@websearch/core/Preset"
-import type * as ProviderDriver from "@websearch/core/ProviderDriver"
-import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
-import type * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
 import { DOMParser } from "linkedom"
 import * as Http from "./internal/providerHttp.js"
 import * as Fields from "./internal/resultFields.js"
+import * as ProviderHttp from "./ProviderHttp.js"
 
 /**
  * The provider id.
@@ -172,14 +168,10 @@ const refuse = (answer: Http.Answer): Http.Refusal | undefined =>
       }
     : undefined
 
-const searchKeywords =
-  (client: HttpClient.HttpClient) =>
-  (
-    keyword: string,
-    ctx: ProviderDriver.DriverContext
-  ): Effect.Effect<ReadonlyArray<ProviderDriver.DriverResult>, WebSearchError.WebSearchError> =>
+const searchKeywords = (client: HttpClient.HttpClient) =>
+  ProviderHttp.searchKeywords(preset, (c, ctx) =>
     Effect.gen(function* () {
-      const c = Http.call(preset, "searchKeywords", keyword, ctx)
+      const keyword = c.input
       const base = yield* Http.endpoint(c)
       const answer = yield* Http.send(
         client,
@@ -206,7 +198,7 @@ const searchKeywords =
           })
         )
       }
-      if (page._tag === "NoResults") return []
+      if (page._tag === "NoResults") return { results: [], dropped: 0 }
       if (page._tag === "Unrecognised") {
         return yield* Effect.fail(
           Http.invalid(
@@ -217,8 +209,9 @@ const searchKeywords =
       }
       const mapped = Fields.results(page.results, (r) => ({ title: r.title, content: r.snippet, url: r.url }))
       // No count parameter exists: the page's list is cut here, after unusable links are dropped.
-      return yield* Http.keep(c, { results: mapped.results.slice(0, ctx.maxResults), dropped: mapped.dropped })
+      return { results: mapped.results.slice(0, ctx.maxResults), dropped: mapped.dropped }
     })
+  )
 
 /**
  * Builds the driver with the `HttpClient` in context.
@@ -226,10 +219,7 @@ const searchKeywords =
  * @since 0.1.0
  * @category constructors
  */
-export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClient.HttpClient> = Effect.map(
-  Http.client,
-  (client) => ({ preset, searchKeywords: searchKeywords(client) })
-)
+export const make = ProviderHttp.make(preset, (client) => ({ searchKeywords: searchKeywords(client) }))
 
 /**
  * Registers the `duckduckgo` driver.
@@ -237,6 +227,4 @@ export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClien
  * @since 0.1.0
  * @category layers
  */
-export const layer: Layer.Layer<never, never, Composition.Composition | HttpClient.HttpClient> = Layer.unwrapEffect(
-  Effect.map(make, ProviderRegistry.register)
-)
+export const layer = ProviderHttp.layer(make)

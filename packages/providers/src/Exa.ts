@@ -15,17 +15,14 @@
  * @since 0.1.0
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
-import type * as Composition from "@websearch/core/Composition"
 import * as Preset from "@websearch/core/Preset"
-import type * as ProviderDriver from "@websearch/core/ProviderDriver"
-import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
 import type * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import * as Http from "./internal/providerHttp.js"
 import * as Fields from "./internal/resultFields.js"
+import * as ProviderHttp from "./ProviderHttp.js"
 
 /**
  * The provider id.
@@ -198,8 +195,8 @@ const refuse = (answer: Http.Answer, json: unknown): Http.Refusal => {
   return Http.refusalOf(answer.status, answer.headers, said ?? Http.answerMessage(answer, json))
 }
 
-const post = (client: HttpClient.HttpClient, c: Http.Call, path: string, body: unknown) =>
-  Http.postJson(client, c, path, body, { refuse, keyHeader: "x-api-key" })
+// What every Exa request shares.
+const exa = { refuse, key: ProviderHttp.header("x-api-key") }
 
 /**
  * The content of one result: its text, else its highlights, else its summary.
@@ -215,25 +212,22 @@ export const contentOf = (result: typeof Result.Type): string => {
   return Fields.tidy(result.summary ?? "")
 }
 
-const searchKeywords =
-  (client: HttpClient.HttpClient) =>
-  (
-    keyword: string,
-    ctx: ProviderDriver.DriverContext
-  ): Effect.Effect<ReadonlyArray<ProviderDriver.DriverResult>, WebSearchError.WebSearchError> =>
+const searchKeywords = (client: HttpClient.HttpClient) =>
+  ProviderHttp.searchKeywords(preset, (c, ctx) =>
     Effect.gen(function* () {
-      const c = Http.call(preset, "searchKeywords", keyword, ctx)
-      const answer = yield* post(client, c, "/search", searchBody(keyword, ctx.maxResults))
-      const decoded = yield* Http.decode(c, SearchAnswer, answer)
-      const results = decoded.results ?? []
-      if (results.length === 0 && decoded.error !== undefined && decoded.error !== null) {
+      const { answer, body } = yield* ProviderHttp.postJson(client, c, {
+        ...exa,
+        path: "/search",
+        body: searchBody(c.input, ctx.maxResults),
+        schema: SearchAnswer
+      })
+      const results = body.results ?? []
+      if (results.length === 0 && body.error !== undefined && body.error !== null) {
         return yield* Effect.fail(Http.failure(c, refuse(answer, Either.getOrUndefined(Http.parseJson(answer.text)))))
       }
-      return yield* Http.keep(
-        c,
-        Fields.results(results, (r) => ({ title: r.title, content: contentOf(r), url: r.url ?? r.id }))
-      )
+      return Fields.results(results, (r) => ({ title: r.title, content: contentOf(r), url: r.url ?? r.id }))
     })
+  )
 
 /**
  * The error for a URL Exa reported in `statuses`: not-found tags (or `httpStatusCode` 404) → `http_404`,
@@ -273,18 +267,18 @@ const sameUrl = (a: string | null | undefined, b: string): boolean => {
   return left !== undefined && left === Fields.httpUrl(b)
 }
 
-const fetchUrls =
-  (client: HttpClient.HttpClient) =>
-  (
-    url: string,
-    ctx: ProviderDriver.DriverContext
-  ): Effect.Effect<ProviderDriver.DriverResult, WebSearchError.WebSearchError> =>
+const fetchUrls = (client: HttpClient.HttpClient) =>
+  ProviderHttp.fetchUrls(preset, (c) =>
     Effect.gen(function* () {
-      const c = Http.call(preset, "fetchUrls", url, ctx)
-      const answer = yield* post(client, c, "/contents", contentsBody(url))
-      const decoded = yield* Http.decode(c, ContentsAnswer, answer)
-      const results = decoded.results ?? []
-      const statuses = decoded.statuses ?? []
+      const url = c.input
+      const { body } = yield* ProviderHttp.postJson(client, c, {
+        ...exa,
+        path: "/contents",
+        body: contentsBody(url),
+        schema: ContentsAnswer
+      })
+      const results = body.results ?? []
+      const statuses = body.statuses ?? []
       const page =
         results.find((r) => sameUrl(r.url, url) || sameUrl(r.id, url)) ??
         (results.length === 1 ? results[0] : undefined)
@@ -298,6 +292,7 @@ const fetchUrls =
       }
       return Fields.page(url, { title: page?.title, content, url: page?.url ?? page?.id })
     })
+  )
 
 /**
  * Builds the driver with the `HttpClient` in context.
@@ -305,10 +300,10 @@ const fetchUrls =
  * @since 0.1.0
  * @category constructors
  */
-export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClient.HttpClient> = Effect.map(
-  Http.client,
-  (client) => ({ preset, searchKeywords: searchKeywords(client), fetchUrls: fetchUrls(client) })
-)
+export const make = ProviderHttp.make(preset, (client) => ({
+  searchKeywords: searchKeywords(client),
+  fetchUrls: fetchUrls(client)
+}))
 
 /**
  * Registers the `exa` driver.
@@ -316,6 +311,4 @@ export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClien
  * @since 0.1.0
  * @category layers
  */
-export const layer: Layer.Layer<never, never, Composition.Composition | HttpClient.HttpClient> = Layer.unwrapEffect(
-  Effect.map(make, ProviderRegistry.register)
-)
+export const layer = ProviderHttp.layer(make)

@@ -22,22 +22,19 @@
  * @since 0.1.0
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
-import type * as Composition from "@websearch/core/Composition"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as Preset from "@websearch/core/Preset"
 import type * as ProviderDriver from "@websearch/core/ProviderDriver"
-import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
-import type * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import * as McpText from "./internal/exaMcpText.js"
 import * as Http from "./internal/providerHttp.js"
 import * as Fields from "./internal/resultFields.js"
-import * as Sse from "./internal/sse.js"
+import * as Sse from "./internal/eventStream.js"
+import * as ProviderHttp from "./ProviderHttp.js"
 
 /**
  * The provider id.
@@ -203,14 +200,10 @@ const refusalOfText = (status: number | string, message: string): Http.Refusal =
   return { kind: "status", status: code ?? status, message }
 }
 
-const searchKeywords =
-  (client: HttpClient.HttpClient, nextId: () => number) =>
-  (
-    keyword: string,
-    ctx: ProviderDriver.DriverContext
-  ): Effect.Effect<ReadonlyArray<ProviderDriver.DriverResult>, WebSearchError.WebSearchError> =>
+const searchKeywords = (client: HttpClient.HttpClient, nextId: () => number) =>
+  ProviderHttp.searchKeywords(preset, (c, ctx) =>
     Effect.gen(function* () {
-      const c = Http.call(preset, "searchKeywords", keyword, ctx)
+      const keyword = c.input
       const base = yield* Http.endpoint(c)
       const id = nextId()
       const request = HttpClientRequest.post(`${base}/mcp`).pipe(
@@ -277,15 +270,13 @@ const searchKeywords =
           Http.failure(c, refusalOfText("tool_error", message === "" ? `${toolName} failed` : message))
         )
       }
-      return yield* Http.keep(
-        c,
-        Fields.results(McpText.parse(texts.join("\n\n---\n\n")), (r) => ({
-          title: r.title,
-          content: r.content,
-          url: r.url
-        }))
-      )
+      return Fields.results(McpText.parse(texts.join("\n\n---\n\n")), (r) => ({
+        title: r.title,
+        content: r.content,
+        url: r.url
+      }))
     })
+  )
 
 /**
  * Builds the driver with the `HttpClient` in context. Each driver numbers its calls so a reply is matched to its
@@ -294,15 +285,15 @@ const searchKeywords =
  * @since 0.1.0
  * @category constructors
  */
-export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClient.HttpClient> = Effect.map(
-  Http.client,
+export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClient.HttpClient> = ProviderHttp.make(
+  preset,
   (client) => {
     let last = 0
     const nextId = () => {
       last = last >= Number.MAX_SAFE_INTEGER ? 1 : last + 1
       return last
     }
-    return { preset, searchKeywords: searchKeywords(client, nextId) }
+    return { searchKeywords: searchKeywords(client, nextId) }
   }
 )
 
@@ -312,6 +303,4 @@ export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClien
  * @since 0.1.0
  * @category layers
  */
-export const layer: Layer.Layer<never, never, Composition.Composition | HttpClient.HttpClient> = Layer.unwrapEffect(
-  Effect.map(make, ProviderRegistry.register)
-)
+export const layer = ProviderHttp.layer(make)

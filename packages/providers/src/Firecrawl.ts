@@ -16,16 +16,12 @@
  * @since 0.1.0
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
-import type * as Composition from "@websearch/core/Composition"
 import * as Preset from "@websearch/core/Preset"
-import type * as ProviderDriver from "@websearch/core/ProviderDriver"
-import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
-import type * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import * as Http from "./internal/providerHttp.js"
 import * as Fields from "./internal/resultFields.js"
+import * as ProviderHttp from "./ProviderHttp.js"
 
 /**
  * The provider id.
@@ -182,48 +178,38 @@ export const pageRefusal = (statusCode: number, error: string | null | undefined
   message: `the page answered HTTP ${statusCode}${error === null || error === undefined || error.trim() === "" ? "" : ` (${error})`}`
 })
 
-const searchKeywords =
-  (client: HttpClient.HttpClient) =>
-  (
-    keyword: string,
-    ctx: ProviderDriver.DriverContext
-  ): Effect.Effect<ReadonlyArray<ProviderDriver.DriverResult>, WebSearchError.WebSearchError> =>
+const searchKeywords = (client: HttpClient.HttpClient) =>
+  ProviderHttp.searchKeywords(preset, (c, ctx) =>
     Effect.gen(function* () {
-      const c = Http.call(preset, "searchKeywords", keyword, ctx)
-      const answer = yield* Http.postJson(client, c, "/v1/search", searchBody(keyword, ctx.maxResults))
-      const decoded = yield* Http.decode(c, SearchAnswer, answer)
-      if (decoded.success === false) return yield* Effect.fail(Http.failure(c, unsuccessful(decoded, answer.status)))
+      const { answer, body } = yield* ProviderHttp.postJson(client, c, {
+        path: "/v1/search",
+        body: searchBody(c.input, ctx.maxResults),
+        schema: SearchAnswer
+      })
+      if (body.success === false) return yield* Effect.fail(Http.failure(c, unsuccessful(body, answer.status)))
       const items =
-        decoded.data === null || decoded.data === undefined
-          ? []
-          : "web" in decoded.data
-            ? (decoded.data.web ?? [])
-            : decoded.data
-      return yield* Http.keep(
-        c,
-        Fields.results(items, (item) => {
-          const description = Fields.plainText(item.description ?? "")
-          return {
-            title: item.title,
-            content: description === "" ? Fields.tidy(item.markdown ?? "") : description,
-            url: item.url
-          }
-        })
-      )
+        body.data === null || body.data === undefined ? [] : "web" in body.data ? (body.data.web ?? []) : body.data
+      return Fields.results(items, (item) => {
+        const description = Fields.plainText(item.description ?? "")
+        return {
+          title: item.title,
+          content: description === "" ? Fields.tidy(item.markdown ?? "") : description,
+          url: item.url
+        }
+      })
     })
+  )
 
-const fetchUrls =
-  (client: HttpClient.HttpClient) =>
-  (
-    url: string,
-    ctx: ProviderDriver.DriverContext
-  ): Effect.Effect<ProviderDriver.DriverResult, WebSearchError.WebSearchError> =>
+const fetchUrls = (client: HttpClient.HttpClient) =>
+  ProviderHttp.fetchUrls(preset, (c) =>
     Effect.gen(function* () {
-      const c = Http.call(preset, "fetchUrls", url, ctx)
-      const answer = yield* Http.postJson(client, c, "/v1/scrape", scrapeBody(url))
-      const decoded = yield* Http.decode(c, ScrapeAnswer, answer)
-      if (decoded.success === false) return yield* Effect.fail(Http.failure(c, unsuccessful(decoded, answer.status)))
-      const page = decoded.data
+      const { answer, body } = yield* ProviderHttp.postJson(client, c, {
+        path: "/v1/scrape",
+        body: scrapeBody(c.input),
+        schema: ScrapeAnswer
+      })
+      if (body.success === false) return yield* Effect.fail(Http.failure(c, unsuccessful(body, answer.status)))
+      const page = body.data
       if (page === null || page === undefined) return yield* Effect.fail(Http.invalid(c, "answered without data"))
       const metadata = page.metadata ?? undefined
       const statusCode = metadata?.statusCode
@@ -232,9 +218,10 @@ const fetchUrls =
       }
       const content = Fields.tidy(page.markdown ?? "")
       if (content === "") return yield* Effect.fail(Http.empty(c))
-      const final = Fields.httpUrl(metadata?.url) ?? Fields.httpUrl(metadata?.sourceURL) ?? url
-      return Fields.page(url, { title: firstText(metadata?.title), content, url: final })
+      const final = Fields.httpUrl(metadata?.url) ?? Fields.httpUrl(metadata?.sourceURL) ?? c.input
+      return Fields.page(c.input, { title: firstText(metadata?.title), content, url: final })
     })
+  )
 
 /**
  * Builds the driver with the `HttpClient` in context.
@@ -242,10 +229,10 @@ const fetchUrls =
  * @since 0.1.0
  * @category constructors
  */
-export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClient.HttpClient> = Effect.map(
-  Http.client,
-  (client) => ({ preset, searchKeywords: searchKeywords(client), fetchUrls: fetchUrls(client) })
-)
+export const make = ProviderHttp.make(preset, (client) => ({
+  searchKeywords: searchKeywords(client),
+  fetchUrls: fetchUrls(client)
+}))
 
 /**
  * Registers the `firecrawl` driver.
@@ -253,6 +240,4 @@ export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClien
  * @since 0.1.0
  * @category layers
  */
-export const layer: Layer.Layer<never, never, Composition.Composition | HttpClient.HttpClient> = Layer.unwrapEffect(
-  Effect.map(make, ProviderRegistry.register)
-)
+export const layer = ProviderHttp.layer(make)

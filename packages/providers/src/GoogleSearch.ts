@@ -25,21 +25,16 @@
  * @since 0.1.0
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
-import type * as Composition from "@websearch/core/Composition"
-import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as Preset from "@websearch/core/Preset"
 import type * as ProviderDriver from "@websearch/core/ProviderDriver"
-import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
-import type * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Config from "effect/Config"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
-import * as KeyInQuery from "./internal/keyInQuery.js"
 import * as Http from "./internal/providerHttp.js"
 import * as Fields from "./internal/resultFields.js"
+import * as ProviderHttp from "./ProviderHttp.js"
 
 /**
  * The provider id.
@@ -180,50 +175,45 @@ const optionsConfig = Config.all({
   )
 })
 
-const searchKeywords =
-  (client: HttpClient.HttpClient) =>
-  (
-    keyword: string,
-    ctx: ProviderDriver.DriverContext<typeof Options.Type | undefined>
-  ): Effect.Effect<ReadonlyArray<ProviderDriver.DriverResult>, WebSearchError.WebSearchError> =>
+const searchKeywords = (client: HttpClient.HttpClient) =>
+  ProviderHttp.searchKeywords<typeof Options.Type | undefined>(preset, (c, ctx) =>
     Effect.gen(function* () {
-      const c = Http.call(preset, "searchKeywords", keyword, ctx)
-      const base = yield* Http.endpoint(c)
-      const key = yield* Http.requireKey(c)
-      const engineId = yield* Option.match(Option.fromNullable(ctx.options?.engineId), {
-        onNone: () =>
-          Effect.fail(
-            Http.missing(c, "invalid_config", `${c.providerName} needs a search engine id (cx): set ${engineSettings}`)
+      const engineId = ctx.options?.engineId
+      if (engineId === undefined) {
+        yield* Http.endpoint(c)
+        yield* Http.requireKey(c)
+        return yield* Effect.fail(
+          Http.missing(c, "invalid_config", `${c.providerName} needs a search engine id (cx): set ${engineSettings}`)
+        )
+      }
+      const { body } = yield* ProviderHttp.getJson(client, c, {
+        path: "/customsearch/v1",
+        urlParams: (key) =>
+          searchParams(
+            c.input,
+            ctx.maxResults,
+            engineId,
+            Option.match(key, { onNone: () => "", onSome: Redacted.value })
           ),
-        onSome: Effect.succeed
+        key: ProviderHttp.inRequest,
+        schema: SearchAnswer,
+        refuse,
+        inBody: (json, answer) =>
+          Option.isSome(Schema.decodeUnknownOption(ErrorBody)(json))
+            ? (refusal(answer.status, answer.headers, json) ?? {
+                kind: "status",
+                status: answer.status,
+                message: Http.messageOf(json)
+              })
+            : undefined
       })
-      const answer = yield* Http.send(
-        client,
-        c,
-        HttpClientRequest.get(`${base}/customsearch/v1`).pipe(
-          HttpClientRequest.setUrlParams(searchParams(keyword, ctx.maxResults, engineId, Redacted.value(key))),
-          HttpClientRequest.acceptJson
-        ),
-        { refuse }
-      )
-      const decoded = yield* Http.decodeUnlessRefused(c, SearchAnswer, answer, (json) =>
-        Option.isSome(Schema.decodeUnknownOption(ErrorBody)(json))
-          ? (refusal(answer.status, answer.headers, json) ?? {
-              kind: "status",
-              status: answer.status,
-              message: Http.messageOf(json)
-            })
-          : undefined
-      )
-      return yield* Http.keep(
-        c,
-        Fields.results(decoded.items ?? [], (item) => ({
-          title: item.title,
-          content: (item.snippet ?? "").replace(/\s+/gu, " "),
-          url: item.link
-        }))
-      )
+      return Fields.results(body.items ?? [], (item) => ({
+        title: item.title,
+        content: (item.snippet ?? "").replace(/\s+/gu, " "),
+        url: item.link
+      }))
     })
+  )
 
 /**
  * Builds the driver with the `HttpClient` in context.
@@ -235,12 +225,7 @@ export const make: Effect.Effect<
   ProviderDriver.ProviderDriver<typeof Options.Type, typeof Options.Encoded>,
   never,
   HttpClient.HttpClient
-> = Effect.map(KeyInQuery.client("key"), (client) => ({
-  preset,
-  options: Options,
-  optionsConfig,
-  searchKeywords: searchKeywords(client)
-}))
+> = ProviderHttp.make(preset, (client) => ({ options: Options, optionsConfig, searchKeywords: searchKeywords(client) }))
 
 /**
  * Registers the `google` driver.
@@ -248,6 +233,4 @@ export const make: Effect.Effect<
  * @since 0.1.0
  * @category layers
  */
-export const layer: Layer.Layer<never, never, Composition.Composition | HttpClient.HttpClient> = Layer.unwrapEffect(
-  Effect.map(make, ProviderRegistry.register)
-)
+export const layer = ProviderHttp.layer(make)

@@ -21,21 +21,17 @@
  * @since 0.1.0
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
-import type * as Composition from "@websearch/core/Composition"
-import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as Preset from "@websearch/core/Preset"
-import type * as ProviderDriver from "@websearch/core/ProviderDriver"
-import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
+import * as RetryAfter from "@websearch/core/RetryAfter"
 import type * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import type * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import * as Http from "./internal/providerHttp.js"
 import * as Fields from "./internal/resultFields.js"
+import * as ProviderHttp from "./ProviderHttp.js"
 
 /**
  * The provider id.
@@ -212,11 +208,9 @@ export const targetRefusal = (message: string): Http.Refusal | undefined => {
 
 const bodyRetryAfter = (envelope: typeof ErrorEnvelope.Type): number | undefined => {
   if (typeof envelope.retryAfter === "number" && Number.isFinite(envelope.retryAfter) && envelope.retryAfter >= 0) {
-    return Math.min(86_400, Math.ceil(envelope.retryAfter))
+    return Math.min(RetryAfter.maxSeconds, Math.ceil(envelope.retryAfter))
   }
-  return typeof envelope.retryAfterDate === "string"
-    ? Http.retryAfterSeconds({ "retry-after": envelope.retryAfterDate })
-    : undefined
+  return RetryAfter.parse(envelope.retryAfterDate ?? undefined, Date.now())
 }
 
 /**
@@ -280,25 +274,14 @@ const bodyFailure = (c: Http.Call, answer: Http.Answer): WebSearchError.WebSearc
   return found === undefined ? Http.invalid(c, "answered without data") : Http.failure(c, found)
 }
 
-const post = (
+const post = <A, I>(
   client: HttpClient.HttpClient,
   c: Http.Call,
-  base: string,
-  key: Option.Option<Redacted.Redacted<string>>,
+  key: ProviderHttp.KeyPlacement,
   headers: Readonly<Record<string, string>>,
-  body: unknown
-) =>
-  Http.send(
-    client,
-    c,
-    HttpClientRequest.post(`${base}/`).pipe(
-      HttpClientRequest.setHeaders(headers),
-      Option.isSome(key) ? HttpClientRequest.bearerToken(key.value) : (request) => request,
-      HttpClientRequest.acceptJson,
-      HttpClientRequest.bodyUnsafeJson(body)
-    ),
-    { refuse }
-  )
+  body: unknown,
+  schema: Schema.Schema<A, I>
+) => ProviderHttp.postJson(client, c, { path: "/", body, schema, key, headers, refuse })
 
 // Jina answers a query nothing matched with an error ("No search results available for query …"); for the caller
 // that is an empty result list, not a failed search.
@@ -307,66 +290,57 @@ const isNoResults = (error: WebSearchError.WebSearchError): boolean =>
   (error.reason === "http_status" || error.reason === "http_404") &&
   /No (search results|content) available for query/i.test(error.message)
 
-const searchKeywords =
-  (client: HttpClient.HttpClient) =>
-  (
-    keyword: string,
-    ctx: ProviderDriver.DriverContext
-  ): Effect.Effect<ReadonlyArray<ProviderDriver.DriverResult>, WebSearchError.WebSearchError> =>
+const searchKeywords = (client: HttpClient.HttpClient) =>
+  ProviderHttp.searchKeywords(preset, (c, ctx) =>
     Effect.gen(function* () {
-      const c = Http.call(preset, "searchKeywords", keyword, ctx)
-      const base = yield* Http.endpoint(c)
-      // s.jina.ai refuses keyless calls (AuthenticationRequiredError): fail before sending anything.
-      const key = yield* Http.requireKey(c)
-      const answer = yield* post(
+      // s.jina.ai refuses keyless calls (AuthenticationRequiredError): the key is required, so a call without one
+      // fails before sending anything.
+      const decoded = yield* post(
         client,
         c,
-        base,
-        Option.some(key),
+        ProviderHttp.bearer,
         searchHeaders(ctx.timeout),
-        searchBody(keyword, ctx.maxResults)
+        searchBody(c.input, ctx.maxResults),
+        SearchAnswer
       ).pipe(
         Effect.map(Option.some),
-        Effect.catchIf(isNoResults, () => Effect.succeed(Option.none<Http.Answer>()))
+        Effect.catchIf(isNoResults, () => Effect.succeed(Option.none<ProviderHttp.Decoded<typeof SearchAnswer.Type>>()))
       )
-      if (Option.isNone(answer)) return []
-      const decoded = yield* Http.decode(c, SearchAnswer, answer.value)
-      if (decoded.data === null || decoded.data === undefined) {
-        return yield* Effect.fail(bodyFailure(c, answer.value))
-      }
-      return yield* Http.keep(
-        c,
-        Fields.results(decoded.data, (item) => {
-          const content = Fields.tidy(item.content ?? "")
-          return {
-            title: item.title,
-            content: content === "" ? Fields.plainText(item.description ?? "") : content,
-            url: item.url
-          }
-        })
-      )
+      if (Option.isNone(decoded)) return { results: [], dropped: 0 }
+      const { answer, body } = decoded.value
+      if (body.data === null || body.data === undefined) return yield* Effect.fail(bodyFailure(c, answer))
+      return Fields.results(body.data, (item) => {
+        const content = Fields.tidy(item.content ?? "")
+        return {
+          title: item.title,
+          content: content === "" ? Fields.plainText(item.description ?? "") : content,
+          url: item.url
+        }
+      })
     })
+  )
 
-const fetchUrls =
-  (client: HttpClient.HttpClient) =>
-  (
-    url: string,
-    ctx: ProviderDriver.DriverContext
-  ): Effect.Effect<ProviderDriver.DriverResult, WebSearchError.WebSearchError> =>
+const fetchUrls = (client: HttpClient.HttpClient) =>
+  ProviderHttp.fetchUrls(preset, (c) =>
     Effect.gen(function* () {
-      const c = Http.call(preset, "fetchUrls", url, ctx)
-      const base = yield* Http.endpoint(c)
       // The Reader answers keyless calls too (with lower limits), so a missing key is not an error here.
-      const answer = yield* post(client, c, base, ctx.apiKey, readerHeaders, readerBody(url))
-      const decoded = yield* Http.decode(c, ReaderAnswer, answer)
-      const page = decoded.data
+      const { answer, body } = yield* post(
+        client,
+        c,
+        ProviderHttp.optional(ProviderHttp.bearer),
+        readerHeaders,
+        readerBody(c.input),
+        ReaderAnswer
+      )
+      const page = body.data
       if (page === null || page === undefined) return yield* Effect.fail(bodyFailure(c, answer))
       const target = page.warning === null || page.warning === undefined ? undefined : targetRefusal(page.warning)
       if (target !== undefined) return yield* Effect.fail(Http.failure(c, target))
       const content = Fields.tidy(page.content ?? "")
       if (content === "") return yield* Effect.fail(Http.empty(c))
-      return Fields.page(url, { title: page.title, content, url: page.url ?? url })
+      return Fields.page(c.input, { title: page.title, content, url: page.url ?? c.input })
     })
+  )
 
 /**
  * Builds the driver with the `HttpClient` in context.
@@ -374,10 +348,10 @@ const fetchUrls =
  * @since 0.1.0
  * @category constructors
  */
-export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClient.HttpClient> = Effect.map(
-  Http.client,
-  (client) => ({ preset, searchKeywords: searchKeywords(client), fetchUrls: fetchUrls(client) })
-)
+export const make = ProviderHttp.make(preset, (client) => ({
+  searchKeywords: searchKeywords(client),
+  fetchUrls: fetchUrls(client)
+}))
 
 /**
  * Registers the `jina` driver.
@@ -385,6 +359,4 @@ export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClien
  * @since 0.1.0
  * @category layers
  */
-export const layer: Layer.Layer<never, never, Composition.Composition | HttpClient.HttpClient> = Layer.unwrapEffect(
-  Effect.map(make, ProviderRegistry.register)
-)
+export const layer = ProviderHttp.layer(make)

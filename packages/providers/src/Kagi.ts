@@ -15,19 +15,13 @@
  * @since 0.1.0
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
-import type * as Composition from "@websearch/core/Composition"
-import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as Preset from "@websearch/core/Preset"
-import type * as ProviderDriver from "@websearch/core/ProviderDriver"
-import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
-import type * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import * as Http from "./internal/providerHttp.js"
 import * as Fields from "./internal/resultFields.js"
+import * as ProviderHttp from "./ProviderHttp.js"
 
 /**
  * The provider id.
@@ -136,36 +130,25 @@ export const refusal = (
 const refuse = (answer: Http.Answer, json: unknown): Http.Refusal | undefined =>
   refusal(answer.status, answer.headers, json)
 
-const searchKeywords =
-  (client: HttpClient.HttpClient) =>
-  (
-    keyword: string,
-    ctx: ProviderDriver.DriverContext
-  ): Effect.Effect<ReadonlyArray<ProviderDriver.DriverResult>, WebSearchError.WebSearchError> =>
-    Effect.gen(function* () {
-      const c = Http.call(preset, "searchKeywords", keyword, ctx)
-      const base = yield* Http.endpoint(c)
-      const key = yield* Http.requireKey(c)
-      const answer = yield* Http.send(
-        client,
-        c,
-        HttpClientRequest.get(`${base}/api/v0/search`).pipe(
-          HttpClientRequest.setUrlParams(searchParams(keyword, ctx.maxResults)),
-          HttpClientRequest.setHeader("authorization", `Bot ${Redacted.value(key)}`),
-          HttpClientRequest.acceptJson
-        ),
-        { refuse }
-      )
-      const decoded = yield* Http.decodeUnlessRefused(c, SearchAnswer, answer, (json) =>
-        refusal(answer.status, answer.headers, json)
-      )
-      // An item without `t` is read as a result: only other kinds are known to carry a different `t`.
-      const items = (decoded.data ?? []).filter((item) => (item.t ?? 0) === 0)
-      return yield* Http.keep(
-        c,
-        Fields.results(items, (item) => ({ title: item.title, content: item.snippet, url: item.url }))
-      )
-    })
+const searchKeywords = (client: HttpClient.HttpClient) =>
+  ProviderHttp.searchKeywords(preset, (c, ctx) =>
+    Effect.map(
+      ProviderHttp.getJson(client, c, {
+        path: "/api/v0/search",
+        urlParams: searchParams(c.input, ctx.maxResults),
+        key: ProviderHttp.header("authorization", "Bot "),
+        schema: SearchAnswer,
+        refuse,
+        inBody: (json, answer) => refusal(answer.status, answer.headers, json)
+      }),
+      ({ body }) =>
+        // An item without `t` is read as a result: only other kinds are known to carry a different `t`.
+        Fields.results(
+          (body.data ?? []).filter((item) => (item.t ?? 0) === 0),
+          (item) => ({ title: item.title, content: item.snippet, url: item.url })
+        )
+    )
+  )
 
 /**
  * Builds the driver with the `HttpClient` in context.
@@ -173,10 +156,7 @@ const searchKeywords =
  * @since 0.1.0
  * @category constructors
  */
-export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClient.HttpClient> = Effect.map(
-  Http.client,
-  (client) => ({ preset, searchKeywords: searchKeywords(client) })
-)
+export const make = ProviderHttp.make(preset, (client) => ({ searchKeywords: searchKeywords(client) }))
 
 /**
  * Registers the `kagi` driver.
@@ -184,6 +164,4 @@ export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClien
  * @since 0.1.0
  * @category layers
  */
-export const layer: Layer.Layer<never, never, Composition.Composition | HttpClient.HttpClient> = Layer.unwrapEffect(
-  Effect.map(make, ProviderRegistry.register)
-)
+export const layer = ProviderHttp.layer(make)

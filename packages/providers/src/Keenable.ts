@@ -13,20 +13,14 @@
  * @since 0.1.0
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
-import type * as Composition from "@websearch/core/Composition"
-import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as Preset from "@websearch/core/Preset"
-import type * as ProviderDriver from "@websearch/core/ProviderDriver"
-import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
-import type * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import * as Http from "./internal/providerHttp.js"
 import * as Fields from "./internal/resultFields.js"
+import * as ProviderHttp from "./ProviderHttp.js"
 
 /**
  * The provider id.
@@ -108,41 +102,30 @@ const keylessHints = {
   rate_limited: "the keyless tier is rate-limited; a key (KEENABLE_API_KEY) lifts the limit"
 }
 
-const searchKeywords =
-  (client: HttpClient.HttpClient) =>
-  (
-    keyword: string,
-    ctx: ProviderDriver.DriverContext
-  ): Effect.Effect<ReadonlyArray<ProviderDriver.DriverResult>, WebSearchError.WebSearchError> =>
+const searchKeywords = (client: HttpClient.HttpClient) =>
+  ProviderHttp.searchKeywords(preset, (c, ctx) =>
     Effect.gen(function* () {
-      const c = Http.call(preset, "searchKeywords", keyword, ctx)
-      const base = yield* Http.endpoint(c)
       const keyed = Option.isSome(ctx.apiKey)
-      const request = HttpClientRequest.post(`${base}${searchPath(keyed)}`).pipe(
-        HttpClientRequest.acceptJson,
-        HttpClientRequest.bodyUnsafeJson(searchBody(keyword, ctx.maxResults))
-      )
-      const answer = yield* Option.match(ctx.apiKey, {
-        onNone: () => Http.send(client, c, request, { hints: keylessHints }),
-        onSome: (key) => Http.send(client, c, HttpClientRequest.setHeader(request, "X-API-Key", Redacted.value(key)))
+      const { answer, body } = yield* ProviderHttp.postJson(client, c, {
+        path: searchPath(keyed),
+        body: searchBody(c.input, ctx.maxResults),
+        key: ProviderHttp.optional(ProviderHttp.header("X-API-Key")),
+        schema: SearchAnswer,
+        hints: keyed ? undefined : keylessHints
       })
-      const json = Http.parseJson(answer.text)
-      const decoded = yield* Http.decode(c, SearchAnswer, answer)
-      if (decoded.results === undefined || decoded.results === null) {
-        const said = Either.isRight(json) ? Http.messageOf(json.right) : undefined
+      if (body.results === undefined || body.results === null) {
+        const said = Either.match(Http.parseJson(answer.text), { onLeft: () => undefined, onRight: Http.messageOf })
         if (said !== undefined) {
           return yield* Effect.fail(Http.failure(c, { kind: "status", status: answer.status, message: said }))
         }
-        return []
+        return { results: [], dropped: 0 }
       }
-      return yield* Http.keep(
-        c,
-        Fields.results(decoded.results, (r) => {
-          const snippet = r.snippet?.trim() ?? ""
-          return { title: r.title, content: snippet !== "" ? snippet : r.description, url: r.url }
-        })
-      )
+      return Fields.results(body.results, (r) => {
+        const snippet = r.snippet?.trim() ?? ""
+        return { title: r.title, content: snippet !== "" ? snippet : r.description, url: r.url }
+      })
     })
+  )
 
 /**
  * Builds the driver with the `HttpClient` in context.
@@ -150,10 +133,7 @@ const searchKeywords =
  * @since 0.1.0
  * @category constructors
  */
-export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClient.HttpClient> = Effect.map(
-  Http.client,
-  (client) => ({ preset, searchKeywords: searchKeywords(client) })
-)
+export const make = ProviderHttp.make(preset, (client) => ({ searchKeywords: searchKeywords(client) }))
 
 /**
  * Registers the `keenable` driver.
@@ -161,6 +141,4 @@ export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClien
  * @since 0.1.0
  * @category layers
  */
-export const layer: Layer.Layer<never, never, Composition.Composition | HttpClient.HttpClient> = Layer.unwrapEffect(
-  Effect.map(make, ProviderRegistry.register)
-)
+export const layer = ProviderHttp.layer(make)

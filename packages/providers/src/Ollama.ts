@@ -14,16 +14,13 @@
  * @since 0.1.0
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
-import type * as Composition from "@websearch/core/Composition"
 import * as Preset from "@websearch/core/Preset"
-import type * as ProviderDriver from "@websearch/core/ProviderDriver"
-import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
 import type * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import * as Http from "./internal/providerHttp.js"
 import * as Fields from "./internal/resultFields.js"
+import * as ProviderHttp from "./ProviderHttp.js"
 
 /**
  * The provider id.
@@ -108,47 +105,46 @@ export const FetchAnswer = Schema.Struct({
 const inBodyError = (c: Http.Call, status: number, error: string): WebSearchError.WebSearchError =>
   Http.failure(c, { kind: "status", status, message: error })
 
-const searchKeywords =
-  (client: HttpClient.HttpClient) =>
-  (
-    keyword: string,
-    ctx: ProviderDriver.DriverContext
-  ): Effect.Effect<ReadonlyArray<ProviderDriver.DriverResult>, WebSearchError.WebSearchError> =>
+const searchKeywords = (client: HttpClient.HttpClient) =>
+  ProviderHttp.searchKeywords(preset, (c, ctx) =>
     Effect.gen(function* () {
-      const c = Http.call(preset, "searchKeywords", keyword, ctx)
-      const answer = yield* Http.postJson(client, c, "/api/web_search", searchBody(keyword, ctx.maxResults))
-      const decoded = yield* Http.decode(c, SearchAnswer, answer)
-      if (decoded.results === null || decoded.results === undefined) {
-        if (typeof decoded.error === "string" && decoded.error.trim() !== "") {
-          return yield* Effect.fail(inBodyError(c, answer.status, decoded.error))
+      const { answer, body } = yield* ProviderHttp.postJson(client, c, {
+        path: "/api/web_search",
+        body: searchBody(c.input, ctx.maxResults),
+        schema: SearchAnswer
+      })
+      if (body.results === null || body.results === undefined) {
+        if (typeof body.error === "string" && body.error.trim() !== "") {
+          return yield* Effect.fail(inBodyError(c, answer.status, body.error))
         }
-        return []
+        return { results: [], dropped: 0 }
       }
-      return yield* Http.keep(
-        c,
-        Fields.results(decoded.results, (r) => ({ title: r.title, content: Fields.tidy(r.content ?? ""), url: r.url }))
-      )
+      return Fields.results(body.results, (r) => ({
+        title: r.title,
+        content: Fields.tidy(r.content ?? ""),
+        url: r.url
+      }))
     })
+  )
 
-const fetchUrls =
-  (client: HttpClient.HttpClient) =>
-  (
-    url: string,
-    ctx: ProviderDriver.DriverContext
-  ): Effect.Effect<ProviderDriver.DriverResult, WebSearchError.WebSearchError> =>
+const fetchUrls = (client: HttpClient.HttpClient) =>
+  ProviderHttp.fetchUrls(preset, (c) =>
     Effect.gen(function* () {
-      const c = Http.call(preset, "fetchUrls", url, ctx)
-      const answer = yield* Http.postJson(client, c, "/api/web_fetch", fetchBody(url))
-      const decoded = yield* Http.decode(c, FetchAnswer, answer)
-      const content = Fields.tidy(decoded.content ?? "")
+      const { answer, body } = yield* ProviderHttp.postJson(client, c, {
+        path: "/api/web_fetch",
+        body: fetchBody(c.input),
+        schema: FetchAnswer
+      })
+      const content = Fields.tidy(body.content ?? "")
       if (content === "") {
-        if (typeof decoded.error === "string" && decoded.error.trim() !== "") {
-          return yield* Effect.fail(inBodyError(c, answer.status, decoded.error))
+        if (typeof body.error === "string" && body.error.trim() !== "") {
+          return yield* Effect.fail(inBodyError(c, answer.status, body.error))
         }
         return yield* Effect.fail(Http.empty(c))
       }
-      return Fields.page(url, { title: decoded.title, content, url })
+      return Fields.page(c.input, { title: body.title, content, url: c.input })
     })
+  )
 
 /**
  * Builds the driver with the `HttpClient` in context.
@@ -156,10 +152,10 @@ const fetchUrls =
  * @since 0.1.0
  * @category constructors
  */
-export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClient.HttpClient> = Effect.map(
-  Http.client,
-  (client) => ({ preset, searchKeywords: searchKeywords(client), fetchUrls: fetchUrls(client) })
-)
+export const make = ProviderHttp.make(preset, (client) => ({
+  searchKeywords: searchKeywords(client),
+  fetchUrls: fetchUrls(client)
+}))
 
 /**
  * Registers the `ollama` driver.
@@ -167,6 +163,4 @@ export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClien
  * @since 0.1.0
  * @category layers
  */
-export const layer: Layer.Layer<never, never, Composition.Composition | HttpClient.HttpClient> = Layer.unwrapEffect(
-  Effect.map(make, ProviderRegistry.register)
-)
+export const layer = ProviderHttp.layer(make)

@@ -25,12 +25,8 @@
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
 import type * as Composition from "@websearch/core/Composition"
-import type * as HttpClientError from "@effect/platform/HttpClientError"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
-import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import * as Preset from "@websearch/core/Preset"
-import * as Redaction from "@websearch/core/Redaction"
-import * as RetryAfter from "@websearch/core/RetryAfter"
 import type * as ProviderDriver from "@websearch/core/ProviderDriver"
 import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
 import * as Settings from "@websearch/core/Settings"
@@ -38,17 +34,16 @@ import * as UsageSink from "@websearch/core/UsageSink"
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import type { ResearchRequest } from "@websearch/core/WebSearchRequest"
 import type { ResearchResponse } from "@websearch/core/WebSearchResponse"
-import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
-import * as Stream from "effect/Stream"
 import * as Evidence from "./internal/evidence.js"
 import * as ProviderClient from "./internal/providerClient.js"
-import * as Responses from "./internal/openAiResponses.js"
-import * as Sse from "./internal/sse.js"
+import type * as Responses from "./internal/openAiResponses.js"
+import * as Errors from "./internal/openAiErrors.js"
+import * as OpenAiStream from "./internal/openAiStream.js"
 import * as OpenAiPrices from "./OpenAiPrices.js"
 
 /**
@@ -57,7 +52,7 @@ import * as OpenAiPrices from "./OpenAiPrices.js"
  * @since 0.1.0
  * @category constants
  */
-export const providerId = "openai"
+export const providerId = Errors.providerId
 
 /**
  * The `openai` preset: capability `research` at `https://api.openai.com/v1`, API key required.
@@ -79,7 +74,7 @@ export const preset: Preset.Preset = Preset.make({
  * @since 0.1.0
  * @category constants
  */
-export const limits = { maxEventChars: 8 * 1024 * 1024, maxStreamBytes: 64 * 1024 * 1024, maxErrorBodyBytes: 64 * 1024 }
+export const limits = OpenAiStream.limits
 
 /**
  * What the hosted model is told besides the brief. Pages it reads are untrusted: they must not steer it.
@@ -168,139 +163,7 @@ export const requestBody = (request: ResearchRequest, model: string): Record<str
   }
 }
 
-// --- errors ------------------------------------------------------------------------------------------------
-
-const ctxOf = (request: ResearchRequest) => ({ providerId, capability: "research" as const, input: request.query })
-
-/**
- * Makes a provider-written message safe to show: the key and anything shaped like an OpenAI key (OpenAI quotes a
- * masked key back on 401) removed, white space folded, cut to 300 characters.
- */
-const providerText = (text: string, secret: string): string => {
-  const clean = Redaction.scrub(text, Redaction.forms(secret))
-    .replace(/\bsk-[A-Za-z0-9_*.-]{3,}/g, `sk-${Redaction.placeholder}`)
-    .replace(/\s+/gu, " ")
-    .trim()
-  return Evidence.truncate(clean, 300)
-}
-
-const readErrorBody = (response: HttpClientResponse.HttpClientResponse): Effect.Effect<string> =>
-  response.stream.pipe(
-    Stream.runFoldWhile(
-      { chunks: Chunk.empty<Uint8Array>(), size: 0 },
-      (acc) => acc.size < limits.maxErrorBodyBytes,
-      (acc, bytes) => ({ chunks: Chunk.append(acc.chunks, bytes), size: acc.size + bytes.length })
-    ),
-    Effect.map(({ chunks }) => {
-      const all = new Uint8Array(Chunk.reduce(chunks, 0, (n, c) => n + c.length))
-      let offset = 0
-      for (const c of chunks) {
-        all.set(c, offset)
-        offset += c.length
-      }
-      return new TextDecoder().decode(all.subarray(0, limits.maxErrorBodyBytes))
-    }),
-    Effect.orElseSucceed(() => "")
-  )
-
-const errorDetails = (body: string): { readonly message: string | undefined; readonly code: string | undefined } => {
-  try {
-    const parsed = JSON.parse(body) as { error?: { message?: unknown; code?: unknown; type?: unknown } }
-    const error = parsed?.error
-    return {
-      message: typeof error?.message === "string" ? error.message : undefined,
-      code: typeof error?.code === "string" ? error.code : typeof error?.type === "string" ? error.type : undefined
-    }
-  } catch {
-    return { message: undefined, code: undefined }
-  }
-}
-
-const statusError = (
-  request: ResearchRequest,
-  response: HttpClientResponse.HttpClientResponse,
-  body: string,
-  secret: string
-): WebSearchError.WebSearchError => {
-  const status = response.status
-  const details = errorDetails(body)
-  const said =
-    details.message !== undefined
-      ? `: ${providerText(details.message, secret)}`
-      : body.trim() !== "" && !body.trimStart().startsWith("<")
-        ? `: ${providerText(body, secret)}`
-        : ""
-  const ctx = ctxOf(request)
-  if (status === 401 || status === 403) {
-    return WebSearchError.unavailable(
-      "credentials_rejected",
-      `OpenAI rejected the API key (HTTP ${status})${said}; check OPENAI_API_KEY or providers.openai.apiKeys`,
-      ctx
-    )
-  }
-  if (status === 429) {
-    // Out of quota is a billing state, not congestion: waiting a few seconds will not help.
-    const quota = details.code === "insufficient_quota"
-    const retryAfter = RetryAfter.fromHeaders(response.headers, Date.now())
-    return WebSearchError.requestFailed(
-      "http_429",
-      `OpenAI refused the research: ${quota ? "quota exhausted" : "rate limited"} (HTTP 429)${said}`,
-      { ...ctx, retryable: !quota, ...(retryAfter === undefined ? {} : { retryAfter }) }
-    )
-  }
-  if (status >= 500) return WebSearchError.requestFailed("http_5xx", `OpenAI failed with HTTP ${status}${said}`, ctx)
-  if (status === 404) return WebSearchError.requestFailed("http_404", `OpenAI answered HTTP 404${said}`, ctx)
-  return WebSearchError.requestFailed("http_status", `OpenAI answered HTTP ${status}${said}`, ctx)
-}
-
-const transportError = (
-  request: ResearchRequest,
-  error: HttpClientError.RequestError
-): WebSearchError.RequestFailed => {
-  const cause = error.cause as { code?: unknown; message?: unknown; cause?: { code?: unknown } } | undefined
-  const code = String(cause?.code ?? cause?.cause?.code ?? "")
-  const reason =
-    code === "ENOTFOUND" || code === "EAI_AGAIN"
-      ? "dns_failed"
-      : code.startsWith("ERR_TLS") || code.startsWith("CERT_") || code.includes("SSL")
-        ? "tls_failed"
-        : "network"
-  const what = code !== "" ? code : error.reason
-  return WebSearchError.requestFailed(reason, `could not reach OpenAI (${what})`, ctxOf(request))
-}
-
-const failedRun = (
-  request: ResearchRequest,
-  code: string | undefined,
-  message: string | undefined,
-  secret: string
-): WebSearchError.WebSearchError => {
-  const said = `${code ?? "error"}${message === undefined ? "" : `: ${providerText(message, secret)}`}`
-  const ctx = ctxOf(request)
-  switch (code) {
-    case "rate_limit_exceeded":
-      return WebSearchError.requestFailed("rate_limited", `OpenAI stopped the research: ${said}`, ctx)
-    case "server_error":
-    case "server_is_overloaded":
-    case "slow_down":
-      return WebSearchError.requestFailed("http_5xx", `OpenAI failed during the research: ${said}`, ctx)
-    case "invalid_api_key":
-      return WebSearchError.unavailable("credentials_rejected", `OpenAI rejected the API key: ${said}`, ctx)
-    default:
-      return WebSearchError.requestFailed("http_status", `OpenAI failed the research: ${said}`, ctx)
-  }
-}
-
-// --- the call ----------------------------------------------------------------------------------------------
-
 type Output = Omit<ResearchResponse, "providerId" | "query">
-
-const noEvidence = (request: ResearchRequest, why: string) =>
-  WebSearchError.responseInvalid(
-    "no_evidence",
-    `OpenAI answered without evidence (${why}); an answer without cited search results cannot be told apart from one from memory`,
-    ctxOf(request)
-  )
 
 const reportUsage = (
   request: ResearchRequest,
@@ -328,74 +191,6 @@ const reportUsage = (
   }).pipe(Effect.annotateLogs({ input: request.query }))
 }
 
-const readRun = (
-  request: ResearchRequest,
-  response: HttpClientResponse.HttpClientResponse
-): Effect.Effect<Responses.Run, WebSearchError.WebSearchError> =>
-  Effect.suspend(() => {
-    const decoder = Sse.make({ maxEventChars: limits.maxEventChars })
-    const accumulator = Responses.make()
-    let bytes = 0
-    let events = 0
-    let failure: WebSearchError.WebSearchError | undefined = undefined
-    const step = (chunk: Uint8Array): boolean => {
-      bytes += chunk.length
-      if (bytes > limits.maxStreamBytes) {
-        failure = WebSearchError.requestFailed(
-          "too_large",
-          `the OpenAI stream exceeded ${limits.maxStreamBytes} bytes; it was closed`,
-          ctxOf(request)
-        )
-        return false
-      }
-      const decoded = decoder.feed(chunk)
-      if (decoded._tag === "TooLarge") {
-        failure = WebSearchError.requestFailed(
-          "too_large",
-          `an OpenAI stream event exceeded ${decoded.limit} characters; the stream was closed`,
-          ctxOf(request)
-        )
-        return false
-      }
-      for (const event of decoded.events) {
-        events++
-        const applied = accumulator.apply(event)
-        if (Either.isLeft(applied)) {
-          failure = WebSearchError.responseInvalid(
-            "decode_failed",
-            `OpenAI sent an undecodable stream: ${applied.left.message}`,
-            ctxOf(request)
-          )
-          return false
-        }
-        // The run is over: stop reading, which closes the connection.
-        if (applied.right !== undefined) return false
-      }
-      return true
-    }
-    return response.stream.pipe(
-      Stream.runForEachWhile((chunk) => Effect.sync(() => step(chunk))),
-      Effect.catchAll((error) =>
-        // A read error mid-stream is a cut stream: the completion event never arrived.
-        Effect.logDebug(`websearch openai stream read failed: ${error.reason}`).pipe(Effect.asVoid)
-      ),
-      Effect.flatMap(() => {
-        if (failure !== undefined) return Effect.fail(failure)
-        const run = accumulator.result()
-        if (run.ending === undefined) {
-          return Effect.fail(
-            WebSearchError.requestFailed(
-              "stream_incomplete",
-              `the OpenAI stream ended after ${events} event${events === 1 ? "" : "s"} without its completion event`,
-              ctxOf(request)
-            )
-          )
-        }
-        return Effect.succeed(run)
-      })
-    )
-  })
-
 const research =
   (client: HttpClient.HttpClient) =>
   (request: ResearchRequest, ctx: ProviderDriver.DriverContext): Effect.Effect<Output, WebSearchError.WebSearchError> =>
@@ -410,7 +205,7 @@ const research =
           WebSearchError.unavailable(
             "missing_credentials",
             "OpenAI research needs an API key: set OPENAI_API_KEY or providers.openai.apiKeys",
-            ctxOf(request)
+            Errors.ctxOf(request)
           )
         )
       }
@@ -421,7 +216,7 @@ const research =
           WebSearchError.unavailable(
             "invalid_config",
             "OpenAI research has no endpoint: set providers.openai.capabilities.research.apiHost",
-            ctxOf(request)
+            Errors.ctxOf(request)
           )
         )
       }
@@ -438,38 +233,38 @@ const research =
           )
         )
         .pipe(
-          Effect.catchTag("RequestError", (error) => Effect.fail(transportError(request, error))),
+          Effect.catchTag("RequestError", (error) => Effect.fail(Errors.transportError(request, error))),
           Effect.catchTag("ResponseError", (error) =>
             Effect.fail(
               WebSearchError.requestFailed(
                 "network",
                 `OpenAI's answer could not be read (${error.reason})`,
-                ctxOf(request)
+                Errors.ctxOf(request)
               )
             )
           )
         )
       if (response.status !== 200) {
-        const body = yield* readErrorBody(response)
-        return yield* Effect.fail(statusError(request, response, body, secret))
+        const body = yield* OpenAiStream.readErrorBody(response)
+        return yield* Effect.fail(Errors.statusError(request, response, body, secret))
       }
       const contentType = response.headers["content-type"] ?? ""
       if (!contentType.toLowerCase().includes("text/event-stream")) {
-        yield* readErrorBody(response)
+        yield* OpenAiStream.readErrorBody(response)
         return yield* Effect.fail(
           WebSearchError.responseInvalid(
             "decode_failed",
-            `OpenAI answered with ${contentType === "" ? "no content type" : `"${providerText(contentType, secret)}"`} instead of an event stream`,
-            ctxOf(request)
+            `OpenAI answered with ${contentType === "" ? "no content type" : `"${Errors.providerText(contentType, secret)}"`} instead of an event stream`,
+            Errors.ctxOf(request)
           )
         )
       }
 
-      const run = yield* readRun(request, response)
+      const run = yield* OpenAiStream.readRun(request, response)
       const ending = run.ending ?? { _tag: "Completed" as const }
       if (ending._tag === "Failed") {
         yield* reportUsage(request, model, callId, run, "failed")
-        return yield* Effect.fail(failedRun(request, ending.code, ending.message, secret))
+        return yield* Effect.fail(Errors.failedRun(request, ending.code, ending.message, secret))
       }
       if (ending._tag === "Incomplete") {
         yield* reportUsage(request, model, callId, run, "failed")
@@ -477,7 +272,7 @@ const research =
           WebSearchError.responseInvalid(
             "empty_content",
             `OpenAI ended the research incomplete (${ending.reason ?? "no reason given"}); the report was not finished`,
-            ctxOf(request)
+            Errors.ctxOf(request)
           )
         )
       }
@@ -485,11 +280,11 @@ const research =
       const projected = Evidence.project(run)
       const gate =
         projected.report.trim() === ""
-          ? noEvidence(request, "the report is empty")
+          ? Errors.noEvidence(request, "the report is empty")
           : run.completedSearchCalls === 0
-            ? noEvidence(request, "no web search call completed")
+            ? Errors.noEvidence(request, "no web search call completed")
             : projected.citedSources === 0
-              ? noEvidence(request, "the report cites no http(s) source")
+              ? Errors.noEvidence(request, "the report cites no http(s) source")
               : undefined
       // Usage first: the run was billed whether or not its answer passes the gate.
       yield* reportUsage(request, model, callId, run, gate === undefined ? "succeeded" : "failed")

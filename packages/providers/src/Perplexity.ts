@@ -13,16 +13,12 @@
  * @since 0.1.0
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
-import type * as Composition from "@websearch/core/Composition"
 import * as Preset from "@websearch/core/Preset"
-import type * as ProviderDriver from "@websearch/core/ProviderDriver"
-import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
-import type * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import * as Http from "./internal/providerHttp.js"
 import * as Fields from "./internal/resultFields.js"
+import * as ProviderHttp from "./ProviderHttp.js"
 
 /**
  * The provider id.
@@ -124,19 +120,18 @@ const quotaRefusal = (status: number | string, json: unknown): Http.Refusal | un
 
 const refuse = (answer: Http.Answer, json: unknown): Http.Refusal | undefined => quotaRefusal(answer.status, json)
 
-const searchKeywords =
-  (client: HttpClient.HttpClient) =>
-  (
-    keyword: string,
-    ctx: ProviderDriver.DriverContext
-  ): Effect.Effect<ReadonlyArray<ProviderDriver.DriverResult>, WebSearchError.WebSearchError> =>
+const searchKeywords = (client: HttpClient.HttpClient) =>
+  ProviderHttp.searchKeywords(preset, (c, ctx) =>
     Effect.gen(function* () {
-      const c = Http.call(preset, "searchKeywords", keyword, ctx)
-      const answer = yield* Http.postJson(client, c, "/search", searchBody(keyword, ctx.maxResults), { refuse })
-      const decoded = yield* Http.decode(c, SearchAnswer, answer)
-      const results = decoded.results ?? []
-      if (results.length === 0 && decoded.error !== undefined && decoded.error !== null) {
-        const json = { error: decoded.error }
+      const { answer, body } = yield* ProviderHttp.postJson(client, c, {
+        path: "/search",
+        body: searchBody(c.input, ctx.maxResults),
+        schema: SearchAnswer,
+        refuse
+      })
+      const results = body.results ?? []
+      if (results.length === 0 && body.error !== undefined && body.error !== null) {
+        const json = { error: body.error }
         const code = codeOf(json)
         return yield* Effect.fail(
           Http.failure(
@@ -149,11 +144,9 @@ const searchKeywords =
           )
         )
       }
-      return yield* Http.keep(
-        c,
-        Fields.results(results, (r) => ({ title: r.title, content: Fields.tidy(r.snippet ?? ""), url: r.url }))
-      )
+      return Fields.results(results, (r) => ({ title: r.title, content: Fields.tidy(r.snippet ?? ""), url: r.url }))
     })
+  )
 
 /**
  * Builds the driver with the `HttpClient` in context.
@@ -161,10 +154,7 @@ const searchKeywords =
  * @since 0.1.0
  * @category constructors
  */
-export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClient.HttpClient> = Effect.map(
-  Http.client,
-  (client) => ({ preset, searchKeywords: searchKeywords(client) })
-)
+export const make = ProviderHttp.make(preset, (client) => ({ searchKeywords: searchKeywords(client) }))
 
 /**
  * Registers the `perplexity` driver.
@@ -172,6 +162,4 @@ export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClien
  * @since 0.1.0
  * @category layers
  */
-export const layer: Layer.Layer<never, never, Composition.Composition | HttpClient.HttpClient> = Layer.unwrapEffect(
-  Effect.map(make, ProviderRegistry.register)
-)
+export const layer = ProviderHttp.layer(make)

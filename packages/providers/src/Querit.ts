@@ -24,18 +24,14 @@
  * @since 0.1.0
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
-import type * as Composition from "@websearch/core/Composition"
 import * as Preset from "@websearch/core/Preset"
-import type * as ProviderDriver from "@websearch/core/ProviderDriver"
-import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
-import type * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import * as Code from "./internal/businessCode.js"
 import * as Http from "./internal/providerHttp.js"
 import * as Fields from "./internal/resultFields.js"
+import * as ProviderHttp from "./ProviderHttp.js"
 
 /**
  * The provider id.
@@ -217,44 +213,35 @@ export const refusalOf = (json: unknown, headers: Readonly<Record<string, string
 const present = (text: string | null | undefined): text is string =>
   text !== undefined && text !== null && text.trim() !== ""
 
-const post = (client: HttpClient.HttpClient, c: Http.Call, path: string, body: unknown) =>
-  Effect.gen(function* () {
-    const answer = yield* Http.postJson(client, c, path, body)
-    const json = yield* Http.decode(c, Schema.Unknown, answer)
-    const refusal = refusalOf(json, answer.headers)
-    return refusal === undefined ? json : yield* Effect.fail(Http.failure(c, refusal))
-  })
+// Querit refuses inside HTTP 200 bodies too, with `error_code`.
+const querit = { inBody: (json: unknown, answer: Http.Answer) => refusalOf(json, answer.headers) }
 
-const searchKeywords =
-  (client: HttpClient.HttpClient) =>
-  (
-    keyword: string,
-    ctx: ProviderDriver.DriverContext
-  ): Effect.Effect<ReadonlyArray<ProviderDriver.DriverResult>, WebSearchError.WebSearchError> =>
+const searchKeywords = (client: HttpClient.HttpClient) =>
+  ProviderHttp.searchKeywords(preset, (c, ctx) =>
     Effect.gen(function* () {
-      const c = Http.call(preset, "searchKeywords", keyword, ctx)
-      const json = yield* post(client, c, "/v1/search", searchBody(keyword, ctx.maxResults))
-      const decoded = yield* Http.decodeValue(c, SearchAnswer, json)
-      const results = yield* Http.decodeValue(c, SearchResults, decoded.results?.result ?? [])
-      return yield* Http.keep(
-        c,
-        Fields.results(results, (r) => ({ title: r.title, content: r.snippet, url: r.url }))
-      )
+      const { body } = yield* ProviderHttp.postJson(client, c, {
+        ...querit,
+        path: "/v1/search",
+        body: searchBody(c.input, ctx.maxResults),
+        schema: SearchAnswer
+      })
+      const results = yield* Http.decodeValue(c, SearchResults, body.results?.result ?? [])
+      return Fields.results(results, (r) => ({ title: r.title, content: r.snippet, url: r.url }))
     })
+  )
 
-const fetchUrls =
-  (client: HttpClient.HttpClient) =>
-  (
-    url: string,
-    ctx: ProviderDriver.DriverContext
-  ): Effect.Effect<ProviderDriver.DriverResult, WebSearchError.WebSearchError> =>
+const fetchUrls = (client: HttpClient.HttpClient) =>
+  ProviderHttp.fetchUrls(preset, (c, ctx) =>
     Effect.gen(function* () {
-      const c = Http.call(preset, "fetchUrls", url, ctx)
-      const json = yield* post(client, c, "/v1/contents", contentsBody(url, ctx.timeout))
-      const decoded = yield* Http.decodeValue(c, ContentsAnswer, json)
-      const page = decoded.results.find((r) => present(r.content))
+      const { body } = yield* ProviderHttp.postJson(client, c, {
+        ...querit,
+        path: "/v1/contents",
+        body: contentsBody(c.input, ctx.timeout),
+        schema: ContentsAnswer
+      })
+      const page = body.results.find((r) => present(r.content))
       if (page === undefined) {
-        const failed = decoded.statuses.find((s) => present(s.status) && s.status.trim().toLowerCase() !== "success")
+        const failed = body.statuses.find((s) => present(s.status) && s.status.trim().toLowerCase() !== "success")
         if (failed !== undefined) {
           return yield* Effect.fail(
             Http.failure(c, {
@@ -267,12 +254,13 @@ const fetchUrls =
         return yield* Effect.fail(Http.empty(c))
       }
       const content = Fields.tidy(page.content ?? "")
-      return Fields.page(url, {
+      return Fields.page(c.input, {
         title: page.extrasMeta?.title,
         content,
-        url: Fields.httpUrl(page.url) ?? url
+        url: Fields.httpUrl(page.url) ?? c.input
       })
     })
+  )
 
 /**
  * Builds the driver with the `HttpClient` in context.
@@ -280,10 +268,10 @@ const fetchUrls =
  * @since 0.1.0
  * @category constructors
  */
-export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClient.HttpClient> = Effect.map(
-  Http.client,
-  (client) => ({ preset, searchKeywords: searchKeywords(client), fetchUrls: fetchUrls(client) })
-)
+export const make = ProviderHttp.make(preset, (client) => ({
+  searchKeywords: searchKeywords(client),
+  fetchUrls: fetchUrls(client)
+}))
 
 /**
  * Registers the `querit` driver.
@@ -291,6 +279,4 @@ export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClien
  * @since 0.1.0
  * @category layers
  */
-export const layer: Layer.Layer<never, never, Composition.Composition | HttpClient.HttpClient> = Layer.unwrapEffect(
-  Effect.map(make, ProviderRegistry.register)
-)
+export const layer = ProviderHttp.layer(make)

@@ -29,17 +29,17 @@ import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import type * as FetchUrls from "@websearch/core/FetchUrls"
 import * as Preset from "@websearch/core/Preset"
 import type * as ProviderDriver from "@websearch/core/ProviderDriver"
-import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
 import type * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Clock from "effect/Clock"
 import * as Config from "effect/Config"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
+import type * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as Http from "./internal/providerHttp.js"
 import * as Fields from "./internal/resultFields.js"
+import * as ProviderHttp from "./ProviderHttp.js"
 
 /**
  * The provider id.
@@ -377,8 +377,7 @@ export const makeWith = (
   never,
   HttpClient.HttpClient
 > =>
-  Effect.map(Http.client, (client) => ({
-    preset,
+  ProviderHttp.make(preset, (client) => ({
     options: SettingsOptions,
     optionsConfig,
     searchKeywords: searchKeywords(client, options)
@@ -390,9 +389,7 @@ export const makeWith = (
  * @since 0.1.0
  * @category layers
  */
-export const layer: Layer.Layer<never, never, Composition.Composition | HttpClient.HttpClient> = Layer.unwrapEffect(
-  Effect.map(make, ProviderRegistry.register)
-)
+export const layer = ProviderHttp.layer(make)
 
 /**
  * Registers the `searxng` driver with options, e.g. `SearXng.layerWith({ fetchResults: true })` to answer with
@@ -404,5 +401,4 @@ export const layer: Layer.Layer<never, never, Composition.Composition | HttpClie
  */
 export const layerWith = (
   options: Options
-): Layer.Layer<never, never, Composition.Composition | HttpClient.HttpClient> =>
-  Layer.unwrapEffect(Effect.map(makeWith(options), ProviderRegistry.register))
+): Layer.Layer<never, never, Composition.Composition | HttpClient.HttpClient> => ProviderHttp.layer(makeWith(options))

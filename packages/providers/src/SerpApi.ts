@@ -19,19 +19,14 @@
  * @since 0.1.0
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
-import type * as Composition from "@websearch/core/Composition"
-import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as Preset from "@websearch/core/Preset"
-import type * as ProviderDriver from "@websearch/core/ProviderDriver"
-import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
-import type * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
-import * as KeyInQuery from "./internal/keyInQuery.js"
 import * as Http from "./internal/providerHttp.js"
 import * as Fields from "./internal/resultFields.js"
+import * as ProviderHttp from "./ProviderHttp.js"
 
 /**
  * The provider id.
@@ -134,37 +129,26 @@ export const refusal = (status: number, message: string | undefined): Http.Refus
 const refuse = (answer: Http.Answer, json: unknown): Http.Refusal | undefined =>
   refusal(answer.status, Http.messageOf(json))
 
-const searchKeywords =
-  (client: HttpClient.HttpClient) =>
-  (
-    keyword: string,
-    ctx: ProviderDriver.DriverContext
-  ): Effect.Effect<ReadonlyArray<ProviderDriver.DriverResult>, WebSearchError.WebSearchError> =>
+const searchKeywords = (client: HttpClient.HttpClient) =>
+  ProviderHttp.searchKeywords(preset, (c, ctx) =>
     Effect.gen(function* () {
-      const c = Http.call(preset, "searchKeywords", keyword, ctx)
-      const base = yield* Http.endpoint(c)
-      const key = yield* Http.requireKey(c)
-      const answer = yield* Http.send(
-        client,
-        c,
-        HttpClientRequest.get(`${base}/search.json`).pipe(
-          HttpClientRequest.setUrlParams(searchParams(keyword, ctx.maxResults, Redacted.value(key))),
-          HttpClientRequest.acceptJson
-        ),
-        { refuse }
-      )
-      const decoded = yield* Http.decode(c, SearchAnswer, answer)
-      const error = decoded.error?.trim() ?? ""
-      const failed = error !== "" || decoded.search_metadata?.status === "Error"
+      const { answer, body } = yield* ProviderHttp.getJson(client, c, {
+        path: "/search.json",
+        urlParams: (key) =>
+          searchParams(c.input, ctx.maxResults, Option.match(key, { onNone: () => "", onSome: Redacted.value })),
+        key: ProviderHttp.inRequest,
+        schema: SearchAnswer,
+        refuse
+      })
+      const error = body.error?.trim() ?? ""
+      const failed = error !== "" || body.search_metadata?.status === "Error"
       if (failed && !isNoResults(error)) {
         const inBody = refusal(answer.status, error === "" ? "the search failed" : error)
         if (inBody !== undefined) return yield* Effect.fail(Http.failure(c, inBody))
       }
-      return yield* Http.keep(
-        c,
-        Fields.results(decoded.organic_results ?? [], (r) => ({ title: r.title, content: r.snippet, url: r.link }))
-      )
+      return Fields.results(body.organic_results ?? [], (r) => ({ title: r.title, content: r.snippet, url: r.link }))
     })
+  )
 
 /**
  * Builds the driver with the `HttpClient` in context.
@@ -172,10 +156,7 @@ const searchKeywords =
  * @since 0.1.0
  * @category constructors
  */
-export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClient.HttpClient> = Effect.map(
-  KeyInQuery.client("api_key"),
-  (client) => ({ preset, searchKeywords: searchKeywords(client) })
-)
+export const make = ProviderHttp.make(preset, (client) => ({ searchKeywords: searchKeywords(client) }))
 
 /**
  * Registers the `serpapi` driver.
@@ -183,6 +164,4 @@ export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClien
  * @since 0.1.0
  * @category layers
  */
-export const layer: Layer.Layer<never, never, Composition.Composition | HttpClient.HttpClient> = Layer.unwrapEffect(
-  Effect.map(make, ProviderRegistry.register)
-)
+export const layer = ProviderHttp.layer(make)

@@ -16,16 +16,12 @@
  * @since 0.1.0
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
-import type * as Composition from "@websearch/core/Composition"
 import * as Preset from "@websearch/core/Preset"
-import type * as ProviderDriver from "@websearch/core/ProviderDriver"
-import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
-import type * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import * as Http from "./internal/providerHttp.js"
 import * as Fields from "./internal/resultFields.js"
+import * as ProviderHttp from "./ProviderHttp.js"
 
 /**
  * The provider id.
@@ -108,24 +104,19 @@ const refuse = (answer: Http.Answer, json: unknown): Http.Refusal | undefined =>
     : undefined
 }
 
-const searchKeywords =
-  (client: HttpClient.HttpClient) =>
-  (
-    keyword: string,
-    ctx: ProviderDriver.DriverContext
-  ): Effect.Effect<ReadonlyArray<ProviderDriver.DriverResult>, WebSearchError.WebSearchError> =>
-    Effect.gen(function* () {
-      const c = Http.call(preset, "searchKeywords", keyword, ctx)
-      const answer = yield* Http.postJson(client, c, "/search", searchBody(keyword, ctx.maxResults), {
-        refuse,
-        keyHeader: "x-api-key"
-      })
-      const decoded = yield* Http.decode(c, SearchAnswer, answer)
-      return yield* Http.keep(
-        c,
-        Fields.results(decoded.organic ?? [], (r) => ({ title: r.title, content: r.snippet, url: r.link }))
-      )
-    })
+const searchKeywords = (client: HttpClient.HttpClient) =>
+  ProviderHttp.searchKeywords(preset, (c, ctx) =>
+    Effect.map(
+      ProviderHttp.postJson(client, c, {
+        path: "/search",
+        body: searchBody(c.input, ctx.maxResults),
+        key: ProviderHttp.header("x-api-key"),
+        schema: SearchAnswer,
+        refuse
+      }),
+      ({ body }) => Fields.results(body.organic ?? [], (r) => ({ title: r.title, content: r.snippet, url: r.link }))
+    )
+  )
 
 /**
  * Builds the driver with the `HttpClient` in context.
@@ -133,10 +124,7 @@ const searchKeywords =
  * @since 0.1.0
  * @category constructors
  */
-export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClient.HttpClient> = Effect.map(
-  Http.client,
-  (client) => ({ preset, searchKeywords: searchKeywords(client) })
-)
+export const make = ProviderHttp.make(preset, (client) => ({ searchKeywords: searchKeywords(client) }))
 
 /**
  * Registers the `serper` driver.
@@ -144,6 +132,4 @@ export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClien
  * @since 0.1.0
  * @category layers
  */
-export const layer: Layer.Layer<never, never, Composition.Composition | HttpClient.HttpClient> = Layer.unwrapEffect(
-  Effect.map(make, ProviderRegistry.register)
-)
+export const layer = ProviderHttp.layer(make)

@@ -12,16 +12,12 @@
  * @since 0.1.0
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
-import type * as Composition from "@websearch/core/Composition"
 import * as Preset from "@websearch/core/Preset"
-import type * as ProviderDriver from "@websearch/core/ProviderDriver"
-import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
-import type * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import * as Http from "./internal/providerHttp.js"
 import * as Fields from "./internal/resultFields.js"
+import * as ProviderHttp from "./ProviderHttp.js"
 
 /**
  * The provider id.
@@ -125,43 +121,31 @@ const refuse = (answer: Http.Answer, json: unknown): Http.Refusal | undefined =>
     ? { kind: "quota", status: answer.status, message: Http.messageOf(json) }
     : undefined
 
-const post = (client: HttpClient.HttpClient, c: Http.Call, path: string, body: unknown) =>
-  Http.postJson(client, c, path, body, { refuse })
+const searchKeywords = (client: HttpClient.HttpClient) =>
+  ProviderHttp.searchKeywords(preset, (c, ctx) =>
+    Effect.map(
+      ProviderHttp.postJson(client, c, {
+        path: "/search",
+        body: searchBody(c.input, ctx.maxResults),
+        schema: SearchAnswer,
+        refuse
+      }),
+      ({ body }) => Fields.results(body.results, (r) => ({ title: r.title, content: r.content, url: r.url }))
+    )
+  )
 
-const searchKeywords =
-  (client: HttpClient.HttpClient) =>
-  (
-    keyword: string,
-    ctx: ProviderDriver.DriverContext
-  ): Effect.Effect<ReadonlyArray<ProviderDriver.DriverResult>, WebSearchError.WebSearchError> =>
+const fetchUrls = (client: HttpClient.HttpClient) =>
+  ProviderHttp.fetchUrls(preset, (c) =>
     Effect.gen(function* () {
-      const c = Http.call(preset, "searchKeywords", keyword, ctx)
-      const answer = yield* post(client, c, "/search", searchBody(keyword, ctx.maxResults))
-      const decoded = yield* Http.decode(c, SearchAnswer, answer)
-      return yield* Http.keep(
-        c,
-        Fields.results(decoded.results, (r) => ({ title: r.title, content: r.content, url: r.url }))
-      )
-    })
-
-const fetchUrls =
-  (client: HttpClient.HttpClient) =>
-  (
-    url: string,
-    ctx: ProviderDriver.DriverContext
-  ): Effect.Effect<ProviderDriver.DriverResult, WebSearchError.WebSearchError> =>
-    Effect.gen(function* () {
-      const c = Http.call(preset, "fetchUrls", url, ctx)
-      const answer = yield* post(client, c, "/extract", {
-        urls: [url],
-        extract_depth: "basic",
-        format: "markdown",
-        include_images: false
+      const { answer, body } = yield* ProviderHttp.postJson(client, c, {
+        path: "/extract",
+        body: { urls: [c.input], extract_depth: "basic", format: "markdown", include_images: false },
+        schema: ExtractAnswer,
+        refuse
       })
-      const decoded = yield* Http.decode(c, ExtractAnswer, answer)
-      const page = decoded.results[0]
+      const page = body.results[0]
       if (page === undefined) {
-        const failed = decoded.failed_results[0]
+        const failed = body.failed_results[0]
         return yield* Effect.fail(
           Http.failure(c, {
             kind: "status",
@@ -172,8 +156,9 @@ const fetchUrls =
       }
       const content = Fields.tidy(page.raw_content ?? "")
       if (content === "") return yield* Effect.fail(Http.empty(c))
-      return Fields.page(url, { title: page.title, content, url: page.url })
+      return Fields.page(c.input, { title: page.title, content, url: page.url })
     })
+  )
 
 /**
  * Builds the driver with the `HttpClient` in context.
@@ -181,10 +166,10 @@ const fetchUrls =
  * @since 0.1.0
  * @category constructors
  */
-export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClient.HttpClient> = Effect.map(
-  Http.client,
-  (client) => ({ preset, searchKeywords: searchKeywords(client), fetchUrls: fetchUrls(client) })
-)
+export const make = ProviderHttp.make(preset, (client) => ({
+  searchKeywords: searchKeywords(client),
+  fetchUrls: fetchUrls(client)
+}))
 
 /**
  * Registers the `tavily` driver.
@@ -192,6 +177,4 @@ export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClien
  * @since 0.1.0
  * @category layers
  */
-export const layer: Layer.Layer<never, never, Composition.Composition | HttpClient.HttpClient> = Layer.unwrapEffect(
-  Effect.map(make, ProviderRegistry.register)
-)
+export const layer = ProviderHttp.layer(make)

@@ -25,20 +25,15 @@
  * @since 0.1.0
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
-import type * as Composition from "@websearch/core/Composition"
-import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as Preset from "@websearch/core/Preset"
-import type * as ProviderDriver from "@websearch/core/ProviderDriver"
-import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
-import type * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as Code from "./internal/businessCode.js"
 import * as Http from "./internal/providerHttp.js"
 import * as Fields from "./internal/resultFields.js"
+import * as ProviderHttp from "./ProviderHttp.js"
 
 /**
  * The provider id.
@@ -248,21 +243,16 @@ const refuse = (answer: Http.Answer, json: unknown): Http.Refusal | undefined =>
     onSome: (envelope) => refusalOf(envelope, answer.status, answer.headers)
   })
 
-const searchKeywords =
-  (client: HttpClient.HttpClient) =>
-  (
-    keyword: string,
-    ctx: ProviderDriver.DriverContext
-  ): Effect.Effect<ReadonlyArray<ProviderDriver.DriverResult>, WebSearchError.WebSearchError> =>
+const searchKeywords = (client: HttpClient.HttpClient) =>
+  ProviderHttp.searchKeywords(preset, (c, ctx) =>
     Effect.gen(function* () {
-      const c = Http.call(preset, "searchKeywords", keyword, ctx)
-      const base = yield* Http.endpoint(c)
+      yield* Http.endpoint(c)
       const engine = yield* Either.match(engineOf(ctx.provider.engines), {
         onLeft: (problem) => Effect.fail(Http.missing(c, "invalid_config", problem)),
         onRight: (engine) => Effect.succeed(engine)
       })
-      const key = yield* Http.requireKey(c)
-      const length = queryLength(keyword)
+      yield* Http.requireKey(c)
+      const length = queryLength(c.input)
       if (length > maxQueryLength) {
         return yield* Effect.fail(
           Http.requestFailed(
@@ -272,28 +262,21 @@ const searchKeywords =
           )
         )
       }
-      const answer = yield* Http.send(
-        client,
-        c,
-        HttpClientRequest.post(`${base}/web_search`).pipe(
-          HttpClientRequest.bearerToken(key),
-          HttpClientRequest.acceptJson,
-          HttpClientRequest.bodyUnsafeJson(searchBody(keyword, ctx.maxResults, engine))
-        ),
-        { refuse }
-      )
-      const json = yield* Http.decode(c, Schema.Unknown, answer)
-      // Zhipu also reports errors inside HTTP 200 bodies.
-      const inBody = envelopeOf(json)
-      if (Option.isSome(inBody)) {
-        return yield* Effect.fail(Http.failure(c, refusalOf(inBody.value, undefined, answer.headers)))
-      }
-      const decoded = yield* Http.decodeValue(c, SearchAnswer, json)
-      return yield* Http.keep(
-        c,
-        Fields.results(decoded.search_result, (r) => ({ title: r.title, content: r.content, url: r.link }))
-      )
+      const { body } = yield* ProviderHttp.postJson(client, c, {
+        path: "/web_search",
+        body: searchBody(c.input, ctx.maxResults, engine),
+        schema: SearchAnswer,
+        refuse,
+        // Zhipu also reports errors inside HTTP 200 bodies.
+        inBody: (json, answer) =>
+          Option.match(envelopeOf(json), {
+            onNone: () => undefined,
+            onSome: (envelope) => refusalOf(envelope, undefined, answer.headers)
+          })
+      })
+      return Fields.results(body.search_result, (r) => ({ title: r.title, content: r.content, url: r.link }))
     })
+  )
 
 /**
  * Builds the driver with the `HttpClient` in context.
@@ -301,10 +284,7 @@ const searchKeywords =
  * @since 0.1.0
  * @category constructors
  */
-export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClient.HttpClient> = Effect.map(
-  Http.client,
-  (client) => ({ preset, searchKeywords: searchKeywords(client) })
-)
+export const make = ProviderHttp.make(preset, (client) => ({ searchKeywords: searchKeywords(client) }))
 
 /**
  * Registers the `zhipu` driver.
@@ -312,6 +292,4 @@ export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClien
  * @since 0.1.0
  * @category layers
  */
-export const layer: Layer.Layer<never, never, Composition.Composition | HttpClient.HttpClient> = Layer.unwrapEffect(
-  Effect.map(make, ProviderRegistry.register)
-)
+export const layer = ProviderHttp.layer(make)

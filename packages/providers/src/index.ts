@@ -50,3 +50,5 @@ export * as Querit from "./Querit.js"
 export * as Baidu from "./Baidu.js"
 /** @since 0.1.0 */
 export * as Providers from "./Providers.js"
+/** @since 0.2.0 */
+export * as ProviderHttp from "./ProviderHttp.js"

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as FastCheck from "effect/FastCheck"
-import * as Sse from "../src/internal/sse.js"
+import * as Sse from "../src/internal/eventStream.js"
 
 const encoder = new TextEncoder()
 

@@ -13,7 +13,9 @@
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
-import type { SseEvent } from "./sse.js"
+import type { SseEvent } from "./eventStream.js"
+
+const parseJson = Schema.decodeUnknownEither(Schema.parseJson())
 
 // --- wire schemas ------------------------------------------------------------------------------------------
 
@@ -298,12 +300,9 @@ export const make = (): Accumulator => {
     if (ending !== undefined) return Either.right(undefined)
     const data = event.data.trim()
     if (data === "[DONE]") return Either.right(undefined)
-    let json: unknown
-    try {
-      json = JSON.parse(data)
-    } catch {
-      return problem(`event ${events} (${event.event}) is not JSON: ${preview(data)}`)
-    }
+    const parsed = parseJson(data)
+    if (Either.isLeft(parsed)) return problem(`event ${events} (${event.event}) is not JSON: ${preview(data)}`)
+    const json = parsed.right
     const base = Schema.decodeUnknownEither(Base)(json)
     if (Either.isLeft(base)) return problem(`event ${events} (${event.event}) has no "type": ${preview(data)}`)
     const type = base.right.type
