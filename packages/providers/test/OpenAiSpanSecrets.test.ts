@@ -14,8 +14,7 @@ import * as HashMap from "effect/HashMap"
 import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
 import * as LogLevel from "effect/LogLevel"
-import type * as Tracer from "effect/Tracer"
-import { recordingTracer } from "../../../test-support/recordingTracer.js"
+import { recordingTracer, spanText } from "../../../test-support/recordingTracer.js"
 import * as OpenAi from "../src/OpenAi.js"
 import * as Server from "./support/openAiServer.js"
 
@@ -46,18 +45,6 @@ afterAll(() => server.close())
 
 const text = (value: unknown): string =>
   JSON.stringify(value, (_, v: unknown) => (typeof v === "bigint" ? v.toString() : v)) ?? ""
-
-const spanText = (span: Tracer.Span): string => {
-  const native = span as Tracer.Span & { readonly events?: ReadonlyArray<unknown> }
-  const failure = span.status._tag === "Ended" && Exit.isFailure(span.status.exit) ? text(span.status.exit.cause) : ""
-  return [
-    span.name,
-    text(Object.fromEntries(span.attributes)),
-    text(native.events ?? []),
-    text(span.links.map((link) => ({ ...link.attributes }))),
-    failure
-  ].join(" ")
-}
 
 const settings = (): Settings.SettingsInput => ({
   defaults: { research: "openai" },

@@ -8,12 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as FetchUrls from "@websearch/core/FetchUrls"
 import * as SearchKeywords from "@websearch/core/SearchKeywords"
 import * as Effect from "effect/Effect"
-import * as Exit from "effect/Exit"
 import * as HashMap from "effect/HashMap"
 import * as Logger from "effect/Logger"
 import * as LogLevel from "effect/LogLevel"
-import type * as Tracer from "effect/Tracer"
-import { recordingTracer } from "../../../test-support/recordingTracer.js"
+import { recordingTracer, spanText } from "../../../test-support/recordingTracer.js"
 import * as Providers from "../src/Providers.js"
 import * as Server from "./support/providerServer.js"
 
@@ -73,22 +71,6 @@ const optionsFor = (id: string): Server.HarnessOptions => {
 
 const text = (value: unknown): string =>
   JSON.stringify(value, (_, v: unknown) => (typeof v === "bigint" ? v.toString() : v)) ?? ""
-
-/**
- * Everything a span holds that an exporter sends, as text: name, attributes, events, links, and the failure it
- * ended with (an exporter records a failure's cause as an exception; a success value is never exported).
- */
-const spanText = (span: Tracer.Span): string => {
-  const native = span as Tracer.Span & { readonly events?: ReadonlyArray<unknown> }
-  const failure = span.status._tag === "Ended" && Exit.isFailure(span.status.exit) ? text(span.status.exit.cause) : ""
-  return [
-    span.name,
-    text(Object.fromEntries(span.attributes)),
-    text(native.events ?? []),
-    text(span.links.map((link) => ({ ...link.attributes }))),
-    failure
-  ].join(" ")
-}
 
 const run = (id: string, capability: "searchKeywords" | "fetchUrls") => {
   const logs: Array<string> = []
