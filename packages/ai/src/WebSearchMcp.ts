@@ -103,7 +103,7 @@ const fromAiError = (name: keyof typeof capabilityOf, error: AiError.AiError): W
  * Registers the toolkit's tools with the `McpServer` in context, using the session handlers in context.
  *
  * @since 0.1.0
- * @category registration
+ * @category utils
  */
 export const registerTools: Effect.Effect<void, never, McpServer.McpServer | Tool.HandlersFor<WebSearchToolkit.Tools>> =
   Effect.gen(function* () {

@@ -50,7 +50,7 @@ const providerId = Schema.optional(
  * `web_search`: keyword search.
  *
  * @since 0.1.0
- * @category tools
+ * @category constants
  */
 export const WebSearchTool = Tool.make("web_search", {
   description:
@@ -95,7 +95,7 @@ export const FetchItemInput = Schema.Struct({
  * `web_fetch`: read pages.
  *
  * @since 0.1.0
- * @category tools
+ * @category constants
  */
 export const WebFetchTool = Tool.make("web_fetch", {
   description:
@@ -120,7 +120,7 @@ export const WebFetchTool = Tool.make("web_fetch", {
  * `web_research`: a hosted research provider writes a cited report.
  *
  * @since 0.1.0
- * @category tools
+ * @category constants
  */
 export const WebResearchTool = Tool.make("web_research", {
   description:
@@ -149,7 +149,7 @@ export const WebResearchTool = Tool.make("web_research", {
  * The three tools.
  *
  * @since 0.1.0
- * @category toolkits
+ * @category constants
  */
 export const toolkit = Toolkit.make(WebSearchTool, WebFetchTool, WebResearchTool)
 

@@ -177,7 +177,7 @@ export interface RunOptions {
  * Runs a command line and returns its exit code.
  *
  * @since 0.1.0
- * @category running
+ * @category utils
  */
 export const run = (argv: ReadonlyArray<string>, io: Io, options: RunOptions = {}): Effect.Effect<number> => {
   const parsed = Cli.parse(argv)

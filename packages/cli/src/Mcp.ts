@@ -81,7 +81,7 @@ const list = (name: string) =>
  * `Unavailable/invalid_config` for a bind address that is not loopback when no token is configured.
  *
  * @since 0.1.0
- * @category security
+ * @category utils
  */
 export const httpSecurity = (host: string): Effect.Effect<WebSearchMcp.HttpSecurity, WebSearchError.Unavailable> =>
   Effect.gen(function* () {
@@ -148,7 +148,7 @@ const serveHttp = (
  * until interrupted (HTTP). `live` is already provided by `Main`; it is accepted for symmetry with `serve`.
  *
  * @since 0.1.0
- * @category running
+ * @category utils
  */
 export const run = (
   command: Extract<Cli.Command, { _tag: "Mcp" }>,

@@ -31,7 +31,7 @@ const urlOf = (address: HttpServer.Address): string =>
  * by `Main`; it is accepted for symmetry with `mcp`.
  *
  * @since 0.1.0
- * @category running
+ * @category utils
  */
 export const run = (
   command: Extract<Cli.Command, { _tag: "Serve" }>,

@@ -82,7 +82,7 @@ const message = (error: unknown): string => (error instanceof Error ? error.mess
  * {@link PdfError}.
  *
  * @since 0.1.0
- * @category extraction
+ * @category utils
  */
 export const fromBytes = async (bytes: Uint8Array, options?: Options): Promise<Pdf | PdfError> => {
   let pdfjs: PdfJs

@@ -69,7 +69,7 @@ export interface Service {
  * The server settings service.
  *
  * @since 0.1.0
- * @category tags
+ * @category services
  */
 export class ServerConfig extends Context.Tag("@websearch/server/ServerConfig")<ServerConfig, Service>() {}
 
@@ -80,7 +80,7 @@ const invalid = (message: string) => WebSearchError.unavailable("invalid_config"
  * the token's length and the token itself is not held in memory longer than needed.
  *
  * @since 0.1.0
- * @category tokens
+ * @category utils
  */
 export const digest = (token: string): Uint8Array => createHash("sha256").update(token, "utf8").digest()
 

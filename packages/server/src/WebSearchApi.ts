@@ -92,7 +92,7 @@ const check = HttpApiEndpoint.post("check", "/v1/providers/:id/check")
  * The authenticated capability endpoints.
  *
  * @since 0.1.0
- * @category groups
+ * @category constants
  */
 export class V1 extends HttpApiGroup.make("v1")
   .add(search)
@@ -115,7 +115,7 @@ export class V1 extends HttpApiGroup.make("v1")
  * The unauthenticated liveness endpoint.
  *
  * @since 0.1.0
- * @category groups
+ * @category constants
  */
 export class System extends HttpApiGroup.make("system")
   .add(HttpApiEndpoint.get("health", "/health").addSuccess(Health))
@@ -125,7 +125,7 @@ export class System extends HttpApiGroup.make("system")
  * The websearch HTTP API.
  *
  * @since 0.1.0
- * @category api
+ * @category constants
  */
 export class WebSearchApi extends HttpApi.make("websearch")
   .add(V1)
