@@ -40,9 +40,12 @@ export interface Options {
  * @category errors
  */
 export class PdfError {
+  /** @since 0.1.0 */
   readonly _tag = "PdfError"
   constructor(
+    /** @since 0.1.0 */
     readonly reason: "parse_failed" | "encrypted" | "aborted",
+    /** @since 0.1.0 */
     readonly message: string
   ) {}
 }
