@@ -15,6 +15,14 @@
 export * as Cli from "./Cli.js"
 
 /**
+ * Where a command's output goes: the binary passes the process streams, tests and embedders capture them. Its own
+ * module so that the commands `Main` loads on demand (`Mcp`, `Serve`) take it without importing `Main` back.
+ *
+ * @since 0.2.0
+ */
+export * as Io from "./Io.js"
+
+/**
  * Builds what a command runs on: the settings (a file or the environment, with the command line's allowlist laid
  * over them) and the capability services with the provider Layers this binary composes.
  *
