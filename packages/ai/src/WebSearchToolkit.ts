@@ -414,6 +414,22 @@ export const make = (options?: Options) =>
  * The handlers of one toolkit session as a Layer: build it once per conversation (or per MCP server) so result
  * ids stay stable within it.
  *
+ * @example
+ * ```ts
+ * import * as LanguageModel from "@effect/ai/LanguageModel"
+ * import * as WebSearchToolkit from "@websearch/ai/WebSearchToolkit"
+ * import * as Effect from "effect/Effect"
+ *
+ * // The model picks web_search, web_fetch or web_research; their results come back to it as fenced sources.
+ * export const answer = (prompt: string) =>
+ *   LanguageModel.generateText({ prompt, toolkit: WebSearchToolkit.toolkit }).pipe(
+ *     Effect.map((response) => response.text),
+ *     // One toolkit session: the result ids it hands the model (w1, w2, …) hold for the whole conversation.
+ *     Effect.provide(WebSearchToolkit.layer())
+ *   )
+ * // `answer` needs a LanguageModel (an @effect/ai provider) and the capability services (`WebSearch.layer`).
+ * ```
+ *
  * @since 0.1.0
  * @category layers
  */

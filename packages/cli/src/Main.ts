@@ -172,6 +172,18 @@ export interface RunOptions {
 /**
  * Runs a command line and returns its exit code.
  *
+ * @example
+ * ```ts
+ * import * as Main from "@websearch/cli/Main"
+ * import * as Effect from "effect/Effect"
+ *
+ * // The command line as a library: the output goes where `io` says and the exit code is returned.
+ * let output = ""
+ * const io: Main.Io = { stdout: (text) => (output += text), stderr: (text) => (output += text), env: {} }
+ *
+ * Effect.runPromise(Main.run(["--version"], io)).then((code) => console.log(code, output.trim()))
+ * ```
+ *
  * @since 0.1.0
  * @category utils
  */
