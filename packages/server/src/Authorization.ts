@@ -34,7 +34,23 @@ import * as ServerConfig from "./ServerConfig.js"
  * @since 0.1.0
  * @category services
  */
-export class Caller extends Context.Tag("@websearch/server/Caller")<Caller, { readonly id: string }>() {}
+export class Caller extends Context.Tag("@websearch/server/Caller")<Caller, Caller.Service>() {}
+
+/**
+ * @since 0.1.0
+ * @category services
+ */
+export declare namespace Caller {
+  /**
+   * The caller of one request.
+   *
+   * @since 0.1.0
+   * @category models
+   */
+  export interface Service {
+    readonly id: string
+  }
+}
 
 /**
  * The security middleware every `/v1` endpoint declares.
