@@ -3,6 +3,26 @@
  * (`HttpApiClient.make(WebSearchApi, { baseUrl })`) and so that an application can serve it with its own
  * Effect HTTP server. Every `/v1` endpoint needs a bearer token; `/health` does not.
  *
+ * @example
+ * ```ts
+ * import * as HttpApiClient from "@effect/platform/HttpApiClient"
+ * import * as HttpClient from "@effect/platform/HttpClient"
+ * import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+ * import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
+ * import * as WebSearchApi from "@websearch/server/WebSearchApi"
+ * import * as Effect from "effect/Effect"
+ *
+ * // A typed client of a running server, derived from the API's own definition.
+ * export const search = Effect.gen(function* () {
+ *   const client = yield* HttpApiClient.make(WebSearchApi.WebSearchApi, {
+ *     baseUrl: "http://127.0.0.1:8080",
+ *     transformClient: HttpClient.mapRequest(HttpClientRequest.bearerToken("a-long-random-token"))
+ *   })
+ *   const response = yield* client.v1.search({ payload: { keywords: ["effect layers"] } })
+ *   return response.results.map((result) => result.url)
+ * }).pipe(Effect.provide(NodeHttpClient.layerUndici))
+ * ```
+ *
  * @since 0.1.0
  */
 import * as HttpApi from "@effect/platform/HttpApi"
@@ -123,26 +143,6 @@ export class System extends HttpApiGroup.make("system")
 
 /**
  * The websearch HTTP API.
- *
- * @example
- * ```ts
- * import * as HttpApiClient from "@effect/platform/HttpApiClient"
- * import * as HttpClient from "@effect/platform/HttpClient"
- * import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
- * import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
- * import * as WebSearchApi from "@websearch/server/WebSearchApi"
- * import * as Effect from "effect/Effect"
- *
- * // A typed client of a running server, derived from the API's own definition.
- * export const search = Effect.gen(function* () {
- *   const client = yield* HttpApiClient.make(WebSearchApi.WebSearchApi, {
- *     baseUrl: "http://127.0.0.1:8080",
- *     transformClient: HttpClient.mapRequest(HttpClientRequest.bearerToken("a-long-random-token"))
- *   })
- *   const response = yield* client.v1.search({ payload: { keywords: ["effect layers"] } })
- *   return response.results.map((result) => result.url)
- * }).pipe(Effect.provide(NodeHttpClient.layerUndici))
- * ```
  *
  * @since 0.1.0
  * @category constants
