@@ -19,6 +19,17 @@ import type { WebSearchResponse } from "./WebSearchResponse.js"
 /**
  * The keyword-search service.
  *
+ * @since 0.1.0
+ * @category tags
+ */
+export class SearchKeywords extends Context.Tag("@websearch/core/SearchKeywords")<
+  SearchKeywords,
+  SearchKeywords.Service
+>() {}
+
+/**
+ * The service's shape: a record of functions, so a test can stand in for it.
+ *
  * @example
  * ```ts
  * import * as SearchKeywords from "@websearch/core/SearchKeywords"
@@ -51,15 +62,6 @@ import type { WebSearchResponse } from "./WebSearchResponse.js"
  * Effect.runPromise(Effect.provide(program, Canned)).then(console.log)
  * ```
  *
- * @since 0.1.0
- * @category tags
- */
-export class SearchKeywords extends Context.Tag("@websearch/core/SearchKeywords")<
-  SearchKeywords,
-  SearchKeywords.Service
->() {}
-
-/**
  * @since 0.1.0
  * @category models
  */
