@@ -65,6 +65,7 @@ export const MAPPING = {
   pricing: "utils",
   ranking: "combinators",
   reasons: "errors",
+  redaction: "utils",
   registration: "utils",
   rendering: "encoding",
   rewriters: "combinators",

@@ -17,10 +17,11 @@ const result = await madge(sources, {
   detectiveOptions: { ts: { skipTypeImports: false }, tsx: { skipTypeImports: false } }
 })
 const cycles = result.circular()
-const skipped = result.warnings().skipped
 if (cycles.length > 0) {
   console.error(`circular: ${cycles.length} import cycle(s), type-only imports included:`)
   for (const cycle of cycles) console.error(`  ${[...cycle, cycle[0]].join(" -> ")}`)
   process.exit(1)
 }
-console.log(`circular: no cycle among ${Object.keys(result.obj()).length} modules (${skipped.length} unresolved)`)
+// Imports of another package (`@websearch/core/X`) are not followed: tsc's project references already refuse a cycle
+// between packages.
+console.log(`circular: no cycle among the ${Object.keys(result.obj()).length} modules of packages/*/src`)
