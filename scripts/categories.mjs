@@ -7,7 +7,9 @@
 //                                                  no-op: every target of the table is in the list.
 //   node scripts/categories.mjs --check [files…]  `npm run lint`: fails listing each category outside the list and
 //                                                  each export of a public module (not internal/) without @since
-//                                                  or without @category (a barrel's re-exports need only @since).
+//                                                  or without @category (a barrel's re-exports need only @since;
+//                                                  each name of `export { a, b } from` needs its own JSDoc, as
+//                                                  docgen reads it).
 import { readdirSync, readFileSync, writeFileSync } from "node:fs"
 import * as Path from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
@@ -161,6 +163,18 @@ const missingTags = (file, text) => {
   for (const node of source.statements) {
     const line = source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1
     if (ts.isExportDeclaration(node)) {
+      if (node.exportClause && ts.isNamedExports(node.exportClause)) {
+        // `export { a, b } from "./X.js"`: docgen documents each name from its own comment, not the statement's.
+        for (const element of node.exportClause.elements) {
+          const doc = jsDocBefore(text, element) ?? ""
+          const missing = ["@since", "@category"].filter((tag) => !new RegExp(`${tag}\\b`).test(doc))
+          if (missing.length > 0) {
+            const at = source.getLineAndCharacterOfPosition(element.getStart(source)).line + 1
+            problems.push(`${relative(file)}:${at}: re-export ${element.name.text} without ${missing.join(" and ")}`)
+          }
+        }
+        continue
+      }
       // `export * as X from "./X.js"`: the barrel's entry for module X.
       const doc = jsDocBefore(text, node)
       if (!doc || !/@since\b/.test(doc)) problems.push(`${relative(file)}:${line}: re-export without @since`)
