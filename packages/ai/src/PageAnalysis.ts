@@ -94,7 +94,7 @@ const usageOf = (usage: {
  * so the cost shows up under the `web_fetch` call that asked for it.
  *
  * @since 0.1.0
- * @category analysis
+ * @category utils
  */
 export const analyze = (
   model: LanguageModel.Service,

@@ -90,7 +90,7 @@ export const assign = (
  * The URL an id names in this state, if the session knows it.
  *
  * @since 0.1.0
- * @category getters
+ * @category accessors
  */
 export const lookup = (state: State, id: string): Option.Option<string> =>
   Option.fromNullable(state.byId.get(id.trim()))

@@ -191,7 +191,7 @@ const untrustedNote =
  * The next step for one failed input: retry a retryable failure at most once, never a non-retryable one.
  *
  * @since 0.1.0
- * @category next steps
+ * @category utils
  */
 export const nextStepFor = (failure: {
   readonly _tag: string
@@ -303,7 +303,7 @@ export const unfenced = (text: string): string => Fence.unfence(text)
  * The guidance that ends `web_fetch`'s output, from its items: all read, some failed, or none read.
  *
  * @since 0.1.0
- * @category next steps
+ * @category utils
  */
 export const fetchNextSteps = (items: ReadonlyArray<FetchItem>): string => {
   const succeeded = items.filter((i) => i.status === "success")
@@ -358,7 +358,7 @@ const allFailedStep: Record<ToolName, string> = {
  * retryability and per-input failures are unchanged.
  *
  * @since 0.1.0
- * @category next steps
+ * @category utils
  */
 export const withNextStep = <E extends WebSearchError.WebSearchError>(tool: ToolName, error: E): E => {
   // The pipeline attaches `failures` exactly when every input failed.
@@ -376,7 +376,7 @@ const line = (text: string | undefined, max?: number): string => Fence.oneLine(t
  * The text form of `web_search`'s output.
  *
  * @since 0.1.0
- * @category rendering
+ * @category encoding
  */
 export const renderSearch = (output: SearchOutput): string => {
   const lines = [`web_search via ${output.providerId}: ${output.queries.map((q) => `"${line(q)}"`).join(", ")}`, ""]
@@ -394,7 +394,7 @@ export const renderSearch = (output: SearchOutput): string => {
  * The text form of `web_fetch`'s output.
  *
  * @since 0.1.0
- * @category rendering
+ * @category encoding
  */
 export const renderFetch = (output: FetchOutput): string => {
   const lines = [`web_fetch${output.providerId === undefined ? "" : ` via ${output.providerId}`}`, ""]
@@ -421,7 +421,7 @@ export const renderFetch = (output: FetchOutput): string => {
  * The text form of `web_research`'s output.
  *
  * @since 0.1.0
- * @category rendering
+ * @category encoding
  */
 export const renderResearch = (output: ResearchOutput): string =>
   [
@@ -439,7 +439,7 @@ export const renderResearch = (output: ResearchOutput): string =>
  * The text form of a tool's error: tag, reason, message (with its next step) and each failed input.
  *
  * @since 0.1.0
- * @category rendering
+ * @category encoding
  */
 export const renderError = (error: WebSearchError.WebSearchError): string =>
   [

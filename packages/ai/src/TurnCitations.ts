@@ -152,7 +152,7 @@ export const fromResponse = (response: { readonly content: Iterable<unknown> }):
  * not know are left as they are.
  *
  * @since 0.1.0
- * @category rendering
+ * @category encoding
  */
 export const renumber = (text: string, citations: Citations): string => {
   const byId = new Map(citations.ids.map((e) => [e.id, e.number]))

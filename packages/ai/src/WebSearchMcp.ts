@@ -103,7 +103,7 @@ const fromAiError = (name: keyof typeof capabilityOf, error: AiError.AiError): W
  * Registers the toolkit's tools with the `McpServer` in context, using the session handlers in context.
  *
  * @since 0.1.0
- * @category registration
+ * @category utils
  */
 export const registerTools: Effect.Effect<void, never, McpServer.McpServer | Tool.HandlersFor<WebSearchToolkit.Tools>> =
   Effect.gen(function* () {
@@ -188,6 +188,28 @@ export const layerTools = (
 /**
  * The server over stdio: JSON-RPC messages, one per line, on the given streams. Nothing else may write to the
  * output stream; log to stderr.
+ *
+ * @example
+ * ```ts
+ * import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
+ * import * as NodeSink from "@effect/platform-node/NodeSink"
+ * import * as NodeStream from "@effect/platform-node/NodeStream"
+ * import * as WebSearchMcp from "@websearch/ai/WebSearchMcp"
+ * import * as Settings from "@websearch/core/Settings"
+ * import * as WebSearch from "@websearch/core/WebSearch"
+ * import * as Fetch from "@websearch/node/Fetch"
+ * import * as Layer from "effect/Layer"
+ *
+ * // An MCP server on this process's stdin and stdout, for a client that starts it as a subprocess.
+ * const Server = WebSearchMcp.layerStdio({
+ *   name: "websearch",
+ *   version: "1.0.0",
+ *   stdin: NodeStream.stdin,
+ *   stdout: NodeSink.stdout
+ * }).pipe(Layer.provide(WebSearch.layer(Fetch.layer)), Layer.provide(Settings.layerConfig()))
+ *
+ * export const main = () => Layer.launch(Server).pipe(NodeRuntime.runMain)
+ * ```
  *
  * @since 0.1.0
  * @category layers

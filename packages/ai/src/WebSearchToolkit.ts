@@ -50,7 +50,7 @@ const providerId = Schema.optional(
  * `web_search`: keyword search.
  *
  * @since 0.1.0
- * @category tools
+ * @category constants
  */
 export const WebSearchTool = Tool.make("web_search", {
   description:
@@ -95,7 +95,7 @@ export const FetchItemInput = Schema.Struct({
  * `web_fetch`: read pages.
  *
  * @since 0.1.0
- * @category tools
+ * @category constants
  */
 export const WebFetchTool = Tool.make("web_fetch", {
   description:
@@ -120,7 +120,7 @@ export const WebFetchTool = Tool.make("web_fetch", {
  * `web_research`: a hosted research provider writes a cited report.
  *
  * @since 0.1.0
- * @category tools
+ * @category constants
  */
 export const WebResearchTool = Tool.make("web_research", {
   description:
@@ -149,7 +149,7 @@ export const WebResearchTool = Tool.make("web_research", {
  * The three tools.
  *
  * @since 0.1.0
- * @category toolkits
+ * @category constants
  */
 export const toolkit = Toolkit.make(WebSearchTool, WebFetchTool, WebResearchTool)
 
@@ -413,6 +413,22 @@ export const make = (options?: Options) =>
 /**
  * The handlers of one toolkit session as a Layer: build it once per conversation (or per MCP server) so result
  * ids stay stable within it.
+ *
+ * @example
+ * ```ts
+ * import * as LanguageModel from "@effect/ai/LanguageModel"
+ * import * as WebSearchToolkit from "@websearch/ai/WebSearchToolkit"
+ * import * as Effect from "effect/Effect"
+ *
+ * // The model picks web_search, web_fetch or web_research; their results come back to it as fenced sources.
+ * export const answer = (prompt: string) =>
+ *   LanguageModel.generateText({ prompt, toolkit: WebSearchToolkit.toolkit }).pipe(
+ *     Effect.map((response) => response.text),
+ *     // One toolkit session: the result ids it hands the model (w1, w2, …) hold for the whole conversation.
+ *     Effect.provide(WebSearchToolkit.layer())
+ *   )
+ * // `answer` needs a LanguageModel (an @effect/ai provider) and the capability services (`WebSearch.layer`).
+ * ```
  *
  * @since 0.1.0
  * @category layers

@@ -138,7 +138,7 @@ const parsePort = (option: string, raw: string): Either.Either<number, string> =
  * Parses `argv` (without the node and script paths).
  *
  * @since 0.1.0
- * @category parsing
+ * @category encoding
  */
 export const parse = (argv: ReadonlyArray<string>): Either.Either<Command, UsageError> => {
   const json = argv.includes("--json")

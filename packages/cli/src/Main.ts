@@ -22,22 +22,18 @@ import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
 import * as LogLevel from "effect/LogLevel"
 import * as Cli from "./Cli.js"
+import type * as CommandIo from "./Io.js"
 import * as Live from "./Live.js"
 import * as Render from "./Render.js"
 import { version } from "./Version.js"
 
 /**
- * Where output goes; the binary passes the process streams, tests may capture them.
+ * Where output goes; the binary passes the process streams, tests may capture them (the `Io` module's).
  *
  * @since 0.1.0
  * @category models
  */
-export interface Io {
-  readonly stdout: (text: string) => void
-  readonly stderr: (text: string) => void
-  /** Environment variables, for the settings file named by `WEBSEARCH_CONFIG`. */
-  readonly env: Readonly<Record<string, string | undefined>>
-}
+export type Io = CommandIo.Io
 
 /**
  * Exit codes.
@@ -176,8 +172,20 @@ export interface RunOptions {
 /**
  * Runs a command line and returns its exit code.
  *
+ * @example
+ * ```ts
+ * import * as Main from "@websearch/cli/Main"
+ * import * as Effect from "effect/Effect"
+ *
+ * // The command line as a library: the output goes where `io` says and the exit code is returned.
+ * let output = ""
+ * const io: Main.Io = { stdout: (text) => (output += text), stderr: (text) => (output += text), env: {} }
+ *
+ * Effect.runPromise(Main.run(["--version"], io)).then((code) => console.log(code, output.trim()))
+ * ```
+ *
  * @since 0.1.0
- * @category running
+ * @category utils
  */
 export const run = (argv: ReadonlyArray<string>, io: Io, options: RunOptions = {}): Effect.Effect<number> => {
   const parsed = Cli.parse(argv)

@@ -32,7 +32,7 @@ import * as Sink from "effect/Sink"
 import * as Stream from "effect/Stream"
 import { createServer } from "node:http"
 import type * as Cli from "./Cli.js"
-import type * as Main from "./Main.js"
+import type * as Io from "./Io.js"
 import { version } from "./Version.js"
 
 /**
@@ -45,14 +45,14 @@ export const httpPath = "/mcp"
 
 // Protocol frames go through `io.stdout` (the process stream in the binary), decoded incrementally so a
 // multi-byte character split across chunks is not mangled.
-const stdoutSink = (io: Main.Io): Sink.Sink<void, Uint8Array | string> => {
+const stdoutSink = (io: Io.Io): Sink.Sink<void, Uint8Array | string> => {
   const decoder = new TextDecoder()
   return Sink.forEach((chunk: Uint8Array | string) =>
     Effect.sync(() => io.stdout(typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true })))
   )
 }
 
-const serveStdio = (io: Main.Io, info: WebSearchMcp.ServerInfo) =>
+const serveStdio = (io: Io.Io, info: WebSearchMcp.ServerInfo) =>
   Effect.gen(function* () {
     const closed = yield* Deferred.make<void>()
     const stdin = NodeStream.stdin.pipe(Stream.ensuring(Deferred.succeed(closed, undefined)))
@@ -81,7 +81,7 @@ const list = (name: string) =>
  * `Unavailable/invalid_config` for a bind address that is not loopback when no token is configured.
  *
  * @since 0.1.0
- * @category security
+ * @category utils
  */
 export const httpSecurity = (host: string): Effect.Effect<WebSearchMcp.HttpSecurity, WebSearchError.Unavailable> =>
   Effect.gen(function* () {
@@ -112,7 +112,7 @@ export const httpSecurity = (host: string): Effect.Effect<WebSearchMcp.HttpSecur
 const serveHttp = (
   command: Extract<Cli.Command, { _tag: "Mcp" }>,
   port: number,
-  io: Main.Io,
+  io: Io.Io,
   info: WebSearchMcp.ServerInfo
 ) =>
   Effect.gen(function* () {
@@ -148,11 +148,11 @@ const serveHttp = (
  * until interrupted (HTTP). `live` is already provided by `Main`; it is accepted for symmetry with `serve`.
  *
  * @since 0.1.0
- * @category running
+ * @category utils
  */
 export const run = (
   command: Extract<Cli.Command, { _tag: "Mcp" }>,
-  io: Main.Io,
+  io: Io.Io,
   _live: Layer.Layer<WebSearch.WebSearch | Settings.Settings, WebSearchError.Unavailable>
 ): Effect.Effect<number, WebSearchError.WebSearchError, WebSearch.WebSearch | Settings.Settings> => {
   const info = { name: "websearch", version: version() }

@@ -37,7 +37,7 @@ export type ProviderLayer = Layer.Layer<never, unknown, Composition.Composition 
  * The module specifiers listed in the environment, in order (empty entries dropped).
  *
  * @since 0.1.0
- * @category parsing
+ * @category encoding
  */
 export const paths = (env: Readonly<Record<string, string | undefined>>): ReadonlyArray<string> =>
   (env[variable] ?? "")
@@ -56,7 +56,7 @@ const invalid = (path: string, why: string) =>
  * fails with `Unavailable/invalid_config` naming the path.
  *
  * @since 0.1.0
- * @category loading
+ * @category utils
  */
 export const load = (
   path: string,

@@ -27,7 +27,7 @@ const neutralise = (c: string): string => {
  * pictures (ESC as ␛), C1 controls as U+FFFD, and bidi controls are removed. Every human output goes through it.
  *
  * @since 0.1.0
- * @category human
+ * @category encoding
  */
 export const terminalText = (text: string): string => text.replace(terminalControls, neutralise)
 
@@ -44,7 +44,7 @@ const json = (value: unknown): string => JSON.stringify(value).replace(jsonRaw, 
  * the line is inert in a terminal.
  *
  * @since 0.1.0
- * @category json
+ * @category encoding
  */
 export const jsonSuccess = (response: unknown): string => json({ ok: true, response })
 
@@ -52,7 +52,7 @@ export const jsonSuccess = (response: unknown): string => json({ ok: true, respo
  * The JSON line printed on failure: the error (tag, reason, message, retryable, ...) and every input's failure.
  *
  * @since 0.1.0
- * @category json
+ * @category encoding
  */
 export const jsonFailure = (
   error: WebSearchError.WebSearchError | { readonly _tag: "UsageError"; readonly message: string }
@@ -77,7 +77,7 @@ const oneLine = (text: string, max: number): string => {
  * Human text for a search or fetch response: numbered titles, URLs and snippets (search) or content (fetch).
  *
  * @since 0.1.0
- * @category human
+ * @category encoding
  */
 export const response = (response: WebSearchResponse): string => {
   const lines: Array<string> = []
@@ -98,7 +98,7 @@ export const response = (response: WebSearchResponse): string => {
  * One progress line for a finished input of a multi-input request (printed on stderr as inputs finish).
  *
  * @since 0.1.0
- * @category human
+ * @category encoding
  */
 export const progress = (event: Progress.InputFinished): string => {
   const step = `[${event.finished}/${event.total}]`
@@ -117,7 +117,7 @@ export const progress = (event: Progress.InputFinished): string => {
  * Human text for a research report: the report, then the numbered sources.
  *
  * @since 0.1.0
- * @category human
+ * @category encoding
  */
 export const research = (response: ResearchResponse): string =>
   terminalText(
@@ -136,7 +136,7 @@ export const research = (response: ResearchResponse): string =>
  * Human text for an error (printed on stderr).
  *
  * @since 0.1.0
- * @category human
+ * @category encoding
  */
 export const error = (error: WebSearchError.WebSearchError): string => {
   const lines = [`error: ${error._tag}/${error.reason}${error.retryable ? " (retryable)" : ""}: ${error.message}`]
@@ -164,7 +164,7 @@ export interface ProviderRow {
  * Human text for the provider listing; never shows a key, only how many are configured.
  *
  * @since 0.1.0
- * @category human
+ * @category encoding
  */
 export const providers = (rows: ReadonlyArray<ProviderRow>): string =>
   terminalText(
@@ -187,7 +187,7 @@ export const providers = (rows: ReadonlyArray<ProviderRow>): string =>
  * Human text for a provider check: one line per capability.
  *
  * @since 0.1.0
- * @category human
+ * @category encoding
  */
 export const check = (check: ProviderChecks.ProviderCheck): string =>
   terminalText(

@@ -19,7 +19,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import type * as Cli from "./Cli.js"
-import type * as Main from "./Main.js"
+import type * as Io from "./Io.js"
 
 const urlOf = (address: HttpServer.Address): string =>
   address._tag === "TcpAddress"
@@ -31,11 +31,11 @@ const urlOf = (address: HttpServer.Address): string =>
  * by `Main`; it is accepted for symmetry with `mcp`.
  *
  * @since 0.1.0
- * @category running
+ * @category utils
  */
 export const run = (
   command: Extract<Cli.Command, { _tag: "Serve" }>,
-  io: Main.Io,
+  io: Io.Io,
   _live: Layer.Layer<WebSearch.WebSearch | Settings.Settings, WebSearchError.Unavailable>
 ): Effect.Effect<number, WebSearchError.WebSearchError, WebSearch.WebSearch | Settings.Settings> =>
   Effect.scoped(

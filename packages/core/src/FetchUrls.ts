@@ -79,6 +79,27 @@ export const layer: Layer.Layer<FetchUrls, never, Settings | ProviderRegistry> =
 /**
  * Fetches with the `FetchUrls` service in context.
  *
+ * @example
+ * ```ts
+ * import * as FetchUrls from "@websearch/core/FetchUrls"
+ * import * as Settings from "@websearch/core/Settings"
+ * import * as WebSearch from "@websearch/core/WebSearch"
+ * import * as Fetch from "@websearch/node/Fetch"
+ * import * as Effect from "effect/Effect"
+ * import * as Layer from "effect/Layer"
+ *
+ * const program = Effect.gen(function* () {
+ *   const response = yield* FetchUrls.fetchUrls({ urls: ["https://effect.website/docs/getting-started/"] })
+ *   // One result per page read, as markdown; pages that could not be read are in `failures`.
+ *   return response.results.map((page) => `${page.title}: ${page.content.length} characters`)
+ * })
+ *
+ * // The local fetcher (`fetch`) is the default page reader when it is composed.
+ * const Live = WebSearch.layer(Fetch.layer).pipe(Layer.provide(Settings.layer()))
+ *
+ * export const main = Effect.provide(program, Live)
+ * ```
+ *
  * @since 0.1.0
  * @category accessors
  */

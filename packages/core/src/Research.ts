@@ -69,6 +69,29 @@ export const layer: Layer.Layer<Research, never, Settings | ProviderRegistry | F
 /**
  * Researches with the `Research` service in context.
  *
+ * @example
+ * ```ts
+ * import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
+ * import * as Research from "@websearch/core/Research"
+ * import * as Settings from "@websearch/core/Settings"
+ * import * as WebSearch from "@websearch/core/WebSearch"
+ * import * as OpenAi from "@websearch/providers/OpenAi"
+ * import * as Effect from "effect/Effect"
+ * import * as Layer from "effect/Layer"
+ *
+ * const program = Effect.map(
+ *   Research.research({ query: "How do Effect layers share a service?", allowedDomains: ["effect.website"] }),
+ *   (response) => `${response.report}\n\n${response.sources.map((source) => source.url).join("\n")}`
+ * )
+ *
+ * const Live = WebSearch.layer(OpenAi.layer).pipe(
+ *   Layer.provide(NodeHttpClient.layerUndici),
+ *   Layer.provide(Settings.layer({ defaults: { research: "openai" }, providers: { openai: { apiKeys: ["sk-…"] } } }))
+ * )
+ *
+ * export const main = Effect.provide(program, Live)
+ * ```
+ *
  * @since 0.1.0
  * @category accessors
  */

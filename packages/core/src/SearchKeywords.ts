@@ -28,6 +28,40 @@ export class SearchKeywords extends Context.Tag("@websearch/core/SearchKeywords"
 >() {}
 
 /**
+ * The service's shape: a record of functions, so a test can stand in for it.
+ *
+ * @example
+ * ```ts
+ * import * as SearchKeywords from "@websearch/core/SearchKeywords"
+ * import * as Effect from "effect/Effect"
+ * import * as Layer from "effect/Layer"
+ *
+ * // A stand-in for tests of code that searches: the service is a plain record of functions.
+ * const Canned = Layer.succeed(
+ *   SearchKeywords.SearchKeywords,
+ *   SearchKeywords.SearchKeywords.of({
+ *     searchKeywords: (request) =>
+ *       Effect.succeed({
+ *         query: request.keywords.join(" "),
+ *         providerId: "canned",
+ *         capability: "searchKeywords",
+ *         inputs: request.keywords,
+ *         results: request.keywords.map((keyword) => ({
+ *           title: keyword,
+ *           content: `about ${keyword}`,
+ *           url: "https://example.com/",
+ *           sourceInput: keyword
+ *         })),
+ *         failures: []
+ *       })
+ *   })
+ * )
+ *
+ * const program = Effect.map(SearchKeywords.searchKeywords({ keywords: ["effect"] }), (r) => r.results.length)
+ *
+ * Effect.runPromise(Effect.provide(program, Canned)).then(console.log)
+ * ```
+ *
  * @since 0.1.0
  * @category models
  */
@@ -80,6 +114,35 @@ export const layer: Layer.Layer<SearchKeywords, never, Settings | ProviderRegist
 
 /**
  * Searches with the `SearchKeywords` service in context.
+ *
+ * @example
+ * ```ts
+ * import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
+ * import * as SearchKeywords from "@websearch/core/SearchKeywords"
+ * import * as Settings from "@websearch/core/Settings"
+ * import * as WebSearch from "@websearch/core/WebSearch"
+ * import * as Tavily from "@websearch/providers/Tavily"
+ * import * as Effect from "effect/Effect"
+ * import * as Layer from "effect/Layer"
+ *
+ * const program = Effect.gen(function* () {
+ *   const response = yield* SearchKeywords.searchKeywords({
+ *     keywords: ["effect-ts layers", "effect-ts streams"],
+ *     maxResults: 5
+ *   })
+ *   // Keywords that failed while others succeeded are listed, not raised.
+ *   for (const failure of response.failures) yield* Effect.logWarning(failure.message)
+ *   return response.results.map((result) => result.url)
+ * })
+ *
+ * // TAVILY_API_KEY and WEBSEARCH_DEFAULT_SEARCH_KEYWORDS_PROVIDER=tavily from the environment.
+ * const Live = WebSearch.layer(Tavily.layer).pipe(
+ *   Layer.provide(NodeHttpClient.layerUndici),
+ *   Layer.provide(Settings.layerConfig())
+ * )
+ *
+ * export const main = Effect.provide(program, Live)
+ * ```
  *
  * @since 0.1.0
  * @category accessors

@@ -24,7 +24,7 @@
  * )
  *
  * const program = SearchKeywords.searchKeywords({ keywords: ["effect-ts layers"] })
- * Effect.runPromise(Effect.provide(program, Live))
+ * export const main = Effect.provide(program, Live) // run it with NodeRuntime.runMain
  * ```
  *
  * @since 0.1.0
@@ -103,6 +103,36 @@ const services = ProviderChecks.layer.pipe(
  * The application's layer: the capability services, checks and the provider registry, built from the given
  * parts; needs `Settings`, plus whatever the parts need (an `HttpClient` for remote providers). Parts are built in
  * order, so a later registration of a provider id replaces an earlier one and listings follow the parts' order.
+ *
+ * @example
+ * ```ts
+ * import * as Preset from "@websearch/core/Preset"
+ * import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
+ * import * as SearchKeywords from "@websearch/core/SearchKeywords"
+ * import * as Settings from "@websearch/core/Settings"
+ * import * as WebSearch from "@websearch/core/WebSearch"
+ * import * as Effect from "effect/Effect"
+ * import * as Layer from "effect/Layer"
+ *
+ * // A provider of the application's own, in memory (no network, no key); a built-in one is `Tavily.layer` etc.
+ * const Memory = ProviderRegistry.register({
+ *   preset: Preset.make({
+ *     id: "memory",
+ *     name: "Memory",
+ *     type: "local",
+ *     credentials: "none",
+ *     capabilities: [{ feature: "searchKeywords" }]
+ *   }),
+ *   searchKeywords: (keyword) =>
+ *     Effect.succeed([{ title: `About ${keyword}`, url: "https://example.com/", content: `${keyword}, explained` }])
+ * })
+ *
+ * const Live = WebSearch.layer(Memory).pipe(Layer.provide(Settings.layer({ defaults: { searchKeywords: "memory" } })))
+ *
+ * const program = SearchKeywords.searchKeywords({ keywords: ["effect layers"] })
+ *
+ * Effect.runPromise(Effect.provide(program, Live)).then((response) => console.log(response.results[0]?.title))
+ * ```
  *
  * @since 0.1.0
  * @category layers

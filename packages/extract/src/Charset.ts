@@ -42,7 +42,7 @@ export const prescanBytes = 4096
  * The WHATWG encoding name for a label, or `undefined` when the label names no encoding the platform decodes.
  *
  * @since 0.1.0
- * @category parsing
+ * @category encoding
  */
 export const normalizeLabel = (label: string): string | undefined => {
   const trimmed = label
@@ -63,7 +63,7 @@ export const normalizeLabel = (label: string): string | undefined => {
  * The `charset` parameter of a Content-Type header, normalized, if it names a known encoding.
  *
  * @since 0.1.0
- * @category parsing
+ * @category encoding
  */
 export const fromContentType = (contentType: string | undefined): string | undefined => {
   if (contentType === undefined) return undefined
@@ -75,7 +75,7 @@ export const fromContentType = (contentType: string | undefined): string | undef
  * The encoding a byte-order mark announces, with the mark's length.
  *
  * @since 0.1.0
- * @category parsing
+ * @category encoding
  */
 export const fromBom = (bytes: Uint8Array): { readonly encoding: string; readonly length: number } | undefined => {
   if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
@@ -115,7 +115,7 @@ const attributes = (tag: string): Map<string, string> => {
  * was readable as ASCII, so the bytes are not UTF-16), as the HTML standard says.
  *
  * @since 0.1.0
- * @category parsing
+ * @category encoding
  */
 export const fromHtmlMeta = (bytes: Uint8Array): string | undefined => {
   const head = latin1(bytes.subarray(0, prescanBytes)).replace(/<!--[\s\S]*?-->/g, "")
@@ -138,7 +138,7 @@ export const fromHtmlMeta = (bytes: Uint8Array): string | undefined => {
  * The `encoding` of an XML declaration at the start of the body.
  *
  * @since 0.1.0
- * @category parsing
+ * @category encoding
  */
 export const fromXmlDeclaration = (bytes: Uint8Array): string | undefined => {
   const head = latin1(bytes.subarray(0, 256))
@@ -155,7 +155,7 @@ export const fromXmlDeclaration = (bytes: Uint8Array): string | undefined => {
  * UTF-16 would be CJK-looking garbage; the label is ignored, as browsers ignore an in-body UTF-16 declaration.
  *
  * @since 0.1.0
- * @category parsing
+ * @category encoding
  */
 export const mayBeUtf16 = (bytes: Uint8Array): boolean => {
   const end = Math.min(bytes.length, prescanBytes)
@@ -175,7 +175,7 @@ export type Markup = "html" | "xml" | "none"
  * Decides the encoding of a body.
  *
  * @since 0.1.0
- * @category decoding
+ * @category encoding
  */
 export const detect = (
   bytes: Uint8Array,
@@ -213,7 +213,7 @@ const repair1252 = (text: string): string =>
  * U+FFFD, and a leading BOM is not part of the text.
  *
  * @since 0.1.0
- * @category decoding
+ * @category encoding
  */
 export const decode = (bytes: Uint8Array, contentType: string | undefined, markup: Markup = "html"): Decoded => {
   const { encoding, skip, source } = detect(bytes, contentType, markup)

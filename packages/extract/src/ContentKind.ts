@@ -17,7 +17,7 @@ export type Kind = "html" | "text" | "markdown" | "json" | "xml" | "pdf"
  * The media type of a Content-Type header, lower-cased, without parameters; `undefined` when absent or blank.
  *
  * @since 0.1.0
- * @category parsing
+ * @category encoding
  */
 export const mediaType = (contentType: string | undefined): string | undefined => {
   if (contentType === undefined) return undefined
@@ -65,7 +65,7 @@ const byType: ReadonlyMap<string, Kind> = new Map<string, Kind>([
  * `"sniff"` for absent or generic types, whose bytes decide.
  *
  * @since 0.1.0
- * @category classification
+ * @category guards
  */
 export const fromMediaType = (type: string | undefined): Kind | "sniff" | undefined => {
   if (type === undefined || generic.has(type)) return "sniff"
@@ -93,7 +93,7 @@ const extension = (url: string): string => {
  * markdown.
  *
  * @since 0.1.0
- * @category classification
+ * @category guards
  */
 export const isMarkdownUrl = (url: string): boolean => markdownPath.test(extension(url))
 
@@ -111,7 +111,7 @@ const start = (bytes: Uint8Array, length: number): string => {
  * but starts with a BOM, which the caller checks first.
  *
  * @since 0.1.0
- * @category classification
+ * @category guards
  */
 export const looksBinary = (bytes: Uint8Array): boolean => {
   const end = Math.min(bytes.length, 1024)
@@ -131,7 +131,7 @@ const utf16Bom = (bytes: Uint8Array) =>
  * Sniffs the kind of a body whose type is absent or generic; `undefined` when it is binary we do not extract.
  *
  * @since 0.1.0
- * @category classification
+ * @category guards
  */
 export const sniff = (bytes: Uint8Array, url: string): Kind | undefined => {
   const head = start(bytes, 512)
@@ -150,7 +150,7 @@ export const sniff = (bytes: Uint8Array, url: string): Kind | undefined => {
  * The kind of a body from its Content-Type, its bytes and its URL; `undefined` when unsupported.
  *
  * @since 0.1.0
- * @category classification
+ * @category guards
  */
 export const classify = (contentType: string | undefined, bytes: Uint8Array, url: string): Kind | undefined => {
   const declared = fromMediaType(mediaType(contentType))

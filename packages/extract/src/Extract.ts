@@ -72,7 +72,7 @@ const none = { byline: undefined, publishedTime: undefined, siteName: undefined,
  * cut in half, and never leaving half a surrogate pair.
  *
  * @since 0.1.0
- * @category formatting
+ * @category encoding
  */
 export const truncate = (text: string, max: number | undefined): string => {
   if (max === undefined || !(max >= 0) || text.length <= max) return text
@@ -89,7 +89,7 @@ export const truncate = (text: string, max: number | undefined): string => {
  * A sniffed body may still turn out to be binary and be refused.
  *
  * @since 0.1.0
- * @category classification
+ * @category guards
  */
 export const supportedContentType = (contentType: string | undefined): boolean =>
   ContentKind.fromMediaType(ContentKind.mediaType(contentType)) !== undefined
@@ -176,7 +176,7 @@ const failure = (input: Input, error: unknown) =>
  * bodies in a worker. Never throws.
  *
  * @since 0.1.0
- * @category extraction
+ * @category utils
  */
 export const extractSync = (
   input: Input,
@@ -226,7 +226,7 @@ const isPdf = (input: Input): boolean => {
  * Extracts any supported kind, PDF included, as a plain promise that never rejects: what a worker thread calls.
  *
  * @since 0.1.0
- * @category extraction
+ * @category utils
  */
 export const extractAsync = async (
   input: Input,
@@ -246,7 +246,7 @@ export const extractAsync = async (
  * `parse_failed` (a corrupt PDF, ...). Never defects. Interrupting it stops PDF parsing between pages.
  *
  * @since 0.1.0
- * @category extraction
+ * @category utils
  */
 export const extract = (input: Input, options?: Options): Effect.Effect<Document, WebSearchError.ResponseInvalid> =>
   Effect.suspend(() =>

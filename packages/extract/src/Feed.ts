@@ -24,7 +24,7 @@ export interface Feed {
  * Whether XML text is a feed (by its root element, looked for near the start).
  *
  * @since 0.1.0
- * @category classification
+ * @category guards
  */
 export const isFeed = (xml: string): boolean => /<(?:rss|feed|rdf:RDF)[\s>]/.test(xml.slice(0, 4096))
 
@@ -32,7 +32,7 @@ export const isFeed = (xml: string): boolean => /<(?:rss|feed|rdf:RDF)[\s>]/.tes
  * Whether XML text is XHTML (its root element is `html`), which is extracted as HTML.
  *
  * @since 0.1.0
- * @category classification
+ * @category guards
  */
 export const isXhtml = (xml: string): boolean => {
   // A scan over the prolog, not `/^(?:\s|<\?xml[^>]*>|<!--[\s\S]*?-->|<!DOCTYPE[^>]*>)*<html[\s>]/i`: on a run of
@@ -137,7 +137,7 @@ const item = (entry: Element, atom: boolean, baseUrl: string): string => {
  * `undefined` when the text does not parse as a feed.
  *
  * @since 0.1.0
- * @category rendering
+ * @category encoding
  */
 export const fromXml = (xml: string, baseUrl: string): Feed | undefined => {
   let doc: Document
@@ -172,7 +172,7 @@ export const fromXml = (xml: string, baseUrl: string): Feed | undefined => {
  * Any other XML: verbatim in a fenced `xml` block, with the root's `<title>` child as title when it has one.
  *
  * @since 0.1.0
- * @category rendering
+ * @category encoding
  */
 export const genericXml = (xml: string): { readonly title: string; readonly markdown: string } => {
   // `[^<>]*`, not `[^>]*`: a run of `<title` without `>` would be read to the end from each of them.

@@ -10,7 +10,7 @@ import { fence } from "./internal/fence.js"
  * Pretty-prints JSON text with two-space indentation; `undefined` when it is not JSON (or too deep to print).
  *
  * @since 0.1.0
- * @category formatting
+ * @category encoding
  */
 export const pretty = (text: string): string | undefined => {
   try {
@@ -24,7 +24,7 @@ export const pretty = (text: string): string | undefined => {
  * JSON text as markdown: pretty-printed in a fenced `json` block, or `undefined` when it is not JSON.
  *
  * @since 0.1.0
- * @category formatting
+ * @category encoding
  */
 export const toMarkdown = (text: string): string | undefined => {
   const printed = pretty(text)

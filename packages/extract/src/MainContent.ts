@@ -74,7 +74,7 @@ const baseOf = (doc: Document, url: string | undefined): string | undefined => {
  * Removes scripts (except JSON-LD), styles, inline SVG and comments from HTML text, as the first step of extraction.
  *
  * @since 0.1.0
- * @category cleaning
+ * @category utils
  */
 export const stripInert = (html: string): string => Inert.strip(html)
 
@@ -206,7 +206,7 @@ const after: ReadonlyArray<Boilerplate.Rule> = [Boilerplate.linkRule, Boilerplat
  * big pages.
  *
  * @since 0.1.0
- * @category extraction
+ * @category utils
  */
 export const fromHtml = (source: string, options?: Options): Result => {
   const html = stripInert(source)

@@ -427,7 +427,7 @@ const pageOf = (base: URL | undefined): string | undefined => {
  * Renders a DOM node (an element, a document or a fragment) as markdown.
  *
  * @since 0.1.0
- * @category rendering
+ * @category encoding
  */
 export const fromNode = (node: Node, options?: Options): string => {
   let base: URL | undefined

@@ -40,9 +40,12 @@ export interface Options {
  * @category errors
  */
 export class PdfError {
+  /** @since 0.1.0 */
   readonly _tag = "PdfError"
   constructor(
+    /** @since 0.1.0 */
     readonly reason: "parse_failed" | "encrypted" | "aborted",
+    /** @since 0.1.0 */
     readonly message: string
   ) {}
 }
@@ -82,7 +85,7 @@ const message = (error: unknown): string => (error instanceof Error ? error.mess
  * {@link PdfError}.
  *
  * @since 0.1.0
- * @category extraction
+ * @category utils
  */
 export const fromBytes = async (bytes: Uint8Array, options?: Options): Promise<Pdf | PdfError> => {
   let pdfjs: PdfJs

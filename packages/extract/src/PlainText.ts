@@ -13,7 +13,7 @@ import * as Whitespace from "./internal/whitespace.js"
  * feeds stay): they carry no text and confuse whatever reads the result.
  *
  * @since 0.1.0
- * @category cleaning
+ * @category utils
  */
 export const clean = (text: string): string =>
   // Linear scans, not `/[ \t]+$/gm` and `/^\n+|\s+$/g`: those are quadratic on a long run of spaces.
@@ -28,7 +28,7 @@ export const clean = (text: string): string =>
  * code fences, or `""`.
  *
  * @since 0.1.0
- * @category metadata
+ * @category utils
  */
 export const markdownTitle = (markdown: string): string => {
   const lines = markdown.split("\n", 400)
@@ -64,7 +64,7 @@ const yamlTitle = (yaml: string): string | undefined => {
  * wants first.
  *
  * @since 0.1.0
- * @category cleaning
+ * @category utils
  */
 export const frontMatter = (markdown: string): { readonly body: string; readonly title: string | undefined } => {
   const match = /^---\n([\s\S]{0,8000}?)\n---(?:\n|$)/.exec(markdown)

@@ -425,6 +425,25 @@ export const layerWith = (
  * Registers the `fetch` driver with a transport of its own built from the settings: `websearch fetch URL` with
  * no configuration at all.
  *
+ * @example
+ * ```ts
+ * import * as FetchUrls from "@websearch/core/FetchUrls"
+ * import * as Settings from "@websearch/core/Settings"
+ * import * as WebSearch from "@websearch/core/WebSearch"
+ * import * as BrowserRenderer from "@websearch/node/BrowserRenderer"
+ * import * as Fetch from "@websearch/node/Fetch"
+ * import * as Effect from "effect/Effect"
+ * import * as Layer from "effect/Layer"
+ *
+ * // Pages read on this machine through the safe transport; script-built pages rendered with Chromium when
+ * // the settings ask for it (`providers.fetch.render`).
+ * const Live = WebSearch.layer(Fetch.layer.pipe(Layer.provide(BrowserRenderer.layerConfig()))).pipe(
+ *   Layer.provide(Settings.layer({ providers: { fetch: { render: "auto" } } }))
+ * )
+ *
+ * export const main = FetchUrls.fetchUrls({ urls: ["https://example.com/"] }).pipe(Effect.provide(Live))
+ * ```
+ *
  * @since 0.1.0
  * @category layers
  */

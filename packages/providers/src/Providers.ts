@@ -6,13 +6,13 @@
  * @example
  * ```ts
  * import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
- * import type * as Layer from "effect/Layer"
- * import * as Providers from "@websearch/providers/Providers"
- *
  * import * as Settings from "@websearch/core/Settings"
  * import * as WebSearch from "@websearch/core/WebSearch"
+ * import * as Providers from "@websearch/providers/Providers"
+ * import * as Layer from "effect/Layer"
  *
- * const Live = WebSearch.layer(Providers.layer).pipe(
+ * // The settings say which providers have keys and which is the default of each capability.
+ * export const Live = WebSearch.layer(Providers.layer).pipe(
  *   Layer.provide(NodeHttpClient.layerUndici),
  *   Layer.provide(Settings.layerConfig())
  * )

@@ -174,6 +174,25 @@ export const make = ProviderHttp.make(preset, (client) => ({
 /**
  * Registers the `tavily` driver.
  *
+ * @example
+ * ```ts
+ * import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
+ * import * as Settings from "@websearch/core/Settings"
+ * import * as WebSearch from "@websearch/core/WebSearch"
+ * import * as Tavily from "@websearch/providers/Tavily"
+ * import * as Layer from "effect/Layer"
+ *
+ * export const Live = WebSearch.layer(Tavily.layer).pipe(
+ *   Layer.provide(NodeHttpClient.layerUndici),
+ *   Layer.provide(
+ *     Settings.layer({
+ *       defaults: { searchKeywords: "tavily", fetchUrls: "tavily" },
+ *       providers: { tavily: { apiKeys: ["tvly-…"] } }
+ *     })
+ *   )
+ * )
+ * ```
+ *
  * @since 0.1.0
  * @category layers
  */

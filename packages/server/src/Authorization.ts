@@ -32,15 +32,31 @@ import * as ServerConfig from "./ServerConfig.js"
  * turned back into the token.
  *
  * @since 0.1.0
- * @category tags
+ * @category services
  */
-export class Caller extends Context.Tag("@websearch/server/Caller")<Caller, { readonly id: string }>() {}
+export class Caller extends Context.Tag("@websearch/server/Caller")<Caller, Caller.Service>() {}
+
+/**
+ * @since 0.1.0
+ * @category services
+ */
+export declare namespace Caller {
+  /**
+   * The caller of one request.
+   *
+   * @since 0.1.0
+   * @category models
+   */
+  export interface Service {
+    readonly id: string
+  }
+}
 
 /**
  * The security middleware every `/v1` endpoint declares.
  *
  * @since 0.1.0
- * @category tags
+ * @category services
  */
 export class Authorization extends HttpApiMiddleware.Tag<Authorization>()("@websearch/server/Authorization", {
   failure: Schema.Union(ErrorStatus.Unauthorized, ErrorStatus.RateLimited, ErrorStatus.UpstreamFailed),
@@ -53,7 +69,7 @@ export class Authorization extends HttpApiMiddleware.Tag<Authorization>()("@webs
  * so the answer takes the same time whichever (if any) matches.
  *
  * @since 0.1.0
- * @category tokens
+ * @category utils
  */
 export const matches = (candidate: Uint8Array, accepted: ReadonlyArray<Uint8Array>): boolean => {
   let found = false
@@ -72,7 +88,7 @@ const challenge = HttpApp.appendPreResponseHandler((_request, response) =>
  * Sets `Retry-After` (whole seconds, rounded up) on the response of the current request.
  *
  * @since 0.1.0
- * @category headers
+ * @category utils
  */
 export const retryAfterHeader = (seconds: number): Effect.Effect<void> =>
   HttpApp.appendPreResponseHandler((_request, response) =>

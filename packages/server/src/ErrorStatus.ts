@@ -28,7 +28,7 @@ import * as Schema from "effect/Schema"
  * The status of a websearch error.
  *
  * @since 0.1.0
- * @category status
+ * @category errors
  */
 export const statusOf = (error: WebSearchError.WebSearchError): number => {
   switch (error._tag) {

@@ -52,26 +52,32 @@ export const defaults = {
 } as const
 
 /**
- * The validated server settings.
- *
- * @since 0.1.0
- * @category models
- */
-export interface Service {
-  /** SHA-256 digests of the accepted tokens; empty only when `insecureNoAuth` is set. */
-  readonly tokenDigests: ReadonlyArray<Uint8Array>
-  readonly insecureNoAuth: boolean
-  readonly maxBodyBytes: number
-  readonly rateLimit: Option.Option<{ readonly limit: number; readonly window: Duration.Duration }>
-}
-
-/**
  * The server settings service.
  *
  * @since 0.1.0
- * @category tags
+ * @category services
  */
-export class ServerConfig extends Context.Tag("@websearch/server/ServerConfig")<ServerConfig, Service>() {}
+export class ServerConfig extends Context.Tag("@websearch/server/ServerConfig")<ServerConfig, ServerConfig.Service>() {}
+
+/**
+ * @since 0.1.0
+ * @category services
+ */
+export declare namespace ServerConfig {
+  /**
+   * The validated server settings.
+   *
+   * @since 0.1.0
+   * @category models
+   */
+  export interface Service {
+    /** SHA-256 digests of the accepted tokens; empty only when `insecureNoAuth` is set. */
+    readonly tokenDigests: ReadonlyArray<Uint8Array>
+    readonly insecureNoAuth: boolean
+    readonly maxBodyBytes: number
+    readonly rateLimit: Option.Option<{ readonly limit: number; readonly window: Duration.Duration }>
+  }
+}
 
 const invalid = (message: string) => WebSearchError.unavailable("invalid_config", `invalid server settings: ${message}`)
 
@@ -80,7 +86,7 @@ const invalid = (message: string) => WebSearchError.unavailable("invalid_config"
  * the token's length and the token itself is not held in memory longer than needed.
  *
  * @since 0.1.0
- * @category tokens
+ * @category utils
  */
 export const digest = (token: string): Uint8Array => createHash("sha256").update(token, "utf8").digest()
 
@@ -91,7 +97,7 @@ export const digest = (token: string): Uint8Array => createHash("sha256").update
  * @since 0.1.0
  * @category constructors
  */
-export const make = (options: Options = {}): Effect.Effect<Service, WebSearchError.Unavailable> =>
+export const make = (options: Options = {}): Effect.Effect<ServerConfig.Service, WebSearchError.Unavailable> =>
   Effect.suspend(() => {
     const tokens = (options.tokens ?? []).map((t) => (Redacted.isRedacted(t) ? Redacted.value(t) : t).trim())
     if (tokens.some((t) => t.length === 0)) return Effect.fail(invalid("an API token is empty"))

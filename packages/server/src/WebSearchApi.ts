@@ -3,6 +3,26 @@
  * (`HttpApiClient.make(WebSearchApi, { baseUrl })`) and so that an application can serve it with its own
  * Effect HTTP server. Every `/v1` endpoint needs a bearer token; `/health` does not.
  *
+ * @example
+ * ```ts
+ * import * as HttpApiClient from "@effect/platform/HttpApiClient"
+ * import * as HttpClient from "@effect/platform/HttpClient"
+ * import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+ * import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
+ * import * as WebSearchApi from "@websearch/server/WebSearchApi"
+ * import * as Effect from "effect/Effect"
+ *
+ * // A typed client of a running server, derived from the API's own definition.
+ * export const search = Effect.gen(function* () {
+ *   const client = yield* HttpApiClient.make(WebSearchApi.WebSearchApi, {
+ *     baseUrl: "http://127.0.0.1:8080",
+ *     transformClient: HttpClient.mapRequest(HttpClientRequest.bearerToken("a-long-random-token"))
+ *   })
+ *   const response = yield* client.v1.search({ payload: { keywords: ["effect layers"] } })
+ *   return response.results.map((result) => result.url)
+ * }).pipe(Effect.provide(NodeHttpClient.layerUndici))
+ * ```
+ *
  * @since 0.1.0
  */
 import * as HttpApi from "@effect/platform/HttpApi"
@@ -92,7 +112,7 @@ const check = HttpApiEndpoint.post("check", "/v1/providers/:id/check")
  * The authenticated capability endpoints.
  *
  * @since 0.1.0
- * @category groups
+ * @category constants
  */
 export class V1 extends HttpApiGroup.make("v1")
   .add(search)
@@ -115,7 +135,7 @@ export class V1 extends HttpApiGroup.make("v1")
  * The unauthenticated liveness endpoint.
  *
  * @since 0.1.0
- * @category groups
+ * @category constants
  */
 export class System extends HttpApiGroup.make("system")
   .add(HttpApiEndpoint.get("health", "/health").addSuccess(Health))
@@ -125,7 +145,7 @@ export class System extends HttpApiGroup.make("system")
  * The websearch HTTP API.
  *
  * @since 0.1.0
- * @category api
+ * @category constants
  */
 export class WebSearchApi extends HttpApi.make("websearch")
   .add(V1)

@@ -41,7 +41,7 @@ const withErrorHeaders = <A, R>(
  * input), `miss` (none) or `partial`. Absent when no cache is configured.
  *
  * @since 0.1.0
- * @category headers
+ * @category utils
  */
 export const cacheHeader = "x-websearch-cache"
 

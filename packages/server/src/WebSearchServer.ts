@@ -109,6 +109,25 @@ const serveWith = (
  * `Unavailable/invalid_config` when no token is given and `insecureNoAuth` is not set, or when it cannot listen.
  * Provides `HttpServer` (read the bound address from it) and the validated `ServerConfig`.
  *
+ * @example
+ * ```ts
+ * import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
+ * import * as Settings from "@websearch/core/Settings"
+ * import * as WebSearch from "@websearch/core/WebSearch"
+ * import * as Fetch from "@websearch/node/Fetch"
+ * import * as WebSearchServer from "@websearch/server/WebSearchServer"
+ * import * as Layer from "effect/Layer"
+ *
+ * // The HTTP API on port 8080; every /v1 call needs one of the bearer tokens.
+ * const Server = WebSearchServer.layer({ port: 8080, tokens: ["a-long-random-token"] }).pipe(
+ *   Layer.provide(WebSearchServer.layerRateLimiterMemory),
+ *   Layer.provide(WebSearch.layer(Fetch.layer)),
+ *   Layer.provide(Settings.layerConfig())
+ * )
+ *
+ * export const main = () => Layer.launch(Server).pipe(NodeRuntime.runMain)
+ * ```
+ *
  * @since 0.1.0
  * @category layers
  */

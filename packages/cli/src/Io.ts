@@ -1,0 +1,19 @@
+/**
+ * Where a command's output goes: the binary passes the process streams, tests and embedders capture them. Its own
+ * module so that the commands `Main` loads on demand (`Mcp`, `Serve`) take it without importing `Main` back.
+ *
+ * @since 0.2.0
+ */
+
+/**
+ * The streams and environment of one command line.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Io {
+  readonly stdout: (text: string) => void
+  readonly stderr: (text: string) => void
+  /** Environment variables, for the settings file named by `WEBSEARCH_CONFIG`. */
+  readonly env: Readonly<Record<string, string | undefined>>
+}
