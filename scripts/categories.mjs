@@ -36,6 +36,8 @@ export const MAPPING = {
   ...Object.fromEntries(CATEGORIES.map((category) => [category, category])),
   analysis: "utils",
   api: "constants",
+  "key placement": "constructors",
+  requests: "constructors",
   augmentation: "combinators",
   budget: "combinators",
   checks: "guards",

@@ -343,7 +343,7 @@ export const formatInvalidEntry = (invalid: InvalidEntry): string =>
  * allowlist is non-empty, matches at least one allowlist entry.
  *
  * @since 0.1.0
- * @category filtering
+ * @category combinators
  */
 export const isAllowed = (filter: UrlFilter, url: string): boolean => {
   const parsed = parseUrl(url)
@@ -357,7 +357,7 @@ export const isAllowed = (filter: UrlFilter, url: string): boolean => {
  * parsed or is not http(s)), preserving the input order in both.
  *
  * @since 0.1.0
- * @category filtering
+ * @category combinators
  */
 export const filterResults: {
   (

@@ -40,7 +40,7 @@ const fourPartDecimal = /^(0|[1-9]\d{0,2})(\.(0|[1-9]\d{0,2})){3}$/
  * Reads a CIDR block, or says why the text is not one.
  *
  * @since 0.2.0
- * @category parsing
+ * @category encoding
  */
 export const parse = (text: string): Either.Either<AddressRange, string> => {
   const invalid = Either.left(`"${text}" is not a CIDR block (198.18.0.0/15, fd00::/8)`)

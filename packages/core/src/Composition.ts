@@ -53,7 +53,7 @@ export interface Contributions {
  * The collector that `WebSearch.layer` provides to its parts.
  *
  * @since 0.2.0
- * @category tags
+ * @category services
  */
 export class Composition extends Context.Tag("@websearch/core/Composition")<Composition, Composition.Service>() {}
 

@@ -59,7 +59,7 @@ export const chunkSeparator = "\n\n[...]\n\n"
  * `WebSearch.layer(..., Compression.layerChunkRanker({ rank }))` (this reference serves direct calls of `compress`).
  *
  * @since 0.1.0
- * @category ranking
+ * @category combinators
  */
 export class ChunkRanker extends Context.Reference<ChunkRanker>()("@websearch/core/ChunkRanker", {
   defaultValue: (): ChunkRanker.Service => bm25Ranker
@@ -78,14 +78,14 @@ export const layerChunkRanker = (ranker: ChunkRanker.Service): Layer.Layer<never
  * Types that belong to {@link ChunkRanker}.
  *
  * @since 0.1.0
- * @category ranking
+ * @category combinators
  */
 export declare namespace ChunkRanker {
   /**
    * What a chunk ranker provides: one score per chunk, in the chunks' order.
    *
    * @since 0.1.0
-   * @category ranking
+   * @category combinators
    */
   export interface Service {
     readonly rank: (query: string, chunks: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<number>>
@@ -96,7 +96,7 @@ export declare namespace ChunkRanker {
  * BM25 (k1 = 1.2, b = 0.75) over lower-cased Unicode words, with IDF taken over the chunks of one call.
  *
  * @since 0.1.0
- * @category ranking
+ * @category combinators
  */
 export const bm25Ranker: ChunkRanker.Service = {
   rank: (query, chunks) => Effect.sync(() => Bm25.score(query, chunks))
@@ -180,7 +180,7 @@ const chunkSpans = (content: string, chunkSize: number): Array<Span> => {
  * chunks appear in source order.
  *
  * @since 0.1.0
- * @category compression
+ * @category combinators
  */
 export const chunkContent = (content: string, chunkSize: number): Array<string> =>
   chunkSpans(content, chunkSize).map((span) => content.slice(span.start, span.end))
@@ -210,7 +210,7 @@ const keep = (content: string, spans: ReadonlyArray<Span>, scores: ReadonlyArray
  * source order, joined by {@link chunkSeparator}; other results are returned unchanged.
  *
  * @since 0.1.0
- * @category compression
+ * @category combinators
  */
 export const compress = (
   results: ReadonlyArray<WebSearchResult>,

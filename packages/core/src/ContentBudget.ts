@@ -74,7 +74,7 @@ const isCjk = (code: number): boolean => cjkRanges.some(([from, to]) => code >= 
  * relies on.
  *
  * @since 0.1.0
- * @category tokens
+ * @category utils
  */
 export const estimateTokens = (text: string): number => {
   // Quarter-token units keep the sum exact in integers; one ceiling at the end keeps prefixes monotonic.
@@ -95,7 +95,7 @@ export const estimateTokens = (text: string): number => {
  * decrease as a prefix grows.
  *
  * @since 0.1.0
- * @category tokens
+ * @category utils
  */
 export class TokenCounter extends Context.Reference<TokenCounter>()("@websearch/core/TokenCounter", {
   defaultValue: (): TokenCounter.Service => defaultTokenCounter
@@ -105,7 +105,7 @@ export class TokenCounter extends Context.Reference<TokenCounter>()("@websearch/
  * The estimating counter ({@link estimateTokens}), used when no other is composed.
  *
  * @since 0.2.0
- * @category tokens
+ * @category utils
  */
 export const defaultTokenCounter: TokenCounter.Service = { count: estimateTokens }
 
@@ -122,14 +122,14 @@ export const layerTokenCounter = (counter: TokenCounter.Service): Layer.Layer<ne
  * Types that belong to {@link TokenCounter}.
  *
  * @since 0.1.0
- * @category tokens
+ * @category utils
  */
 export declare namespace TokenCounter {
   /**
    * What a token counter provides: the number of tokens a text takes.
    *
    * @since 0.1.0
-   * @category tokens
+   * @category utils
    */
   export interface Service {
     readonly count: (text: string) => number
@@ -142,7 +142,7 @@ export declare namespace TokenCounter {
  * order; the allowances never sum above `limit`, and any indivisible remainder goes to the earliest large items.
  *
  * @since 0.1.0
- * @category budget
+ * @category combinators
  */
 export const allocate = (sizes: ReadonlyArray<number>, limit: number): Array<number> => {
   const total = sizes.reduce((sum, size) => sum + size, 0)
@@ -204,7 +204,7 @@ const finish = (content: string, cut: number): string =>
  * in the last tenth, never inside a surrogate pair, and with trailing white space removed.
  *
  * @since 0.1.0
- * @category budget
+ * @category combinators
  */
 export const truncateChars = (content: string, maxChars: number): string =>
   content.length <= maxChars ? content : finish(content, wordCut(content, codePointCut(content, maxChars)))
@@ -214,7 +214,7 @@ export const truncateChars = (content: string, maxChars: number): string =>
  * code-point boundaries, then moved back to white space in the last tenth when there is some.
  *
  * @since 0.1.0
- * @category budget
+ * @category combinators
  */
 export const truncateTokens = (content: string, maxTokens: number, counter: TokenCounter.Service): string => {
   if (counter.count(content) <= maxTokens) return content
@@ -252,7 +252,7 @@ const byChars = (results: ReadonlyArray<WebSearchResult>, limit: number) =>
  * for tokens) nor {@link hardCapChars} characters. Results keep their order; cut contents are prefixes.
  *
  * @since 0.1.0
- * @category budget
+ * @category combinators
  */
 export const apply: {
   (
@@ -285,7 +285,7 @@ export const apply: {
  * {@link apply} as an Effect that counts tokens with the {@link TokenCounter} in context.
  *
  * @since 0.1.0
- * @category budget
+ * @category combinators
  */
 export const enforce: {
   (budget: ContentBudget): (results: ReadonlyArray<WebSearchResult>) => Effect.Effect<ReadonlyArray<WebSearchResult>>

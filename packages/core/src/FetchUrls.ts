@@ -18,7 +18,7 @@ import type { WebSearchResponse } from "./WebSearchResponse.js"
  * The URL-fetching service.
  *
  * @since 0.1.0
- * @category tags
+ * @category services
  */
 export class FetchUrls extends Context.Tag("@websearch/core/FetchUrls")<FetchUrls, FetchUrls.Service>() {}
 

@@ -17,7 +17,7 @@ import type { WebSearchResult } from "./WebSearchResponse.js"
  * does not parse is compared as it is.
  *
  * @since 0.1.0
- * @category normalisation
+ * @category utils
  */
 export const normalizeUrlForDedupe = (url: string): string => {
   let parsed: URL
@@ -55,7 +55,7 @@ export interface Options {
  * Removes results whose URL (per {@link normalizeUrlForDedupe}) repeats an earlier one, keeping order.
  *
  * @since 0.1.0
- * @category post-processing
+ * @category combinators
  */
 export const dedupeByUrl = (results: ReadonlyArray<WebSearchResult>): Array<WebSearchResult> =>
   dedupe(results, (result) => normalizeUrlForDedupe(result.url))
@@ -65,7 +65,7 @@ export const dedupeByUrl = (results: ReadonlyArray<WebSearchResult>): Array<WebS
  * `TokenCounter` and `ChunkRanker` references, whose defaults need no setup.
  *
  * @since 0.1.0
- * @category post-processing
+ * @category combinators
  */
 export const run = (
   results: ReadonlyArray<WebSearchResult>,

@@ -82,7 +82,7 @@ export const make = (preset: Preset): Preset => preset
  * Whether a preset has a capability.
  *
  * @since 0.1.0
- * @category predicates
+ * @category guards
  */
 export const supports = (preset: Preset, capability: Capability): boolean =>
   preset.capabilities.some((c) => c.feature === capability)

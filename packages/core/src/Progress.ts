@@ -34,7 +34,7 @@ export interface InputFinished {
  * The progress reporter in context; the default ignores every event.
  *
  * @since 0.1.0
- * @category tags
+ * @category services
  */
 export class Progress extends Context.Reference<Progress>()("@websearch/core/Progress", {
   defaultValue: (): Progress.Service => ({ inputFinished: () => Effect.void })

@@ -72,7 +72,7 @@ export type ProviderCheck = typeof ProviderCheck.Type
  * The checks service.
  *
  * @since 0.1.0
- * @category tags
+ * @category services
  */
 export class ProviderChecks extends Context.Tag("@websearch/core/ProviderChecks")<
   ProviderChecks,

@@ -41,7 +41,7 @@ export type ProviderDescription = Description.ProviderDescription
  * The registry service, provided by `WebSearch.layer`.
  *
  * @since 0.1.0
- * @category tags
+ * @category services
  */
 export class ProviderRegistry extends Context.Tag("@websearch/core/ProviderRegistry")<
   ProviderRegistry,

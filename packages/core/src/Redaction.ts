@@ -38,7 +38,7 @@ export const placeholder = "[redacted]"
  * Whether a header or query parameter of this name carries a credential.
  *
  * @since 0.2.0
- * @category predicates
+ * @category guards
  */
 export const isCredentialName = (name: string): boolean => credentialName.test(name)
 
@@ -46,7 +46,7 @@ export const isCredentialName = (name: string): boolean => credentialName.test(n
  * Whether a URL carries a credential: a credential-named query parameter, or a password.
  *
  * @since 0.2.0
- * @category predicates
+ * @category guards
  */
 export const hasCredential = (url: URL): boolean => {
   if (url.password !== "") return true
@@ -58,7 +58,7 @@ export const hasCredential = (url: URL): boolean => {
  * The URL to show: credential-named query parameters and any password replaced by the placeholder.
  *
  * @since 0.2.0
- * @category redaction
+ * @category utils
  */
 export const scrubUrl = (url: URL): URL => {
   const shown = new URL(url)
@@ -81,7 +81,7 @@ const base64 = (text: string): string => {
  * base64, and for basic auth the base64 of `user:password` (the `Authorization: Basic` value).
  *
  * @since 0.2.0
- * @category redaction
+ * @category utils
  */
 export const forms = (secret: string, username?: string): ReadonlyArray<string> => {
   const encoded = encodeURIComponent(secret)
@@ -102,7 +102,7 @@ const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
  * words, and no provider issues a key that short.
  *
  * @since 0.2.0
- * @category redaction
+ * @category utils
  */
 export const scrub = (text: string, secretForms: ReadonlyArray<string>): string => {
   const usable = [...new Set(secretForms.filter((form) => form.length >= 4))].sort((a, b) => b.length - a.length)

@@ -20,7 +20,7 @@ import type { ResearchResponse } from "./WebSearchResponse.js"
  * The research service.
  *
  * @since 0.1.0
- * @category tags
+ * @category services
  */
 export class Research extends Context.Tag("@websearch/core/Research")<Research, Research.Service>() {}
 

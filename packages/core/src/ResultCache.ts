@@ -98,7 +98,7 @@ export interface Policy {
  * percent-encoded) since the fragment never reaches the server.
  *
  * @since 0.1.0
- * @category keys
+ * @category utils
  */
 export const normalizeInput = (capability: ListCapability, input: string): string => {
   if (capability === "fetchUrls") {
@@ -116,7 +116,7 @@ export const normalizeInput = (capability: ListCapability, input: string): strin
  * differ in provider, capability, endpoint, engines, count or normalised input never share an entry.
  *
  * @since 0.1.0
- * @category keys
+ * @category utils
  */
 export const key = (request: Request): string =>
   JSON.stringify([
@@ -135,7 +135,7 @@ const cachedFailures: ReadonlySet<string> = new Set(["http_404", "http_status", 
  * Whether a failure is kept (for the short failure TTL): see the module documentation for the reasoning.
  *
  * @since 0.1.0
- * @category policy
+ * @category utils
  */
 export const isCacheableFailure = (error: WebSearchError.WebSearchError): boolean =>
   error._tag === "ResponseInvalid" ||
@@ -153,7 +153,7 @@ const typedFailure = (exit: CallExit): Option.Option<WebSearchError.WebSearchErr
  * How long the outcome of a driver call is kept; zero means it is not stored.
  *
  * @since 0.1.0
- * @category policy
+ * @category utils
  */
 export const timeToLive = (exit: CallExit, policy: Policy): Duration.Duration => {
   if (Exit.isSuccess(exit)) return policy.success
@@ -219,7 +219,7 @@ const count = (outcome: "hit" | "miss") =>
  * Works across the fibers the pipeline forks.
  *
  * @since 0.1.0
- * @category tracking
+ * @category combinators
  */
 export const track = <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<[A, Stats], E, R> =>
   Effect.suspend(() => {
@@ -234,7 +234,7 @@ export const track = <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<[A, 
  * `miss` when none did, `partial` otherwise, and none when nothing was looked up (no cache, or `research`).
  *
  * @since 0.1.0
- * @category tracking
+ * @category combinators
  */
 export const status = (stats: Stats): Option.Option<"hit" | "miss" | "partial"> =>
   stats.hits + stats.misses === 0
@@ -408,7 +408,7 @@ export const layer = (store: Store, options?: Options): Layer.Layer<never, never
  * The cache policy of a capability from the settings' TTLs.
  *
  * @since 0.1.0
- * @category policy
+ * @category utils
  */
 export const policyFor = (
   ttls: { readonly [C in ListCapability]: Duration.Duration } & { readonly failures: Duration.Duration },

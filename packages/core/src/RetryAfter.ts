@@ -39,7 +39,7 @@ const monthName = /[A-Za-z]{3}/
  * allows only digits) is rounded up rather than refused. `nowMillis` is the current time, for a date.
  *
  * @since 0.2.0
- * @category parsing
+ * @category encoding
  */
 export const parse = (value: string | undefined, nowMillis: number): number | undefined => {
   if (value === undefined) return undefined
@@ -55,7 +55,7 @@ export const parse = (value: string | undefined, nowMillis: number): number | un
  * `parse` against Effect's `Clock`.
  *
  * @since 0.2.0
- * @category parsing
+ * @category encoding
  */
 export const seconds = (value: string | undefined): Effect.Effect<number | undefined> =>
   Effect.map(Clock.currentTimeMillis, (now) => parse(value, now))
@@ -64,7 +64,7 @@ export const seconds = (value: string | undefined): Effect.Effect<number | undef
  * `parse` of the `retry-after` entry of a lower-cased header record (as `@effect/platform` and undici give them).
  *
  * @since 0.2.0
- * @category parsing
+ * @category encoding
  */
 export const fromHeaders = (
   headers: Readonly<Record<string, string | ReadonlyArray<string> | undefined>>,

@@ -20,7 +20,7 @@ import type { WebSearchResponse } from "./WebSearchResponse.js"
  * The keyword-search service.
  *
  * @since 0.1.0
- * @category tags
+ * @category services
  */
 export class SearchKeywords extends Context.Tag("@websearch/core/SearchKeywords")<
   SearchKeywords,

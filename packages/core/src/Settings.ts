@@ -35,25 +35,13 @@ import type * as WebSearchError from "./WebSearchError.js"
  * @since 0.1.0
  * @category schemas
  */
-export {
-  CapabilityOverride,
-  CommonOverride,
-  commonFields,
-  defaults,
-  HeaderText,
-  merge,
-  parseDuration,
-  ProviderOverride,
-  type RateLimit,
-  RateLimitInput,
-  SettingsInput
-} from "./SettingsInput.js"
+export * from "./SettingsInput.js"
 
 /**
  * The settings service.
  *
  * @since 0.1.0
- * @category tags
+ * @category services
  */
 export class Settings extends Context.Tag("@websearch/core/Settings")<Settings, Settings.Service>() {}
 

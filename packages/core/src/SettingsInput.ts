@@ -6,6 +6,7 @@
  *
  * @since 0.2.0
  */
+import type * as ProviderConfig from "./ProviderConfig.js"
 import * as Duration from "effect/Duration"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
@@ -44,7 +45,7 @@ const Secret = Schema.Redacted(HeaderText)
  * `"30 seconds"` or `"1 minute"`. Negative, fractional-millisecond and infinite values are refused.
  *
  * @since 0.1.0
- * @category conversions
+ * @category encoding
  */
 export const parseDuration = (input: number | string): Option.Option<Duration.Duration> => {
   if (typeof input === "number") {
@@ -94,7 +95,7 @@ export const RateLimitInput = Schema.Struct({
  * @since 0.1.0
  * @category models
  */
-export type { RateLimit } from "./ProviderConfig.js"
+export type RateLimit = ProviderConfig.RateLimit
 
 /**
  * What a user may change on one capability of a provider: its endpoint.

@@ -27,7 +27,7 @@ export interface Status {
  * The stores' health in context; by default there are no shared stores and nothing to report.
  *
  * @since 0.1.0
- * @category tags
+ * @category services
  */
 export class StoreHealth extends Context.Reference<StoreHealth>()("@websearch/core/StoreHealth", {
   defaultValue: (): StoreHealth.Service => none

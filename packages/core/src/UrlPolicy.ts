@@ -67,7 +67,7 @@ export type AddressRange = Cidr.AddressRange
  * text is not an IP literal.
  *
  * @since 0.1.0
- * @category classification
+ * @category guards
  */
 export const classifyAddress: (address: string) => AddressClass | undefined = AddressClasses.classifyAddress
 
@@ -75,7 +75,7 @@ export const classifyAddress: (address: string) => AddressClass | undefined = Ad
  * Whether an IP literal is a public address; false for anything that is not an IP literal.
  *
  * @since 0.1.0
- * @category classification
+ * @category guards
  */
 export const isPublicAddress = (address: string): boolean => classifyAddress(address) === "public"
 
@@ -83,7 +83,7 @@ export const isPublicAddress = (address: string): boolean => classifyAddress(add
  * Normalises a host as the policy compares it: lower-cased, brackets removed, trailing dots removed.
  *
  * @since 0.1.0
- * @category normalisation
+ * @category utils
  */
 export const normalizeHost: (host: string) => string = HostName.normalizeHost
 
@@ -92,7 +92,7 @@ export const normalizeHost: (host: string) => string = HostName.normalizeHost
  * one of the local suffixes (`*.local`, `*.internal`, ...), or a single-label name.
  *
  * @since 0.1.0
- * @category classification
+ * @category guards
  */
 export const localNameRule: (host: string) => string | undefined = HostName.localNameRule
 
@@ -146,7 +146,7 @@ const TypeId: unique symbol = Symbol.for("@websearch/core/UrlPolicy")
 
 /**
  * @since 0.1.0
- * @category type ids
+ * @category constants
  */
 export type TypeId = typeof TypeId
 
@@ -246,7 +246,7 @@ const inAllowedCidrs = (self: UrlPolicy, address: Address): boolean => {
  * Whether an IP literal lies inside one of the policy's `allowCidrs` (false for anything else).
  *
  * @since 0.1.0
- * @category checks
+ * @category guards
  */
 export const isAllowedAddress: {
   (address: string): (self: UrlPolicy) => boolean
@@ -267,7 +267,7 @@ const preview = (s: string): string => (s.length > 120 ? `${s.slice(0, 117)}...`
  * normalisation and settings use it too. Never quotes a password.
  *
  * @since 0.1.0
- * @category checks
+ * @category guards
  */
 export const parseHttpUrl = (url: string | URL): Either.Either<URL, WebSearchError.RequestFailed> => {
   let parsed: URL
@@ -337,7 +337,7 @@ const entryFor = (host: string, port: number) => (host.includes(":") ? `[${host}
  * {@link checkAddress}.
  *
  * @since 0.1.0
- * @category checks
+ * @category guards
  */
 export const checkUrl: {
   (url: string | URL): (self: UrlPolicy) => Either.Either<CheckedUrl, WebSearchError.RequestFailed>
@@ -385,7 +385,7 @@ export const checkUrl: {
  * naming the host and the address otherwise, and for anything that is not an IP address.
  *
  * @since 0.1.0
- * @category checks
+ * @category guards
  */
 export const checkAddress: {
   (checked: CheckedUrl, address: string): (self: UrlPolicy) => Either.Either<void, WebSearchError.RequestFailed>

@@ -97,7 +97,7 @@ const logFact = (fact: UsageFact): Effect.Effect<void> =>
  * The usage sink in context; the default logs each fact at debug level.
  *
  * @since 0.1.0
- * @category tags
+ * @category services
  */
 export class UsageSink extends Context.Reference<UsageSink>()("@websearch/core/UsageSink", {
   defaultValue: (): UsageSink.Service => defaultSink

@@ -14,13 +14,13 @@ import * as Redaction from "./Redaction.js"
  * Marks the four websearch errors, across copies of this package (the symbol is registered globally).
  *
  * @since 0.2.0
- * @category type ids
+ * @category constants
  */
 export const TypeId: unique symbol = Symbol.for("@websearch/core/WebSearchError")
 
 /**
  * @since 0.2.0
- * @category type ids
+ * @category constants
  */
 export type TypeId = typeof TypeId
 
@@ -28,7 +28,7 @@ export type TypeId = typeof TypeId
  * Why a capability cannot be used as configured. Retrying does not help.
  *
  * @since 0.1.0
- * @category reasons
+ * @category errors
  */
 export const UnavailableReason = Schema.Literal(
   "no_default_provider",
@@ -42,7 +42,7 @@ export const UnavailableReason = Schema.Literal(
 
 /**
  * @since 0.1.0
- * @category reasons
+ * @category errors
  */
 export type UnavailableReason = typeof UnavailableReason.Type
 
@@ -50,7 +50,7 @@ export type UnavailableReason = typeof UnavailableReason.Type
  * Why a request did not complete.
  *
  * @since 0.1.0
- * @category reasons
+ * @category errors
  */
 export const RequestFailedReason = Schema.Literal(
   "invalid_input",
@@ -75,7 +75,7 @@ export const RequestFailedReason = Schema.Literal(
 
 /**
  * @since 0.1.0
- * @category reasons
+ * @category errors
  */
 export type RequestFailedReason = typeof RequestFailedReason.Type
 
@@ -83,7 +83,7 @@ export type RequestFailedReason = typeof RequestFailedReason.Type
  * Why a provider's answer was not usable.
  *
  * @since 0.1.0
- * @category reasons
+ * @category errors
  */
 export const ResponseInvalidReason = Schema.Literal(
   "decode_failed",
@@ -95,7 +95,7 @@ export const ResponseInvalidReason = Schema.Literal(
 
 /**
  * @since 0.1.0
- * @category reasons
+ * @category errors
  */
 export type ResponseInvalidReason = typeof ResponseInvalidReason.Type
 
@@ -103,13 +103,13 @@ export type ResponseInvalidReason = typeof ResponseInvalidReason.Type
  * Why a request was aborted: the caller cancelled it.
  *
  * @since 0.1.0
- * @category reasons
+ * @category errors
  */
 export const AbortedReason = Schema.Literal("interrupted")
 
 /**
  * @since 0.1.0
- * @category reasons
+ * @category errors
  */
 export type AbortedReason = typeof AbortedReason.Type
 
@@ -117,7 +117,7 @@ export type AbortedReason = typeof AbortedReason.Type
  * The request-failure reasons where trying again later is likely to help.
  *
  * @since 0.1.0
- * @category reasons
+ * @category errors
  */
 export const retryableReasons: ReadonlySet<RequestFailedReason> = new Set<RequestFailedReason>([
   "timeout",
@@ -134,13 +134,13 @@ export const retryableReasons: ReadonlySet<RequestFailedReason> = new Set<Reques
  * The tags of the four errors.
  *
  * @since 0.2.0
- * @category reasons
+ * @category errors
  */
 export const ErrorTag = Schema.Literal("Unavailable", "RequestFailed", "ResponseInvalid", "Aborted")
 
 /**
  * @since 0.2.0
- * @category reasons
+ * @category errors
  */
 export type ErrorTag = typeof ErrorTag.Type
 
@@ -148,7 +148,7 @@ export type ErrorTag = typeof ErrorTag.Type
  * Any of the four errors' reasons.
  *
  * @since 0.2.0
- * @category reasons
+ * @category errors
  */
 export const InputFailureReason = Schema.Literal(
   ...UnavailableReason.literals,
@@ -159,7 +159,7 @@ export const InputFailureReason = Schema.Literal(
 
 /**
  * @since 0.2.0
- * @category reasons
+ * @category errors
  */
 export type InputFailureReason = typeof InputFailureReason.Type
 
@@ -357,7 +357,7 @@ export const isWebSearchError = (u: unknown): u is WebSearchError => Predicate.h
  * The per-input summary of an error, as it appears in `failures`.
  *
  * @since 0.1.0
- * @category conversions
+ * @category encoding
  */
 export const toInputFailure = (input: string, error: WebSearchError): InputFailure =>
   new InputFailure({
@@ -373,7 +373,7 @@ export const toInputFailure = (input: string, error: WebSearchError): InputFailu
  * A plain JSON object for the wire (CLI `--json`, HTTP bodies), with the tag and without the stack.
  *
  * @since 0.1.0
- * @category conversions
+ * @category encoding
  */
 export const toJson = (error: WebSearchError): Record<string, unknown> =>
   Either.getOrElse(

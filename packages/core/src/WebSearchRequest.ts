@@ -127,7 +127,7 @@ export type ResearchRequest = typeof ResearchRequest.Type
  * Normalises one keyword: trimmed, inner runs of white space folded to one space.
  *
  * @since 0.1.0
- * @category normalisation
+ * @category utils
  */
 export const normalizeKeyword = (keyword: string): string => keyword.replace(/\s+/gu, " ").trim()
 
@@ -136,7 +136,7 @@ export const normalizeKeyword = (keyword: string): string => keyword.replace(/\s
  * Idempotent: normalising twice gives the same list.
  *
  * @since 0.1.0
- * @category normalisation
+ * @category utils
  */
 export const normalizeKeywords = (keywords: ReadonlyArray<string>): ReadonlyArray<string> =>
   dedupe(keywords.map(normalizeKeyword).filter((k) => k.length > 0))
@@ -145,7 +145,7 @@ export const normalizeKeywords = (keywords: ReadonlyArray<string>): ReadonlyArra
  * Removes duplicates, keeping each value's first occurrence and the original order.
  *
  * @since 0.1.0
- * @category normalisation
+ * @category utils
  */
 export const dedupe = <A>(items: Iterable<A>, key: (a: A) => unknown = (a) => a): Array<A> => {
   const seen = new Set<unknown>()
@@ -164,7 +164,7 @@ export const dedupe = <A>(items: Iterable<A>, key: (a: A) => unknown = (a) => a)
  * Returns the serialised URL or a sentence saying what is wrong with it. Idempotent.
  *
  * @since 0.1.0
- * @category normalisation
+ * @category utils
  */
 export const normalizeUrl = (raw: string): Either.Either<string, string> =>
   // The scheme and credential rules live in UrlPolicy; the host, port and address rules are applied per URL
@@ -240,7 +240,7 @@ const decodeFetch = decodeWith(FetchUrlsRequest, "fetchUrls", [["urls", "URLs"]]
  * field at fault.
  *
  * @since 0.1.0
- * @category decoding
+ * @category encoding
  */
 export const normalizeSearchKeywords = (
   request: unknown
@@ -264,7 +264,7 @@ export const normalizeSearchKeywords = (
  * refused URL fails alone (`RequestFailed/ssrf_rejected`).
  *
  * @since 0.1.0
- * @category decoding
+ * @category encoding
  */
 export const normalizeFetchUrls = (request: unknown): Effect.Effect<NormalizedRequest, WebSearchError.RequestFailed> =>
   Effect.flatMap(decodeFetch(request), (decoded) => {
@@ -291,7 +291,7 @@ export const normalizeFetchUrls = (request: unknown): Effect.Effect<NormalizedRe
  * Validates a `research` request (brief trimmed, domains lower-cased); fails with `RequestFailed/invalid_input`.
  *
  * @since 0.1.0
- * @category decoding
+ * @category encoding
  */
 export const decodeResearch: (request: unknown) => Effect.Effect<ResearchRequest, WebSearchError.RequestFailed> =
   decodeWith(ResearchRequest, "research", [["allowedDomains", "allowedDomains"]])

@@ -55,7 +55,7 @@ import * as SafeTransport from "./SafeTransport.js"
  * The preset this provider serves (the built-in `fetch` preset of core).
  *
  * @since 0.1.0
- * @category presets
+ * @category constants
  */
 export const preset: Preset.Preset = Preset.make({
   id: "fetch",

@@ -310,7 +310,7 @@ export const layerHttpClient: Layer.Layer<HttpClient.HttpClient, never, SafeTran
  * request's host for any other client error.
  *
  * @since 0.1.0
- * @category conversions
+ * @category encoding
  */
 export const fromHttpClientError: (error: HttpClientError.HttpClientError) => WebSearchError.RequestFailed =
   HttpClientAdapter.fromHttpClientError

@@ -42,7 +42,7 @@ export const providerId = "baidu"
  * The `baidu` preset: its capabilities, default endpoints, credentials and published budget.
  *
  * @since 0.1.0
- * @category presets
+ * @category constants
  */
 export const preset: Preset.Preset = Preset.make({
   id: "baidu",

@@ -38,7 +38,7 @@ export const providerId = "bing"
  * The `bing` preset: its capabilities, default endpoints, credentials and published budget.
  *
  * @since 0.1.0
- * @category presets
+ * @category constants
  */
 export const preset: Preset.Preset = Preset.make({
   id: "bing",
@@ -140,7 +140,7 @@ const errorsOf = (json: unknown): ReadonlyArray<{ readonly code: string; readonl
  * How Bing refused, from the status and the error body; undefined for the default reading.
  *
  * @since 0.1.0
- * @category decoding
+ * @category encoding
  */
 export const refusal = (
   status: number,

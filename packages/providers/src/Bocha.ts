@@ -36,7 +36,7 @@ export const providerId = "bocha"
  * The `bocha` preset: its capabilities, default endpoints, credentials and published budget.
  *
  * @since 0.1.0
- * @category presets
+ * @category constants
  */
 export const preset: Preset.Preset = Preset.make({
   id: "bocha",

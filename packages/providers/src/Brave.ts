@@ -38,7 +38,7 @@ export const providerId = "brave"
  * The `brave` preset: its capabilities, default endpoints, credentials and published budget.
  *
  * @since 0.1.0
- * @category presets
+ * @category constants
  */
 export const preset: Preset.Preset = Preset.make({
   id: "brave",
@@ -130,7 +130,7 @@ export const SearchAnswer = Schema.Struct({
  * Seconds until the first rate-limit window resets, from `X-RateLimit-Reset` ("1" or "1, 1419704").
  *
  * @since 0.1.0
- * @category decoding
+ * @category encoding
  */
 export const resetSeconds = (headers: Readonly<Record<string, string>>): number | undefined => {
   const first = headers["x-ratelimit-reset"]?.split(",")[0]?.trim()
@@ -152,7 +152,7 @@ const isTokenCode = (code: string | undefined): boolean => /TOKEN|SUBSCRIPTION|U
  * How Brave refused, from the status, headers and the error envelope (when the body is one).
  *
  * @since 0.1.0
- * @category decoding
+ * @category encoding
  */
 export const refusal = (
   status: number,

@@ -37,7 +37,7 @@ export const providerId = "duckduckgo"
  * The `duckduckgo` preset (core's built-in one; keyless).
  *
  * @since 0.1.0
- * @category presets
+ * @category constants
  */
 export const preset: Preset.Preset = Preset.make({
   id: "duckduckgo",
@@ -103,7 +103,7 @@ const isDuckDuckGoHost = (host: string): boolean => host === "duckduckgo.com" ||
  * undefined.
  *
  * @since 0.1.0
- * @category decoding
+ * @category encoding
  */
 export const targetUrl = (href: string): string | undefined => {
   const raw = href.trim()
@@ -127,7 +127,7 @@ const challengeText = "bots use DuckDuckGo too"
  * Reads a DuckDuckGo HTML page (see `Page`).
  *
  * @since 0.1.0
- * @category decoding
+ * @category encoding
  */
 export const parsePage = (html: string): Page => {
   const document = new DOMParser().parseFromString(html, "text/html") as unknown as Document

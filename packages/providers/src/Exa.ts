@@ -36,7 +36,7 @@ export const providerId = "exa"
  * The `exa` preset: its capabilities, default endpoints, credentials and published budget.
  *
  * @since 0.1.0
- * @category presets
+ * @category constants
  */
 export const preset: Preset.Preset = Preset.make({
   id: "exa",
@@ -202,7 +202,7 @@ const exa = { refuse, key: ProviderHttp.header("x-api-key") }
  * The content of one result: its text, else its highlights, else its summary.
  *
  * @since 0.1.0
- * @category decoding
+ * @category encoding
  */
 export const contentOf = (result: typeof Result.Type): string => {
   const text = Fields.tidy(result.text ?? "")
@@ -234,7 +234,7 @@ const searchKeywords = (client: HttpClient.HttpClient) =>
  * timeout tags → `timeout`, anything else → `http_status` (`http_403` for a 403), the tag in the message.
  *
  * @since 0.1.0
- * @category decoding
+ * @category encoding
  */
 export const statusFailure = (
   c: Http.Call,

@@ -48,7 +48,7 @@ export const providerId = "exa-mcp"
  * The `exa-mcp` preset: its capabilities, default endpoints, credentials and published budget.
  *
  * @since 0.1.0
- * @category presets
+ * @category constants
  */
 export const preset: Preset.Preset = Preset.make({
   id: "exa-mcp",
@@ -149,7 +149,7 @@ export const Reply = Schema.Struct({
  * cap.
  *
  * @since 0.1.0
- * @category decoding
+ * @category encoding
  */
 export const messagesOf = (text: string, maxEventChars: number): ReadonlyArray<unknown> | Sse.TooLarge => {
   const whole = Http.parseJson(text)
@@ -175,7 +175,7 @@ const isReply = (message: unknown): message is Record<string, unknown> =>
  * could not read the request's id, as the free tier's rate limit does).
  *
  * @since 0.1.0
- * @category decoding
+ * @category encoding
  */
 export const replyFor = (messages: ReadonlyArray<unknown>, id: number): Record<string, unknown> | undefined => {
   const replies = messages.filter(isReply)

@@ -35,7 +35,7 @@ export const providerId = "firecrawl"
  * The `firecrawl` preset: its capabilities, default endpoints, credentials and published budget.
  *
  * @since 0.1.0
- * @category presets
+ * @category constants
  */
 export const preset: Preset.Preset = Preset.make({
   id: "firecrawl",

@@ -48,7 +48,7 @@ export const providerId = "google"
  * The `google` preset: its capabilities, default endpoints, credentials and published budget.
  *
  * @since 0.1.0
- * @category presets
+ * @category constants
  */
 export const preset: Preset.Preset = Preset.make({
   id: "google",
@@ -126,7 +126,7 @@ const quotaReasons: ReadonlySet<string> = new Set(["dailyLimitExceeded", "quotaE
  * How Google refused, from the status and its error envelope; undefined for the default reading.
  *
  * @since 0.1.0
- * @category decoding
+ * @category encoding
  */
 export const refusal = (
   status: number,

@@ -45,7 +45,7 @@ export const providerId = "jina"
  * The `jina` preset (core's built-in one): search at `https://s.jina.ai`, the Reader at `https://r.jina.ai`.
  *
  * @since 0.1.0
- * @category presets
+ * @category constants
  */
 export const preset: Preset.Preset = Preset.make({
   id: "jina",

@@ -35,7 +35,7 @@ export const providerId = "kagi"
  * The `kagi` preset: its capabilities, default endpoints, credentials and published budget.
  *
  * @since 0.1.0
- * @category presets
+ * @category constants
  */
 export const preset: Preset.Preset = Preset.make({
   id: "kagi",
@@ -99,7 +99,7 @@ const ErrorEnvelope = Schema.Struct({ error: Schema.Array(ErrorEntry) })
  * How Kagi refused, from its error list (at any status); undefined when the body has none.
  *
  * @since 0.1.0
- * @category decoding
+ * @category encoding
  */
 export const refusal = (
   status: number,

@@ -34,7 +34,7 @@ export const providerId = "keenable"
  * The `keenable` preset (core's built-in one; the key is optional).
  *
  * @since 0.1.0
- * @category presets
+ * @category constants
  */
 export const preset: Preset.Preset = Preset.make({
   id: "keenable",

@@ -34,7 +34,7 @@ export const providerId = "ollama"
  * The `ollama` preset: its capabilities, default endpoints, credentials and published budget.
  *
  * @since 0.1.0
- * @category presets
+ * @category constants
  */
 export const preset: Preset.Preset = Preset.make({
   id: "ollama",

@@ -58,7 +58,7 @@ export const providerId = Errors.providerId
  * The `openai` preset: capability `research` at `https://api.openai.com/v1`, API key required.
  *
  * @since 0.1.0
- * @category presets
+ * @category constants
  */
 export const preset: Preset.Preset = Preset.make({
   id: providerId,

@@ -79,7 +79,7 @@ export const defaultModel = "gpt-5-mini"
  * The rates of a model, if it is priced.
  *
  * @since 0.1.0
- * @category lookups
+ * @category accessors
  */
 export const lookup = (model: string): ModelPrice | undefined => models.get(model)
 
@@ -104,7 +104,7 @@ const round = (usd: number): number => Math.round(usd * 1_000_000) / 1_000_000
  * call. Cached tokens are part of the input count, so they are billed once, at the cached rate.
  *
  * @since 0.1.0
- * @category pricing
+ * @category utils
  */
 export const price = (rates: ModelPrice, usage: Usage): UsageSink.UsageCost => {
   const cached = Math.min(usage.cachedInputTokens, usage.inputTokens)

@@ -32,7 +32,7 @@ export const providerId = "perplexity"
  * The `perplexity` preset: its capabilities, default endpoints, credentials and published budget.
  *
  * @since 0.1.0
- * @category presets
+ * @category constants
  */
 export const preset: Preset.Preset = Preset.make({
   id: "perplexity",

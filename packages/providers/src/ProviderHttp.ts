@@ -130,7 +130,7 @@ export interface KeyPlacement {
  * The key as a Bearer token (`Authorization: Bearer …`), the default.
  *
  * @since 0.2.0
- * @category key placement
+ * @category constructors
  */
 export const bearer: KeyPlacement = { optional: false, apply: (key) => HttpClientRequest.bearerToken(key) }
 
@@ -138,7 +138,7 @@ export const bearer: KeyPlacement = { optional: false, apply: (key) => HttpClien
  * The key in a header of its own (`x-api-key`), after an optional prefix (`header("authorization", "Bot ")`).
  *
  * @since 0.2.0
- * @category key placement
+ * @category constructors
  */
 export const header = (name: string, prefix: string = ""): KeyPlacement => ({
   optional: false,
@@ -150,7 +150,7 @@ export const header = (name: string, prefix: string = ""): KeyPlacement => ({
  * query parameter must be named like a credential (`key`, `api_key`) so the provider client redacts it from spans.
  *
  * @since 0.2.0
- * @category key placement
+ * @category constructors
  */
 export const inRequest: KeyPlacement = { optional: false, apply: () => (request) => request }
 
@@ -158,7 +158,7 @@ export const inRequest: KeyPlacement = { optional: false, apply: () => (request)
  * The same placement, for a provider that also answers without a key (at a lower rate, say).
  *
  * @since 0.2.0
- * @category key placement
+ * @category constructors
  */
 export const optional = (placement: KeyPlacement): KeyPlacement => ({ ...placement, optional: true })
 
@@ -221,7 +221,7 @@ const json = <A, I>(
  * query), the key placed as `key` says, and decodes the answer with `schema`.
  *
  * @since 0.2.0
- * @category requests
+ * @category constructors
  */
 export const getJson = <A, I>(
   client: HttpClient.HttpClient,
@@ -242,7 +242,7 @@ export const getJson = <A, I>(
  * answer with `schema`.
  *
  * @since 0.2.0
- * @category requests
+ * @category constructors
  */
 export const postJson = <A, I>(
   client: HttpClient.HttpClient,

@@ -53,7 +53,7 @@ export const providerId = "searxng"
  * The `searxng` preset (core's built-in one: keyless, no default endpoint).
  *
  * @since 0.1.0
- * @category presets
+ * @category constants
  */
 export const preset: Preset.Preset = Preset.make({
   id: "searxng",
@@ -115,7 +115,7 @@ export type SearchAnswer = typeof SearchAnswer.Type
  * order.
  *
  * @since 0.1.0
- * @category decoding
+ * @category encoding
  */
 export const byScore = <A extends { readonly score?: number | null | undefined }>(
   results: ReadonlyArray<A>
@@ -132,7 +132,7 @@ export const byScore = <A extends { readonly score?: number | null | undefined }
  * The engines SearXNG reports as unresponsive, each as `engine (reason)`.
  *
  * @since 0.1.0
- * @category decoding
+ * @category encoding
  */
 export const unresponsiveEngines = (entries: ReadonlyArray<unknown> | null): Array<string> =>
   (entries ?? []).flatMap((entry) => {

@@ -40,7 +40,7 @@ export const providerId = "serpapi"
  * The `serpapi` preset: its capabilities, default endpoints, credentials and published budget.
  *
  * @since 0.1.0
- * @category presets
+ * @category constants
  */
 export const preset: Preset.Preset = Preset.make({
   id: "serpapi",
@@ -100,7 +100,7 @@ export const SearchAnswer = Schema.Struct({
  * Whether a 200 body's `error` only says the search found nothing.
  *
  * @since 0.1.0
- * @category decoding
+ * @category encoding
  */
 export const isNoResults = (message: string): boolean =>
   /hasn['’]t returned any results|no results (were )?found|returned no results/i.test(message)
@@ -114,7 +114,7 @@ const keyProblem = (message: string | undefined): boolean => /api[ _]key/i.test(
  * How SerpApi refused, from the status and its `error` message; undefined for the default reading.
  *
  * @since 0.1.0
- * @category decoding
+ * @category encoding
  */
 export const refusal = (status: number, message: string | undefined): Http.Refusal | undefined => {
   if (outOfSearches(message)) {

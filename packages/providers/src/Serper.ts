@@ -35,7 +35,7 @@ export const providerId = "serper"
  * The `serper` preset: its capabilities, default endpoints, credentials and published budget.
  *
  * @since 0.1.0
- * @category presets
+ * @category constants
  */
 export const preset: Preset.Preset = Preset.make({
   id: "serper",
@@ -93,7 +93,7 @@ export const SearchAnswer = Schema.Struct({
  * Whether a refusal's message says the account's credits ran out (Serper answers this with HTTP 400).
  *
  * @since 0.1.0
- * @category decoding
+ * @category encoding
  */
 export const isOutOfCredits = (message: string | undefined): boolean => /\bcredits?\b/i.test(message ?? "")
 

@@ -47,7 +47,7 @@ export const providerId = "zhipu"
  * The `zhipu` preset: its capabilities, default endpoints, credentials and published budget.
  *
  * @since 0.1.0
- * @category presets
+ * @category constants
  */
 export const preset: Preset.Preset = Preset.make({
   id: "zhipu",
@@ -103,7 +103,7 @@ const isEngine = (name: string): name is Engine => (engines as ReadonlyArray<str
  * The engine of the configured `engines` (the first one), or the reason it is not one Zhipu offers.
  *
  * @since 0.1.0
- * @category configuration
+ * @category utils
  */
 export const engineOf = (configured: ReadonlyArray<string>): Either.Either<Engine, string> => {
   const first = configured[0]?.trim()

@@ -35,7 +35,7 @@ const unspaced =
  * go through it. NFKC folds full-width and compatibility forms so `ＡＢＣ` matches `abc`. No stemming.
  *
  * @since 0.1.0
- * @category tokenizing
+ * @category encoding
  */
 export const tokenize = (text: string): Array<string> => {
   const runs = text.normalize("NFKC").toLowerCase().match(wordPattern) ?? []
@@ -59,7 +59,7 @@ export const tokenize = (text: string): Array<string> => {
  * term counts once.
  *
  * @since 0.1.0
- * @category scoring
+ * @category utils
  */
 export const score = (query: string, documents: ReadonlyArray<string>): Array<number> => {
   const terms = [...new Set(tokenize(query))]
