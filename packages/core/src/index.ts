@@ -58,6 +58,15 @@ export * as Compression from "./Compression.js"
 export * as ContentBudget from "./ContentBudget.js"
 
 /**
+ * The reasons of the four websearch errors, one literal schema per error, and which of them are worth retrying.
+ * `WebSearchError` re-exports all of it; the reasons are the stable part of the error contract (callers branch on
+ * them, the HTTP API maps them to statuses).
+ *
+ * @since 0.2.0
+ */
+export * as ErrorReason from "./ErrorReason.js"
+
+/**
  * The `fetchUrls` capability: fetch the content of 1–20 http(s) URLs with the requested or default
  * provider, one provider call per URL, merged into one `WebSearchResponse`. It never searches.
  *

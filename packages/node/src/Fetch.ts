@@ -435,8 +435,7 @@ export const layerWith = (
  * import * as Effect from "effect/Effect"
  * import * as Layer from "effect/Layer"
  *
- * // Pages read on this machine through the safe transport; script-built pages rendered with Chromium when
- * // the settings ask for it (`providers.fetch.render`).
+ * // Script-built pages rendered with Chromium when the settings ask for it (`providers.fetch.render`).
  * const Live = WebSearch.layer(Fetch.layer.pipe(Layer.provide(BrowserRenderer.layerConfig()))).pipe(
  *   Layer.provide(Settings.layer({ providers: { fetch: { render: "auto" } } }))
  * )
