@@ -111,11 +111,14 @@ interface Slot {
 
 /** Extraction on the calling thread: small bodies, or when workers cannot start here. */
 export const inline = (job: Job): Effect.Effect<Extract.Document, Failure> =>
-  isPdfBomb(job) ? Effect.fail(tooLarge(job.url)) : inlineExtract(job)
+  Effect.flatMap(
+    Effect.promise(() => isPdfBomb(job)),
+    (bomb) => (bomb ? Effect.fail(tooLarge(job.url)) : inlineExtract(job))
+  )
 
 /** Whether a job is a PDF whose streams decode beyond the budget (checked before PDF.js sees it). */
-export const isPdfBomb = (job: Pick<Job, "body" | "contentType" | "url">): boolean =>
-  ContentKind.classify(job.contentType, job.body, job.url) === "pdf" && PdfBudget.exceeds(job.body)
+export const isPdfBomb = async (job: Pick<Job, "body" | "contentType" | "url">): Promise<boolean> =>
+  ContentKind.classify(job.contentType, job.body, job.url) === "pdf" && (await PdfBudget.exceeds(job.body))
 
 const inlineExtract = (job: Job): Effect.Effect<Extract.Document, Failure> =>
   Extract.extract(

@@ -2,8 +2,9 @@
  * A bound on what a PDF's compressed streams decode to. The body cap counts bytes on the wire, and PDF.js
  * inflates a FlateDecode stream into one growing ArrayBuffer, which no worker heap limit bounds: a 2 MB PDF of a
  * 2 GiB stream of zeros took a fetch to 3.2 GB of memory. Before PDF.js sees a body, every zlib stream in it is
- * inflated here with an output limit (`maxOutputLength`: memory stays within the budget), and a PDF whose streams
- * decode to more than the budget in total is refused.
+ * inflated here and only counted (the output is dropped chunk by chunk, so memory stays at zlib's chunk size;
+ * inflating into one buffer capped at the budget held 128 MiB per check), and a PDF whose streams decode to more
+ * than the budget in total is refused.
  */
 import * as zlib from "node:zlib"
 
@@ -14,8 +15,34 @@ export const maxDecodedBytes = 128 * 1024 * 1024
 const zlibHeader = (data: Uint8Array): boolean =>
   data.length >= 2 && (data[0] & 0x0f) === 8 && data[0] >> 4 <= 7 && ((data[0] << 8) | data[1]) % 31 === 0
 
+// What one zlib stream decodes to, counted as it streams out of zlib (on the thread pool, so the calling thread is
+// never held) and dropped at once: memory stays at zlib's chunk size whatever the stream inflates to. Stops as
+// soon as the count passes `limit`. A truncated or corrupt stream counts what it decoded before its error, as
+// PDF.js reads that much too.
+const decodedSize = (data: Uint8Array, limit: number): Promise<number> =>
+  new Promise((resolve) => {
+    const inflate = zlib.createInflate({ finishFlush: zlib.constants.Z_SYNC_FLUSH })
+    let size = 0
+    let done = false
+    const finish = () => {
+      if (done) return
+      done = true
+      inflate.removeAllListeners("data")
+      inflate.destroy()
+      resolve(size)
+    }
+    inflate.on("data", (chunk: Buffer) => {
+      size += chunk.length
+      if (size > limit) finish()
+    })
+    inflate.on("end", finish)
+    inflate.on("error", finish)
+    inflate.on("close", finish)
+    inflate.end(data)
+  })
+
 /** Whether the zlib streams of a PDF decode to more than `budget` bytes in total; linear in the body. */
-export const exceeds = (body: Uint8Array, budget: number = maxDecodedBytes): boolean => {
+export const exceeds = async (body: Uint8Array, budget: number = maxDecodedBytes): Promise<boolean> => {
   const bytes = Buffer.from(body.buffer, body.byteOffset, body.byteLength)
   let total = 0
   let at = bytes.indexOf("stream")
@@ -28,15 +55,7 @@ export const exceeds = (body: Uint8Array, budget: number = maxDecodedBytes): boo
     if (end !== -1) {
       const data = bytes.subarray(start, end)
       if (zlibHeader(data)) {
-        try {
-          // What a truncated stream decodes to still counts, as PDF.js reads it too.
-          total += zlib.inflateSync(data, {
-            maxOutputLength: budget - total + 1,
-            finishFlush: zlib.constants.Z_SYNC_FLUSH
-          }).length
-        } catch (error) {
-          if ((error as { code?: unknown }).code === "ERR_BUFFER_TOO_LARGE") return true
-        }
+        total += await decodedSize(data, budget - total)
         if (total > budget) return true
       }
     }
