@@ -305,7 +305,7 @@ export const fetchUrls =
 
 /**
  * Builds a driver with the `HttpClient` in context, captured now (so a provider may be given a client of its own)
- * and wrapped as the provider client: spanned only when a tracer records, every credential redacted from its span.
+ * and wrapped as the provider client: no trace context sent to the provider, every credential redacted from its span.
  *
  * @since 0.2.0
  * @category constructors

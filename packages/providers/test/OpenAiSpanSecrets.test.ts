@@ -81,6 +81,8 @@ describe("openai keeps its key out of spans and logs", () => {
     // The key really went out, and the client's span (headers and URL) was made: the scan below is not vacuous.
     expect(server.requests.map((r) => r.headers.authorization)).toContain(`Bearer ${canary}`)
     expect(spans.some((span) => span.attributes.has("url.full") || span.attributes.has("url.path"))).toBe(true)
+    // Our trace context never goes to OpenAI, even while a tracer records.
+    expect(server.requests.filter((r) => r.headers.traceparent !== undefined || r.headers.b3 !== undefined)).toEqual([])
     const visible = [text(exit), String(Exit.isFailure(exit) ? exit.cause : ""), ...spans.map(spanText), ...logs].join(
       "\n"
     )

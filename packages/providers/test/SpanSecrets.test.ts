@@ -114,6 +114,10 @@ describe.each(ids)("%s keeps its credentials out of spans and logs", (id) => {
         // The credential really went out, so its absence below means it was redacted, not never used.
         expect(forms(id).some((form) => sent.includes(form))).toBe(true)
       }
+      // Our trace context never goes to the provider, even while a tracer records.
+      expect(server.requests.filter((r) => r.headers.traceparent !== undefined || r.headers.b3 !== undefined)).toEqual(
+        []
+      )
       // The provider's own client span was made (headers and URL would be in it), so the scan is not vacuous.
       expect(spans.some((span) => span.attributes.has("url.full") || span.attributes.has("url.path"))).toBe(true)
       const visible = [text(exit), ...spans.map(spanText), ...logs].join("\n")

@@ -48,49 +48,53 @@ const bodyBytes = (
 
 /** The `HttpClient` over `transport`; a transport failure is a `RequestError` whose `cause` is the `RequestFailed`. */
 export const make = (transport: TransportModel.Transport): HttpClient.HttpClient =>
-  HttpClient.make((request, url) =>
-    Effect.gen(function* () {
-      if (!TransportModel.methods.has(request.method)) {
-        return yield* new HttpClientError.RequestError({
-          request,
-          reason: "Encode",
-          description: `the method ${request.method} is not supported by the safe transport`
-        })
-      }
-      const body = yield* bodyBytes(request)
-      const headers: Record<string, string> = { ...request.headers }
-      const contentType = request.body._tag === "Empty" ? undefined : request.body.contentType
-      if (contentType !== undefined && contentType !== "" && headers["content-type"] === undefined) {
-        // FormData carries its boundary in the encoded body's own content type, set by the web Response.
-        if (request.body._tag !== "FormData") headers["content-type"] = contentType
-      }
-      if (request.body._tag === "FormData") {
-        headers["content-type"] = new globalThis.Response(request.body.formData).headers.get("content-type") ?? ""
-      }
-      const response = yield* transport
-        .request({ url: url.href, method: request.method as TransportModel.Method, headers, body })
-        .pipe(
-          Effect.mapError(
-            (cause) =>
-              new HttpClientError.RequestError({ request, reason: "Transport", cause, description: cause.message })
-          )
-        )
-      if (response.status < 200 || response.status > 599) {
-        return yield* new HttpClientError.RequestError({
-          request,
-          reason: "Transport",
-          description: `the server answered with status ${response.status}`
-        })
-      }
-      const web = new globalThis.Response(
-        nullBodyStatuses.has(response.status) ? null : (response.body as Uint8Array<ArrayBuffer>),
-        {
-          status: response.status,
-          headers: response.headers
+  // No trace context (`traceparent`, `b3`) goes to the sites and providers it reaches.
+  HttpClient.withTracerPropagation(
+    HttpClient.make((request, url) =>
+      Effect.gen(function* () {
+        if (!TransportModel.methods.has(request.method)) {
+          return yield* new HttpClientError.RequestError({
+            request,
+            reason: "Encode",
+            description: `the method ${request.method} is not supported by the safe transport`
+          })
         }
-      )
-      return HttpClientResponse.fromWeb(request, web)
-    })
+        const body = yield* bodyBytes(request)
+        const headers: Record<string, string> = { ...request.headers }
+        const contentType = request.body._tag === "Empty" ? undefined : request.body.contentType
+        if (contentType !== undefined && contentType !== "" && headers["content-type"] === undefined) {
+          // FormData carries its boundary in the encoded body's own content type, set by the web Response.
+          if (request.body._tag !== "FormData") headers["content-type"] = contentType
+        }
+        if (request.body._tag === "FormData") {
+          headers["content-type"] = new globalThis.Response(request.body.formData).headers.get("content-type") ?? ""
+        }
+        const response = yield* transport
+          .request({ url: url.href, method: request.method as TransportModel.Method, headers, body })
+          .pipe(
+            Effect.mapError(
+              (cause) =>
+                new HttpClientError.RequestError({ request, reason: "Transport", cause, description: cause.message })
+            )
+          )
+        if (response.status < 200 || response.status > 599) {
+          return yield* new HttpClientError.RequestError({
+            request,
+            reason: "Transport",
+            description: `the server answered with status ${response.status}`
+          })
+        }
+        const web = new globalThis.Response(
+          nullBodyStatuses.has(response.status) ? null : (response.body as Uint8Array<ArrayBuffer>),
+          {
+            status: response.status,
+            headers: response.headers
+          }
+        )
+        return HttpClientResponse.fromWeb(request, web)
+      })
+    ),
+    false
   )
 
 /** The `RequestFailed` behind a client error of `make`, or a `RequestFailed/network` naming the request's host. */

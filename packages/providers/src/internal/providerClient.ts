@@ -29,6 +29,8 @@ const hasCredentialInUrl = (request: HttpClientRequest.HttpClientRequest): boole
 
 export const client = Effect.map(HttpClient.HttpClient, (http) =>
   http.pipe(
+    // No trace context (`traceparent`, `b3`) goes to a third party: our trace ids are no provider's business.
+    HttpClient.withTracerPropagation(false),
     HttpClient.withTracerDisabledWhen(hasCredentialInUrl),
     HttpClient.transform((effect, request) => {
       const redacted = Effect.locallyWith(effect, Headers.currentRedactedNames, (names) => [

@@ -32,7 +32,7 @@ export { send, type SendOptions } from "./send.js"
 export { transportFailure } from "./transportFailure.js"
 
 /**
- * The HttpClient a provider Layer captures (see `providerClient`): spanned only when a tracer records, with every
+ * The HttpClient a provider Layer captures (see `providerClient`): no trace context sent to the provider, every
  * credential redacted from its span.
  */
 export const client = ProviderClient.client
