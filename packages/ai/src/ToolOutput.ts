@@ -35,7 +35,8 @@ export type ToolName = typeof ToolName.Type
  */
 export const Failure = Schema.Struct({
   _tag: WebSearchError.ErrorTag,
-  reason: WebSearchError.InputFailureReason,
+  // Any string: a transcript from another version may carry a reason this one does not know.
+  reason: Schema.String,
   retryable: Schema.Boolean,
   retryAfter: Schema.optional(Schema.Number),
   message: Schema.String,
@@ -219,7 +220,7 @@ export const nextStepFor = (failure: {
  */
 export const failure = (error: {
   readonly _tag: Failure["_tag"]
-  readonly reason: Failure["reason"]
+  readonly reason: string
   readonly retryable: boolean
   readonly retryAfter?: number | undefined
   readonly message: string

@@ -33,15 +33,21 @@ const decodeSearch = Schema.decodeUnknownOption(ToolOutput.SearchOutput)
 const decodeFetch = Schema.decodeUnknownOption(ToolOutput.FetchOutput)
 const decodeResearch = Schema.decodeUnknownOption(ToolOutput.ResearchOutput)
 
-const toFailure = (input: string, f: ToolOutput.Failure): InputFailure =>
-  new InputFailure({
-    input,
-    _tag: f._tag,
-    reason: f.reason,
-    retryable: f.retryable,
-    message: f.message,
-    ...(f.retryAfter === undefined ? {} : { retryAfter: f.retryAfter })
-  })
+const decodeFailure = Schema.decodeUnknownOption(InputFailure)
+
+// A transcript is outside data: a failure whose reason is not its tag's (or unknown to this version) is left out
+// of the response rebuilt from it rather than thrown; the turn's sources still count.
+const toFailure = (input: string, f: ToolOutput.Failure): Array<InputFailure> =>
+  Option.toArray(
+    decodeFailure({
+      input,
+      _tag: f._tag,
+      reason: f.reason,
+      retryable: f.retryable,
+      message: f.message,
+      ...(f.retryAfter === undefined ? {} : { retryAfter: f.retryAfter })
+    })
+  )
 
 const fromSearch = (output: ToolOutput.SearchOutput): WebSearchResponse => ({
   query: joinQuery(output.queries),
@@ -54,7 +60,7 @@ const fromSearch = (output: ToolOutput.SearchOutput): WebSearchResponse => ({
     content: ToolOutput.unfenced(s.content),
     sourceInput: s.query
   })),
-  failures: output.failures.map((f) => toFailure(f.query, f))
+  failures: output.failures.flatMap((f) => toFailure(f.query, f))
 })
 
 const fromFetch = (providerId: string, output: ToolOutput.FetchOutput): WebSearchResponse => {
@@ -70,7 +76,7 @@ const fromFetch = (providerId: string, output: ToolOutput.FetchOutput): WebSearc
         : []
     ),
     failures: output.items.flatMap((i) =>
-      i.status === "failed" && i.failure !== undefined ? [toFailure(i.url ?? i.input, i.failure)] : []
+      i.status === "failed" && i.failure !== undefined ? toFailure(i.url ?? i.input, i.failure) : []
     )
   }
 }

@@ -70,7 +70,9 @@ export class InputFailure extends Schema.Class<InputFailure>("@websearch/core/In
     Schema.filter((failure) =>
       reasonsByTag[failure._tag].has(failure.reason) ? undefined : `${failure.reason} is not a ${failure._tag} reason`
     )
-  )
+  ),
+  // A named component in OpenAPI and JSON Schema documents, as the class had before the filter.
+  { identifier: "InputFailure" }
 ) {}
 
 const common = {

@@ -192,8 +192,10 @@ describe("endpoints over HTTP", () => {
       expect(response.status).toBe(200)
       const spec = (yield* json(response)) as {
         paths: Record<string, Record<string, { responses: Record<string, unknown>; security?: unknown }>>
-        components: { securitySchemes: Record<string, { scheme?: string }> }
+        components: { securitySchemes: Record<string, { scheme?: string }>; schemas: Record<string, unknown> }
       }
+      // One named schema for a failed input, as client generators need it.
+      expect(Object.keys(spec.components.schemas)).toContain("InputFailure")
       expect(Object.keys(spec.paths).sort()).toEqual([
         "/health",
         "/v1/fetch",
