@@ -44,7 +44,7 @@ const fourPartDecimal = /^(0|[1-9]\d{0,2})(\.(0|[1-9]\d{0,2})){3}$/
  */
 export const parse = (text: string): Either.Either<AddressRange, string> => {
   const invalid = Either.left(`"${text}" is not a CIDR block (198.18.0.0/15, fd00::/8)`)
-  const parts = text.trim().split("/")
+  const parts = text.split("/")
   if (parts.length !== 2 || !/^\d{1,3}$/.test(parts[1])) return invalid
   const [written, prefix] = parts
   const isIPv6 = written.includes(":")

@@ -98,14 +98,22 @@ const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
 
 /**
  * Replaces every occurrence of each form, in any case, by the placeholder. Longer forms first, so a form that
- * contains another is replaced whole. Forms shorter than 4 characters are left alone: they would redact ordinary
- * words, and no provider issues a key that short.
+ * contains another is replaced whole. Forms shorter than `minLength` (default 4) are left alone: they would redact
+ * ordinary words, and no provider issues a key that short; a secret the user chose (a Redis password) may be
+ * shorter, and its caller passes 1.
  *
  * @since 0.2.0
  * @category utils
  */
-export const scrub = (text: string, secretForms: ReadonlyArray<string>): string => {
-  const usable = [...new Set(secretForms.filter((form) => form.length >= 4))].sort((a, b) => b.length - a.length)
+export const scrub = (
+  text: string,
+  secretForms: ReadonlyArray<string>,
+  options?: { readonly minLength?: number | undefined }
+): string => {
+  const minLength = Math.max(1, options?.minLength ?? 4)
+  const usable = [...new Set(secretForms.filter((form) => form.length >= minLength))].sort(
+    (a, b) => b.length - a.length
+  )
   if (usable.length === 0) return text
   // A literal alternation: matched in linear time (no quantifier to backtrack on).
   return text.replace(new RegExp(usable.map(escape).join("|"), "gi"), placeholder)

@@ -178,7 +178,7 @@ export interface UrlPolicy {
 export const isUrlPolicy = (u: unknown): u is UrlPolicy => typeof u === "object" && u !== null && TypeId in u
 
 const parseCidrEntry = (raw: string): Either.Either<CidrRule, string> =>
-  Either.map(Cidr.parse(raw), (range) => ({ cidr: raw.trim(), range }))
+  Either.map(Cidr.parse(raw.trim()), (range) => ({ cidr: raw.trim(), range }))
 
 /**
  * Compiles a policy. It never fails: an entry that cannot be understood allows nothing and is listed in

@@ -33,6 +33,8 @@ describe("Redaction", () => {
   it("short forms are left alone; any case is replaced", () => {
     expect(Redaction.scrub("the key abc", ["abc"])).toBe("the key abc")
     expect(Redaction.scrub("KEY=SK-LIVE-1234", Redaction.forms("sk-live-1234"))).toBe("KEY=[redacted]")
+    // A secret the user chose (a Redis password) may be short: its caller scrubs every length.
+    expect(Redaction.scrub("WRONGPASS pw", Redaction.forms("pw"), { minLength: 1 })).toBe("WRONGPASS [redacted]")
   })
 
   it("URLs: credential-named parameters and passwords are replaced, the rest kept", () => {

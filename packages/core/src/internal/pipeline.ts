@@ -149,9 +149,12 @@ const runOnProvider = (
       inputs.length === 1
         ? [yield* one(inputs[0])]
         : yield* Effect.forEach(inputs, one, { concurrency: env.settings.concurrency }).pipe(
-            // The cause also holds the siblings' interruptions; the request failed with the input's error alone.
+            // The cause also holds the siblings' interruptions; the request failed with the input's error alone,
+            // unless a defect is in it too, which is never dropped.
             Effect.catchAllCause((cause) =>
-              Either.match(Cause.failureOrCause(cause), { onLeft: Effect.fail, onRight: Effect.failCause })
+              Cause.isDie(cause)
+                ? Effect.failCause(cause)
+                : Either.match(Cause.failureOrCause(cause), { onLeft: Effect.fail, onRight: Effect.failCause })
             )
           )
 
