@@ -18,6 +18,7 @@ import * as HttpServer from "@effect/platform/HttpServer"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as NodeStream from "@effect/platform-node/NodeStream"
 import * as WebSearchMcp from "@websearch/ai/WebSearchMcp"
+import * as ConfigText from "@websearch/core/ConfigText"
 import type * as Settings from "@websearch/core/Settings"
 import type * as WebSearch from "@websearch/core/WebSearch"
 import * as WebSearchError from "@websearch/core/WebSearchError"
@@ -67,13 +68,9 @@ const isLoopback = (host: string): boolean =>
 const isWildcard = (host: string): boolean => host === "0.0.0.0" || host === "::" || host === "[::]" || host === ""
 
 const list = (name: string) =>
-  Config.withDefault(Config.string(name), "").pipe(
-    Config.map((value) =>
-      value
-        .split(",")
-        .map((v) => v.trim())
-        .filter((v) => v.length > 0)
-    )
+  Config.map(
+    ConfigText.optionalList(name),
+    Option.getOrElse((): Array<string> => [])
   )
 
 /**

@@ -10,6 +10,7 @@
  * @since 0.1.0
  */
 import type * as Composition from "@websearch/core/Composition"
+import * as ConfigText from "@websearch/core/ConfigText"
 import type * as Settings from "@websearch/core/Settings"
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Effect from "effect/Effect"
@@ -40,10 +41,7 @@ export type ProviderLayer = Layer.Layer<never, unknown, Composition.Composition 
  * @category encoding
  */
 export const paths = (env: Readonly<Record<string, string | undefined>>): ReadonlyArray<string> =>
-  (env[variable] ?? "")
-    .split(",")
-    .map((p) => p.trim())
-    .filter((p) => p !== "")
+  ConfigText.splitList(env[variable] ?? "")
 
 const toUrl = (path: string, cwd: string): string =>
   path.startsWith("file:") ? path : pathToFileURL(isAbsolute(path) ? path : resolve(cwd, path)).href

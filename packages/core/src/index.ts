@@ -49,6 +49,16 @@ export * as Composition from "./Composition.js"
 export * as Compression from "./Compression.js"
 
 /**
+ * Reading environment text with `Config`: an optional variable (blank counts as unset, the value trimmed), an
+ * optional secret (the same, kept `Redacted`), comma-separated lists, and the problems a `ConfigError` holds, one
+ * per variable. One copy for every package that reads the environment: the settings' own variables, the
+ * per-provider ones, the server's and the CLI's.
+ *
+ * @since 0.2.0
+ */
+export * as ConfigText from "./ConfigText.js"
+
+/**
  * The content budget: how much result content, in characters or tokens, one response may hand to a model.
  * The budget is shared fairly across results and every cut keeps a prefix of the original content, so what
  * the model reads is always text the source really contained.

@@ -23,6 +23,7 @@ import * as PersistenceRedis from "@effect/experimental/Persistence/Redis"
 import * as RateLimiter from "@effect/experimental/RateLimiter"
 import * as RateLimiterRedis from "@effect/experimental/RateLimiter/Redis"
 import type * as Composition from "@websearch/core/Composition"
+import * as ConfigText from "@websearch/core/ConfigText"
 import * as StoreHealth from "@websearch/core/StoreHealth"
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Config from "effect/Config"
@@ -180,11 +181,6 @@ export const layerRedisUrl = (
     })
   )
 
-const optionalText = (name: string) =>
-  Config.option(Config.string(name)).pipe(
-    Config.map(Option.flatMap((s) => (s.trim() === "" ? Option.none() : Option.some(s.trim()))))
-  )
-
 /**
  * Redis when `REDIS_URL` is set (a secret: it may carry a password), memory otherwise. Also reads
  * `WEBSEARCH_REDIS_PREFIX` (key namespace) and `WEBSEARCH_CACHE_MEMORY_ENTRIES` (in-memory capacity).
@@ -200,7 +196,7 @@ export const layerConfig = (
       const url = yield* Config.option(Config.redacted("REDIS_URL")).pipe(
         Config.map(Option.filter((value) => Redacted.value(value).trim() !== ""))
       )
-      const prefix = yield* optionalText("WEBSEARCH_REDIS_PREFIX")
+      const prefix = yield* ConfigText.optionalString("WEBSEARCH_REDIS_PREFIX")
       const capacity = yield* Config.option(Config.integer("WEBSEARCH_CACHE_MEMORY_ENTRIES"))
       const merged: Options = {
         ...options,

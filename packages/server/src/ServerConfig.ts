@@ -10,6 +10,7 @@
  *
  * @since 0.1.0
  */
+import * as ConfigText from "@websearch/core/ConfigText"
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Config from "effect/Config"
 import * as Context from "effect/Context"
@@ -157,20 +158,12 @@ export const layer = (options: Options = {}): Layer.Layer<ServerConfig, WebSearc
  */
 export const fromConfig = (options: Options = {}): Effect.Effect<Options, WebSearchError.Unavailable> =>
   Effect.gen(function* () {
-    const tokens = yield* Config.option(Config.redacted("WEBSEARCH_API_TOKENS"))
+    const tokens = yield* ConfigText.optionalSecretList("WEBSEARCH_API_TOKENS")
     const maxBodyBytes = yield* Config.option(Config.integer("WEBSEARCH_SERVER_MAX_BODY_BYTES"))
     const limit = yield* Config.option(Config.integer("WEBSEARCH_SERVER_RATE_LIMIT"))
     const window = yield* Config.option(Config.duration("WEBSEARCH_SERVER_RATE_WINDOW"))
     const insecure = yield* Config.withDefault(Config.boolean("WEBSEARCH_INSECURE_NO_AUTH"), false)
-    const fromEnv = Option.match(tokens, {
-      onNone: () => [],
-      onSome: (value) =>
-        Redacted.value(value)
-          .split(",")
-          .map((t) => t.trim())
-          .filter((t) => t.length > 0)
-          .map((t) => Redacted.make(t))
-    })
+    const fromEnv = Option.getOrElse(tokens, () => [])
     const rateLimit =
       options.rateLimit !== undefined
         ? options.rateLimit
@@ -188,7 +181,7 @@ export const fromConfig = (options: Options = {}): Effect.Effect<Options, WebSea
     }
   }).pipe(
     // A malformed variable names itself; its value is never echoed, since it may be a token.
-    Effect.mapError((error) => invalid(`environment: ${String(error).split("\n")[0]}`))
+    Effect.mapError((error) => invalid(`environment: ${ConfigText.problems(error).join("; ")}`))
   )
 
 /**

@@ -16,7 +16,7 @@ import * as Capability from "../Capability.js"
 import type { AnyProviderDriver } from "../ProviderDriver.js"
 import * as ProviderId from "../ProviderId.js"
 import * as SettingsInput from "../SettingsInput.js"
-import * as ConfigText from "./configText.js"
+import * as ConfigText from "../ConfigText.js"
 
 /**
  * The common fields as the environment gives them: as in a settings file, except that keys and the password are

@@ -10,7 +10,7 @@ import * as Option from "effect/Option"
 import * as Capability from "../Capability.js"
 import type * as SettingsInput from "../SettingsInput.js"
 import type * as WebSearchError from "../WebSearchError.js"
-import * as ConfigText from "./configText.js"
+import * as ConfigText from "../ConfigText.js"
 import * as SettingsValidation from "./settingsValidation.js"
 
 // `none` says "no default", as `null` does in a file.
