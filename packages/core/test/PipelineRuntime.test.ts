@@ -102,4 +102,19 @@ describe("pipeline runtime: timeouts, fan-out, interruption", () => {
       expect(capture.entries.filter((e) => e.text.includes("timeout") || e.text.includes("did not answer"))).toEqual([])
     }).pipe(Effect.provide(Drivers.layer([ddg], { timeouts: { searchKeywords: 30 } })), Effect.provide(capture.layer))
   })
+
+  it.live("a one-input request runs in the caller's fiber: interrupting the caller reaches its call too", () => {
+    const capture = Drivers.captureLogs()
+    const ddg = Drivers.makeDriver("duckduckgo", { searchKeywords: Drivers.never })
+    return Effect.gen(function* () {
+      const fiber = yield* Effect.fork(search({ keywords: ["a"] }))
+      yield* Drivers.awaitStarted(ddg.recorder, 1)
+      yield* Fiber.interrupt(fiber)
+      expect(ddg.recorder.interrupted).toEqual(["a"])
+      expect(ddg.recorder.finalized).toEqual(["a"])
+      expect(ddg.recorder.inFlight).toBe(0)
+      yield* Effect.sleep("60 millis")
+      expect(capture.entries.filter((e) => e.text.includes("timeout") || e.text.includes("did not answer"))).toEqual([])
+    }).pipe(Effect.provide(Drivers.layer([ddg], { timeouts: { searchKeywords: 30 } })), Effect.provide(capture.layer))
+  })
 })

@@ -166,6 +166,31 @@ describe("ProviderQuota in the pipeline", () => {
     )
   })
 
+  it.effect("a store that never answers is given up on at the store timeout: the call goes through, logged", () => {
+    const tavily = tavilyDriver()
+    const logs = Drivers.captureLogs()
+    const hung: ProviderQuota.Store = {
+      consume: () => Effect.never,
+      holdOffUntil: () => Effect.never,
+      setHoldOff: () => Effect.never
+    }
+    return Effect.gen(function* () {
+      const fiber = yield* Effect.fork(searchKeywords({ keywords: ["a"] }))
+      yield* awaitSleeping
+      expect(tavily.recorder.started).toHaveLength(0)
+      yield* TestClock.adjust("1 second")
+      yield* TestClock.adjust("1 second")
+      const response = yield* fiber.await.pipe(Effect.flatten)
+      expect(response.results).toHaveLength(1)
+      expect(tavily.recorder.started).toHaveLength(1)
+      expect(logs.entries.some((e) => e.level === "WARN" && e.message.includes("no answer within"))).toBe(true)
+    }).pipe(
+      Effect.provide(
+        Layer.merge(withQuota(hung, [tavily], settings({ limit: 1, window: "1 minute", maxWait: 0 })), logs.layer)
+      )
+    )
+  })
+
   it.effect("a cache hit spends no quota", () => {
     const tavily = tavilyDriver()
     return Effect.gen(function* () {

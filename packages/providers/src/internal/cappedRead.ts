@@ -4,6 +4,7 @@
  */
 import type * as HttpClientError from "@effect/platform/HttpClientError"
 import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
+import * as NetworkFailure from "@websearch/core/NetworkFailure"
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
@@ -20,10 +21,7 @@ export interface Answer {
 
 // The socket's error code (UND_ERR_SOCKET, ECONNRESET) says what happened to a body read: the HttpClient's reason
 // for any failed read is "Decode", which reads like a parse error.
-const socketFault = (error: HttpClientError.ResponseError): string => {
-  const code = (error.cause as { code?: unknown } | undefined)?.code
-  return typeof code === "string" ? code : error.reason
-}
+const socketFault = (error: HttpClientError.ResponseError): string => NetworkFailure.codeOf(error.cause) ?? error.reason
 
 /**
  * The body's text, at most `cap` bytes: over the cap it fails with `RequestFailed/too_large` when `failOver`,

@@ -4,17 +4,19 @@
  * ignore it. Reading the value is still the driver's part: a throw while reading it is the driver's defect.
  */
 import * as Effect from "effect/Effect"
+import * as Predicate from "effect/Predicate"
 import type { DriverResult } from "../../ProviderDriver.js"
 import * as WebSearchError from "../../WebSearchError.js"
 import { DriverDefect } from "./driverCall.js"
 import type { InputCall } from "./inputCall.js"
 
 const isDriverResult = (u: unknown): u is DriverResult =>
-  typeof u === "object" &&
-  u !== null &&
-  typeof (u as DriverResult).title === "string" &&
-  typeof (u as DriverResult).content === "string" &&
-  typeof (u as DriverResult).url === "string"
+  Predicate.hasProperty(u, "title") &&
+  Predicate.isString(u.title) &&
+  Predicate.hasProperty(u, "content") &&
+  Predicate.isString(u.content) &&
+  Predicate.hasProperty(u, "url") &&
+  Predicate.isString(u.url)
 
 const contracted = (results: unknown, maxResults: number): ReadonlyArray<DriverResult> | undefined => {
   const kept: Array<unknown> | undefined = Array.isArray(results) ? results.slice(0, maxResults) : undefined
