@@ -181,7 +181,7 @@ export interface RunOptions {
  * let output = ""
  * const io: Main.Io = { stdout: (text) => (output += text), stderr: (text) => (output += text), env: {} }
  *
- * Effect.runPromise(Main.run(["--version"], io)).then((code) => console.log(code, output.trim()))
+ * Effect.runPromise(Main.run(["--version"], io).pipe(Effect.tap((code) => Effect.log(code, output.trim()))))
  * ```
  *
  * @since 0.1.0

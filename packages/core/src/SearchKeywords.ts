@@ -59,7 +59,7 @@ export class SearchKeywords extends Context.Tag("@websearch/core/SearchKeywords"
  *
  * const program = Effect.map(SearchKeywords.searchKeywords({ keywords: ["effect"] }), (r) => r.results.length)
  *
- * Effect.runPromise(Effect.provide(program, Canned)).then(console.log)
+ * Effect.runPromise(program.pipe(Effect.tap(Effect.log), Effect.provide(Canned)))
  * ```
  *
  * @since 0.1.0

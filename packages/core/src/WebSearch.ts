@@ -131,7 +131,12 @@ const services = ProviderChecks.layer.pipe(
  *
  * const program = SearchKeywords.searchKeywords({ keywords: ["effect layers"] })
  *
- * Effect.runPromise(Effect.provide(program, Live)).then((response) => console.log(response.results[0]?.title))
+ * Effect.runPromise(
+ *   program.pipe(
+ *     Effect.tap((response) => Effect.log(response.results[0]?.title)),
+ *     Effect.provide(Live)
+ *   )
+ * )
  * ```
  *
  * @since 0.1.0
