@@ -9,6 +9,7 @@ import type * as Option from "effect/Option"
 import type * as Redacted from "effect/Redacted"
 import type { Capability } from "./Capability.js"
 import type { Preset } from "./Preset.js"
+import type { SearchOptions } from "./SearchOptions.js"
 
 /**
  * A provider's request budget, resolved.
@@ -59,5 +60,10 @@ export interface ProviderConfig {
    */
   readonly apiKeyIndex: Option.Option<number>
   readonly maxResults: number
+  /**
+   * The caller's search options (`searchKeywords` only; empty otherwise). A driver reads those it declares in
+   * `ProviderDriver.searchOptions` and maps them to its parameters.
+   */
+  readonly searchOptions: SearchOptions
   readonly timeout: Duration.Duration
 }

@@ -12,6 +12,7 @@ import type * as Effect from "effect/Effect"
 import type * as Schema from "effect/Schema"
 import type { Preset } from "./Preset.js"
 import type { ProviderConfig } from "./ProviderConfig.js"
+import type { SearchOption } from "./SearchOptions.js"
 import type { WebSearchError } from "./WebSearchError.js"
 import type { FetchUrlsRequest, ResearchRequest } from "./WebSearchRequest.js"
 import type { ResearchResponse, WebSearchResponse, WebSearchResult } from "./WebSearchResponse.js"
@@ -85,6 +86,12 @@ export interface ProviderDriver<Options = unknown, OptionsEncoded = unknown> {
    * variables are left out. Read when the settings came from the environment, and laid over the settings' fields.
    */
   readonly optionsConfig?: Config.Config<Partial<OptionsEncoded>> | undefined
+  /**
+   * The search options this provider honours natively: `searchKeywords` maps each to its own parameters from
+   * `ctx.searchOptions`. Any other option a request sets is refused before a call (`RequestFailed/invalid_input`),
+   * except `includeDomains`/`excludeDomains`, which are always enforced on the results after the call.
+   */
+  readonly searchOptions?: ReadonlyArray<SearchOption> | undefined
   /** Searches one keyword query. */
   readonly searchKeywords?: (
     keyword: string,

@@ -25,6 +25,7 @@ import * as Description from "./ProviderDescription.js"
 import type { ProviderId } from "./ProviderId.js"
 import * as ProviderQuota from "./ProviderQuota.js"
 import type * as ResultCache from "./ResultCache.js"
+import * as SearchOptions from "./SearchOptions.js"
 import type * as Settings from "./Settings.js"
 import * as UsageSink from "./UsageSink.js"
 import * as WebSearchError from "./WebSearchError.js"
@@ -90,7 +91,10 @@ export declare namespace ProviderRegistry {
     readonly resolve: (
       id: ProviderId,
       capability: Capability.Capability,
-      options?: { readonly maxResults?: number | undefined }
+      options?: {
+        readonly maxResults?: number | undefined
+        readonly searchOptions?: SearchOptions.SearchOptions | undefined
+      }
     ) => Effect.Effect<ProviderConfig, WebSearchError.Unavailable>
     /**
      * The budgets and Retry-After hold-offs of these providers: the contributed `ProviderQuota` (a shared one, on
@@ -216,6 +220,7 @@ export const make = (
             apiKey: Option.map(apiKeyIndex, (index) => provider.apiKeys[index]),
             apiKeyIndex,
             maxResults: options?.maxResults ?? settings.maxResults,
+            searchOptions: options?.searchOptions ?? SearchOptions.none,
             timeout: settings.timeouts[capability]
           }))
         }),

@@ -35,6 +35,7 @@ import type * as Scope from "effect/Scope"
 import * as Schema from "effect/Schema"
 import type { ListCapability } from "./Capability.js"
 import type { DriverResult } from "./ProviderDriver.js"
+import { SearchOption, type SearchOptions } from "./SearchOptions.js"
 import * as Composition from "./Composition.js"
 import * as WebSearchError from "./WebSearchError.js"
 import { WebSearchResult } from "./WebSearchResponse.js"
@@ -79,6 +80,8 @@ export interface Request {
   readonly maxResults: number
   readonly apiHost: Option.Option<string>
   readonly engines: ReadonlyArray<string>
+  /** The search options the call ran with (a search with other options is another answer). */
+  readonly searchOptions?: SearchOptions | undefined
 }
 
 /**
@@ -126,8 +129,19 @@ export const key = (request: Request): string =>
     Option.getOrNull(request.apiHost),
     request.engines,
     request.capability === "searchKeywords" ? request.maxResults : null,
-    normalizeInput(request.capability, request.input)
+    normalizeInput(request.capability, request.input),
+    // Appended only when set, so the keys of searches without options are those written before options existed.
+    ...(request.searchOptions !== undefined && Object.keys(request.searchOptions).length > 0
+      ? [optionsKey(request.searchOptions)]
+      : [])
   ])
+
+// The options in one fixed order, domain lists sorted: the same options written differently share an entry.
+const optionsKey = (options: SearchOptions) =>
+  SearchOption.literals.map((name) => {
+    const value = options[name]
+    return Array.isArray(value) ? [...value].sort() : (value ?? null)
+  })
 
 const cachedFailures: ReadonlySet<string> = new Set(["http_404", "http_status", "too_large", "redirect_rejected"])
 

@@ -10,6 +10,7 @@ import * as Schema from "effect/Schema"
 import type { Capability } from "./Capability.js"
 import * as ParseIssues from "./internal/parseIssues.js"
 import { ProviderId } from "./ProviderId.js"
+import * as SearchOptions from "./SearchOptions.js"
 import * as UrlPolicy from "./UrlPolicy.js"
 import * as WebSearchError from "./WebSearchError.js"
 
@@ -53,6 +54,23 @@ export const MaxResults = Schema.Int.pipe(
   Schema.between(1, 50, { message: () => "maxResults must be an integer from 1 to 50" })
 )
 
+const hostname = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/
+
+/**
+ * A domain for the research allowlist: a bare, lower-case host name (no scheme, path or port).
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const Domain = Schema.transform(Schema.String, Schema.String, {
+  strict: true,
+  decode: (s) => s.trim().toLowerCase().replace(/\.$/, ""),
+  encode: (s) => s
+}).pipe(Schema.filter((s) => hostname.test(s) || `"${s}" is not a domain name (example.com)`))
+
+const domainList = (field: string) =>
+  Schema.Array(Domain).pipe(Schema.maxItems(20, { message: () => `at most 20 ${field}` }))
+
 /**
  * Search the web for 1–20 keyword queries.
  *
@@ -62,7 +80,22 @@ export const MaxResults = Schema.Int.pipe(
 export const SearchKeywordsRequest = Schema.Struct({
   providerId: Schema.optional(ProviderId),
   keywords: inputs(Schema.String.pipe(Schema.maxLength(maxKeywordLength)), "keyword"),
-  maxResults: Schema.optional(MaxResults)
+  maxResults: Schema.optional(MaxResults),
+  timeRange: Schema.optional(SearchOptions.TimeRange),
+  includeDomains: Schema.optional(domainList("includeDomains")),
+  excludeDomains: Schema.optional(domainList("excludeDomains")),
+  language: Schema.optional(
+    Schema.Lowercase.pipe(
+      Schema.pattern(/^[a-z]{2}$/, { message: () => "language must be an ISO 639-1 code such as de" })
+    )
+  ),
+  country: Schema.optional(
+    Schema.Uppercase.pipe(
+      Schema.pattern(/^[A-Z]{2}$/, { message: () => "country must be an ISO 3166-1 alpha-2 code such as DE" })
+    )
+  ),
+  safeSearch: Schema.optional(SearchOptions.SafeSearch),
+  topic: Schema.optional(SearchOptions.Topic)
 }).annotations({ identifier: "SearchKeywordsRequest" })
 
 /**
@@ -87,20 +120,6 @@ export const FetchUrlsRequest = Schema.Struct({
  * @category models
  */
 export type FetchUrlsRequest = typeof FetchUrlsRequest.Type
-
-const hostname = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/
-
-/**
- * A domain for the research allowlist: a bare, lower-case host name (no scheme, path or port).
- *
- * @since 0.1.0
- * @category schemas
- */
-export const Domain = Schema.transform(Schema.String, Schema.String, {
-  strict: true,
-  decode: (s) => s.trim().toLowerCase().replace(/\.$/, ""),
-  encode: (s) => s
-}).pipe(Schema.filter((s) => hostname.test(s) || `"${s}" is not a domain name (example.com)`))
 
 /**
  * Research one brief (1–1000 characters after trimming) on the open web or within up to 20 domains.
@@ -182,6 +201,8 @@ export interface NormalizedRequest {
   readonly providerId: ProviderId | undefined
   readonly inputs: ReadonlyArray<string>
   readonly maxResults: number | undefined
+  /** The search options (`searchKeywords`; empty for other capabilities). */
+  readonly searchOptions: SearchOptions.SearchOptions
 }
 
 // More than any request schema has, so a request over it is refused before decoding.
@@ -232,6 +253,15 @@ const decodeWith = <A, I>(
   }
 }
 
+// Only the options the caller set, so a request without any shares cache entries with one from before options.
+const searchOptionsOf = (decoded: SearchKeywordsRequest): SearchOptions.SearchOptions => {
+  const options: { -readonly [K in keyof SearchOptions.SearchOptions]: SearchOptions.SearchOptions[K] } = {}
+  for (const name of SearchOptions.SearchOption.literals) {
+    if (decoded[name] !== undefined) (options as Record<string, unknown>)[name] = decoded[name]
+  }
+  return options
+}
+
 const decodeSearch = decodeWith(SearchKeywordsRequest, "searchKeywords", [["keywords", "keywords"]])
 const decodeFetch = decodeWith(FetchUrlsRequest, "fetchUrls", [["urls", "URLs"]])
 
@@ -253,7 +283,8 @@ export const normalizeSearchKeywords = (
           capability: "searchKeywords" as const,
           providerId: decoded.providerId,
           inputs: keywords,
-          maxResults: decoded.maxResults
+          maxResults: decoded.maxResults,
+          searchOptions: searchOptionsOf(decoded)
         })
   })
 
@@ -283,7 +314,8 @@ export const normalizeFetchUrls = (request: unknown): Effect.Effect<NormalizedRe
           capability: "fetchUrls" as const,
           providerId: decoded.providerId,
           inputs: dedupe(urls),
-          maxResults: undefined
+          maxResults: undefined,
+          searchOptions: SearchOptions.none
         })
   })
 

@@ -227,6 +227,16 @@ export * as RetryAfter from "./RetryAfter.js"
 export * as SearchKeywords from "./SearchKeywords.js"
 
 /**
+ * The options a `searchKeywords` request may steer a search with: freshness, domains, locale, safe search and
+ * topic. A provider declares which options it honours natively (`ProviderDriver.searchOptions`) and maps them to
+ * its own parameters; `includeDomains`/`excludeDomains` are also enforced on the results after every call, and
+ * any other option a provider cannot honour is refused before a call.
+ *
+ * @since 0.2.0
+ */
+export * as SearchOptions from "./SearchOptions.js"
+
+/**
  * Settings: which provider serves each capability by default, the user's overrides of provider presets
  * (keys, endpoints, engines, basic auth), the URL blacklist and allowlist, result limits, the content budget,
  * compression, concurrency and timeouts. They load from code, the environment or a JSON file; invalid settings

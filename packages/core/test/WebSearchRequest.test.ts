@@ -30,7 +30,8 @@ describe("WebSearchRequest", () => {
             capability: "searchKeywords",
             providerId: undefined,
             inputs: ["effect ts", "vitest", "Effect ts"],
-            maxResults: 3
+            maxResults: 3,
+            searchOptions: {}
           })
         })
     )
@@ -84,7 +85,8 @@ describe("WebSearchRequest", () => {
           capability: "fetchUrls",
           providerId: "jina",
           inputs: ["https://example.com/", "http://a.example/path?q=1#frag"],
-          maxResults: undefined
+          maxResults: undefined,
+          searchOptions: {}
         })
       })
     )

@@ -28,6 +28,7 @@ const ctxOf = (credentials: "required" | "optional" | "none", keyed: boolean): P
   apiHost: Option.some("http://127.0.0.1:1"),
   apiKey: keyed ? Option.some(Redacted.make(key)) : Option.none(),
   apiKeyIndex: keyed ? Option.some(0) : Option.none(),
+  searchOptions: {},
   maxResults: 10,
   timeout: Duration.seconds(10),
   options: undefined,

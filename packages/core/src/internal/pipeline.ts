@@ -114,15 +114,26 @@ const runOnProvider = (
         ? checked.left
         : (privateHostGuard(call, checked.right) ?? blacklistGate(call))
       if (refused !== undefined) return Effect.succeed(Either.left(refused))
-      return env.registry.resolve(resolved.providerId, capability, { maxResults: request.maxResults }).pipe(
-        Effect.flatMap((config) => {
-          const ctx = driverContext(env, config)
-          const driver = driverCall(call, () => resolved.call(input, ctx))
-          return callGuard(call, ctx.timeout, cache(call, ctx, quota(call, resultCheck(call, ctx.maxResults, driver))))
-        }),
-        Effect.map(Either.right),
-        Effect.catchAll((error) => (error._tag === "Aborted" ? Effect.fail(error) : Effect.succeed(Either.left(error))))
-      )
+      return env.registry
+        .resolve(resolved.providerId, capability, {
+          maxResults: request.maxResults,
+          searchOptions: request.searchOptions
+        })
+        .pipe(
+          Effect.flatMap((config) => {
+            const ctx = driverContext(env, config)
+            const driver = driverCall(call, () => resolved.call(input, ctx))
+            return callGuard(
+              call,
+              ctx.timeout,
+              cache(call, ctx, quota(call, resultCheck(call, ctx.maxResults, driver)))
+            )
+          }),
+          Effect.map(Either.right),
+          Effect.catchAll((error) =>
+            error._tag === "Aborted" ? Effect.fail(error) : Effect.succeed(Either.left(error))
+          )
+        )
     }
 
     const progress = yield* Progress.Progress

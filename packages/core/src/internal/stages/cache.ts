@@ -25,7 +25,8 @@ export const cache = (
       input: call.input,
       maxResults: ctx.maxResults,
       apiHost: ctx.apiHost,
-      engines: call.resolved.provider.engines
+      engines: call.resolved.provider.engines,
+      searchOptions: ctx.searchOptions
     },
     ResultCache.policyFor(call.env.settings.cache, call.capability),
     effect
