@@ -6,6 +6,8 @@ import * as Fiber from "effect/Fiber"
 import * as Scope from "effect/Scope"
 import * as ExtractPool from "../src/internal/extractPool.js"
 import * as LocalServer from "./support/localServer.js"
+import { readdirSync, readFileSync } from "node:fs"
+import { getPriority } from "node:os"
 
 const encoder = new TextEncoder()
 
@@ -73,6 +75,25 @@ describe("extraction worker pool", { timeout: 120_000 }, () => {
         expect(titles).toEqual(["a", "b", "c", "d", "e"])
         expect(most).toBeLessThanOrEqual(2)
         expect(pool.size()).toBeLessThanOrEqual(2)
+      })
+    )
+  )
+
+  // Linux keeps a nice value per thread: the workers run below the main thread, so a core contended by hostile
+  // pages still serves the event loop (health checks, pings) first. Read from /proc, which only Linux has.
+  it.live("on Linux the workers run at a lower priority than the main thread, which keeps its own", () =>
+    Effect.scoped(
+      Effect.gen(function* () {
+        const niceOf = (task: string) =>
+          Number(readFileSync(`/proc/self/task/${task}/stat`, "utf8").split(") ")[1]!.split(" ")[16])
+        const before = process.platform === "linux" ? niceOf(String(process.pid)) : getPriority()
+        const pool = yield* ExtractPool.make({ size: 2, entry: ExtractPool.defaultEntry() })
+        yield* Effect.forEach(["a", "b"], (title) => pool.extract(page(title, 400)), { concurrency: 2 })
+        expect(getPriority()).toBe(before)
+        if (process.platform !== "linux") return
+        expect(niceOf(String(process.pid))).toBe(before)
+        const lowered = readdirSync("/proc/self/task").filter((task) => niceOf(task) === Math.min(19, before + 10))
+        expect(lowered.length).toBe(pool.size())
       })
     )
   )

@@ -4,10 +4,28 @@
  */
 import * as Extract from "@websearch/extract/Extract"
 import * as Either from "effect/Either"
+import { getPriority, setPriority } from "node:os"
 import { parentPort } from "node:worker_threads"
 import { isPdfBomb, type Job, type Reply } from "./extractPool.js"
 
 const port = parentPort
+
+/** How much lower than the process this thread runs: enough that the main thread wins any contended core. */
+const niceness = 10
+
+// Extraction is the only CPU-heavy work of a server; its event loop, health checks, MCP pings and small inline
+// extractions must not wait for a core behind a hostile page. On Linux the nice value is a property of each
+// thread, and `setPriority(0, …)` (`setpriority(PRIO_PROCESS, 0)`) changes the calling thread alone, so this
+// worker yields to the main thread while the process keeps its priority. Elsewhere the same call would lower the
+// whole process, so it is not made.
+if (port !== null && process.platform === "linux") {
+  try {
+    // Relative to the thread's own value (a process started under `nice` stays below it), 19 at most.
+    setPriority(0, Math.min(19, getPriority(0) + niceness))
+  } catch {
+    // A sandbox may forbid it; extraction still works at the process's priority.
+  }
+}
 
 const extracted = async (input: Extract.Input, job: Job): Promise<Reply> => {
   // A PDF bomb is refused before PDF.js inflates it into memory no heap limit bounds.
