@@ -19,11 +19,14 @@
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
 import * as Preset from "@websearch/core/Preset"
+import type * as SearchOptions from "@websearch/core/SearchOptions"
+import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as Http from "./internal/providerHttp.js"
 import * as Fields from "./internal/resultFields.js"
+import * as Options from "./internal/searchOptions.js"
 import * as ProviderHttp from "./ProviderHttp.js"
 
 /**
@@ -57,14 +60,44 @@ export const preset: Preset.Preset = Preset.make({
 export const maxResultsLimit = 50
 
 /**
- * The query parameters of `GET /v7.0/search` for one keyword.
+ * The search options Bing honours natively: `freshness` (`Day`, `Week`, `Month`; a year as the date range
+ * `YYYY-MM-DD..YYYY-MM-DD`, since Bing has no `Year`), `cc` (the country) and `safeSearch` (`Off`, `Moderate`,
+ * `Strict`). Bing's `mkt` needs a language and a country together and `setLang` is the interface's language, so
+ * `language` is not declared.
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const searchOptions: ReadonlyArray<SearchOptions.SearchOption> = ["timeRange", "country", "safeSearch"]
+
+const freshness = { day: "Day", week: "Week", month: "Month" } as const
+const safeSearch = { off: "Off", moderate: "Moderate", strict: "Strict" } as const
+
+/**
+ * The query parameters of `GET /v7.0/search` for one keyword, with the caller's search options in Bing's
+ * parameters (`now`, in milliseconds, is where a year counts back from).
  *
  * @since 0.1.0
  * @category encoding
  */
-export const searchParams = (keyword: string, maxResults: number) => ({
+export const searchParams = (
+  keyword: string,
+  maxResults: number,
+  options: SearchOptions.SearchOptions = {},
+  now: number = Date.now()
+) => ({
   q: keyword,
-  count: String(Http.clamp(maxResults, 1, maxResultsLimit))
+  count: String(Http.clamp(maxResults, 1, maxResultsLimit)),
+  ...Options.defined({
+    freshness:
+      options.timeRange === undefined
+        ? undefined
+        : options.timeRange === "year"
+          ? Options.dayRange("year", now)
+          : freshness[options.timeRange],
+    cc: options.country,
+    safeSearch: options.safeSearch === undefined ? undefined : safeSearch[options.safeSearch]
+  })
 })
 
 /**
@@ -77,7 +110,8 @@ export const WebPage = Schema.Struct({
   name: Schema.optional(Schema.NullOr(Schema.String)),
   url: Schema.String,
   snippet: Schema.optional(Schema.NullOr(Schema.String)),
-  datePublished: Schema.optional(Schema.NullOr(Schema.String))
+  datePublished: Schema.optional(Schema.NullOr(Schema.String)),
+  language: Schema.optional(Schema.NullOr(Schema.String))
 })
 
 /**
@@ -173,10 +207,10 @@ const refuse = (answer: Http.Answer, json: unknown): Http.Refusal | undefined =>
 
 const searchKeywords = (client: HttpClient.HttpClient) =>
   ProviderHttp.searchKeywords(preset, (c, ctx) =>
-    Effect.map(
+    Effect.flatMap(Clock.currentTimeMillis, (now) =>
       ProviderHttp.getJson(client, c, {
         path: "/v7.0/search",
-        urlParams: searchParams(c.input, ctx.maxResults),
+        urlParams: searchParams(c.input, ctx.maxResults, ctx.searchOptions, now),
         key: ProviderHttp.header("ocp-apim-subscription-key"),
         schema: SearchAnswer,
         refuse,
@@ -184,13 +218,17 @@ const searchKeywords = (client: HttpClient.HttpClient) =>
           Option.isSome(Schema.decodeUnknownOption(ErrorBody)(json))
             ? refusal(answer.status, answer.headers, json)
             : undefined
-      }),
-      ({ body }) =>
-        Fields.results(body.webPages?.value ?? [], (page) => ({
-          title: page.name,
-          content: page.snippet,
-          url: page.url
-        }))
+      }).pipe(
+        Effect.map(({ body }) =>
+          Fields.results(body.webPages?.value ?? [], (page) => ({
+            title: page.name,
+            content: page.snippet,
+            url: page.url,
+            publishedAt: page.datePublished,
+            language: page.language
+          }))
+        )
+      )
     )
   )
 
@@ -200,7 +238,7 @@ const searchKeywords = (client: HttpClient.HttpClient) =>
  * @since 0.1.0
  * @category constructors
  */
-export const make = ProviderHttp.make(preset, (client) => ({ searchKeywords: searchKeywords(client) }))
+export const make = ProviderHttp.make(preset, (client) => ({ searchOptions, searchKeywords: searchKeywords(client) }))
 
 /**
  * Registers the `bing` driver.

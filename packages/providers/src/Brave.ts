@@ -19,11 +19,13 @@
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
 import * as Preset from "@websearch/core/Preset"
+import type * as SearchOptions from "@websearch/core/SearchOptions"
 import * as RetryAfter from "@websearch/core/RetryAfter"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import * as Http from "./internal/providerHttp.js"
 import * as Fields from "./internal/resultFields.js"
+import * as Options from "./internal/searchOptions.js"
 import * as ProviderHttp from "./ProviderHttp.js"
 
 /**
@@ -59,14 +61,53 @@ export const preset: Preset.Preset = Preset.make({
 export const maxResultsLimit = 20
 
 /**
- * The query parameters of `GET /res/v1/web/search` for one keyword.
+ * The search options Brave honours natively: `freshness` (`pd`, `pw`, `pm`, `py`), `search_lang`, `country` and
+ * `safesearch` (`off`, `moderate`, `strict`, Brave's own words).
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const searchOptions: ReadonlyArray<SearchOptions.SearchOption> = ["timeRange", "language", "country", "safeSearch"]
+
+const freshness = { day: "pd", week: "pw", month: "pm", year: "py" } as const
+
+/**
+ * Brave's `search_lang` for an ISO 639-1 code: the code itself, except where Brave's list spells the language
+ * its own way (`jp` for Japanese, `zh-hans`/`zh-hant` for Chinese, `pt-br`/`pt-pt` for Portuguese, chosen by the
+ * country when one is given).
+ *
+ * @since 0.2.0
+ * @category encoding
+ */
+export const searchLang = (language: string, country: string | undefined): string => {
+  switch (language) {
+    case "ja":
+      return "jp"
+    case "zh":
+      return country === "TW" || country === "HK" || country === "MO" ? "zh-hant" : "zh-hans"
+    case "pt":
+      return country === "BR" ? "pt-br" : "pt-pt"
+    default:
+      return language
+  }
+}
+
+/**
+ * The query parameters of `GET /res/v1/web/search` for one keyword, with the caller's search options in Brave's
+ * parameters.
  *
  * @since 0.1.0
  * @category encoding
  */
-export const searchParams = (keyword: string, maxResults: number) => ({
+export const searchParams = (keyword: string, maxResults: number, options: SearchOptions.SearchOptions = {}) => ({
   q: keyword,
-  count: String(Http.clamp(maxResults, 1, maxResultsLimit))
+  count: String(Http.clamp(maxResults, 1, maxResultsLimit)),
+  ...Options.defined({
+    freshness: options.timeRange === undefined ? undefined : freshness[options.timeRange],
+    search_lang: options.language === undefined ? undefined : searchLang(options.language, options.country),
+    country: options.country,
+    safesearch: options.safeSearch
+  })
 })
 
 /**
@@ -81,7 +122,9 @@ export const WebResult = Schema.Struct({
   description: Schema.optional(Schema.NullOr(Schema.String)),
   page_age: Schema.optional(Schema.NullOr(Schema.String)),
   age: Schema.optional(Schema.NullOr(Schema.String)),
-  extra_snippets: Schema.optional(Schema.NullOr(Schema.Array(Schema.String)))
+  extra_snippets: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+  language: Schema.optional(Schema.NullOr(Schema.String)),
+  profile: Schema.optional(Schema.NullOr(Schema.Struct({ name: Schema.optional(Schema.NullOr(Schema.String)) })))
 })
 
 /**
@@ -201,7 +244,7 @@ const searchKeywords = (client: HttpClient.HttpClient) =>
     Effect.map(
       ProviderHttp.getJson(client, c, {
         path: "/res/v1/web/search",
-        urlParams: searchParams(c.input, ctx.maxResults),
+        urlParams: searchParams(c.input, ctx.maxResults, ctx.searchOptions),
         key: ProviderHttp.header("x-subscription-token"),
         schema: SearchAnswer,
         refuse,
@@ -211,7 +254,11 @@ const searchKeywords = (client: HttpClient.HttpClient) =>
         Fields.results(body.web?.results ?? [], (r) => ({
           title: Fields.plainText(r.title ?? ""),
           content: content(r),
-          url: r.url
+          url: r.url,
+          // `page_age` is a timestamp; `age` is relative ("2 days ago") and never read as a date.
+          publishedAt: r.page_age,
+          siteName: r.profile?.name,
+          language: r.language
         }))
     )
   )
@@ -222,7 +269,7 @@ const searchKeywords = (client: HttpClient.HttpClient) =>
  * @since 0.1.0
  * @category constructors
  */
-export const make = ProviderHttp.make(preset, (client) => ({ searchKeywords: searchKeywords(client) }))
+export const make = ProviderHttp.make(preset, (client) => ({ searchOptions, searchKeywords: searchKeywords(client) }))
 
 /**
  * Registers the `brave` driver.

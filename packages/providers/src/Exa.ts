@@ -16,12 +16,15 @@
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
 import * as Preset from "@websearch/core/Preset"
+import type * as SearchOptions from "@websearch/core/SearchOptions"
 import type * as WebSearchError from "@websearch/core/WebSearchError"
+import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
 import * as Http from "./internal/providerHttp.js"
 import * as Fields from "./internal/resultFields.js"
+import * as Options from "./internal/searchOptions.js"
 import * as ProviderHttp from "./ProviderHttp.js"
 
 /**
@@ -67,16 +70,45 @@ export const maxResultsLimit = 100
 export const searchTextChars = 3000
 
 /**
- * The body of `POST /search` for one keyword.
+ * The search options Exa honours natively: `startPublishedDate` (the start of the time range, ISO 8601),
+ * `includeDomains`, `excludeDomains`, `userLocation` (the country) and `category: "news"` (a general search is
+ * Exa's default, without a category).
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const searchOptions: ReadonlyArray<SearchOptions.SearchOption> = [
+  "timeRange",
+  "includeDomains",
+  "excludeDomains",
+  "country",
+  "topic"
+]
+
+/**
+ * The body of `POST /search` for one keyword, with the caller's search options in Exa's parameters (`now`, in
+ * milliseconds, is where a time range counts back from).
  *
  * @since 0.1.0
  * @category encoding
  */
-export const searchBody = (keyword: string, maxResults: number) => ({
+export const searchBody = (
+  keyword: string,
+  maxResults: number,
+  options: SearchOptions.SearchOptions = {},
+  now: number = Date.now()
+) => ({
   query: keyword,
   type: "auto",
   numResults: Http.clamp(maxResults, 1, maxResultsLimit),
-  contents: { text: { maxCharacters: searchTextChars } }
+  contents: { text: { maxCharacters: searchTextChars } },
+  ...Options.defined({
+    startPublishedDate: options.timeRange === undefined ? undefined : Options.since(options.timeRange, now).toISOString(),
+    includeDomains: Options.nonEmpty(options.includeDomains),
+    excludeDomains: Options.nonEmpty(options.excludeDomains),
+    userLocation: options.country,
+    category: options.topic === "news" ? "news" : undefined
+  })
 })
 
 /**
@@ -215,17 +247,24 @@ export const contentOf = (result: typeof Result.Type): string => {
 const searchKeywords = (client: HttpClient.HttpClient) =>
   ProviderHttp.searchKeywords(preset, (c, ctx) =>
     Effect.gen(function* () {
+      const now = yield* Clock.currentTimeMillis
       const { answer, body } = yield* ProviderHttp.postJson(client, c, {
         ...exa,
         path: "/search",
-        body: searchBody(c.input, ctx.maxResults),
+        body: searchBody(c.input, ctx.maxResults, ctx.searchOptions, now),
         schema: SearchAnswer
       })
       const results = body.results ?? []
       if (results.length === 0 && body.error !== undefined && body.error !== null) {
         return yield* Effect.fail(Http.failure(c, refuse(answer, Either.getOrUndefined(Http.parseJson(answer.text)))))
       }
-      return Fields.results(results, (r) => ({ title: r.title, content: contentOf(r), url: r.url ?? r.id }))
+      return Fields.results(results, (r) => ({
+        title: r.title,
+        content: contentOf(r),
+        url: r.url ?? r.id,
+        publishedAt: r.publishedDate,
+        author: r.author
+      }))
     })
   )
 
@@ -301,6 +340,7 @@ const fetchUrls = (client: HttpClient.HttpClient) =>
  * @category constructors
  */
 export const make = ProviderHttp.make(preset, (client) => ({
+  searchOptions,
   searchKeywords: searchKeywords(client),
   fetchUrls: fetchUrls(client)
 }))

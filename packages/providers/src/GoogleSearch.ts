@@ -26,6 +26,7 @@
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
 import * as Preset from "@websearch/core/Preset"
+import type * as SearchOptions from "@websearch/core/SearchOptions"
 import type * as ProviderDriver from "@websearch/core/ProviderDriver"
 import * as Config from "effect/Config"
 import * as Effect from "effect/Effect"
@@ -34,6 +35,7 @@ import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import * as Http from "./internal/providerHttp.js"
 import * as Fields from "./internal/resultFields.js"
+import * as SearchParams from "./internal/searchOptions.js"
 import * as ProviderHttp from "./ProviderHttp.js"
 
 /**
@@ -67,17 +69,82 @@ export const preset: Preset.Preset = Preset.make({
 export const maxResultsLimit = 10
 
 /**
- * The query parameters of `GET /customsearch/v1` for one keyword (the key included: never log them).
+ * The search options Google Custom Search honours natively: `dateRestrict` (`d1`, `w1`, `m1`, `y1`), the domains
+ * (`siteSearch` with `siteSearchFilter` `i` or `e` for one domain, which is all `siteSearch` takes; `site:`
+ * operators in the query for several), `lr` (`lang_xx`) and `gl`. Its `safe` knows only `active` and `off`, so
+ * `safeSearch` (whose `moderate` has no equal) is not declared.
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const searchOptions: ReadonlyArray<SearchOptions.SearchOption> = [
+  "timeRange",
+  "includeDomains",
+  "excludeDomains",
+  "language",
+  "country"
+]
+
+const dateRestrict = { day: "d1", week: "w1", month: "m1", year: "y1" } as const
+
+/**
+ * Google's `lr` for an ISO 639-1 code: `lang_` and the code, except Hebrew (`lang_iw`) and Chinese
+ * (`lang_zh-TW` for Taiwan and Hong Kong, else `lang_zh-CN`).
+ *
+ * @since 0.2.0
+ * @category encoding
+ */
+export const languageRestrict = (language: string, country: string | undefined): string =>
+  language === "he"
+    ? "lang_iw"
+    : language === "zh"
+      ? country === "TW" || country === "HK"
+        ? "lang_zh-TW"
+        : "lang_zh-CN"
+      : `lang_${language}`
+
+const sites = (options: SearchOptions.SearchOptions) => {
+  const include = options.includeDomains ?? []
+  const exclude = options.excludeDomains ?? []
+  if (include.length + exclude.length === 1) {
+    return include.length === 1
+      ? { query: "", siteSearch: include[0], siteSearchFilter: "i" }
+      : { query: "", siteSearch: exclude[0], siteSearchFilter: "e" }
+  }
+  const allowed = include.length === 0 ? "" : ` (${include.map((d) => `site:${d}`).join(" OR ")})`
+  const denied = exclude.map((d) => ` -site:${d}`).join("")
+  return { query: `${allowed}${denied}`, siteSearch: undefined, siteSearchFilter: undefined }
+}
+
+/**
+ * The query parameters of `GET /customsearch/v1` for one keyword (the key included: never log them), with the
+ * caller's search options in Google's parameters.
  *
  * @since 0.1.0
  * @category encoding
  */
-export const searchParams = (keyword: string, maxResults: number, engineId: string, key: string) => ({
-  key,
-  cx: engineId,
-  q: keyword,
-  num: String(Http.clamp(maxResults, 1, maxResultsLimit))
-})
+export const searchParams = (
+  keyword: string,
+  maxResults: number,
+  engineId: string,
+  key: string,
+  options: SearchOptions.SearchOptions = {}
+) => {
+  const site = sites(options)
+  return {
+    key,
+    cx: engineId,
+    q: `${keyword}${site.query}`,
+    num: String(Http.clamp(maxResults, 1, maxResultsLimit)),
+    ...SearchParams.defined({
+      dateRestrict: options.timeRange === undefined ? undefined : dateRestrict[options.timeRange],
+      siteSearch: site.siteSearch,
+      siteSearchFilter: site.siteSearchFilter,
+      lr: options.language === undefined ? undefined : languageRestrict(options.language, options.country),
+      gl: options.country?.toLowerCase()
+    })
+  }
+}
 
 /**
  * One item of the answer.
@@ -193,7 +260,8 @@ const searchKeywords = (client: HttpClient.HttpClient) =>
             c.input,
             ctx.maxResults,
             engineId,
-            Option.match(key, { onNone: () => "", onSome: Redacted.value })
+            Option.match(key, { onNone: () => "", onSome: Redacted.value }),
+            ctx.searchOptions
           ),
         key: ProviderHttp.inRequest,
         schema: SearchAnswer,
@@ -225,7 +293,12 @@ export const make: Effect.Effect<
   ProviderDriver.ProviderDriver<typeof Options.Type, typeof Options.Encoded>,
   never,
   HttpClient.HttpClient
-> = ProviderHttp.make(preset, (client) => ({ options: Options, optionsConfig, searchKeywords: searchKeywords(client) }))
+> = ProviderHttp.make(preset, (client) => ({
+  options: Options,
+  optionsConfig,
+  searchOptions,
+  searchKeywords: searchKeywords(client)
+}))
 
 /**
  * Registers the `google` driver.

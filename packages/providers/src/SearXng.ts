@@ -29,6 +29,7 @@ import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import type * as FetchUrls from "@websearch/core/FetchUrls"
 import * as Preset from "@websearch/core/Preset"
 import type * as ProviderDriver from "@websearch/core/ProviderDriver"
+import type * as SearchOptions from "@websearch/core/SearchOptions"
 import type * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Clock from "effect/Clock"
 import * as Config from "effect/Config"
@@ -39,6 +40,7 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as Http from "./internal/providerHttp.js"
 import * as Fields from "./internal/resultFields.js"
+import * as SearchParams from "./internal/searchOptions.js"
 import * as ProviderHttp from "./ProviderHttp.js"
 
 /**
@@ -64,17 +66,38 @@ export const preset: Preset.Preset = Preset.make({
 })
 
 /**
+ * The search options SearXNG honours natively: `time_range` (`day`…`year`; engines without time ranges ignore
+ * it, as SearXNG documents), `language`, `safesearch` (`0`, `1`, `2`) and `categories` (`general` or `news`).
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const searchOptions: ReadonlyArray<SearchOptions.SearchOption> = ["timeRange", "language", "safeSearch", "topic"]
+
+const safesearch = { off: "0", moderate: "1", strict: "2" } as const
+
+/**
  * The query parameters of `GET /search` for one keyword: the first page, as JSON, from the given engines (all
- * the instance's enabled engines when none are given).
+ * the instance's enabled engines when none are given), with the caller's search options in SearXNG's parameters.
  *
  * @since 0.1.0
  * @category encoding
  */
-export const searchParams = (keyword: string, engines: ReadonlyArray<string>): Record<string, string> => ({
+export const searchParams = (
+  keyword: string,
+  engines: ReadonlyArray<string>,
+  options: SearchOptions.SearchOptions = {}
+): Record<string, string> => ({
   q: keyword,
   format: "json",
   pageno: "1",
-  ...(engines.length > 0 ? { engines: engines.join(",") } : {})
+  ...(engines.length > 0 ? { engines: engines.join(",") } : {}),
+  ...SearchParams.defined({
+    time_range: options.timeRange,
+    language: options.language,
+    safesearch: options.safeSearch === undefined ? undefined : safesearch[options.safeSearch],
+    categories: options.topic
+  })
 })
 
 /**
@@ -304,7 +327,7 @@ const searchKeywords =
       const c = Http.call(preset, "searchKeywords", keyword, ctx)
       const base = yield* Http.endpoint(c)
       const request = HttpClientRequest.get(`${base}/search`).pipe(
-        HttpClientRequest.setUrlParams(searchParams(keyword, ctx.provider.engines)),
+        HttpClientRequest.setUrlParams(searchParams(keyword, ctx.provider.engines, ctx.searchOptions)),
         HttpClientRequest.acceptJson
       )
       const answer = yield* Http.send(
@@ -321,7 +344,8 @@ const searchKeywords =
       const mapped = Fields.results(byScore(decoded.results), (r) => ({
         title: r.title,
         content: r.content,
-        url: r.url
+        url: r.url,
+        publishedAt: r.publishedDate
       }))
       if (mapped.results.length === 0 && failedEngines.length > 0) {
         const blocked = failedEngines.every((engine) => blockedReason.test(engine))
@@ -380,6 +404,7 @@ export const makeWith = (
   ProviderHttp.make(preset, (client) => ({
     options: SettingsOptions,
     optionsConfig,
+    searchOptions,
     searchKeywords: searchKeywords(client, options)
   }))
 

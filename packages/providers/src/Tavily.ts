@@ -13,10 +13,12 @@
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
 import * as Preset from "@websearch/core/Preset"
+import type * as SearchOptions from "@websearch/core/SearchOptions"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import * as Http from "./internal/providerHttp.js"
 import * as Fields from "./internal/resultFields.js"
+import * as Options from "./internal/searchOptions.js"
 import * as ProviderHttp from "./ProviderHttp.js"
 
 /**
@@ -55,19 +57,39 @@ export const preset: Preset.Preset = Preset.make({
 export const maxResultsLimit = 20
 
 /**
- * The body of `POST /search` for one keyword.
+ * The search options Tavily honours natively: `time_range` (`day`…`year`, Tavily's own words),
+ * `include_domains`, `exclude_domains` and `topic` (`general` or `news`). Tavily's `country` takes a country's
+ * English name from its own list, not an ISO code, so `country` is not declared.
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const searchOptions: ReadonlyArray<SearchOptions.SearchOption> = [
+  "timeRange",
+  "includeDomains",
+  "excludeDomains",
+  "topic"
+]
+
+/**
+ * The body of `POST /search` for one keyword, with the caller's search options in Tavily's parameters.
  *
  * @since 0.1.0
  * @category encoding
  */
-export const searchBody = (keyword: string, maxResults: number) => ({
+export const searchBody = (keyword: string, maxResults: number, options: SearchOptions.SearchOptions = {}) => ({
   query: keyword,
   search_depth: "basic",
-  topic: "general",
+  topic: options.topic ?? "general",
   max_results: Http.clamp(maxResults, 0, maxResultsLimit),
   include_answer: false,
   include_raw_content: false,
-  include_images: false
+  include_images: false,
+  ...Options.defined({
+    time_range: options.timeRange,
+    include_domains: Options.nonEmpty(options.includeDomains),
+    exclude_domains: Options.nonEmpty(options.excludeDomains)
+  })
 })
 
 /**
@@ -85,7 +107,8 @@ export const SearchAnswer = Schema.Struct({
         title: Schema.optional(Schema.NullOr(Schema.String)),
         url: Schema.String,
         content: Schema.optional(Schema.NullOr(Schema.String)),
-        score: Schema.optional(Schema.NullOr(Http.NumberLike))
+        score: Schema.optional(Schema.NullOr(Http.NumberLike)),
+        published_date: Schema.optional(Schema.NullOr(Schema.String))
       })
     ),
     { default: () => [] }
@@ -126,11 +149,17 @@ const searchKeywords = (client: HttpClient.HttpClient) =>
     Effect.map(
       ProviderHttp.postJson(client, c, {
         path: "/search",
-        body: searchBody(c.input, ctx.maxResults),
+        body: searchBody(c.input, ctx.maxResults, ctx.searchOptions),
         schema: SearchAnswer,
         refuse
       }),
-      ({ body }) => Fields.results(body.results, (r) => ({ title: r.title, content: r.content, url: r.url }))
+      ({ body }) =>
+        Fields.results(body.results, (r) => ({
+          title: r.title,
+          content: r.content,
+          url: r.url,
+          publishedAt: r.published_date
+        }))
     )
   )
 
@@ -167,6 +196,7 @@ const fetchUrls = (client: HttpClient.HttpClient) =>
  * @category constructors
  */
 export const make = ProviderHttp.make(preset, (client) => ({
+  searchOptions,
   searchKeywords: searchKeywords(client),
   fetchUrls: fetchUrls(client)
 }))

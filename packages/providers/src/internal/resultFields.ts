@@ -4,6 +4,7 @@
  * title falls back to the URL so a result is never untitled.
  */
 import type * as ProviderDriver from "@websearch/core/ProviderDriver"
+import * as ResultMetadata from "./resultMetadata.js"
 
 const named: Readonly<Record<string, string>> = {
   amp: "&",
@@ -65,17 +66,25 @@ export const httpUrl = (raw: string | null | undefined): string | undefined => {
 
 /**
  * One result from a provider's fields, or undefined when it has no usable URL (the driver counts those). The
- * title falls back to the URL.
+ * title falls back to the URL; the published time, author, site name and language are kept where usable (see
+ * `resultMetadata`).
  */
-export const result = (fields: {
-  readonly title?: string | null | undefined
-  readonly content?: string | null | undefined
-  readonly url?: string | null | undefined
-}): ProviderDriver.DriverResult | undefined => {
+export const result = (
+  fields: {
+    readonly title?: string | null | undefined
+    readonly content?: string | null | undefined
+    readonly url?: string | null | undefined
+  } & ResultMetadata.RawMetadata
+): ProviderDriver.DriverResult | undefined => {
   const url = httpUrl(fields.url)
   if (url === undefined) return undefined
   const title = (fields.title ?? "").trim()
-  return { title: title === "" ? url : title, content: (fields.content ?? "").trim(), url }
+  return {
+    title: title === "" ? url : title,
+    content: (fields.content ?? "").trim(),
+    url,
+    ...ResultMetadata.metadata(fields)
+  }
 }
 
 /**
