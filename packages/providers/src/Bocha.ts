@@ -17,11 +17,13 @@
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
 import * as Preset from "@websearch/core/Preset"
+import type * as SearchOptions from "@websearch/core/SearchOptions"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import * as Code from "./internal/businessCode.js"
 import * as Http from "./internal/providerHttp.js"
 import * as Fields from "./internal/resultFields.js"
+import * as Options from "./internal/searchOptions.js"
 import * as ProviderHttp from "./ProviderHttp.js"
 
 /**
@@ -55,16 +57,30 @@ export const preset: Preset.Preset = Preset.make({
 export const maxResultsLimit = 50
 
 /**
- * The body of `POST /v1/web-search` for one keyword.
+ * The search options Bocha honours natively: `freshness` (`oneDay`, `oneWeek`, `oneMonth`, `oneYear`) and the
+ * domains (`include` and `exclude`, `|`-separated as Bocha documents).
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const searchOptions: ReadonlyArray<SearchOptions.SearchOption> = ["timeRange", "includeDomains", "excludeDomains"]
+
+const freshness = { day: "oneDay", week: "oneWeek", month: "oneMonth", year: "oneYear" } as const
+
+const domains = (list: ReadonlyArray<string> | undefined): string | undefined => Options.nonEmpty(list)?.join("|")
+
+/**
+ * The body of `POST /v1/web-search` for one keyword, with the caller's search options in Bocha's parameters.
  *
  * @since 0.1.0
  * @category encoding
  */
-export const searchBody = (keyword: string, maxResults: number) => ({
+export const searchBody = (keyword: string, maxResults: number, options: SearchOptions.SearchOptions = {}) => ({
   query: keyword,
   count: Http.clamp(Math.trunc(maxResults), 1, maxResultsLimit),
   summary: true,
-  freshness: "noLimit"
+  freshness: options.timeRange === undefined ? "noLimit" : freshness[options.timeRange],
+  ...Options.defined({ include: domains(options.includeDomains), exclude: domains(options.excludeDomains) })
 })
 
 const NullableString = Schema.optional(Schema.NullOr(Schema.String))
@@ -81,7 +97,8 @@ export const WebPage = Schema.Struct({
   snippet: NullableString,
   summary: NullableString,
   siteName: NullableString,
-  datePublished: NullableString
+  datePublished: NullableString,
+  language: NullableString
 }).annotations({ identifier: "BochaWebPage" })
 
 /**
@@ -155,7 +172,7 @@ const searchKeywords = (client: HttpClient.HttpClient) =>
     Effect.gen(function* () {
       const { body } = yield* ProviderHttp.postJson(client, c, {
         path: "/v1/web-search",
-        body: searchBody(c.input, ctx.maxResults),
+        body: searchBody(c.input, ctx.maxResults, ctx.searchOptions),
         schema: SearchAnswer,
         refuse,
         // Business errors arrive in HTTP 200 bodies; the code is checked before the shape, which they do not share.
@@ -173,7 +190,10 @@ const searchKeywords = (client: HttpClient.HttpClient) =>
           page.summary !== undefined && page.summary !== null && page.summary.trim() !== ""
             ? page.summary
             : page.snippet,
-        url: page.url
+        url: page.url,
+        publishedAt: page.datePublished,
+        siteName: page.siteName,
+        language: page.language
       }))
     })
   )
@@ -184,7 +204,7 @@ const searchKeywords = (client: HttpClient.HttpClient) =>
  * @since 0.1.0
  * @category constructors
  */
-export const make = ProviderHttp.make(preset, (client) => ({ searchKeywords: searchKeywords(client) }))
+export const make = ProviderHttp.make(preset, (client) => ({ searchOptions, searchKeywords: searchKeywords(client) }))
 
 /**
  * Registers the `bocha` driver.

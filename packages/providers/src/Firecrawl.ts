@@ -17,10 +17,12 @@
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
 import * as Preset from "@websearch/core/Preset"
+import type * as SearchOptions from "@websearch/core/SearchOptions"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import * as Http from "./internal/providerHttp.js"
 import * as Fields from "./internal/resultFields.js"
+import * as Options from "./internal/searchOptions.js"
 import * as ProviderHttp from "./ProviderHttp.js"
 
 /**
@@ -57,15 +59,29 @@ export const preset: Preset.Preset = Preset.make({
 export const maxResultsLimit = 100
 
 /**
- * The body of `POST /v1/search` for one keyword.
+ * The body of `POST /v1/search` for one keyword, with the caller's search options in Firecrawl's parameters.
  *
  * @since 0.1.0
  * @category encoding
  */
-export const searchBody = (keyword: string, maxResults: number) => ({
+export const searchBody = (keyword: string, maxResults: number, options: SearchOptions.SearchOptions = {}) => ({
   query: keyword,
-  limit: Http.clamp(Math.trunc(maxResults), 1, maxResultsLimit)
+  limit: Http.clamp(Math.trunc(maxResults), 1, maxResultsLimit),
+  ...Options.defined({
+    tbs: Options.googleTbs(options.timeRange),
+    lang: options.language,
+    country: options.country?.toLowerCase()
+  })
 })
+
+/**
+ * The search options Firecrawl's `/v1/search` honours natively: `tbs` (`qdr:d`, `qdr:w`, `qdr:m`, `qdr:y`),
+ * `lang` and `country`.
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const searchOptions: ReadonlyArray<SearchOptions.SearchOption> = ["timeRange", "language", "country"]
 
 /**
  * The body of `POST /v1/scrape` for one URL.
@@ -183,7 +199,7 @@ const searchKeywords = (client: HttpClient.HttpClient) =>
     Effect.gen(function* () {
       const { answer, body } = yield* ProviderHttp.postJson(client, c, {
         path: "/v1/search",
-        body: searchBody(c.input, ctx.maxResults),
+        body: searchBody(c.input, ctx.maxResults, ctx.searchOptions),
         schema: SearchAnswer
       })
       if (body.success === false) return yield* Effect.fail(Http.failure(c, unsuccessful(body, answer.status)))
@@ -230,6 +246,7 @@ const fetchUrls = (client: HttpClient.HttpClient) =>
  * @category constructors
  */
 export const make = ProviderHttp.make(preset, (client) => ({
+  searchOptions,
   searchKeywords: searchKeywords(client),
   fetchUrls: fetchUrls(client)
 }))

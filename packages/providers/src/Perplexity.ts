@@ -14,10 +14,12 @@
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
 import * as Preset from "@websearch/core/Preset"
+import type * as SearchOptions from "@websearch/core/SearchOptions"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import * as Http from "./internal/providerHttp.js"
 import * as Fields from "./internal/resultFields.js"
+import * as Options from "./internal/searchOptions.js"
 import * as ProviderHttp from "./ProviderHttp.js"
 
 /**
@@ -51,14 +53,36 @@ export const preset: Preset.Preset = Preset.make({
 export const maxResultsLimit = 20
 
 /**
- * The body of `POST /search` for one keyword.
+ * The search options Perplexity honours natively: `search_recency_filter` (`day`…`year`, Perplexity's own
+ * words), `search_domain_filter` (the domains to search), `search_language_filter` and `country`. Its denylist
+ * form (domains prefixed with `-`) cannot be combined with an allowlist, so `excludeDomains` is applied on the
+ * results instead.
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const searchOptions: ReadonlyArray<SearchOptions.SearchOption> = [
+  "timeRange",
+  "includeDomains",
+  "language",
+  "country"
+]
+
+/**
+ * The body of `POST /search` for one keyword, with the caller's search options in Perplexity's parameters.
  *
  * @since 0.1.0
  * @category encoding
  */
-export const searchBody = (keyword: string, maxResults: number) => ({
+export const searchBody = (keyword: string, maxResults: number, options: SearchOptions.SearchOptions = {}) => ({
   query: keyword,
-  max_results: Http.clamp(maxResults, 1, maxResultsLimit)
+  max_results: Http.clamp(maxResults, 1, maxResultsLimit),
+  ...Options.defined({
+    search_recency_filter: options.timeRange,
+    search_domain_filter: Options.nonEmpty(options.includeDomains),
+    search_language_filter: options.language === undefined ? undefined : [options.language],
+    country: options.country
+  })
 })
 
 /**
@@ -125,7 +149,7 @@ const searchKeywords = (client: HttpClient.HttpClient) =>
     Effect.gen(function* () {
       const { answer, body } = yield* ProviderHttp.postJson(client, c, {
         path: "/search",
-        body: searchBody(c.input, ctx.maxResults),
+        body: searchBody(c.input, ctx.maxResults, ctx.searchOptions),
         schema: SearchAnswer,
         refuse
       })
@@ -144,7 +168,12 @@ const searchKeywords = (client: HttpClient.HttpClient) =>
           )
         )
       }
-      return Fields.results(results, (r) => ({ title: r.title, content: Fields.tidy(r.snippet ?? ""), url: r.url }))
+      return Fields.results(results, (r) => ({
+        title: r.title,
+        content: Fields.tidy(r.snippet ?? ""),
+        url: r.url,
+        publishedAt: r.date
+      }))
     })
   )
 
@@ -154,7 +183,7 @@ const searchKeywords = (client: HttpClient.HttpClient) =>
  * @since 0.1.0
  * @category constructors
  */
-export const make = ProviderHttp.make(preset, (client) => ({ searchKeywords: searchKeywords(client) }))
+export const make = ProviderHttp.make(preset, (client) => ({ searchOptions, searchKeywords: searchKeywords(client) }))
 
 /**
  * Registers the `perplexity` driver.

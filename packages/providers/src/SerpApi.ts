@@ -20,12 +20,14 @@
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
 import * as Preset from "@websearch/core/Preset"
+import type * as SearchOptions from "@websearch/core/SearchOptions"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import * as Http from "./internal/providerHttp.js"
 import * as Fields from "./internal/resultFields.js"
+import * as Options from "./internal/searchOptions.js"
 import * as ProviderHttp from "./ProviderHttp.js"
 
 /**
@@ -59,16 +61,37 @@ export const preset: Preset.Preset = Preset.make({
 export const maxResultsLimit = 100
 
 /**
- * The query parameters of `GET /search.json` for one keyword (the key included: never log them).
+ * The search options SerpApi's Google engine honours natively: `tbs` (`qdr:d`, `qdr:w`, `qdr:m`, `qdr:y`), `hl`
+ * (the language) and `gl` (the country). Google's `safe` knows only `active` and `off`, so `safeSearch` (whose
+ * `moderate` has no equal) is not declared.
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const searchOptions: ReadonlyArray<SearchOptions.SearchOption> = ["timeRange", "language", "country"]
+
+/**
+ * The query parameters of `GET /search.json` for one keyword (the key included: never log them), with the
+ * caller's search options in SerpApi's parameters.
  *
  * @since 0.1.0
  * @category encoding
  */
-export const searchParams = (keyword: string, maxResults: number, key: string) => ({
+export const searchParams = (
+  keyword: string,
+  maxResults: number,
+  key: string,
+  options: SearchOptions.SearchOptions = {}
+) => ({
   engine: "google",
   q: keyword,
   api_key: key,
-  num: String(Http.clamp(maxResults, 1, maxResultsLimit))
+  num: String(Http.clamp(maxResults, 1, maxResultsLimit)),
+  ...Options.defined({
+    tbs: Options.googleTbs(options.timeRange),
+    hl: options.language,
+    gl: options.country?.toLowerCase()
+  })
 })
 
 /**
@@ -81,7 +104,9 @@ export const OrganicResult = Schema.Struct({
   position: Schema.optional(Schema.NullOr(Http.NumberLike)),
   title: Schema.optional(Schema.NullOr(Schema.String)),
   link: Schema.String,
-  snippet: Schema.optional(Schema.NullOr(Schema.String))
+  snippet: Schema.optional(Schema.NullOr(Schema.String)),
+  date: Schema.optional(Schema.NullOr(Schema.String)),
+  source: Schema.optional(Schema.NullOr(Schema.String))
 })
 
 /**
@@ -135,7 +160,12 @@ const searchKeywords = (client: HttpClient.HttpClient) =>
       const { answer, body } = yield* ProviderHttp.getJson(client, c, {
         path: "/search.json",
         urlParams: (key) =>
-          searchParams(c.input, ctx.maxResults, Option.match(key, { onNone: () => "", onSome: Redacted.value })),
+          searchParams(
+            c.input,
+            ctx.maxResults,
+            Option.match(key, { onNone: () => "", onSome: Redacted.value }),
+            ctx.searchOptions
+          ),
         key: ProviderHttp.inRequest,
         schema: SearchAnswer,
         refuse
@@ -146,7 +176,13 @@ const searchKeywords = (client: HttpClient.HttpClient) =>
         const inBody = refusal(answer.status, error === "" ? "the search failed" : error)
         if (inBody !== undefined) return yield* Effect.fail(Http.failure(c, inBody))
       }
-      return Fields.results(body.organic_results ?? [], (r) => ({ title: r.title, content: r.snippet, url: r.link }))
+      return Fields.results(body.organic_results ?? [], (r) => ({
+        title: r.title,
+        content: r.snippet,
+        url: r.link,
+        publishedAt: r.date,
+        siteName: r.source
+      }))
     })
   )
 
@@ -156,7 +192,7 @@ const searchKeywords = (client: HttpClient.HttpClient) =>
  * @since 0.1.0
  * @category constructors
  */
-export const make = ProviderHttp.make(preset, (client) => ({ searchKeywords: searchKeywords(client) }))
+export const make = ProviderHttp.make(preset, (client) => ({ searchOptions, searchKeywords: searchKeywords(client) }))
 
 /**
  * Registers the `serpapi` driver.

@@ -17,10 +17,12 @@
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
 import * as Preset from "@websearch/core/Preset"
+import type * as SearchOptions from "@websearch/core/SearchOptions"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import * as Http from "./internal/providerHttp.js"
 import * as Fields from "./internal/resultFields.js"
+import * as Options from "./internal/searchOptions.js"
 import * as ProviderHttp from "./ProviderHttp.js"
 
 /**
@@ -54,14 +56,28 @@ export const preset: Preset.Preset = Preset.make({
 export const maxResultsLimit = 100
 
 /**
- * The body of `POST /search` for one keyword.
+ * The search options Serper honours natively: `tbs` (`qdr:d`, `qdr:w`, `qdr:m`, `qdr:y`), `hl` (the language)
+ * and `gl` (the country), Google's own parameters.
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const searchOptions: ReadonlyArray<SearchOptions.SearchOption> = ["timeRange", "language", "country"]
+
+/**
+ * The body of `POST /search` for one keyword, with the caller's search options in Serper's parameters.
  *
  * @since 0.1.0
  * @category encoding
  */
-export const searchBody = (keyword: string, maxResults: number) => ({
+export const searchBody = (keyword: string, maxResults: number, options: SearchOptions.SearchOptions = {}) => ({
   q: keyword,
-  num: Http.clamp(maxResults, 1, maxResultsLimit)
+  num: Http.clamp(maxResults, 1, maxResultsLimit),
+  ...Options.defined({
+    tbs: Options.googleTbs(options.timeRange),
+    hl: options.language,
+    gl: options.country?.toLowerCase()
+  })
 })
 
 /**
@@ -109,12 +125,19 @@ const searchKeywords = (client: HttpClient.HttpClient) =>
     Effect.map(
       ProviderHttp.postJson(client, c, {
         path: "/search",
-        body: searchBody(c.input, ctx.maxResults),
+        body: searchBody(c.input, ctx.maxResults, ctx.searchOptions),
         key: ProviderHttp.header("x-api-key"),
         schema: SearchAnswer,
         refuse
       }),
-      ({ body }) => Fields.results(body.organic ?? [], (r) => ({ title: r.title, content: r.snippet, url: r.link }))
+      ({ body }) =>
+        Fields.results(body.organic ?? [], (r) => ({
+          title: r.title,
+          content: r.snippet,
+          url: r.link,
+          // Google's dates: absolute ones ("Mar 5, 2024") are kept, relative ones ("3 days ago") dropped.
+          publishedAt: r.date
+        }))
     )
   )
 
@@ -124,7 +147,7 @@ const searchKeywords = (client: HttpClient.HttpClient) =>
  * @since 0.1.0
  * @category constructors
  */
-export const make = ProviderHttp.make(preset, (client) => ({ searchKeywords: searchKeywords(client) }))
+export const make = ProviderHttp.make(preset, (client) => ({ searchOptions, searchKeywords: searchKeywords(client) }))
 
 /**
  * Registers the `serper` driver.

@@ -26,6 +26,7 @@
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
 import * as Preset from "@websearch/core/Preset"
+import type * as SearchOptions from "@websearch/core/SearchOptions"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
@@ -33,6 +34,7 @@ import * as Schema from "effect/Schema"
 import * as Code from "./internal/businessCode.js"
 import * as Http from "./internal/providerHttp.js"
 import * as Fields from "./internal/resultFields.js"
+import * as Options from "./internal/searchOptions.js"
 import * as ProviderHttp from "./ProviderHttp.js"
 
 /**
@@ -136,16 +138,35 @@ export const countFor = (maxResults: number, engine: Engine): number => {
 }
 
 /**
- * The body of `POST /web_search` for one keyword.
+ * The search options Zhipu honours natively: `search_recency_filter` (`oneDay`, `oneWeek`, `oneMonth`,
+ * `oneYear`). Its `search_domain_filter` takes one domain only, so the domain options are applied on the results.
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const searchOptions: ReadonlyArray<SearchOptions.SearchOption> = ["timeRange"]
+
+const recency = { day: "oneDay", week: "oneWeek", month: "oneMonth", year: "oneYear" } as const
+
+/**
+ * The body of `POST /web_search` for one keyword, with the caller's search options in Zhipu's parameters.
  *
  * @since 0.1.0
  * @category encoding
  */
-export const searchBody = (keyword: string, maxResults: number, engine: Engine = defaultEngine) => ({
+export const searchBody = (
+  keyword: string,
+  maxResults: number,
+  engine: Engine = defaultEngine,
+  options: SearchOptions.SearchOptions = {}
+) => ({
   search_query: keyword,
   search_engine: engine,
   search_intent: false,
-  count: countFor(maxResults, engine)
+  count: countFor(maxResults, engine),
+  ...Options.defined({
+    search_recency_filter: options.timeRange === undefined ? undefined : recency[options.timeRange]
+  })
 })
 
 const NullableString = Schema.optional(Schema.NullOr(Schema.String))
@@ -264,7 +285,7 @@ const searchKeywords = (client: HttpClient.HttpClient) =>
       }
       const { body } = yield* ProviderHttp.postJson(client, c, {
         path: "/web_search",
-        body: searchBody(c.input, ctx.maxResults, engine),
+        body: searchBody(c.input, ctx.maxResults, engine, ctx.searchOptions),
         schema: SearchAnswer,
         refuse,
         // Zhipu also reports errors inside HTTP 200 bodies.
@@ -274,7 +295,13 @@ const searchKeywords = (client: HttpClient.HttpClient) =>
             onSome: (envelope) => refusalOf(envelope, undefined, answer.headers)
           })
       })
-      return Fields.results(body.search_result, (r) => ({ title: r.title, content: r.content, url: r.link }))
+      return Fields.results(body.search_result, (r) => ({
+        title: r.title,
+        content: r.content,
+        url: r.link,
+        publishedAt: r.publish_date,
+        siteName: r.media
+      }))
     })
   )
 
@@ -284,7 +311,7 @@ const searchKeywords = (client: HttpClient.HttpClient) =>
  * @since 0.1.0
  * @category constructors
  */
-export const make = ProviderHttp.make(preset, (client) => ({ searchKeywords: searchKeywords(client) }))
+export const make = ProviderHttp.make(preset, (client) => ({ searchOptions, searchKeywords: searchKeywords(client) }))
 
 /**
  * Registers the `zhipu` driver.

@@ -47,3 +47,7 @@ export const defined = <A extends Record<string, unknown>>(
 /** A non-empty list, else undefined (an empty domain list asks for nothing). */
 export const nonEmpty = <A>(list: ReadonlyArray<A> | undefined): ReadonlyArray<A> | undefined =>
   list === undefined || list.length === 0 ? undefined : list
+
+/** Google's `tbs` for a time range (`qdr:d`, `qdr:w`, `qdr:m`, `qdr:y`), as Serper, SerpApi and Firecrawl pass it on. */
+export const googleTbs = (range: SearchOptions.TimeRange | undefined): string | undefined =>
+  range === undefined ? undefined : `qdr:${range[0]}`
