@@ -23,11 +23,13 @@
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
 import * as Preset from "@websearch/core/Preset"
+import type * as SearchOptions from "@websearch/core/SearchOptions"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import * as Code from "./internal/businessCode.js"
 import * as Http from "./internal/providerHttp.js"
 import * as Fields from "./internal/resultFields.js"
+import * as Options from "./internal/searchOptions.js"
 import * as ProviderHttp from "./ProviderHttp.js"
 
 /**
@@ -113,16 +115,30 @@ export const fitQuery = (query: string, max: number = maxQueryUnits): string => 
 }
 
 /**
- * The body of `POST /v2/ai_search/web_search` for one keyword (the query already fitted).
+ * The search options Baidu honours natively: the domains to search (`search_filter.match.site`). Its
+ * `search_recency_filter` has no day (`week`, `month`, `semiyear`, `year`), so `timeRange` is not declared.
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const searchOptions: ReadonlyArray<SearchOptions.SearchOption> = ["includeDomains"]
+
+/**
+ * The body of `POST /v2/ai_search/web_search` for one keyword (the query already fitted), with the caller's
+ * search options in Baidu's parameters.
  *
  * @since 0.1.0
  * @category encoding
  */
-export const searchBody = (query: string, maxResults: number) => ({
-  messages: [{ role: "user", content: query }],
-  search_source: "baidu_search_v2",
-  resource_type_filter: [{ type: "web", top_k: Http.clamp(Math.trunc(maxResults), 1, maxResultsLimit) }]
-})
+export const searchBody = (query: string, maxResults: number, options: SearchOptions.SearchOptions = {}) => {
+  const sites = Options.nonEmpty(options.includeDomains)
+  return {
+    messages: [{ role: "user", content: query }],
+    search_source: "baidu_search_v2",
+    resource_type_filter: [{ type: "web", top_k: Http.clamp(Math.trunc(maxResults), 1, maxResultsLimit) }],
+    ...(sites === undefined ? {} : { search_filter: { match: { site: sites } } })
+  }
+}
 
 const NullableString = Schema.optional(Schema.NullOr(Schema.String))
 
@@ -182,7 +198,7 @@ const searchKeywords = (client: HttpClient.HttpClient) =>
       }
       const { body } = yield* ProviderHttp.postJson(client, c, {
         path: "/v2/ai_search/web_search",
-        body: searchBody(query, ctx.maxResults),
+        body: searchBody(query, ctx.maxResults, ctx.searchOptions),
         schema: SearchAnswer,
         // Baidu refuses inside HTTP 200 bodies with a non-zero code.
         inBody: (json, answer) => {
@@ -194,7 +210,9 @@ const searchKeywords = (client: HttpClient.HttpClient) =>
       return Fields.results(references.filter(isWeb), (r) => ({
         title: r.title,
         content: present(r.content) ? r.content : r.snippet,
-        url: r.url
+        url: r.url,
+        publishedAt: r.date,
+        siteName: r.website
       }))
     })
   )
@@ -205,7 +223,7 @@ const searchKeywords = (client: HttpClient.HttpClient) =>
  * @since 0.1.0
  * @category constructors
  */
-export const make = ProviderHttp.make(preset, (client) => ({ searchKeywords: searchKeywords(client) }))
+export const make = ProviderHttp.make(preset, (client) => ({ searchOptions, searchKeywords: searchKeywords(client) }))
 
 /**
  * Registers the `baidu` driver.

@@ -19,10 +19,12 @@
 import type * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as Preset from "@websearch/core/Preset"
+import type * as SearchOptions from "@websearch/core/SearchOptions"
 import * as Effect from "effect/Effect"
 import { DOMParser } from "linkedom"
 import * as Http from "./internal/providerHttp.js"
 import * as Fields from "./internal/resultFields.js"
+import * as Options from "./internal/searchOptions.js"
 import * as ProviderHttp from "./ProviderHttp.js"
 
 /**
@@ -58,13 +60,33 @@ export const userAgent =
   "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36"
 
 /**
+ * The search options DuckDuckGo honours natively: `df` (`d`, `w`, `m`, `y`) and `kp` (`-2` off, `-1` moderate,
+ * `1` strict), its documented URL parameters. Its region `kl` pairs a country with one language of its own list
+ * (`ch-de`, `ch-fr`), which no ISO code alone names, so `country` and `language` are not declared.
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const searchOptions: ReadonlyArray<SearchOptions.SearchOption> = ["timeRange", "safeSearch"]
+
+const safeSearch = { off: "-2", moderate: "-1", strict: "1" } as const
+
+/**
  * The form posted to `/html/` for one keyword: the query, an empty `b` (what DuckDuckGo's own form sends) and
- * the all-regions locale.
+ * the all-regions locale, with the caller's search options in DuckDuckGo's parameters.
  *
  * @since 0.1.0
  * @category encoding
  */
-export const searchForm = (keyword: string): Record<string, string> => ({ q: keyword, b: "", kl: "wt-wt" })
+export const searchForm = (keyword: string, options: SearchOptions.SearchOptions = {}): Record<string, string> => ({
+  q: keyword,
+  b: "",
+  kl: "wt-wt",
+  ...Options.defined({
+    df: options.timeRange?.[0],
+    kp: options.safeSearch === undefined ? undefined : safeSearch[options.safeSearch]
+  })
+})
 
 /**
  * One result as the page shows it, before websearch's mapping.
@@ -182,7 +204,7 @@ const searchKeywords = (client: HttpClient.HttpClient) =>
             accept: "text/html,application/xhtml+xml",
             "accept-language": "en-US,en;q=0.9"
           }),
-          HttpClientRequest.bodyUrlParams(searchForm(keyword))
+          HttpClientRequest.bodyUrlParams(searchForm(keyword, ctx.searchOptions))
         ),
         { refuse }
       )
@@ -219,7 +241,7 @@ const searchKeywords = (client: HttpClient.HttpClient) =>
  * @since 0.1.0
  * @category constructors
  */
-export const make = ProviderHttp.make(preset, (client) => ({ searchKeywords: searchKeywords(client) }))
+export const make = ProviderHttp.make(preset, (client) => ({ searchOptions, searchKeywords: searchKeywords(client) }))
 
 /**
  * Registers the `duckduckgo` driver.

@@ -22,6 +22,7 @@
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
 import * as Preset from "@websearch/core/Preset"
+import type * as SearchOptions from "@websearch/core/SearchOptions"
 import * as RetryAfter from "@websearch/core/RetryAfter"
 import type * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Duration from "effect/Duration"
@@ -31,6 +32,7 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as Http from "./internal/providerHttp.js"
 import * as Fields from "./internal/resultFields.js"
+import * as Options from "./internal/searchOptions.js"
 import * as ProviderHttp from "./ProviderHttp.js"
 
 /**
@@ -69,14 +71,28 @@ export const preset: Preset.Preset = Preset.make({
 export const maxResultsLimit = 20
 
 /**
- * The body of a search for one keyword.
+ * The search options Jina's search honours natively: `site` (the domains to search, each as a `site:` operator
+ * joined with OR), `hl` (the language) and `gl` (the country).
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const searchOptions: ReadonlyArray<SearchOptions.SearchOption> = ["includeDomains", "language", "country"]
+
+/**
+ * The body of a search for one keyword, with the caller's search options in Jina's parameters.
  *
  * @since 0.1.0
  * @category encoding
  */
-export const searchBody = (keyword: string, maxResults: number) => ({
+export const searchBody = (keyword: string, maxResults: number, options: SearchOptions.SearchOptions = {}) => ({
   q: keyword,
-  count: Http.clamp(Math.trunc(maxResults), 1, maxResultsLimit)
+  count: Http.clamp(Math.trunc(maxResults), 1, maxResultsLimit),
+  ...Options.defined({
+    site: Options.nonEmpty(options.includeDomains),
+    hl: options.language,
+    gl: options.country?.toLowerCase()
+  })
 })
 
 /**
@@ -300,7 +316,7 @@ const searchKeywords = (client: HttpClient.HttpClient) =>
         c,
         ProviderHttp.bearer,
         searchHeaders(ctx.timeout),
-        searchBody(c.input, ctx.maxResults),
+        searchBody(c.input, ctx.maxResults, ctx.searchOptions),
         SearchAnswer
       ).pipe(
         Effect.map(Option.some),
@@ -314,7 +330,8 @@ const searchKeywords = (client: HttpClient.HttpClient) =>
         return {
           title: item.title,
           content: content === "" ? Fields.plainText(item.description ?? "") : content,
-          url: item.url
+          url: item.url,
+          publishedAt: item.date
         }
       })
     })
@@ -338,7 +355,12 @@ const fetchUrls = (client: HttpClient.HttpClient) =>
       if (target !== undefined) return yield* Effect.fail(Http.failure(c, target))
       const content = Fields.tidy(page.content ?? "")
       if (content === "") return yield* Effect.fail(Http.empty(c))
-      return Fields.page(c.input, { title: page.title, content, url: page.url ?? c.input })
+      return Fields.page(c.input, {
+        title: page.title,
+        content,
+        url: page.url ?? c.input,
+        publishedAt: page.publishedTime
+      })
     })
   )
 
@@ -349,6 +371,7 @@ const fetchUrls = (client: HttpClient.HttpClient) =>
  * @category constructors
  */
 export const make = ProviderHttp.make(preset, (client) => ({
+  searchOptions,
   searchKeywords: searchKeywords(client),
   fetchUrls: fetchUrls(client)
 }))

@@ -25,12 +25,14 @@
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
 import * as Preset from "@websearch/core/Preset"
+import type * as SearchOptions from "@websearch/core/SearchOptions"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import * as Code from "./internal/businessCode.js"
 import * as Http from "./internal/providerHttp.js"
 import * as Fields from "./internal/resultFields.js"
+import * as Options from "./internal/searchOptions.js"
 import * as ProviderHttp from "./ProviderHttp.js"
 
 /**
@@ -75,15 +77,31 @@ export const maxResultsLimit = 20
 export const maxCrawlSeconds = 60
 
 /**
- * The body of `POST /v1/search` for one keyword.
+ * The search options Querit honours natively: the domains (`filters.sites.include` and `exclude`). How its
+ * language, country and time filters spell their values is not documented, so those options are not declared.
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const searchOptions: ReadonlyArray<SearchOptions.SearchOption> = ["includeDomains", "excludeDomains"]
+
+/**
+ * The body of `POST /v1/search` for one keyword, with the caller's search options in Querit's filters.
  *
  * @since 0.1.0
  * @category encoding
  */
-export const searchBody = (keyword: string, maxResults: number) => ({
-  query: keyword,
-  count: Http.clamp(Math.trunc(maxResults), 1, maxResultsLimit)
-})
+export const searchBody = (keyword: string, maxResults: number, options: SearchOptions.SearchOptions = {}) => {
+  const sites = Options.defined({
+    include: Options.nonEmpty(options.includeDomains),
+    exclude: Options.nonEmpty(options.excludeDomains)
+  })
+  return {
+    query: keyword,
+    count: Http.clamp(Math.trunc(maxResults), 1, maxResultsLimit),
+    ...(Object.keys(sites).length === 0 ? {} : { filters: { sites } })
+  }
+}
 
 /**
  * The crawl timeout asked of Querit for websearch's per-URL timeout: two seconds less, within 1–60 seconds.
@@ -124,6 +142,7 @@ export const SearchResult = Schema.Struct({
   title: NullableString,
   snippet: NullableString,
   page_age: NullableString,
+  page_time: Schema.optional(Schema.NullOr(Schema.Union(Schema.Number, Schema.String))),
   site_name: NullableString
 }).annotations({ identifier: "QueritSearchResult" })
 
@@ -222,11 +241,18 @@ const searchKeywords = (client: HttpClient.HttpClient) =>
       const { body } = yield* ProviderHttp.postJson(client, c, {
         ...querit,
         path: "/v1/search",
-        body: searchBody(c.input, ctx.maxResults),
+        body: searchBody(c.input, ctx.maxResults, ctx.searchOptions),
         schema: SearchAnswer
       })
       const results = yield* Http.decodeValue(c, SearchResults, body.results?.result ?? [])
-      return Fields.results(results, (r) => ({ title: r.title, content: r.snippet, url: r.url }))
+      return Fields.results(results, (r) => ({
+        title: r.title,
+        content: r.snippet,
+        url: r.url,
+        // `page_time` is Unix seconds; `page_age` is relative ("2 days ago") and never read as a date.
+        publishedAt: r.page_time,
+        siteName: r.site_name
+      }))
     })
   )
 
@@ -257,7 +283,9 @@ const fetchUrls = (client: HttpClient.HttpClient) =>
       return Fields.page(c.input, {
         title: page.extrasMeta?.title,
         content,
-        url: Fields.httpUrl(page.url) ?? c.input
+        url: Fields.httpUrl(page.url) ?? c.input,
+        publishedAt: page.extrasMeta?.publishTime,
+        siteName: page.extrasMeta?.siteName
       })
     })
   )
@@ -269,6 +297,7 @@ const fetchUrls = (client: HttpClient.HttpClient) =>
  * @category constructors
  */
 export const make = ProviderHttp.make(preset, (client) => ({
+  searchOptions,
   searchKeywords: searchKeywords(client),
   fetchUrls: fetchUrls(client)
 }))
