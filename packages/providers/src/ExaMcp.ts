@@ -24,6 +24,7 @@
 import type * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as Preset from "@websearch/core/Preset"
+import type * as SearchOptions from "@websearch/core/SearchOptions"
 import type * as ProviderDriver from "@websearch/core/ProviderDriver"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
@@ -273,10 +274,21 @@ const searchKeywords = (client: HttpClient.HttpClient, nextId: () => number) =>
       return Fields.results(McpText.parse(texts.join("\n\n---\n\n")), (r) => ({
         title: r.title,
         content: r.content,
-        url: r.url
+        url: r.url,
+        publishedAt: r.published,
+        author: r.author
       }))
     })
   )
+
+/**
+ * The search options the hosted `web_search_exa` tool honours natively: none (its schema takes only `query` and
+ * `numResults`); the domain options are applied on the results.
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const searchOptions: ReadonlyArray<SearchOptions.SearchOption> = []
 
 /**
  * Builds the driver with the `HttpClient` in context. Each driver numbers its calls so a reply is matched to its
@@ -293,7 +305,7 @@ export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClien
       last = last >= Number.MAX_SAFE_INTEGER ? 1 : last + 1
       return last
     }
-    return { searchKeywords: searchKeywords(client, nextId) }
+    return { searchOptions, searchKeywords: searchKeywords(client, nextId) }
   }
 )
 

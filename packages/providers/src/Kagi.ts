@@ -16,6 +16,7 @@
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
 import * as Preset from "@websearch/core/Preset"
+import type * as SearchOptions from "@websearch/core/SearchOptions"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
@@ -145,10 +146,19 @@ const searchKeywords = (client: HttpClient.HttpClient) =>
         // An item without `t` is read as a result: only other kinds are known to carry a different `t`.
         Fields.results(
           (body.data ?? []).filter((item) => (item.t ?? 0) === 0),
-          (item) => ({ title: item.title, content: item.snippet, url: item.url })
+          (item) => ({ title: item.title, content: item.snippet, url: item.url, publishedAt: item.published })
         )
     )
   )
+
+/**
+ * The search options Kagi's v0 search API honours natively: none (it takes only `q` and `limit`); the domain options
+ * are applied on the results.
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const searchOptions: ReadonlyArray<SearchOptions.SearchOption> = []
 
 /**
  * Builds the driver with the `HttpClient` in context.
@@ -156,7 +166,7 @@ const searchKeywords = (client: HttpClient.HttpClient) =>
  * @since 0.1.0
  * @category constructors
  */
-export const make = ProviderHttp.make(preset, (client) => ({ searchKeywords: searchKeywords(client) }))
+export const make = ProviderHttp.make(preset, (client) => ({ searchOptions, searchKeywords: searchKeywords(client) }))
 
 /**
  * Registers the `kagi` driver.

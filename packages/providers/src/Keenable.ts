@@ -14,6 +14,7 @@
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
 import * as Preset from "@websearch/core/Preset"
+import type * as SearchOptions from "@websearch/core/SearchOptions"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
@@ -122,10 +123,24 @@ const searchKeywords = (client: HttpClient.HttpClient) =>
       }
       return Fields.results(body.results, (r) => {
         const snippet = r.snippet?.trim() ?? ""
-        return { title: r.title, content: snippet !== "" ? snippet : r.description, url: r.url }
+        return {
+          title: r.title,
+          content: snippet !== "" ? snippet : r.description,
+          url: r.url,
+          publishedAt: r.published_at
+        }
       })
     })
   )
+
+/**
+ * The search options Keenable honours natively: none (its search takes only the query and a count); the domain
+ * options are applied on the results.
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const searchOptions: ReadonlyArray<SearchOptions.SearchOption> = []
 
 /**
  * Builds the driver with the `HttpClient` in context.
@@ -133,7 +148,7 @@ const searchKeywords = (client: HttpClient.HttpClient) =>
  * @since 0.1.0
  * @category constructors
  */
-export const make = ProviderHttp.make(preset, (client) => ({ searchKeywords: searchKeywords(client) }))
+export const make = ProviderHttp.make(preset, (client) => ({ searchOptions, searchKeywords: searchKeywords(client) }))
 
 /**
  * Registers the `keenable` driver.

@@ -15,6 +15,7 @@
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
 import * as Preset from "@websearch/core/Preset"
+import type * as SearchOptions from "@websearch/core/SearchOptions"
 import type * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
@@ -147,12 +148,22 @@ const fetchUrls = (client: HttpClient.HttpClient) =>
   )
 
 /**
+ * The search options Ollama's web search honours natively: none (it takes only `query` and `max_results`); the
+ * domain options are applied on the results.
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const searchOptions: ReadonlyArray<SearchOptions.SearchOption> = []
+
+/**
  * Builds the driver with the `HttpClient` in context.
  *
  * @since 0.1.0
  * @category constructors
  */
 export const make = ProviderHttp.make(preset, (client) => ({
+  searchOptions,
   searchKeywords: searchKeywords(client),
   fetchUrls: fetchUrls(client)
 }))

@@ -14,6 +14,10 @@
 export interface TextResult {
   readonly title: string | undefined
   readonly url: string | undefined
+  /** The `Published:` (or `Published Date:`) value as written, `N/A` left out. */
+  readonly published?: string | undefined
+  /** The `Author:` value as written, `N/A` left out. */
+  readonly author?: string | undefined
   readonly content: string
 }
 
@@ -52,14 +56,19 @@ const tidyContent = (lines: ReadonlyArray<string>): string => {
 const readRecord = (lines: ReadonlyArray<string>): TextResult => {
   let title: string | undefined
   let url: string | undefined
+  let published: string | undefined
+  let author: string | undefined
   let i = 0
   for (; i < lines.length; i++) {
     const line = lines[i]!
     const known = header.exec(line)
     if (known === null) break
     const value = known[2]!.trim()
+    const given = value === "" || value === "N/A" ? undefined : value
     if (known[1] === "Title") title = value === "" ? undefined : value
     else if (known[1] === "URL") url = value === "" ? undefined : value
+    else if (known[1] === "Published" || known[1] === "Published Date") published = given
+    else if (known[1] === "Author") author = given
   }
   const content: Array<string> = []
   const first = lines[i]
@@ -69,7 +78,7 @@ const readRecord = (lines: ReadonlyArray<string>): TextResult => {
     else if (opened[2]!.trim() !== "") content.push(opened[2]!)
     content.push(...lines.slice(i + 1))
   }
-  return { title, url, content: tidyContent(content) }
+  return { title, url, published, author, content: tidyContent(content) }
 }
 
 /** The results of a `web_search_exa` text, in order; none for the no-results text or a text without records. */
