@@ -31,12 +31,16 @@ describe("Bing searchKeywords", () => {
     expect(sent.path).toBe("/v7.0/search")
     expect(Object.fromEntries(sent.query)).toEqual({ q: "Top 10 international results", count: "10" })
     expect(sent.headers["ocp-apim-subscription-key"]).toBe(Server.canary)
+    // Bing's unzoned 7-digit timestamps come back as ISO 8601 local times with milliseconds.
+    const published = ["2024-10-27T00:00:00.000", "2024-10-27T00:00:00.000", "2024-10-28T00:00:00.000"]
     expect(response.results).toEqual(
-      fixture.response.body.webPages.value.map((page: Json) => ({
+      fixture.response.body.webPages.value.map((page: Json, i: number) => ({
         title: page.name,
         content: page.snippet,
         url: page.url,
-        sourceInput: "Top 10 international results"
+        sourceInput: "Top 10 international results",
+        publishedAt: published[i],
+        language: "en"
       }))
     )
   })

@@ -40,8 +40,20 @@ describe("Bocha searchKeywords", () => {
     expect(sent.body).toEqual({ query: "阿里巴巴2024年的esg报告", count: 5, summary: true, freshness: "noLimit" })
     const [first, second] = recorded.data.webPages.value
     expect(response.results).toEqual([
-      { title: first.name, content: first.summary, url: first.url, sourceInput: "阿里巴巴2024年的esg报告" },
-      { title: second.name, content: second.snippet, url: second.url, sourceInput: "阿里巴巴2024年的esg报告" }
+      {
+        title: first.name,
+        content: first.summary,
+        url: first.url,
+        sourceInput: "阿里巴巴2024年的esg报告",
+        siteName: first.siteName
+      },
+      {
+        title: second.name,
+        content: second.snippet,
+        url: second.url,
+        sourceInput: "阿里巴巴2024年的esg报告",
+        siteName: second.siteName
+      }
     ])
     // The caller's query, never Bocha's queryContext ("测试查询").
     expect(response.query).toBe("阿里巴巴2024年的esg报告")

@@ -47,20 +47,29 @@ describe("Brave searchKeywords", () => {
         title: "Welcome to Python.org",
         content: "The official home of the Python Programming Language",
         url: "https://www.python.org/",
-        sourceInput: "python"
+        sourceInput: "python",
+        publishedAt: "2023-09-09T15:55:05",
+        siteName: "Python",
+        language: "en"
       },
       {
         title: "Python Tutorial",
         content:
           "W3Schools offers free online tutorials, references and exercises in all the major languages of the web. Covering popular subjects like HTML, CSS, JavaScript, Python, SQL, Java, and many, many more.",
         url: "https://www.w3schools.com/python/",
-        sourceInput: "python"
+        sourceInput: "python",
+        publishedAt: "2017-12-07T00:00:00",
+        siteName: "W3Schools",
+        language: "en"
       },
       {
         title: "Python Developer",
         content: "Python Developer",
         url: "https://twitter.com/Python_Dv/status/1786763460992544791",
-        sourceInput: "python"
+        sourceInput: "python",
+        publishedAt: "2024-05-04T14:30:03",
+        siteName: "X",
+        language: "en"
       }
     ])
     // News results are not web results.

@@ -42,13 +42,23 @@ describe("Exa searchKeywords", () => {
         title: "A Comprehensive Overview of Large Language Models",
         content: recorded.text,
         url: "https://arxiv.org/pdf/2307.06435.pdf",
-        sourceInput: "Latest research in LLMs"
+        sourceInput: "Latest research in LLMs",
+        publishedAt: "2023-11-16T01:36:32.547Z",
+        // White space folded, as in every text field of a result.
+        author: "Humza Naveed, University of Engineering and Technology (UET), Lahore, Pakistan"
       }
     ])
     expect(response.query).toBe("Latest research in LLMs")
     expect(response.providerId).toBe("exa")
-    // No provider field leaks into a result.
-    expect(Object.keys(response.results[0]!).sort()).toEqual(["content", "sourceInput", "title", "url"])
+    // No provider field leaks into a result: only the contract's fields.
+    expect(Object.keys(response.results[0]!).sort()).toEqual([
+      "author",
+      "content",
+      "publishedAt",
+      "sourceInput",
+      "title",
+      "url"
+    ])
   })
 
   it("sends the caller's count as numResults (the request allows at most 50, under Exa's 100)", async () => {

@@ -53,7 +53,9 @@ describe("Exa MCP searchKeywords", () => {
         title: "Alpha Result",
         content: "Alpha summary",
         url: "https://example.com/alpha",
-        sourceInput: "latest alpha 2026"
+        sourceInput: "latest alpha 2026",
+        publishedAt: "2026-04-03T10:00:00.000Z",
+        author: "Jeffrey"
       }
     ])
     expect(response.query).toBe("latest alpha 2026")
@@ -110,7 +112,9 @@ describe("Exa MCP searchKeywords", () => {
         title: "Second",
         content: "the full text\n\n---\nwith a rule inside",
         url: "https://two.example/b",
-        sourceInput: "q"
+        sourceInput: "q",
+        publishedAt: "2026-01-02T00:00:00.000Z",
+        author: "Ann"
       }
     ])
   })
@@ -121,7 +125,14 @@ describe("Exa MCP searchKeywords", () => {
       "Title: Old Two\nURL: https://old.example/2\nPublished Date: N/A\nAuthor: N/A\nText: old text two"
     server.handle = toolReply(textResult(text))
     expect(Server.success(await search(["q"])).results).toEqual([
-      { title: "Old One", content: "old text one\ncontinues here", url: "https://old.example/1", sourceInput: "q" },
+      {
+        title: "Old One",
+        content: "old text one\ncontinues here",
+        url: "https://old.example/1",
+        sourceInput: "q",
+        publishedAt: "2024-05-01",
+        author: "Bob"
+      },
       { title: "Old Two", content: "old text two", url: "https://old.example/2", sourceInput: "q" }
     ])
   })
@@ -242,7 +253,13 @@ describe("Exa MCP text formats", () => {
         .map((r) => `Title: ${r.title}\nURL: ${r.url}\nPublished: N/A\nAuthor: N/A\nHighlights:\n${r.lines.join("\n")}`)
         .join("\n\n---\n\n")
       expect(McpText.parse(text)).toEqual(
-        records.map((r) => ({ title: r.title, url: r.url, content: r.lines.join("\n") }))
+        records.map((r) => ({
+          title: r.title,
+          url: r.url,
+          published: "2024-01-01",
+          author: "X",
+          content: r.lines.join("\n")
+        }))
       )
     }
   )
@@ -257,7 +274,13 @@ describe("Exa MCP text formats", () => {
         )
         .join("\n\n")
       expect(McpText.parse(text)).toEqual(
-        records.map((r) => ({ title: r.title, url: r.url, content: r.lines.join("\n") }))
+        records.map((r) => ({
+          title: r.title,
+          url: r.url,
+          published: "2024-01-01",
+          author: "X",
+          content: r.lines.join("\n")
+        }))
       )
     }
   )

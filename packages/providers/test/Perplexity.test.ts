@@ -35,7 +35,8 @@ describe("Perplexity searchKeywords", () => {
         title: "James Webb Space Telescope (JWST) NASA",
         content: "The James Webb Space Telescope is the largest, most powerful space telescope ever built...",
         url: "https://webb.nasa.gov/",
-        sourceInput: query
+        sourceInput: query,
+        publishedAt: "2024-03-01"
       }
     ])
     expect(response.query).toBe(query)

@@ -47,7 +47,9 @@ describe("Zhipu searchKeywords", () => {
         title: expected.title,
         content: expected.content,
         url: expected.link,
-        sourceInput: "搜索2025年4月的财经新闻"
+        sourceInput: "搜索2025年4月的财经新闻",
+        publishedAt: "2025-05-23",
+        siteName: expected.media
       }
     ])
     expect(response.query).toBe("搜索2025年4月的财经新闻")
@@ -70,7 +72,10 @@ describe("Zhipu searchKeywords", () => {
         title: recorded.search_result[0].link,
         content: recorded.search_result[0].content,
         url: recorded.search_result[0].link,
-        sourceInput: "a"
+        sourceInput: "a",
+        // A time without a zone stays the provider's local time.
+        publishedAt: "2026-07-16T12:30:00",
+        siteName: recorded.search_result[0].media
       },
       { title: "Second", content: "", url: "https://example.com/2", sourceInput: "a" }
     ])
