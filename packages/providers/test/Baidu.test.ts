@@ -37,7 +37,15 @@ describe("Baidu searchKeywords", () => {
     })
     const expected = recorded.references[0]
     expect(response.results).toEqual([
-      { title: expected.title, content: expected.content, url: expected.url, sourceInput: "北京有哪些旅游景区" }
+      {
+        title: expected.title,
+        content: expected.content,
+        url: expected.url,
+        sourceInput: "北京有哪些旅游景区",
+        // Baidu's time has no zone: it stays Baidu's local time.
+        publishedAt: "2025-04-27T18:02:00",
+        siteName: expected.website
+      }
     ])
     expect(response.query).toBe("北京有哪些旅游景区")
     expect(response.providerId).toBe("baidu")
@@ -62,12 +70,20 @@ describe("Baidu searchKeywords", () => {
     })
     const outcome = await search(["a"])
     expect(Server.success(outcome).results).toEqual([
-      { title: recorded.references[0].title, content: "the snippet", url: "https://example.com/a", sourceInput: "a" },
+      {
+        title: recorded.references[0].title,
+        content: "the snippet",
+        url: "https://example.com/a",
+        sourceInput: "a",
+        publishedAt: "2025-04-24",
+        siteName: recorded.references[0].website
+      },
       {
         title: "https://example.com/untyped",
         content: "untyped content",
         url: "https://example.com/untyped",
-        sourceInput: "a"
+        sourceInput: "a",
+        publishedAt: "2025-05-20T11:58:00"
       }
     ])
     expect(outcome.logs.some((l) => l.text.includes("dropped 1 result(s)"))).toBe(true)

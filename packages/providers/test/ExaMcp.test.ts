@@ -253,13 +253,7 @@ describe("Exa MCP text formats", () => {
         .map((r) => `Title: ${r.title}\nURL: ${r.url}\nPublished: N/A\nAuthor: N/A\nHighlights:\n${r.lines.join("\n")}`)
         .join("\n\n---\n\n")
       expect(McpText.parse(text)).toEqual(
-        records.map((r) => ({
-          title: r.title,
-          url: r.url,
-          published: "2024-01-01",
-          author: "X",
-          content: r.lines.join("\n")
-        }))
+        records.map((r) => ({ title: r.title, url: r.url, content: r.lines.join("\n") }))
       )
     }
   )

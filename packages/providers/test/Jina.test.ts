@@ -70,7 +70,8 @@ describe("Jina searchKeywords", () => {
         title: "Ollama",
         content: "# Ollama\n\nGet up and running with large language models...",
         url: "https://ollama.com/",
-        sourceInput: "what is ollama"
+        sourceInput: "what is ollama",
+        publishedAt: "2025-09-23"
       },
       { title: second.title, content: second.content, url: second.url, sourceInput: "what is ollama" }
     ])
@@ -270,7 +271,8 @@ describe("Jina fetchUrls (Reader)", () => {
         title: "Test Article Title",
         content: "# Test Article\n\nSome content with no images.",
         url,
-        sourceInput: url
+        sourceInput: url,
+        publishedAt: "2026-01-15T10:00:00.000Z"
       }
     ])
     expect(Server.visible(outcome)).not.toContain(Server.canary)

@@ -35,7 +35,7 @@ describe("Keenable searchKeywords", () => {
     expect(sent.body).toEqual({ query: "hello", count: 3 })
     // The longer snippet when Keenable sends one, else the description.
     expect(response.results).toEqual([
-      { title: "T1", content: "long excerpt", url: "https://e/1", sourceInput: "hello" },
+      { title: "T1", content: "long excerpt", url: "https://e/1", sourceInput: "hello", publishedAt: "2026-05-01T00:00:00.000Z" },
       { title: "T2", content: "d2", url: "https://e/2", sourceInput: "hello" },
       { title: "T3", content: "d3", url: "https://e/3", sourceInput: "hello" }
     ])
@@ -63,7 +63,14 @@ describe("Keenable searchKeywords", () => {
     })
     const varied = await search(["v"])
     expect(Server.success(varied).results).toEqual([
-      { title: "https://a.example/x", content: "desc", url: "https://a.example/x", sourceInput: "v" },
+      // Unix seconds, as UTC.
+      {
+        title: "https://a.example/x",
+        content: "desc",
+        url: "https://a.example/x",
+        sourceInput: "v",
+        publishedAt: "2026-01-15T00:00:00.000Z"
+      },
       { title: "https://b.example/", content: "", url: "https://b.example/", sourceInput: "v" }
     ])
     expect(varied.logs.some((l) => l.text.includes("dropped 1 result"))).toBe(true)

@@ -36,7 +36,15 @@ describe("Querit searchKeywords", () => {
     expect(sent.body).toEqual({ query: "chat", count: 5 })
     const expected = recorded.results.result[0]
     expect(response.results).toEqual([
-      { title: expected.title, content: expected.snippet, url: expected.url, sourceInput: "chat" }
+      {
+        title: expected.title,
+        content: expected.snippet,
+        url: expected.url,
+        sourceInput: "chat",
+        // `page_time` (Unix seconds), not the relative `page_age`.
+        publishedAt: "2026-01-01T00:00:00.000Z",
+        siteName: expected.site_name
+      }
     ])
     expect(response.query).toBe("chat")
     expect(response.providerId).toBe("querit")
@@ -148,7 +156,9 @@ describe("Querit fetchUrls", () => {
         title: "Title",
         content: "# Example\n\nhello from the page\n\nsecond paragraph",
         url: page,
-        sourceInput: page
+        sourceInput: page,
+        publishedAt: "2026-01-01",
+        siteName: "Example"
       }
     ])
     expect(Server.visible(outcome)).not.toContain(Server.canary)

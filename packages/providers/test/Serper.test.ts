@@ -34,7 +34,9 @@ describe("Serper searchKeywords", () => {
         title: r.title,
         content: r.snippet,
         url: r.link,
-        sourceInput: "apple inc"
+        sourceInput: "apple inc",
+        // Google's "Aug 31, 2022" as an ISO date.
+        ...(r.date === undefined ? {} : { publishedAt: "2022-08-31" })
       }))
     )
     // The knowledge graph is not a result of its own: its description is nowhere in the results.
@@ -62,7 +64,7 @@ describe("Serper searchKeywords", () => {
       credits: "1"
     })
     expect(Server.success(await search(["a"])).results).toEqual([
-      { title: "T", content: "", url: "https://example.com/x", sourceInput: "a" }
+      { title: "T", content: "", url: "https://example.com/x", sourceInput: "a", publishedAt: "2022-08-31" }
     ])
   })
 
