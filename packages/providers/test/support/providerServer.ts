@@ -10,12 +10,14 @@ import type * as HttpClient from "@effect/platform/HttpClient"
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import * as FetchUrls from "@websearch/core/FetchUrls"
 import type * as Composition from "@websearch/core/Composition"
+import type * as SearchOptions from "@websearch/core/SearchOptions"
 import * as ProviderQuota from "@websearch/core/ProviderQuota"
 import * as SearchKeywords from "@websearch/core/SearchKeywords"
 import * as Settings from "@websearch/core/Settings"
 import * as WebSearch from "@websearch/core/WebSearch"
 import type * as WebSearchError from "@websearch/core/WebSearchError"
 import type * as WebSearchResponse from "@websearch/core/WebSearchResponse"
+import type * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as HashMap from "effect/HashMap"
@@ -233,17 +235,23 @@ export const search = (
   providerId: string,
   provider: ProviderLayer,
   keywords: ReadonlyArray<string>,
-  options: HarnessOptions & { readonly maxResults?: number } = {}
+  options: HarnessOptions & {
+    readonly maxResults?: number
+    /** The request's search options. */
+    readonly searchOptions?: SearchOptions.SearchOptions
+    /** The clock the whole call sees (a fixed time for options counted back from now). */
+    readonly clock?: Clock.Clock
+  } = {}
 ): Promise<Outcome> => {
   const logs: Array<LogLine> = []
+  const call = SearchKeywords.searchKeywords({
+    providerId,
+    keywords: [...keywords],
+    ...(options.maxResults === undefined ? {} : { maxResults: options.maxResults }),
+    ...options.searchOptions
+  })
   return Effect.runPromise(
-    Effect.exit(
-      SearchKeywords.searchKeywords({
-        providerId,
-        keywords: [...keywords],
-        ...(options.maxResults === undefined ? {} : { maxResults: options.maxResults })
-      })
-    ).pipe(
+    Effect.exit(options.clock === undefined ? call : Effect.withClock(call, options.clock)).pipe(
       Effect.provide(live(provider, settingsFor(server, providerId, options))),
       Effect.provide(Logger.replace(Logger.defaultLogger, captureLogs(logs))),
       Logger.withMinimumLogLevel(LogLevel.All),
