@@ -63,7 +63,11 @@ export const maxResultsLimit = 50
  * @since 0.2.0
  * @category constants
  */
-export const searchOptions: ReadonlyArray<SearchOptions.SearchOption> = ["timeRange", "includeDomains", "excludeDomains"]
+export const searchOptions: ReadonlyArray<SearchOptions.SearchOption> = [
+  "timeRange",
+  "includeDomains",
+  "excludeDomains"
+]
 
 const freshness = { day: "oneDay", week: "oneWeek", month: "oneMonth", year: "oneYear" } as const
 

@@ -67,7 +67,12 @@ export const maxResultsLimit = 20
  * @since 0.2.0
  * @category constants
  */
-export const searchOptions: ReadonlyArray<SearchOptions.SearchOption> = ["timeRange", "language", "country", "safeSearch"]
+export const searchOptions: ReadonlyArray<SearchOptions.SearchOption> = [
+  "timeRange",
+  "language",
+  "country",
+  "safeSearch"
+]
 
 const freshness = { day: "pd", week: "pw", month: "pm", year: "py" } as const
 

@@ -103,7 +103,8 @@ export const searchBody = (
   numResults: Http.clamp(maxResults, 1, maxResultsLimit),
   contents: { text: { maxCharacters: searchTextChars } },
   ...Options.defined({
-    startPublishedDate: options.timeRange === undefined ? undefined : Options.since(options.timeRange, now).toISOString(),
+    startPublishedDate:
+      options.timeRange === undefined ? undefined : Options.since(options.timeRange, now).toISOString(),
     includeDomains: Options.nonEmpty(options.includeDomains),
     excludeDomains: Options.nonEmpty(options.excludeDomains),
     userLocation: options.country,

@@ -35,7 +35,13 @@ describe("Keenable searchKeywords", () => {
     expect(sent.body).toEqual({ query: "hello", count: 3 })
     // The longer snippet when Keenable sends one, else the description.
     expect(response.results).toEqual([
-      { title: "T1", content: "long excerpt", url: "https://e/1", sourceInput: "hello", publishedAt: "2026-05-01T00:00:00.000Z" },
+      {
+        title: "T1",
+        content: "long excerpt",
+        url: "https://e/1",
+        sourceInput: "hello",
+        publishedAt: "2026-05-01T00:00:00.000Z"
+      },
       { title: "T2", content: "d2", url: "https://e/2", sourceInput: "hello" },
       { title: "T3", content: "d3", url: "https://e/3", sourceInput: "hello" }
     ])

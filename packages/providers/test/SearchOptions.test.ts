@@ -33,8 +33,8 @@ const fixed: Clock.Clock = {
   sleep: (duration) => real.sleep(duration)
 }
 
-const drivers = new Map<string, ProviderDriver.ProviderDriver<any, any>>()
-const driverOf = async (row: Table.Case): Promise<ProviderDriver.ProviderDriver<any, any>> => {
+const drivers = new Map<string, Table.AnyDriver>()
+const driverOf = async (row: Table.Case): Promise<Table.AnyDriver> => {
   const known = drivers.get(row.providerId)
   if (known !== undefined) return known
   const driver = await runtime.runPromise(row.make)
@@ -43,10 +43,10 @@ const driverOf = async (row: Table.Case): Promise<ProviderDriver.ProviderDriver<
 }
 
 const ctxOf = (
-  driver: ProviderDriver.ProviderDriver<any, any>,
+  driver: Table.AnyDriver,
   row: Table.Case,
   searchOptions: SearchOptions.SearchOptions
-): ProviderDriver.DriverContext<any> => ({
+): ProviderDriver.DriverContext<unknown> => ({
   provider: {
     ...driver.preset,
     apiKeys: [Redacted.make(Server.canary)],
@@ -80,11 +80,16 @@ const paramsOf = (row: Table.Case, request: Server.Recorded): Record<string, unk
 }
 
 /** The parameters of the one request a search sent, as its carrier holds them. */
-const sentBy = async (row: Table.Case, searchOptions: SearchOptions.SearchOptions): Promise<Record<string, unknown>> => {
+const sentBy = async (
+  row: Table.Case,
+  searchOptions: SearchOptions.SearchOptions
+): Promise<Record<string, unknown>> => {
   const driver = await driverOf(row)
   server.handle = row.answer
   server.requests.length = 0
-  await runtime.runPromise(driver.searchKeywords!("kw", ctxOf(driver, row, searchOptions)).pipe(Effect.withClock(fixed)))
+  await runtime.runPromise(
+    driver.searchKeywords!("kw", ctxOf(driver, row, searchOptions)).pipe(Effect.withClock(fixed))
+  )
   expect(server.requests).toHaveLength(1)
   return paramsOf(row, server.requests[0]!)
 }
@@ -137,8 +142,7 @@ const together: Table.Probe = {
   safeSearch: "strict",
   topic: "news"
 }
-const alone = (option: SearchOptions.SearchOption): Table.Probe =>
-  ({ [option]: together[option] }) as Table.Probe
+const alone = (option: SearchOptions.SearchOption): Table.Probe => ({ [option]: together[option] }) as Table.Probe
 
 describe("search options through the whole pipeline (searchKeywords to the provider's server)", () => {
   for (const row of Table.cases) {

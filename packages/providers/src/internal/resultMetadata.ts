@@ -78,7 +78,12 @@ const fromIso = (m: RegExpExecArray): string | undefined => {
   // Without a zone the time is the provider's local time: ISO 8601 writes that without an offset, and
   // inventing one would move the time by hours.
   if (zone === undefined) return local
-  const offset = zone.toUpperCase() === "Z" ? "Z" : zone.length === 3 ? `${zone}:00` : zone.replace(/^([+-]\d{2}):?(\d{2})$/, "$1:$2")
+  const offset =
+    zone.toUpperCase() === "Z"
+      ? "Z"
+      : zone.length === 3
+        ? `${zone}:00`
+        : zone.replace(/^([+-]\d{2}):?(\d{2})$/, "$1:$2")
   return fromMillis(Date.parse(`${local}${offset}`))
 }
 
@@ -99,13 +104,17 @@ export const publishedAt = (value: string | number | null | undefined): string |
   if (named !== null) {
     const [, name, day, year] = named
     const month = monthOf(name)
-    return month > 0 && validDate(Number(year), month, Number(day)) ? `${year}-${pad(month)}-${pad(Number(day))}` : undefined
+    return month > 0 && validDate(Number(year), month, Number(day))
+      ? `${year}-${pad(month)}-${pad(Number(day))}`
+      : undefined
   }
   const european = dayFirst.exec(s)
   if (european !== null) {
     const [, day, name, year] = european
     const month = monthOf(name)
-    return month > 0 && validDate(Number(year), month, Number(day)) ? `${year}-${pad(month)}-${pad(Number(day))}` : undefined
+    return month > 0 && validDate(Number(year), month, Number(day))
+      ? `${year}-${pad(month)}-${pad(Number(day))}`
+      : undefined
   }
   return rfc1123.test(s) ? fromMillis(Date.parse(s)) : undefined
 }

@@ -36,9 +36,7 @@ export const dayRange = (range: SearchOptions.TimeRange, now: number): string =>
   `${day(since(range, now))}..${day(new Date(now))}`
 
 /** The record without its undefined values: only the parameters the caller asked for are sent. */
-export const defined = <A extends Record<string, unknown>>(
-  record: A
-): { [K in keyof A]: Exclude<A[K], undefined> } => {
+export const defined = <A extends Record<string, unknown>>(record: A): { [K in keyof A]: Exclude<A[K], undefined> } => {
   const out: Record<string, unknown> = {}
   for (const [key, value] of Object.entries(record)) if (value !== undefined) out[key] = value
   return out as { [K in keyof A]: Exclude<A[K], undefined> }
