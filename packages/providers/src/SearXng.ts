@@ -67,7 +67,8 @@ export const preset: Preset.Preset = Preset.make({
 
 /**
  * The search options SearXNG honours natively: `time_range` (`day`…`year`; engines without time ranges ignore
- * it, as SearXNG documents), `language`, `safesearch` (`0`, `1`, `2`) and `categories` (`general` or `news`).
+ * it, as SearXNG documents), `language`, `safesearch` (`0`, `1`, `2`) and `categories` (`general` or `news`;
+ * with the `engines` setting, SearXNG asks the category's engines besides those).
  *
  * @since 0.2.0
  * @category constants
