@@ -6,7 +6,10 @@
  *
  * @since 0.2.0
  */
+import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
+import * as IsoCodes from "./internal/isoCodes.js"
+import * as SearchDomains from "./internal/searchDomains.js"
 
 /**
  * How recent results must be.
@@ -49,6 +52,90 @@ export const Topic = Schema.Literal("general", "news")
  * @category models
  */
 export type Topic = typeof Topic.Type
+
+/**
+ * A language as ISO 639-1 (`de`), in any case; decodes to lower case. Two letters that are no ISO 639-1 code
+ * (`xx`) are refused, not passed on to a provider that would ignore them.
+ *
+ * @since 0.2.0
+ * @category schemas
+ */
+export const Language = Schema.Lowercase.pipe(
+  Schema.filter((code) =>
+    IsoCodes.languages.has(code) ? undefined : `language must be an ISO 639-1 code such as de or en, not "${code}"`
+  )
+).annotations({
+  identifier: "Language",
+  description: "ISO 639-1 language code such as de or en",
+  jsonSchema: { type: "string", minLength: 2, maxLength: 2 }
+})
+
+/**
+ * A country as ISO 3166-1 alpha-2 (`DE`), in any case; decodes to upper case. Two letters that are not an
+ * assigned code (`XX`, `UK`) are refused.
+ *
+ * @since 0.2.0
+ * @category schemas
+ */
+export const Country = Schema.Uppercase.pipe(
+  Schema.filter((code) =>
+    IsoCodes.countries.has(code)
+      ? undefined
+      : `country must be an ISO 3166-1 alpha-2 code such as DE or US, not "${code}"`
+  )
+).annotations({
+  identifier: "Country",
+  description: "ISO 3166-1 alpha-2 country code such as DE or US",
+  jsonSchema: { type: "string", minLength: 2, maxLength: 2 }
+})
+
+/**
+ * One domain of `includeDomains` / `excludeDomains`: a bare host name (no scheme, path, port or IP address),
+ * decoded trimmed, IDN to punycode (`bücher.de` → `xn--bcher-kva.de`), lower case, without a trailing dot. It
+ * matches itself and its subdomains.
+ *
+ * @since 0.2.0
+ * @category schemas
+ */
+export const SearchDomain = Schema.transformOrFail(
+  Schema.String.pipe(Schema.maxLength(SearchDomains.maxDomainText)),
+  Schema.String,
+  {
+    strict: true,
+    decode: (text, _, ast) => {
+      const domain = SearchDomains.toAsciiDomain(text)
+      return domain === undefined
+        ? ParseResult.fail(
+            new ParseResult.Type(
+              ast,
+              text,
+              `"${text}" is not a bare domain name: give a host such as example.com or docs.example.com, without scheme, path or port`
+            )
+          )
+        : ParseResult.succeed(domain)
+    },
+    encode: ParseResult.succeed
+  }
+).annotations({ identifier: "SearchDomain", description: "a bare domain name such as example.com" })
+
+/**
+ * At most this many domains in `includeDomains`, and as many in `excludeDomains`.
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const maxDomains = 20
+
+/**
+ * The domains of `includeDomains` or `excludeDomains` (`field` names it in messages): at most 20.
+ *
+ * @since 0.2.0
+ * @category schemas
+ */
+export const DomainList = (field: string) =>
+  Schema.Array(SearchDomain).pipe(
+    Schema.maxItems(maxDomains, { message: () => `${field} takes at most ${maxDomains} domains` })
+  )
 
 /**
  * The name of one search option.
@@ -96,3 +183,34 @@ export interface SearchOptions {
  * @category constants
  */
 export const none: SearchOptions = {}
+
+/**
+ * The options a search sets, in the fixed order of `SearchOption` (an empty domain list counts as unset).
+ *
+ * @since 0.2.0
+ * @category utils
+ */
+export const setOptions = (options: SearchOptions): ReadonlyArray<SearchOption> =>
+  SearchOption.literals.filter((name) => {
+    const value = options[name]
+    return Array.isArray(value) ? value.length > 0 : value !== undefined
+  })
+
+/**
+ * The options websearch enforces itself on every provider's results after the call, whether or not the
+ * provider also takes them natively: providers match domains loosely.
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const enforcedLocally: ReadonlyArray<SearchOption> = ["includeDomains", "excludeDomains"]
+
+/**
+ * The options a search sets that a provider declaring `native` cannot apply (the domain options never count:
+ * they are enforced locally). A non-empty answer means the search is refused before any call.
+ *
+ * @since 0.2.0
+ * @category utils
+ */
+export const unsupported = (options: SearchOptions, native: ReadonlyArray<SearchOption>): ReadonlyArray<SearchOption> =>
+  setOptions(options).filter((name) => !native.includes(name) && !enforcedLocally.includes(name))

@@ -65,6 +65,10 @@ export declare namespace Settings {
     /** The configured fallback chain of each list capability (empty when none). */
     readonly fallbacks: { readonly [C in Capability.ListCapability]: ReadonlyArray<ProviderId.ProviderId> }
     /**
+     * The providers a `searchKeywords` request naming none is fused over (empty when the default is one provider).
+     */
+    readonly fusion: { readonly searchKeywords: ReadonlyArray<ProviderId.ProviderId> }
+    /**
      * The user's overrides by provider id: the common fields decoded, the provider's own options as written. They
      * are checked against the composed providers when the application's layer is built.
      */
@@ -127,6 +131,7 @@ const fromDocument = (
     searchKeywords: input.fallbacks?.searchKeywords ?? [],
     fetchUrls: input.fallbacks?.fetchUrls ?? []
   },
+  fusion: { searchKeywords: input.fusion?.searchKeywords ?? [] },
   overrides: new Map(Object.entries(input.providers ?? {})),
   environment,
   source,
@@ -198,6 +203,7 @@ export const layer = (input: Input.SettingsInput = {}): Layer.Layer<Settings, We
  * - `WEBSEARCH_CACHE_SEARCH_KEYWORDS_TTL`, `WEBSEARCH_CACHE_FETCH_URLS_TTL`, `WEBSEARCH_CACHE_FAILURES_TTL`
  *   (milliseconds or `"10 minutes"`);
  * - `WEBSEARCH_FALLBACK_SEARCH_KEYWORDS_PROVIDERS`, `WEBSEARCH_FALLBACK_FETCH_URLS_PROVIDERS` (comma-separated);
+ * - `WEBSEARCH_FUSION_SEARCH_KEYWORDS_PROVIDERS` (2–5 comma-separated ids: a fused search as the default);
  * - `WEBSEARCH_MAX_RESULTS`, `WEBSEARCH_CONCURRENCY`.
  *
  * A malformed variable fails with `Unavailable/invalid_config` naming it (every malformed one, not the first).

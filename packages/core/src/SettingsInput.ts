@@ -18,7 +18,7 @@ import * as HeaderValue from "./internal/headerValue.js"
 import * as ProviderId from "./ProviderId.js"
 import * as CidrBlock from "./Cidr.js"
 import * as UrlPolicy from "./UrlPolicy.js"
-import { MaxResults } from "./WebSearchRequest.js"
+import { FusionProviderIds, MaxResults } from "./WebSearchRequest.js"
 
 // Scheme and credentials here; the host and port rules need the whole document's urlPolicy (see validate).
 const HttpUrl = Schema.String.pipe(
@@ -187,6 +187,11 @@ export const SettingsInput = Schema.Struct({
       fetchUrls: Schema.optional(Schema.Array(ProviderId.ProviderId))
     })
   ),
+  /**
+   * A fused search as the default: a `searchKeywords` request naming no provider runs on each of these 2–5
+   * providers and their rankings are fused (see `Fusion`). Replaces the single default and its fallback chain.
+   */
+  fusion: Schema.optional(Schema.Struct({ searchKeywords: Schema.optional(FusionProviderIds) })),
   providers: Schema.optional(Schema.Record({ key: ProviderId.ProviderId, value: ProviderOverride })),
   blacklist: Schema.optional(Schema.Array(Blacklist.BlacklistEntry)),
   allowlist: Schema.optional(Schema.Array(Blacklist.BlacklistEntry)),
@@ -245,8 +250,9 @@ export const defaults = {
 } as const
 
 /**
- * Overlays one settings document on another: scalar and list keys of the overlay win, `defaults`, `providers`
- * (per provider, per field, per capability), `urlPolicy`, `timeouts` and `cache` merge key by key.
+ * Overlays one settings document on another: scalar and list keys of the overlay win, `defaults`, `fallbacks`,
+ * `fusion`, `providers` (per provider, per field, per capability), `urlPolicy`, `timeouts` and `cache` merge key
+ * by key.
  *
  * @since 0.1.0
  * @category combinators
@@ -275,6 +281,9 @@ export const merge = (base: SettingsInput, overlay: SettingsInput): SettingsInpu
     ...(Object.keys(providers).length > 0 ? { providers } : {}),
     ...(base.fallbacks !== undefined || overlay.fallbacks !== undefined
       ? { fallbacks: { ...base.fallbacks, ...overlay.fallbacks } }
+      : {}),
+    ...(base.fusion !== undefined || overlay.fusion !== undefined
+      ? { fusion: { ...base.fusion, ...overlay.fusion } }
       : {}),
     ...(base.urlPolicy !== undefined || overlay.urlPolicy !== undefined
       ? { urlPolicy: { ...base.urlPolicy, ...overlay.urlPolicy } }

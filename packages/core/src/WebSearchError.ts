@@ -61,6 +61,8 @@ const reasonsByTag: Record<ErrorTag, ReadonlySet<string>> = {
 export class InputFailure extends Schema.Class<InputFailure>("@websearch/core/InputFailure")(
   Schema.Struct({
     input: Schema.String,
+    /** The provider the input failed on, in a fused search (where several providers ran each input). */
+    providerId: Schema.optional(Schema.String),
     _tag: ErrorTag,
     reason: InputFailureReason,
     retryable: Schema.Boolean,

@@ -68,32 +68,50 @@ export const Domain = Schema.transform(Schema.String, Schema.String, {
   encode: (s) => s
 }).pipe(Schema.filter((s) => hostname.test(s) || `"${s}" is not a domain name (example.com)`))
 
-const domainList = (field: string) =>
-  Schema.Array(Domain).pipe(Schema.maxItems(20, { message: () => `at most 20 ${field}` }))
+/**
+ * Most providers one fused search runs on, and fewest.
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const fusionProviders = { min: 2, max: 5 } as const
 
 /**
- * Search the web for 1–20 keyword queries.
+ * The providers of a fused search: 2–5 distinct ids.
+ *
+ * @since 0.2.0
+ * @category schemas
+ */
+export const FusionProviderIds = Schema.Array(ProviderId).pipe(
+  Schema.minItems(fusionProviders.min, {
+    message: () => `providerIds names ${fusionProviders.min} to ${fusionProviders.max} providers to fuse`
+  }),
+  Schema.maxItems(fusionProviders.max, {
+    message: () => `providerIds names ${fusionProviders.min} to ${fusionProviders.max} providers to fuse`
+  }),
+  Schema.filter((ids) => {
+    const repeated = ids.find((id, index) => ids.indexOf(id) !== index)
+    return repeated === undefined ? undefined : `providerIds names ${repeated} twice`
+  })
+)
+
+/**
+ * Search the web for 1–20 keyword queries, on one provider (`providerId`, or the default) or fused over 2–5
+ * (`providerIds`), optionally steered by the search options (see `SearchOptions`).
  *
  * @since 0.1.0
  * @category schemas
  */
 export const SearchKeywordsRequest = Schema.Struct({
   providerId: Schema.optional(ProviderId),
+  providerIds: Schema.optional(FusionProviderIds),
   keywords: inputs(Schema.String.pipe(Schema.maxLength(maxKeywordLength)), "keyword"),
   maxResults: Schema.optional(MaxResults),
   timeRange: Schema.optional(SearchOptions.TimeRange),
-  includeDomains: Schema.optional(domainList("includeDomains")),
-  excludeDomains: Schema.optional(domainList("excludeDomains")),
-  language: Schema.optional(
-    Schema.Lowercase.pipe(
-      Schema.pattern(/^[a-z]{2}$/, { message: () => "language must be an ISO 639-1 code such as de" })
-    )
-  ),
-  country: Schema.optional(
-    Schema.Uppercase.pipe(
-      Schema.pattern(/^[A-Z]{2}$/, { message: () => "country must be an ISO 3166-1 alpha-2 code such as DE" })
-    )
-  ),
+  includeDomains: Schema.optional(SearchOptions.DomainList("includeDomains")),
+  excludeDomains: Schema.optional(SearchOptions.DomainList("excludeDomains")),
+  language: Schema.optional(SearchOptions.Language),
+  country: Schema.optional(SearchOptions.Country),
   safeSearch: Schema.optional(SearchOptions.SafeSearch),
   topic: Schema.optional(SearchOptions.Topic)
 }).annotations({ identifier: "SearchKeywordsRequest" })
@@ -199,6 +217,8 @@ export const normalizeUrl = (raw: string): Either.Either<string, string> =>
 export interface NormalizedRequest {
   readonly capability: Capability
   readonly providerId: ProviderId | undefined
+  /** The providers of a fused search (`searchKeywords` only); absent when the request names none. */
+  readonly providerIds?: ReadonlyArray<ProviderId> | undefined
   readonly inputs: ReadonlyArray<string>
   readonly maxResults: number | undefined
   /** The search options (`searchKeywords`; empty for other capabilities). */
@@ -216,16 +236,16 @@ const invalid = (capability: Capability, message: string, input?: string) =>
 const decodeWith = <A, I>(
   schema: Schema.Schema<A, I>,
   capability: Capability,
-  lists: ReadonlyArray<readonly [field: string, what: string]>
+  lists: ReadonlyArray<readonly [field: string, what: string, limit?: number]>
 ): ((request: unknown) => Effect.Effect<A, WebSearchError.RequestFailed>) => {
   const decode = Schema.decodeUnknownEither(schema, { onExcessProperty: "error", errors: "all" })
   return (request) => {
     try {
       // The schema checks a list's length only after decoding every item, so 10^5 items would cost seconds of
       // CPU (and a message listing each bad one) before "at most 20" is said: the length is checked first.
-      const tooLong = lists.find(([field]) => {
+      const tooLong = lists.find(([field, , limit]) => {
         const list = typeof request === "object" && request !== null ? (request as Record<string, unknown>)[field] : 0
-        return Array.isArray(list) && list.length > maxInputs
+        return Array.isArray(list) && list.length > (limit ?? maxInputs)
       })
       // Likewise every unknown field is an issue of its own: a body of 10^4 fields would cost a quarter second.
       const fields = typeof request === "object" && request !== null ? Object.keys(request).length : 0
@@ -235,9 +255,12 @@ const decodeWith = <A, I>(
         )
       }
       if (tooLong !== undefined) {
-        const [field, what] = tooLong
+        const [field, what, limit] = tooLong
         return Effect.fail(
-          invalid(capability, `invalid ${capability} request: ${field}: at most ${maxInputs} ${what} per request`)
+          invalid(
+            capability,
+            `invalid ${capability} request: ${field}: at most ${limit ?? maxInputs} ${what} per request`
+          )
         )
       }
       return Either.match(decode(request), {
@@ -257,12 +280,20 @@ const decodeWith = <A, I>(
 const searchOptionsOf = (decoded: SearchKeywordsRequest): SearchOptions.SearchOptions => {
   const options: { -readonly [K in keyof SearchOptions.SearchOptions]: SearchOptions.SearchOptions[K] } = {}
   for (const name of SearchOptions.SearchOption.literals) {
-    if (decoded[name] !== undefined) (options as Record<string, unknown>)[name] = decoded[name]
+    const value = decoded[name]
+    if (value !== undefined && !(Array.isArray(value) && value.length === 0)) {
+      ;(options as Record<string, unknown>)[name] = value
+    }
   }
   return options
 }
 
-const decodeSearch = decodeWith(SearchKeywordsRequest, "searchKeywords", [["keywords", "keywords"]])
+const decodeSearch = decodeWith(SearchKeywordsRequest, "searchKeywords", [
+  ["keywords", "keywords"],
+  ["includeDomains", "domains", SearchOptions.maxDomains],
+  ["excludeDomains", "domains", SearchOptions.maxDomains],
+  ["providerIds", "providers", fusionProviders.max]
+])
 const decodeFetch = decodeWith(FetchUrlsRequest, "fetchUrls", [["urls", "URLs"]])
 
 /**
@@ -277,11 +308,20 @@ export const normalizeSearchKeywords = (
 ): Effect.Effect<NormalizedRequest, WebSearchError.RequestFailed> =>
   Effect.flatMap(decodeSearch(request), (decoded) => {
     const keywords = normalizeKeywords(decoded.keywords)
+    if (decoded.providerId !== undefined && decoded.providerIds !== undefined) {
+      return Effect.fail(
+        invalid(
+          "searchKeywords",
+          "invalid searchKeywords request: providerIds: give providerId (one provider) or providerIds (a fused search over several), not both"
+        )
+      )
+    }
     return keywords.length === 0
       ? Effect.fail(invalid("searchKeywords", "invalid searchKeywords request: keywords: every keyword is empty"))
       : Effect.succeed({
           capability: "searchKeywords" as const,
           providerId: decoded.providerId,
+          ...(decoded.providerIds === undefined ? {} : { providerIds: decoded.providerIds }),
           inputs: keywords,
           maxResults: decoded.maxResults,
           searchOptions: searchOptionsOf(decoded)

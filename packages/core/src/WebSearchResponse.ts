@@ -7,12 +7,13 @@
 import * as Schema from "effect/Schema"
 import { ListCapability } from "./Capability.js"
 import { ProviderId } from "./ProviderId.js"
+import { SearchOption } from "./SearchOptions.js"
 import { InputFailure } from "./WebSearchError.js"
 
 /**
  * One result: its title, model-readable content, the final URL (after redirects) and the input it came from; a
  * fetched page adds what its own metadata says (published time as ISO 8601, author, site name, language), when it
- * says it.
+ * says it. A result of a fused search lists the providers that found it (`providers`, best-ranked first).
  *
  * @since 0.1.0
  * @category schemas
@@ -25,7 +26,8 @@ export const WebSearchResult = Schema.Struct({
   publishedAt: Schema.optional(Schema.String),
   author: Schema.optional(Schema.String),
   siteName: Schema.optional(Schema.String),
-  language: Schema.optional(Schema.String)
+  language: Schema.optional(Schema.String),
+  providers: Schema.optional(Schema.Array(ProviderId))
 }).annotations({ identifier: "WebSearchResult" })
 
 /**
@@ -35,9 +37,43 @@ export const WebSearchResult = Schema.Struct({
 export type WebSearchResult = typeof WebSearchResult.Type
 
 /**
+ * How one provider's search applied the request's search options: `native` lists those the provider applied
+ * itself (mapped to its own parameters), `local` those websearch applied to the results after the call
+ * (`includeDomains` and `excludeDomains`, always, also when the provider took them natively too, since providers
+ * match domains loosely). An option the provider cannot apply natively, other than the domains, is refused
+ * before any call, so every option the request set is in one list or both.
+ *
+ * @since 0.2.0
+ * @category schemas
+ */
+export const AppliedOptions = Schema.Struct({
+  providerId: ProviderId,
+  native: Schema.Array(SearchOption),
+  local: Schema.Array(SearchOption)
+}).annotations({ identifier: "AppliedOptions" })
+
+/**
+ * @since 0.2.0
+ * @category models
+ */
+export type AppliedOptions = typeof AppliedOptions.Type
+
+/**
+ * The `providerId` of a fused search's response; its `providerIds` lists the providers fused.
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const fusedProviderId = "fusion"
+
+/**
  * The answer of one `searchKeywords` or `fetchUrls` call. `query` keeps the caller's meaning (the normalised
  * inputs joined for display), `inputs` lists them, and `failures` names each input that failed when others
- * succeeded.
+ * succeeded (with the provider, in a fused search).
+ *
+ * A fused search (`providerIds`, or the `fusion` setting) answers with `providerId` `"fusion"` and the fused
+ * providers in `providerIds`, in the order requested. `appliedOptions` is there when the request set search
+ * options: one entry per provider that ran, saying which it applied natively and which websearch applied.
  *
  * @since 0.1.0
  * @category schemas
@@ -45,10 +81,12 @@ export type WebSearchResult = typeof WebSearchResult.Type
 export const WebSearchResponse = Schema.Struct({
   query: Schema.String,
   providerId: ProviderId,
+  providerIds: Schema.optional(Schema.Array(ProviderId)),
   capability: ListCapability,
   inputs: Schema.Array(Schema.String),
   results: Schema.Array(WebSearchResult),
-  failures: Schema.Array(InputFailure)
+  failures: Schema.Array(InputFailure),
+  appliedOptions: Schema.optional(Schema.Array(AppliedOptions))
 }).annotations({ identifier: "WebSearchResponse" })
 
 /**

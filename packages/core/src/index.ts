@@ -85,6 +85,19 @@ export * as ErrorReason from "./ErrorReason.js"
 export * as FetchUrls from "./FetchUrls.js"
 
 /**
+ * Reciprocal rank fusion: how the rankings of several providers for one query become one. Each result scores
+ * `1 / (k + rank)` in every ranking it is in (rank from 1, k = 60 by default), the scores are summed, and results
+ * are ordered by their sum: a result several providers found ranks above one only one of them found at the same
+ * place, and among the results only one provider found, that provider's own order is kept. Results are the same
+ * when their URLs are (`PostProcessing.normalizeUrlForDedupe`); the best-ranked occurrence's title and content
+ * are kept, and `providers` lists who found it, best-ranked first. The answer does not depend on the order the
+ * rankings are given in.
+ *
+ * @since 0.2.0
+ */
+export * as Fusion from "./Fusion.js"
+
+/**
  * What a failed connection's error code means: the one classification of transport failures (Node's socket and
  * DNS codes, undici's, OpenSSL's) shared by the local transport and the provider clients, so one failure gets the
  * same `RequestFailed` reason and `retryable` wherever it happens.

@@ -232,6 +232,14 @@ export const resolve = (
         else if (id === defaults[capability]) problems.push(`${field}: ${id} already comes earlier in the chain`)
       })
     }
+    settings.fusion.searchKeywords.forEach((id, index) => {
+      const driver = drivers.get(id)
+      const field = `fusion.searchKeywords.${index}`
+      if (driver === undefined) problems.push(`${field}: no composed provider "${id}" (composed: ${composed})`)
+      else if (!Preset.supports(driver.preset, "searchKeywords")) {
+        problems.push(`${field}: ${id} has no searchKeywords capability`)
+      }
+    })
     if (problems.length > 0) return yield* Effect.fail(invalid(problems, settings.source))
     return {
       drivers,

@@ -9,6 +9,7 @@ import type { ProviderDriver } from "../ProviderDriver.js"
 import * as ProviderId from "../ProviderId.js"
 import type { ResolvedProvider } from "../ProviderConfig.js"
 import * as ProviderRegistry from "../ProviderRegistry.js"
+import type { SearchOption } from "../SearchOptions.js"
 import * as WebSearchError from "../WebSearchError.js"
 import type { Env } from "./pipelineEnv.js"
 
@@ -19,6 +20,8 @@ export interface Resolved<Call> {
   /** The driver's method for the capability, picked by the capability service. */
   readonly call: Call
   readonly secrets: ReadonlyArray<string>
+  /** The search options the driver applies natively (`ProviderDriver.searchOptions`; none when it declares none). */
+  readonly nativeOptions: ReadonlyArray<SearchOption>
 }
 
 /** Resolves and checks the provider for a capability, before any input is sent anywhere. */
@@ -72,5 +75,5 @@ export const resolve = <Call>(
       )
     }
     const secrets = ProviderRegistry.secretsOf(provider)
-    return Effect.succeed({ providerId, provider, call, secrets })
+    return Effect.succeed({ providerId, provider, call, secrets, nativeOptions: driver.searchOptions ?? [] })
   })

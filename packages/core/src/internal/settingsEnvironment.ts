@@ -1,6 +1,6 @@
 /**
  * The application-wide part of a settings document read from the environment (or any `ConfigProvider`), as one
- * `Config`: the default and fallback providers, result limits, concurrency and the cache's TTLs. A malformed
+ * `Config`: the default, fallback and fused providers, result limits, concurrency and the cache's TTLs. A malformed
  * variable fails with `Unavailable/invalid_config` naming it; the per-provider variables are read later, for the
  * composed providers (see `providerEnvironment`).
  */
@@ -34,6 +34,9 @@ export const variables = Config.all({
     research: defaultProvider("research")
   }),
   fallbacks: Config.all({ searchKeywords: fallbackChain("searchKeywords"), fetchUrls: fallbackChain("fetchUrls") }),
+  fusion: Config.all({
+    searchKeywords: ConfigText.optionalList(`WEBSEARCH_FUSION_${Capability.toEnvName("searchKeywords")}_PROVIDERS`)
+  }),
   maxResults: Config.option(Config.integer("WEBSEARCH_MAX_RESULTS")),
   concurrency: Config.option(Config.integer("WEBSEARCH_CONCURRENCY")),
   cache: Config.all({
@@ -58,6 +61,7 @@ export const read: Effect.Effect<SettingsInput.SettingsInput, WebSearchError.Una
   (read) => ({
     ...field("defaults", section(read.defaults)),
     ...field("fallbacks", section(read.fallbacks)),
+    ...field("fusion", section(read.fusion)),
     ...field("maxResults", Option.getOrUndefined(read.maxResults)),
     ...field("concurrency", Option.getOrUndefined(read.concurrency)),
     ...field("cache", section(read.cache))

@@ -57,6 +57,12 @@ export const check = (
       }
     })
   }
+  // With a fused default, a request naming no provider never reaches the single default's fallback chain.
+  if ((input.fusion?.searchKeywords?.length ?? 0) > 0 && (input.fallbacks?.searchKeywords?.length ?? 0) > 0) {
+    problems.push(
+      "fusion.searchKeywords: a fused default leaves fallbacks.searchKeywords unused; set one of them, not both"
+    )
+  }
   const blacklist = Blacklist.compile(input.blacklist ?? [])
   const allowlist = Blacklist.compile(input.allowlist ?? [])
   for (const [field, compiled] of [
