@@ -84,14 +84,14 @@ export const fusionProviders = { min: 2, max: 5 } as const
  */
 export const FusionProviderIds = Schema.Array(ProviderId).pipe(
   Schema.minItems(fusionProviders.min, {
-    message: () => `providerIds names ${fusionProviders.min} to ${fusionProviders.max} providers to fuse`
+    message: () => `give ${fusionProviders.min} to ${fusionProviders.max} providers to fuse`
   }),
   Schema.maxItems(fusionProviders.max, {
-    message: () => `providerIds names ${fusionProviders.min} to ${fusionProviders.max} providers to fuse`
+    message: () => `give ${fusionProviders.min} to ${fusionProviders.max} providers to fuse`
   }),
   Schema.filter((ids) => {
     const repeated = ids.find((id, index) => ids.indexOf(id) !== index)
-    return repeated === undefined ? undefined : `providerIds names ${repeated} twice`
+    return repeated === undefined ? undefined : `${repeated} is named twice`
   })
 )
 

@@ -85,13 +85,13 @@ describe("search options: validation", () => {
       expect(ok.providerIds).toEqual(["tavily", "brave"])
       expect(ok.providerId).toBeUndefined()
       expect(yield* invalidMessage({ keywords: ["x"], providerIds: ["tavily"] })).toContain(
-        "providerIds: providerIds names 2 to 5 providers to fuse"
+        "providerIds: give 2 to 5 providers to fuse"
       )
       expect(yield* invalidMessage({ keywords: ["x"], providerIds: ["a", "b", "c", "d", "e", "f"] })).toContain(
         "providerIds"
       )
       expect(yield* invalidMessage({ keywords: ["x"], providerIds: ["brave", "brave"] })).toContain(
-        "providerIds names brave twice"
+        "providerIds: brave is named twice"
       )
       expect(yield* invalidMessage({ keywords: ["x"], providerId: "exa", providerIds: ["tavily", "brave"] })).toContain(
         "give providerId (one provider) or providerIds"
@@ -164,11 +164,7 @@ describe("search options: local domain filtering", () => {
     },
     ({ exclude, hosts, include, native }) => {
       const items = hosts.map((host, i) => ({ title: `r${i}`, content: `c${i}`, url: `https://${host}/r${i}` }))
-      const test = declaring(
-        "duckduckgo",
-        native ? ["includeDomains", "excludeDomains"] : [],
-        Drivers.results(items)
-      )
+      const test = declaring("duckduckgo", native ? ["includeDomains", "excludeDomains"] : [], Drivers.results(items))
       const expected = items.filter((_, i) => referenceAllows(hosts[i], include, exclude)).map((r) => r.title)
       return Effect.gen(function* () {
         const response = yield* SearchKeywords.searchKeywords({
@@ -182,9 +178,7 @@ describe("search options: local domain filtering", () => {
           const set = (["includeDomains", "excludeDomains"] as const).filter(
             (name) => (name === "includeDomains" ? include : exclude).length > 0
           )
-          expect(response.appliedOptions).toEqual([
-            { providerId: "duckduckgo", native: native ? set : [], local: set }
-          ])
+          expect(response.appliedOptions).toEqual([{ providerId: "duckduckgo", native: native ? set : [], local: set }])
         } else expect(response.appliedOptions).toBeUndefined()
       }).pipe(Effect.provide(Drivers.layer([test])))
     },
