@@ -20,6 +20,9 @@
  * the loader's cost, not ours). Its peak RSS is the figure's.
  *
  *   node --conditions=@websearch/source --import tsx bench/fanout.ts [runs]     standalone, prints the figures
+ *   fused     5 keywords fused over 3 providers (each the Tavily driver under an id of its own) against the 50 ms
+ *             mock (bench/fanoutFused.ts), versus the ideal: one latency. Aim: at most 1.2x.
+ *
  *   npm run bench -- fanout                     as a case of bench/run.ts
  */
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
@@ -36,6 +39,7 @@ import * as SearchKeywords from "../packages/core/src/SearchKeywords.js"
 import * as Settings from "../packages/core/src/Settings.js"
 import * as WebSearch from "../packages/core/src/WebSearch.js"
 import * as Tavily from "../packages/providers/src/Tavily.js"
+import { fused as fusedOurs, fusedKeywordCount, fusedProviderIds } from "./fanoutFused.js"
 import { bundleSelf, runChild } from "./support/child.js"
 
 /** The mock's latency, and so the ideal wall time of a fully concurrent fanout. */
@@ -240,6 +244,13 @@ export interface Figures {
   readonly defaultConcurrency: { readonly concurrency: number; readonly wall: number; readonly ideal: number }
   /** Concurrency 20 against the 0 ms mock. */
   readonly fast: Pair
+  /** A fused search against the `latencyMs` mock: its median wall, whose ideal is one latency. */
+  readonly fused: {
+    readonly keywords: number
+    readonly providers: number
+    readonly wall: number
+    readonly runs: number
+  }
   /** The measuring process's peak RSS (ours and the baseline; the mock is elsewhere). */
   readonly peakRssMiB: number
 }
@@ -265,6 +276,11 @@ const measureIn = async (ports: Ports, runs: number): Promise<Figures> => {
     const fastOurs = track(ours(ports.fast, keywordCount))
     const fastBaseline = track(baseline(ports.fast))
     const fast = await compare(fastOurs.run, fastBaseline.run, runs * 3, 100)
+
+    const fusedSide = track(fusedOurs(ports.slow, apiKey))
+    for (let i = 0; i < 20; i++) await fusedSide.run()
+    const fusedWalls: Array<number> = []
+    for (let i = 0; i < runs; i++) fusedWalls.push((await sample(fusedSide.run)).wall)
     return {
       keywords: keywordCount,
       latencyMs,
@@ -275,6 +291,12 @@ const measureIn = async (ports: Ports, runs: number): Promise<Figures> => {
         ideal: Math.ceil(keywordCount / concurrency) * latencyMs
       },
       fast,
+      fused: {
+        keywords: fusedKeywordCount,
+        providers: fusedProviderIds.length,
+        wall: median(fusedWalls),
+        runs: fusedWalls.length
+      },
       peakRssMiB: process.resourceUsage().maxRSS / 1024
     }
   } finally {
@@ -357,6 +379,10 @@ const main = async () => {
     `CPU per call, 0 ms mock           ${ms(f.fast.ours.cpu)} vs ${ms(f.fast.baseline.cpu)}: ` +
       `${(f.fast.ours.cpu / f.fast.baseline.cpu).toFixed(3)}x; ` +
       `${(((f.fast.ours.cpu - f.fast.baseline.cpu) / f.keywords) * 1000).toFixed(0)} µs more per keyword`
+  )
+  console.log(
+    `wall, fused ${f.fused.keywords} keywords x ${f.fused.providers} providers ${ms(f.fused.wall)} vs ideal ` +
+      `${ms(f.latencyMs)}: ${(f.fused.wall / f.latencyMs).toFixed(3)}x (aim <= 1.2; ${f.fused.runs} runs)`
   )
   console.log(`peak RSS ${f.peakRssMiB.toFixed(0)} MiB (ours and the baseline, one process; the mock is another)`)
 }

@@ -165,6 +165,11 @@ const cases: Record<string, () => Promise<Measured>> = {
           figure: "CPU time of the same 20 calls, 0 ms mock (vs undici request + JSON.parse)",
           ours: ms(f.fast.ours.cpu),
           baseline: ms(f.fast.baseline.cpu)
+        },
+        {
+          figure: `wall of ${f.fused.keywords} keywords fused over ${f.fused.providers} providers, ${latency} (vs ideal: one latency; aim ≤ 1.2)`,
+          ours: ms(f.fused.wall),
+          baseline: ms(f.latencyMs)
         }
       ]
     }
