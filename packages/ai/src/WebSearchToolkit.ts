@@ -22,6 +22,7 @@ import { normalizeUrlForDedupe } from "@websearch/core/PostProcessing"
 import { ProviderId } from "@websearch/core/ProviderId"
 import { Research } from "@websearch/core/Research"
 import { SearchKeywords } from "@websearch/core/SearchKeywords"
+import * as SearchOptions from "@websearch/core/SearchOptions"
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import * as WebSearchRequest from "@websearch/core/WebSearchRequest"
 import type { WebSearchResult } from "@websearch/core/WebSearchResponse"
@@ -47,7 +48,9 @@ const providerId = Schema.optional(
 )
 
 /**
- * `web_search`: keyword search.
+ * `web_search`: keyword search, optionally steered (freshness, sites, language, country, safe search, topic) or
+ * fused over several providers. The parameters are flat, each described for a model; an option the provider
+ * cannot apply comes back as `invalid_input` naming the provider and the option.
  *
  * @since 0.1.0
  * @category constants
@@ -56,14 +59,58 @@ export const WebSearchTool = Tool.make("web_search", {
   description:
     "Search the web for pages about a topic, recent events or facts you are unsure of. Give 1-5 short keyword " +
     "queries (each is searched separately). Returns numbered sources with an id (w1, w2, ...), title, URL and a " +
-    "snippet. Use web_fetch with an id to read a page in full. Do not use this tool to read a URL you already have.",
+    "snippet. Use web_fetch with an id to read a page in full. Do not use this tool to read a URL you already have. " +
+    "Optional filters narrow the search (recency, sites, language, country, safe search, news); set only those the " +
+    "request needs. If the provider cannot apply a filter the call fails saying so: drop that filter and call again.",
   parameters: {
     providerId,
+    providerIds: Schema.optional(
+      WebSearchRequest.FusionProviderIds.annotations({
+        description:
+          "Only when the user asks to combine providers: 2-5 provider ids searched at once, results merged and " +
+          "ranked by agreement. Leave providerId out when you set this."
+      })
+    ),
     keywords: WebSearchRequest.SearchKeywordsRequest.fields.keywords.annotations({
       description: '1-20 keyword queries, e.g. ["effect-ts layer memoization"]'
     }),
     maxResults: Schema.optional(
       WebSearchRequest.MaxResults.annotations({ description: "Results per query, 1-50 (default from settings)" })
+    ),
+    timeRange: Schema.optional(
+      SearchOptions.TimeRange.annotations({
+        description: "Only pages from the last day, week, month or year: for news and anything time-sensitive"
+      })
+    ),
+    includeDomains: Schema.optional(
+      SearchOptions.DomainList("includeDomains").annotations({
+        description:
+          'Only results from these sites and their subdomains: bare domains such as ["docs.python.org"], at most 20'
+      })
+    ),
+    excludeDomains: Schema.optional(
+      SearchOptions.DomainList("excludeDomains").annotations({
+        description:
+          'No results from these sites or their subdomains: bare domains such as ["pinterest.com"], at most 20'
+      })
+    ),
+    language: Schema.optional(
+      SearchOptions.Language.annotations({
+        description: "Results in this language: a two-letter ISO 639-1 code such as en, de or ja"
+      })
+    ),
+    country: Schema.optional(
+      SearchOptions.Country.annotations({
+        description: "Results for this country: a two-letter ISO 3166-1 code such as US, DE or JP"
+      })
+    ),
+    safeSearch: Schema.optional(
+      SearchOptions.SafeSearch.annotations({
+        description: "Adult-content filter: off, moderate or strict; leave out for the provider's default"
+      })
+    ),
+    topic: Schema.optional(
+      SearchOptions.Topic.annotations({ description: "news for news coverage; general (the default) otherwise" })
     )
   },
   success: ToolOutput.SearchOutput,

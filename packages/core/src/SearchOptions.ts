@@ -60,15 +60,18 @@ export type Topic = typeof Topic.Type
  * @since 0.2.0
  * @category schemas
  */
-export const Language = Schema.Lowercase.pipe(
-  Schema.filter((code) =>
-    IsoCodes.languages.has(code) ? undefined : `language must be an ISO 639-1 code such as de or en, not "${code}"`
-  )
-).annotations({
-  identifier: "Language",
-  description: "ISO 639-1 language code such as de or en",
-  jsonSchema: { type: "string", minLength: 2, maxLength: 2 }
-})
+export const Language = Schema.transform(
+  Schema.String.pipe(
+    Schema.filter(
+      (code) =>
+        IsoCodes.languages.has(code.toLowerCase()) ||
+        `language must be an ISO 639-1 code such as de or en, not "${code}"`,
+      { jsonSchema: { minLength: 2, maxLength: 2 } }
+    )
+  ),
+  Schema.String,
+  { strict: true, decode: (code) => code.toLowerCase(), encode: (code) => code }
+).annotations({ description: "ISO 639-1 language code such as de or en" })
 
 /**
  * A country as ISO 3166-1 alpha-2 (`DE`), in any case; decodes to upper case. Two letters that are not an
@@ -77,17 +80,18 @@ export const Language = Schema.Lowercase.pipe(
  * @since 0.2.0
  * @category schemas
  */
-export const Country = Schema.Uppercase.pipe(
-  Schema.filter((code) =>
-    IsoCodes.countries.has(code)
-      ? undefined
-      : `country must be an ISO 3166-1 alpha-2 code such as DE or US, not "${code}"`
-  )
-).annotations({
-  identifier: "Country",
-  description: "ISO 3166-1 alpha-2 country code such as DE or US",
-  jsonSchema: { type: "string", minLength: 2, maxLength: 2 }
-})
+export const Country = Schema.transform(
+  Schema.String.pipe(
+    Schema.filter(
+      (code) =>
+        IsoCodes.countries.has(code.toUpperCase()) ||
+        `country must be an ISO 3166-1 alpha-2 code such as DE or US, not "${code}"`,
+      { jsonSchema: { minLength: 2, maxLength: 2 } }
+    )
+  ),
+  Schema.String,
+  { strict: true, decode: (code) => code.toUpperCase(), encode: (code) => code }
+).annotations({ description: "ISO 3166-1 alpha-2 country code such as DE or US" })
 
 /**
  * One domain of `includeDomains` / `excludeDomains`: a bare host name (no scheme, path, port or IP address),
@@ -116,7 +120,7 @@ export const SearchDomain = Schema.transformOrFail(
     },
     encode: ParseResult.succeed
   }
-).annotations({ identifier: "SearchDomain", description: "a bare domain name such as example.com" })
+).annotations({ description: "a bare domain name such as example.com" })
 
 /**
  * At most this many domains in `includeDomains`, and as many in `excludeDomains`.

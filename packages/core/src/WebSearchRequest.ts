@@ -82,18 +82,23 @@ export const fusionProviders = { min: 2, max: 5 } as const
  * @since 0.2.0
  * @category schemas
  */
-export const FusionProviderIds = Schema.Array(ProviderId).pipe(
-  Schema.minItems(fusionProviders.min, {
-    message: () => `give ${fusionProviders.min} to ${fusionProviders.max} providers to fuse`
-  }),
-  Schema.maxItems(fusionProviders.max, {
-    message: () => `give ${fusionProviders.min} to ${fusionProviders.max} providers to fuse`
-  }),
-  Schema.filter((ids) => {
-    const repeated = ids.find((id, index) => ids.indexOf(id) !== index)
-    return repeated === undefined ? undefined : `${repeated} is named twice`
-  })
-)
+export const FusionProviderIds = Schema.Array(ProviderId)
+  .pipe(
+    Schema.minItems(fusionProviders.min, {
+      message: () => `give ${fusionProviders.min} to ${fusionProviders.max} providers to fuse`
+    }),
+    Schema.maxItems(fusionProviders.max, {
+      message: () => `give ${fusionProviders.min} to ${fusionProviders.max} providers to fuse`
+    }),
+    Schema.filter(
+      (ids) => {
+        const repeated = ids.find((id, index) => ids.indexOf(id) !== index)
+        return repeated === undefined ? undefined : `${repeated} is named twice`
+      },
+      { jsonSchema: { uniqueItems: true } }
+    )
+  )
+  .annotations({ description: "2 to 5 distinct provider ids whose results are fused" })
 
 /**
  * Search the web for 1–20 keyword queries, on one provider (`providerId`, or the default) or fused over 2–5

@@ -4,7 +4,6 @@ import * as FastCheck from "effect/FastCheck"
 import * as Fusion from "../src/Fusion.js"
 import * as SearchKeywords from "../src/SearchKeywords.js"
 import * as Settings from "../src/Settings.js"
-import * as WebSearch from "../src/WebSearch.js"
 import * as WebSearchError from "../src/WebSearchError.js"
 import type { WebSearchResult } from "../src/WebSearchResponse.js"
 import * as Drivers from "./support/drivers.js"
@@ -231,9 +230,7 @@ describe("fused search", () => {
       Effect.gen(function* () {
         const tavily = Drivers.makeDriver("tavily", { searchKeywords: ranked("tavily") })
         const start = (settings: Settings.SettingsInput) =>
-          Effect.flip(
-            Effect.scoped(Effect.asVoid(Effect.provide(WebSearch.WebSearch, Drivers.layer([tavily], settings))))
-          )
+          Effect.flip(Effect.provide(Effect.void, Drivers.layer([tavily], settings)))
         const unknown = yield* start({ providers: keys, fusion: { searchKeywords: ["tavily", "brave"] } })
         expect(unknown.message).toContain('fusion.searchKeywords.1: no composed provider "brave"')
         const one = yield* start({ fusion: { searchKeywords: ["tavily"] } })
