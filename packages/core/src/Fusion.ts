@@ -59,6 +59,7 @@ const byRankThenProvider = (a: Hit, b: Hit): number =>
  * @example
  * ```ts
  * import * as Fusion from "@websearch/core/Fusion"
+ * import * as Effect from "effect/Effect"
  *
  * const result = (url: string) => ({ title: url, content: "", url, sourceInput: "effect" })
  * const fused = Fusion.reciprocalRankFusion([
@@ -66,7 +67,7 @@ const byRankThenProvider = (a: Hit, b: Hit): number =>
  *   { providerId: "brave", results: [result("https://b.example/"), result("https://c.example/")] }
  * ])
  * // b.example first: both found it. Then a.example (rank 1 of one), then c.example (rank 2 of one).
- * console.log(fused.map((r) => [r.url, r.providers]))
+ * Effect.runPromise(Effect.log(fused.map((r) => [r.url, r.providers])))
  * ```
  *
  * @since 0.2.0

@@ -74,7 +74,9 @@ export declare namespace SearchKeywords {
     /**
      * Validates and normalises the request (trimmed, empty dropped, deduped), then searches every keyword.
      * Partial failures are listed in `failures`; if every keyword fails, the first keyword's error is raised
-     * with every failure attached.
+     * with every failure attached. Search options the provider cannot apply are refused before any call; the
+     * domain options are enforced on the results. With `providerIds` (or the `fusion` setting) every keyword runs
+     * on each provider and the rankings are fused (see `Fusion`).
      */
     readonly searchKeywords: (
       request: typeof WebSearchRequest.SearchKeywordsRequest.Encoded
