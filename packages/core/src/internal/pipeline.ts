@@ -42,7 +42,9 @@ const fallsBack = (error: WebSearchError.WebSearchError): boolean =>
  * The `searchKeywords` / `fetchUrls` pipeline; `method` picks the driver's method for the capability. When the
  * request names no provider and the settings configure a fallback chain for the capability, a request that
  * fails as a whole on the default provider is tried on each fallback in turn; every attempt is logged and
- * spanned. Partial failures never fall back: the inputs that succeeded are answered.
+ * spanned. Partial failures never fall back: the inputs that succeeded are answered. A request with
+ * `providerIds`, or naming no provider when the settings make a fused search the default (`fusion`), is fused
+ * instead (`fusedRun`), without fallbacks: the fused providers already stand in for one another.
  */
 export const runList = (
   env: Env,
