@@ -3,7 +3,8 @@
  * keywords fused over 3 providers, each the real Tavily driver over undici under an id of its own (so each has
  * its own endpoint, key, quota and concurrency), all pointed at the 50 ms mock. All 15 calls can be in flight at
  * once (5 keywords per provider at the default concurrency 5, the providers side by side), so the ideal wall is
- * one latency. Aim: at most 1.2x.
+ * one latency. Aim: at most 1.2x. Also against the same 5 keywords on one of those providers alone, in the same
+ * run: what fusing three costs over searching one.
  */
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import * as Effect from "effect/Effect"
@@ -52,6 +53,13 @@ export const fused = (port: number, apiKey: string) => {
     )
   )
   return {
+    /** The same keywords on the first provider alone. */
+    single: async () => {
+      const response = await runtime.runPromise(SearchKeywords.searchKeywords({ keywords, providerId: "tavily" }))
+      if (response.failures.length > 0 || response.results.length !== fusedKeywordCount * 10) {
+        throw new Error(`fanout fused: the single-provider search got ${response.results.length} results`)
+      }
+    },
     run: async () => {
       const response = await runtime.runPromise(
         SearchKeywords.searchKeywords({ keywords, providerIds: [...fusedProviderIds] })
