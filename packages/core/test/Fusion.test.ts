@@ -1,9 +1,10 @@
 import { describe, expect, it } from "@effect/vitest"
+import * as ConfigProvider from "effect/ConfigProvider"
 import * as Effect from "effect/Effect"
 import * as FastCheck from "effect/FastCheck"
 import * as Fusion from "../src/Fusion.js"
 import * as SearchKeywords from "../src/SearchKeywords.js"
-import type * as Settings from "../src/Settings.js"
+import * as Settings from "../src/Settings.js"
 import * as WebSearchError from "../src/WebSearchError.js"
 import type { WebSearchResult } from "../src/WebSearchResponse.js"
 import * as Drivers from "./support/drivers.js"
@@ -247,5 +248,20 @@ describe("fused search", () => {
           "invalid_config"
         ])
       })
+  )
+
+  it.effect("WEBSEARCH_FUSION_SEARCH_KEYWORDS_PROVIDERS sets the fused default from the environment", () =>
+    Effect.gen(function* () {
+      const read = (value: string) =>
+        Effect.withConfigProvider(
+          Settings.fromConfig,
+          ConfigProvider.fromMap(new Map([["WEBSEARCH_FUSION_SEARCH_KEYWORDS_PROVIDERS", value]]))
+        )
+      expect(yield* read("tavily, brave")).toEqual({ fusion: { searchKeywords: ["tavily", "brave"] } })
+      const settings = yield* Settings.make(yield* read("tavily,brave"))
+      expect(settings.fusion.searchKeywords).toEqual(["tavily", "brave"])
+      const error = yield* Effect.flip(Settings.make(yield* read("tavily,tavily")))
+      expect(error.message).toContain("fusion.searchKeywords: tavily is named twice")
+    })
   )
 })
