@@ -63,6 +63,11 @@ const cases: ReadonlyArray<Case> = [
     benign: () => MainContent.stripInert(fill("<b>x</b>", 64 * kib))
   },
   {
+    name: "a script then 64 KiB of end tags without a `>`",
+    hostile: () => MainContent.stripInert("<script>" + fill("</script ", 64 * kib)),
+    benign: () => MainContent.stripInert("<script>" + fill("<b>x</b> ", 64 * kib))
+  },
+  {
     name: "64 KiB of unclosed comment openings",
     hostile: () => MainContent.stripInert(fill("<!--", 64 * kib)),
     benign: () => MainContent.stripInert(fill("<b>x</b>", 64 * kib))

@@ -46,4 +46,13 @@ describe("MainContent", () => {
     )
     expect(stripped).toBe('<script type="application/ld+json">{"a":1}</script><p>kept</p>')
   })
+
+  it("ends a script where a browser does: at the end tag's name, up to its `>`", () => {
+    // `</script` then a newline is an end tag whose junk runs to the next `>` (here a comment's): the page after it
+    // is content, not script.
+    expect(MainContent.stripInert("<script>a()</script\n<!-- note --><p>kept</p>")).toBe("<p>kept</p>")
+    expect(MainContent.stripInert("<script>a()</script/ x><p>kept</p>")).toBe("<p>kept</p>")
+    // `</scripts>` is not the script's end tag.
+    expect(MainContent.stripInert("<script>a</scripts>b</script><p>kept</p>")).toBe("<p>kept</p>")
+  })
 })

@@ -1,9 +1,11 @@
 /**
  * Removal of scripts (except JSON-LD), styles, inline SVG and comments from HTML text, by one forward scan. It
- * removes what `/<script\b(?![^>]*application\/ld\+json)[^>]*>[\s\S]*?<\/script\s*>|<style\b[^>]*>[\s\S]*?<\/style\s*>|
- * <svg\b[^>]*>[\s\S]*?<\/svg\s*>|<!--[\s\S]*?-->/gi` matches, but that expression, on a page of unclosed `<script>`
- * or `<!--` openings, reads to the end of the page from each of them: quadratic. Here every search that finds
- * nothing is remembered (what is not in the rest of the page from one point is not there from any later one).
+ * removes what this expression matches (an end tag is its name then HTML whitespace, `/` or `>`, up to the next `>`):
+ * `/<script\b(?![^>]*application\/ld\+json)[^>]*>[\s\S]*?<\/script(?=[\t\n\f\r />])[^>]*>|
+ * <style\b[^>]*>[\s\S]*?<\/style(?=[\t\n\f\r />])[^>]*>|<svg\b[^>]*>[\s\S]*?<\/svg(?=[\t\n\f\r />])[^>]*>|
+ * <!--[\s\S]*?-->/gi`, but that expression, on a page of unclosed `<script>` or `<!--` openings, reads to the end of
+ * the page from each of them: quadratic. Here every search that finds nothing is remembered (what is not in the rest
+ * of the page from one point is not there from any later one).
  */
 
 const word = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95
@@ -38,7 +40,10 @@ const elements = ["script", "style", "svg"] as const
 
 /** Removes scripts (except JSON-LD), styles, inline SVG and comments; linear in the length of the text. */
 export const strip = (html: string): string => {
-  const closes = elements.map((name) => ahead(new RegExp(`</${name}\\s*>`, "gi")))
+  // An end tag is its name followed by HTML whitespace, `/` or `>`, and runs to the next `>` (`</script\n<!-- -->`
+  // closes the script at the comment's `>`, as a browser reads it): found in two steps, so a `</script ` with no
+  // `>` after it costs one search, not a read to the end of the page.
+  const closes = elements.map((name) => ahead(new RegExp(`</${name}(?=[\\t\\n\\f\\r />])`, "gi")))
   const comment = ahead(/-->/g)
   const gt = ahead(/>/g)
   const jsonLd = ahead(/application\/ld\+json/gi)
@@ -61,7 +66,8 @@ export const strip = (html: string): string => {
           const ld = next(html, jsonLd, after)?.end
           if (ld !== undefined && ld <= tagEnd) break
         }
-        end = next(html, closes[e], tagEnd + 1)?.end ?? -1
+        const close = next(html, closes[e], tagEnd + 1)?.end
+        end = close === undefined ? -1 : (next(html, gt, close)?.end ?? -1)
         break
       }
     }
