@@ -41,19 +41,38 @@ const words = (raw: string): Array<string> =>
  * Lower-case tokens of an element's class and id, split at `-`, `_`, spaces and camelCase humps. An id of more
  * than three words is a slug of a heading ("worrying-about-your-tail"), not a name for the element's role: left out.
  */
-export const tokens = (element: Element): Array<string> => {
-  const cls = element.getAttribute("class") ?? ""
-  const id = element.getAttribute("id") ?? ""
-  if (cls.length + id.length > 400) return []
+export const tokens = (element: Element): ReadonlyArray<string> => {
+  const cls = element.getAttribute("class")
+  const id = element.getAttribute("id")
+  if ((cls === null || cls === "") && (id === null || id === "")) return none
+  return tokensOf(cls ?? "", id ?? "")
+}
+
+const none: ReadonlyArray<string> = []
+
+// Pages repeat a handful of class names over thousands of elements: their tokens are worked out once. Bounded, so
+// a page of unique class names cannot grow it past a few thousand entries.
+const tokenCache = new Map<string, ReadonlyArray<string>>()
+
+const tokensOf = (cls: string, id: string): ReadonlyArray<string> => {
+  if (cls.length + id.length > 400) return none
+  const key = cls + "#" + id
+  const cached = tokenCache.get(key)
+  if (cached !== undefined) return cached
   const out = cls === "" ? [] : words(cls)
   if (id !== "") {
     const own = words(id)
     if (own.length <= 3) out.push(...own)
   }
+  if (tokenCache.size >= 4096) tokenCache.clear()
+  tokenCache.set(key, out)
   return out
 }
 
-const classNames = (element: Element): Array<string> => (element.getAttribute("class") ?? "").toLowerCase().split(/\s+/)
+const classNames = (element: Element): ReadonlyArray<string> => {
+  const cls = element.getAttribute("class")
+  return cls === null || cls === "" ? none : cls.toLowerCase().split(/\s+/)
+}
 
 // Utility classes that hide an element outright (not responsive ones such as `hidden-xs`, which hide it on one
 // screen size only).
@@ -74,12 +93,26 @@ const hidingClasses = new Set([
   "offscreen"
 ])
 
+// Whether a class attribute names a hiding class, per distinct attribute value (bounded like `tokenCache`).
+const hidingCache = new Map<string, boolean>()
+
+const hides = (cls: string): boolean => {
+  let verdict = hidingCache.get(cls)
+  if (verdict === undefined) {
+    verdict = cls.toLowerCase().split(/\s+/).some((name) => hidingClasses.has(name))
+    if (hidingCache.size >= 4096) hidingCache.clear()
+    hidingCache.set(cls, verdict)
+  }
+  return verdict
+}
+
 /** Hidden by an attribute, an inline style or a hiding utility class. */
 export const isHidden = (element: Element): boolean => {
   if (element.hasAttribute("hidden") || element.getAttribute("aria-hidden") === "true") return true
   const style = element.getAttribute("style")
   if (style !== null && /display\s*:\s*none|visibility\s*:\s*hidden/i.test(style)) return true
-  return classNames(element).some((name) => hidingClasses.has(name))
+  const cls = element.getAttribute("class")
+  return cls !== null && cls !== "" && cls.length <= 400 && hides(cls)
 }
 
 const hoverTokens = new Set(["rollover", "tooltip", "popover", "hovercard"])
@@ -122,13 +155,13 @@ const textOf = (root: Node, max: number): string => {
   while (stack.length > 0 && out.length < max) {
     const node = stack.pop()!
     if (node.nodeType === TEXT) {
-      out += (node as CharacterData).data
+      // A blank node (indentation between tags) counts as the one space it collapses to, not toward `max`.
+      const data = (node as CharacterData).data
+      out += data.trim() === "" ? " " : data
       continue
     }
     if (node.nodeType !== ELEMENT) continue
-    const kids: Array<Node> = []
-    for (let c = node.firstChild; c !== null; c = c.nextSibling) kids.push(c)
-    for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i])
+    for (let c = node.lastChild; c !== null; c = c.previousSibling) stack.push(c)
   }
   return out.slice(0, max).replace(/\s+/g, " ").trim()
 }
@@ -187,8 +220,40 @@ export interface Facts {
   readonly context: Context
   /** The element's collapsed text, at most 300 characters. */
   readonly text: () => string
+  /** The start of the element's collapsed text (at least its first 40 characters, when it has them). */
+  readonly head: () => string
   /** The element's class/id {@link tokens}. */
   readonly words: () => ReadonlyArray<string>
+}
+
+class ElementFacts implements Facts {
+  stats: Stats = { text: 0, link: 0, embed: false }
+  before = 0
+  private element: Element | undefined
+  private cachedText: string | undefined
+  private cachedWords: ReadonlyArray<string> | undefined
+  constructor(
+    readonly total: number,
+    readonly context: Context
+  ) {}
+  reset(element: Element, stats: Stats, before: number) {
+    this.element = element
+    this.stats = stats
+    this.before = before
+    this.cachedText = undefined
+    this.cachedWords = undefined
+  }
+  text(): string {
+    return (this.cachedText ??= this.stats.text === 0 ? "" : textOf(this.element!, 300))
+  }
+  head(): string {
+    // 120 characters of text hold 40 collapsed ones but in rare markup (blank nodes count as one); reading fewer
+    // matters on the whole page, where most elements are tested.
+    return this.cachedText ?? (this.stats.text === 0 ? "" : textOf(this.element!, 120))
+  }
+  words(): ReadonlyArray<string> {
+    return (this.cachedWords ??= tokens(this.element!))
+  }
 }
 
 /**
@@ -200,6 +265,8 @@ export const prune = (root: Element, context: Context, rules: ReadonlyArray<Rule
   let before = 0
   let removed = 0
   const gone = new Set<Node>()
+  // One facts object, reset per element: rules read it synchronously and keep nothing.
+  const facts = new ElementFacts(total, context)
   const stack: Array<Node> = []
   for (let c = root.lastChild; c !== null; c = c.previousSibling) stack.push(c)
   while (stack.length > 0) {
@@ -215,16 +282,7 @@ export const prune = (root: Element, context: Context, rules: ReadonlyArray<Rule
       before += own.text
       continue
     }
-    let text: string | undefined
-    let words: ReadonlyArray<string> | undefined
-    const facts: Facts = {
-      stats: own,
-      before,
-      total,
-      context,
-      text: () => (text ??= textOf(element, 300)),
-      words: () => (words ??= tokens(element))
-    }
+    facts.reset(element, own, before)
     let verdict: boolean | "section" = false
     for (const rule of rules) if ((verdict = rule(element, facts)) !== false) break
     if (verdict !== false) {
@@ -337,7 +395,7 @@ const legalLine =
  */
 export const trailingRule: Rule = (_, facts) => {
   const { stats } = facts
-  if (stats.text <= 200 && legalLine.test(facts.text())) return true
+  if (stats.text <= 200 && legalLine.test(facts.head())) return true
   if (stats.text >= facts.total * 0.25) return false
   const words = facts.words()
   if (words.length === 0 || !words.some((t) => trailingTokens.has(t) || (t === "author" && words.length > 1)))
@@ -428,9 +486,8 @@ const unlikelyWrapper = /social|share|embed|sponsor|extra|related|sidebar|commun
  * Readability removes unread: those words are taken off the embed's nearest ancestors (at most 6) first.
  */
 export const protectEmbeds = (root: Element): void => {
-  for (const embed of Array.from(
-    root.querySelectorAll("blockquote.twitter-tweet, blockquote.instagram-media, blockquote.tiktok-embed")
-  )) {
+  // By tag, then class: a selector list is matched against every element of the page, and costs more than this.
+  for (const embed of Array.from(root.getElementsByTagName("blockquote")).filter(isEmbed)) {
     let node: Element | null = embed
     for (let level = 0; level < 7 && node !== null && node !== root; level++, node = node.parentElement) {
       const words = `${node.getAttribute("class") ?? ""} ${node.getAttribute("id") ?? ""}`
