@@ -260,7 +260,18 @@ export const fromHtml = (source: string, options?: Options): Result => {
   if (found.node !== undefined && letters(articleMarkdown) >= minChars) {
     return { title, markdown: articleMarkdown, metadata, method: "article" }
   }
-  const page = wholePage(original(), options?.url)
+  // The page pass reads the page as parsed, before any pruning: the whole-page rules run on it too (Readability's
+  // leftovers were pruned, not this copy), so hidden text, captions and trailing boilerplate stay out of it as well.
+  const pageDoc = original()
+  if (pageDoc !== doc && pageDoc.body !== null) {
+    Boilerplate.protectEmbeds(pageDoc.body)
+    Boilerplate.prune(
+      pageDoc.body,
+      { title: metadata.title, byline: metadata.byline, keepCaptions: options?.keepCaptions === true },
+      before
+    )
+  }
+  const page = wholePage(pageDoc, options?.url)
   // The page pass drops chrome the article may have kept, so it can be somewhat shorter and still be the better
   // text; only a page pass with much less than the article loses (everything was in an <aside>, say).
   return letters(page) * 2 >= letters(articleMarkdown)

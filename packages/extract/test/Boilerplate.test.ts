@@ -52,6 +52,30 @@ describe("Boilerplate rules", () => {
   })
 })
 
+describe("The whole-page pass", () => {
+  it("drops hidden text, captions and trailing boilerplate from a short page too", () => {
+    // Too little prose for Readability's article to stand: the whole page is rendered, and the whole-page rules
+    // apply to it as they do before Readability.
+    const result = extract(
+      `<html><head><title>Short note</title></head><body><main><p>The night shift starts at ten.</p>` +
+        '<span class="sr-only">Skip to the comments</span>' +
+        "<figure><img src=/c.jpg alt=Crane><figcaption>A crane at dusk (Photo: J. Doe)</figcaption></figure>" +
+        '<div class="sharedaddy sd-sharing"><h3>Share this:</h3><a href="/s/x">X</a> <a href="/s/f">Facebook</a></div>' +
+        "<p>© 2026 The Port Paper</p></main></body></html>"
+    )
+    expect(result.method).toBe("page")
+    expect(result.markdown).toContain("The night shift starts at ten.")
+    for (const gone of ["Skip to the comments", "A crane at dusk", "Share this", "Facebook", "©"])
+      expect(result.markdown).not.toContain(gone)
+    const kept = extract(
+      `<html><body><main><p>The night shift starts at ten.</p>` +
+        "<figure><img src=/c.jpg alt=Crane><figcaption>A crane at dusk</figcaption></figure></main></body></html>",
+      { keepCaptions: true }
+    )
+    expect(kept.markdown).toContain("A crane at dusk")
+  })
+})
+
 describe("Captions and credits", () => {
   const article =
     prose(3) +
