@@ -99,7 +99,10 @@ const hidingCache = new Map<string, boolean>()
 const hides = (cls: string): boolean => {
   let verdict = hidingCache.get(cls)
   if (verdict === undefined) {
-    verdict = cls.toLowerCase().split(/\s+/).some((name) => hidingClasses.has(name))
+    verdict = cls
+      .toLowerCase()
+      .split(/\s+/)
+      .some((name) => hidingClasses.has(name))
     if (hidingCache.size >= 4096) hidingCache.clear()
     hidingCache.set(cls, verdict)
   }
