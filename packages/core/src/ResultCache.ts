@@ -65,9 +65,9 @@ export interface Store {
   readonly get: (key: string) => Effect.Effect<Option.Option<unknown>, StoreError>
   readonly set: (key: string, value: unknown, timeToLive: Duration.Duration) => Effect.Effect<void, StoreError>
   /**
-   * A store shared by several processes may offer short leases, so that concurrent misses for one key across
-   * processes make one provider call: `acquire` takes the lease on a key for a time to live unless another holder
-   * has it (`None`); the lease it gives can be renewed (false once lost) and released.
+   * Short leases of a store shared by processes, so concurrent misses for one key make one provider call across
+   * them: `acquire` takes a key's lease unless another holder has it (`None`); it renews (false once lost) and
+   * releases.
    *
    * @since 0.2.0
    */
@@ -369,10 +369,7 @@ const makeService = (store: Store, options?: Options): ResultCache.Service => {
       Effect.asVoid
     )
   }
-  const timing = {
-    timeToLive: Duration.decode(options?.lease?.timeToLive ?? "3 seconds"),
-    maxWait: Duration.decode(options?.lease?.maxWait ?? "10 seconds")
-  }
+  const timing = LeasedCall.timing(options?.lease)
   const answerWith = (entry: Entry, outcome: "hit" | "shared") =>
     Effect.zipRight(
       Effect.zipRight(count("hit"), Effect.annotateCurrentSpan("websearch.cache", outcome)),
@@ -411,18 +408,12 @@ const makeService = (store: Store, options?: Options): ResultCache.Service => {
             Effect.flatten
           )
           // Across processes: one holds the store's lease and calls, the others wait for its entry (a hit).
-          const answer =
-            store.lease === undefined
-              ? own
-              : LeasedCall.run({
-                  key: cacheKey,
-                  leases: store.lease,
-                  timing,
-                  guard,
-                  lookup: lookup(cacheKey),
-                  call: own,
-                  shared: (entry) => answerWith(entry, "shared")
-                })
+          const shared = (entry: Entry) => answerWith(entry, "shared")
+          const leases = store.lease
+          const lookupKey = lookup(cacheKey)
+          const answer = leases
+            ? LeasedCall.run({ key: cacheKey, leases, timing, guard, lookup: lookupKey, call: own, shared })
+            : own
           return answer.pipe(
             // The answer another process wrote, or an interruption before the call began, reaches the callers
             // waiting here too.

@@ -29,6 +29,14 @@ export interface Timing {
   readonly maxWait: Duration.Duration
 }
 
+/** The timing from `ResultCache.Options.lease`: 3 s unrenewed, 10 s of waiting by default. */
+export const timing = (
+  options: { readonly timeToLive?: Duration.DurationInput; readonly maxWait?: Duration.DurationInput } | undefined
+): Timing => ({
+  timeToLive: Duration.decode(options?.timeToLive ?? "3 seconds"),
+  maxWait: Duration.decode(options?.maxWait ?? "10 seconds")
+})
+
 const firstPoll = Duration.millis(25)
 const longestPoll = Duration.millis(250)
 
