@@ -46,7 +46,7 @@ describe("WebSearchRequest", () => {
           [{ keywords: ["x"], maxResults: 51 }, "maxResults"],
           [{ keywords: ["x"], maxResults: 2.5 }, "maxResults: not an integer"],
           [{ keywords: ["x"], providerId: "Not An Id" }, "providerId"],
-          [{ keywords: ["x"], query: "x" }, "query: is not a known field (the fields are providerId, keywords"],
+          [{ keywords: ["x"], query: "x" }, "query: is not a known field (the fields are providerId, "],
           [{ keywords: [" ", ""] }, "every keyword is empty"],
           [null, "request: not an object"]
         ]
