@@ -47,8 +47,17 @@ describe("GET /docs", () => {
         page.on("pageerror", (error) => errors.push(error.message))
         const response = yield* Effect.promise(() => page.goto(`${base}/docs`, { waitUntil: "load" }))
         expect(response?.status()).toBe(200)
-        // Scalar renders client-side from the document embedded in the page: wait for the last section.
-        yield* Effect.promise(() => page.waitForSelector("text=Check liveness", { timeout: 60_000 }))
+        // Scalar renders client-side from the document embedded in the page, the sidebar before the sections:
+        // wait until the first and the last operation's request examples are there.
+        yield* Effect.promise(() =>
+          page.waitForFunction(
+            (origin) =>
+              document.body.innerText.includes(`curl ${origin}/v1/search`) &&
+              document.body.innerText.includes(`curl ${origin}/health`),
+            base,
+            { timeout: 60_000 }
+          )
+        )
         const text = yield* Effect.promise(() => page.evaluate(() => document.body.innerText))
         for (const summary of [
           "Search the web",
