@@ -13,6 +13,7 @@ import { fileURLToPath } from "node:url"
 const root = fileURLToPath(new URL("..", import.meta.url))
 const fromExtract = createRequire(`${root}../extract/package.json`)
 const { version } = createRequire(import.meta.url)("../package.json")
+const { version: serverVersion } = createRequire(import.meta.url)("../../server/package.json")
 
 // Written to a temporary file and renamed, so concurrent starts never load a half-written bundle.
 export const bundle = async () => {
@@ -41,7 +42,10 @@ export const bundle = async () => {
     treeShaking: true,
     legalComments: "none",
     logLevel: "warning",
-    define: { __WEBSEARCH_VERSION__: JSON.stringify(version) },
+    define: {
+      __WEBSEARCH_VERSION__: JSON.stringify(version),
+      __WEBSEARCH_SERVER_VERSION__: JSON.stringify(serverVersion)
+    },
     // playwright-core finds its own files (protocol, injected scripts) beside itself, so it stays a package that
     // the renderer imports on first use from node_modules; it drives the system Chromium and downloads nothing.
     external: ["playwright-core"],

@@ -37,6 +37,7 @@ import type { ListCapability } from "./Capability.js"
 import type { DriverResult } from "./ProviderDriver.js"
 import { SearchOption, type SearchOptions } from "./SearchOptions.js"
 import * as Composition from "./Composition.js"
+import * as LeasedCall from "./internal/leasedCall.js"
 import * as WebSearchError from "./WebSearchError.js"
 import { WebSearchResult } from "./WebSearchResponse.js"
 
@@ -63,6 +64,14 @@ export class StoreError extends Schema.TaggedError<StoreError>("@websearch/core/
 export interface Store {
   readonly get: (key: string) => Effect.Effect<Option.Option<unknown>, StoreError>
   readonly set: (key: string, value: unknown, timeToLive: Duration.Duration) => Effect.Effect<void, StoreError>
+  /**
+   * Short leases of a store shared by processes, so concurrent misses for one key make one provider call across
+   * them: `acquire` takes a key's lease unless another holder has it (`None`); it renews (false once lost) and
+   * releases.
+   *
+   * @since 0.2.0
+   */
+  readonly lease?: LeasedCall.Leases<StoreError> | undefined
 }
 
 /**
@@ -308,6 +317,8 @@ export declare namespace ResultCache {
 export interface Options {
   /** The longest a store operation may take before it counts as a miss (or a skipped write). Default 1 second. */
   readonly timeout?: Duration.DurationInput | undefined
+  /** With leases: how long one lives unrenewed (a dead holder's lapses) and the longest wait (3 s, 10 s). */
+  readonly lease?: { readonly timeToLive?: Duration.DurationInput; readonly maxWait?: Duration.DurationInput }
 }
 
 /**
@@ -358,6 +369,12 @@ const makeService = (store: Store, options?: Options): ResultCache.Service => {
       Effect.asVoid
     )
   }
+  const timing = LeasedCall.timing(options?.lease)
+  const answerWith = (entry: Entry, outcome: "hit" | "shared") =>
+    Effect.zipRight(
+      Effect.zipRight(count("hit"), Effect.annotateCurrentSpan("websearch.cache", outcome)),
+      entry._tag === "Success" ? Effect.succeed(entry.results) : Effect.fail(entry.error)
+    )
   // Calls in flight in this process, by key: concurrent misses for one key make one provider call, and the others
   // wait for its outcome instead of spending quota on the same answer.
   const inFlight = new Map<string, Deferred.Deferred<CallExit>>()
@@ -369,13 +386,7 @@ const makeService = (store: Store, options?: Options): ResultCache.Service => {
     Effect.suspend(() => {
       const cacheKey = key(request)
       return Effect.flatMap(lookup(cacheKey), (cached) => {
-        if (Option.isSome(cached)) {
-          const entry = cached.value
-          return Effect.zipRight(
-            Effect.zipRight(count("hit"), Effect.annotateCurrentSpan("websearch.cache", "hit")),
-            entry._tag === "Success" ? Effect.succeed(entry.results) : Effect.fail(entry.error)
-          )
-        }
+        if (Option.isSome(cached)) return answerWith(cached.value, "hit")
         const shared = inFlight.get(cacheKey)
         if (shared !== undefined) {
           return count("hit").pipe(
@@ -387,19 +398,31 @@ const makeService = (store: Store, options?: Options): ResultCache.Service => {
         }
         return Effect.flatMap(Deferred.make<CallExit>(), (deferred) => {
           inFlight.set(cacheKey, deferred)
-          return count("miss").pipe(
+          const own = count("miss").pipe(
             Effect.zipRight(Effect.annotateCurrentSpan("websearch.cache", "miss")),
             Effect.zipRight(call),
             Effect.onExit((exit) => Deferred.succeed(deferred, exit)),
             // An interrupted call never gets here, so it is never stored; a slow write stays interruptible.
             Effect.exit,
             Effect.tap((exit) => keep(cacheKey, exit, policy)),
+            Effect.flatten
+          )
+          // Across processes: one holds the store's lease and calls, the others wait for its entry (a hit).
+          const shared = (entry: Entry) => answerWith(entry, "shared")
+          const leases = store.lease
+          const lookupKey = lookup(cacheKey)
+          const answer = leases
+            ? LeasedCall.run({ key: cacheKey, leases, timing, guard, lookup: lookupKey, call: own, shared })
+            : own
+          return answer.pipe(
+            // The answer another process wrote, or an interruption before the call began, reaches the callers
+            // waiting here too.
+            Effect.onExit((exit) => Deferred.succeed(deferred, exit)),
             Effect.ensuring(
               Effect.sync(() => {
                 if (inFlight.get(cacheKey) === deferred) inFlight.delete(cacheKey)
               })
-            ),
-            Effect.flatten
+            )
           )
         })
       })

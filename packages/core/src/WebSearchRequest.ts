@@ -270,7 +270,9 @@ const decodeWith = <A, I>(
       }
       return Either.match(decode(request), {
         onLeft: (error) =>
-          Effect.fail(invalid(capability, `invalid ${capability} request: ${ParseIssues.format(error, "request")}`)),
+          Effect.fail(
+            invalid(capability, `invalid ${capability} request: ${ParseIssues.formatRequest(error, "request")}`)
+          ),
         onRight: Effect.succeed
       })
     } catch {
@@ -349,7 +351,9 @@ export const normalizeFetchUrls = (request: unknown): Effect.Effect<NormalizedRe
       if (raw.trim() === "") continue
       const parsed = normalizeUrl(raw)
       if (Either.isLeft(parsed)) {
-        return Effect.fail(invalid("fetchUrls", `invalid fetchUrls request: urls.${index}: ${parsed.left}`, raw))
+        return Effect.fail(
+          invalid("fetchUrls", `invalid fetchUrls request: urls[${index}]: not an http(s) URL: ${parsed.left}`, raw)
+        )
       }
       urls.push(parsed.right)
     }

@@ -150,7 +150,7 @@ describe("Registry and factory (Cherry §9.1, §9.2)", () => {
         expect(error).toBeInstanceOf(WebSearchError.RequestFailed)
         expect(error.reason).toBe("invalid_input")
         expect(error.capability).toBe("fetchUrls")
-        expect(error.message).toContain("urls.1")
+        expect(error.message).toContain("urls[1]: not an http(s) URL")
         expect(error.retryable).toBe(false)
       }
       expect(local.recorder.calls).toEqual([])

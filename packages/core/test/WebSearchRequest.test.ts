@@ -41,14 +41,14 @@ describe("WebSearchRequest", () => {
         const cases: ReadonlyArray<readonly [unknown, string]> = [
           [{ keywords: [] }, "keywords: at least one keyword is required"],
           [{ keywords: Array.from({ length: 21 }, (_, i) => `k${i}`) }, "keywords: at most 20 keywords per request"],
-          [{ keywords: ["x".repeat(1001)] }, "keywords.0"],
+          [{ keywords: ["x".repeat(1001)] }, "keywords[0]: at most 1000 characters (it has 1001)"],
           [{ keywords: ["x"], maxResults: 0 }, "maxResults: maxResults must be an integer from 1 to 50"],
           [{ keywords: ["x"], maxResults: 51 }, "maxResults"],
-          [{ keywords: ["x"], maxResults: 2.5 }, "maxResults"],
+          [{ keywords: ["x"], maxResults: 2.5 }, "maxResults: not an integer"],
           [{ keywords: ["x"], providerId: "Not An Id" }, "providerId"],
-          [{ keywords: ["x"], query: "x" }, "query"],
+          [{ keywords: ["x"], query: "x" }, "query: is not a known field (the fields are providerId, "],
           [{ keywords: [" ", ""] }, "every keyword is empty"],
-          [null, "request"]
+          [null, "request: not an object"]
         ]
         for (const [request, fragment] of cases) {
           const error = yield* Effect.flip(WebSearchRequest.normalizeSearchKeywords(request))
@@ -108,7 +108,7 @@ describe("WebSearchRequest", () => {
             "fetchUrls",
             bad
           ])
-          expect(error.message).toContain("urls.1")
+          expect(error.message).toContain("urls[1]: not an http(s) URL")
           expect(error.message).toContain(why)
           expect(error.message).not.toContain("pass@")
         }
@@ -249,8 +249,8 @@ describe("invalid_input messages", () => {
       const huge = "a".repeat(5000)
       const error = yield* Effect.flip(WebSearchRequest.normalizeSearchKeywords({ keywords: ["ok", huge] }))
       expect(error.reason).toBe("invalid_input")
-      expect(error.message).toContain("keywords.1:")
-      expect(error.message).toContain("(5002 characters)")
+      expect(error.message).toContain("keywords[1]: at most 1000 characters (it has 5000)")
+      expect(error.message).not.toContain("a".repeat(81))
       expect(error.message.length).toBeLessThan(300)
     })
   )
@@ -258,7 +258,7 @@ describe("invalid_input messages", () => {
   it.effect("report only the real problem of an optional field, not its undefined alternative", () =>
     Effect.gen(function* () {
       const error = yield* Effect.flip(WebSearchRequest.normalizeSearchKeywords({ keywords: ["x"], maxResults: "5" }))
-      expect(error.message).toBe('invalid searchKeywords request: maxResults: Expected number, actual "5"')
+      expect(error.message).toBe("invalid searchKeywords request: maxResults: not a number")
     })
   )
 })

@@ -19,6 +19,7 @@ import type * as Scope from "effect/Scope"
 import type { RedisOptions } from "ioredis"
 import * as BoundedMemory from "./internal/boundedMemory.js"
 import * as RedisConnection from "./internal/redisConnection.js"
+import * as RedisLease from "./internal/redisLease.js"
 
 /**
  * Options of the cache stores.
@@ -59,10 +60,16 @@ const storeError = (operation: string) => (error: Persistence.PersistenceError) 
 export const make = (
   options?: Options
 ): Effect.Effect<ResultCache.ResultCache.Service, never, Persistence.BackingPersistence | Scope.Scope> =>
+  makeWith(options, Effect.succeed(undefined))
+
+const makeWith = <R>(
+  options: Options | undefined,
+  lease: Effect.Effect<ResultCache.Store["lease"], never, R>
+): Effect.Effect<ResultCache.ResultCache.Service, never, Persistence.BackingPersistence | Scope.Scope | R> =>
   Effect.gen(function* () {
     const backing = yield* Persistence.BackingPersistence
     const store = yield* backing.make(`${options?.prefix ?? "websearch"}:results`)
-    return yield* ResultCache.make(fromBacking(store), options)
+    return yield* ResultCache.make({ ...fromBacking(store), lease: yield* lease }, options)
   })
 
 /**
@@ -96,8 +103,25 @@ export const layerMemory = (
   layer(options).pipe(Layer.provide(BoundedMemory.layer(options?.capacity ?? defaultCapacity)))
 
 /**
- * A cache on Redis, shared by every replica using the same server and prefix. The connection closes with the
+ * A cache over the `BackingPersistence` in context, whose misses are single-flight across every replica on the
+ * Redis server of `redis`: concurrent misses for one key take a short lease there, one replica calls the provider
+ * and the others wait (at most `lease.maxWait`) for the entry it writes. The lease's connection closes with the
  * layer's scope.
+ *
+ * @since 0.2.0
+ * @category layers
+ */
+export const layerLeased = (
+  redis: RedisOptions,
+  options?: Options
+): Layer.Layer<never, never, Composition.Composition | Persistence.BackingPersistence> =>
+  ResultCache.layerScoped(
+    makeWith(options, RedisLease.make(RedisConnection.bounded(redis), options?.prefix ?? "websearch"))
+  )
+
+/**
+ * A cache on Redis, shared by every replica using the same server and prefix, with misses single-flight across
+ * them (`layerLeased`). The connections close with the layer's scope.
  *
  * @since 0.1.0
  * @category layers
@@ -106,4 +130,4 @@ export const layerRedis = (
   redis: RedisOptions,
   options?: Options
 ): Layer.Layer<never, never, Composition.Composition> =>
-  layer(options).pipe(Layer.provide(PersistenceRedis.layer(RedisConnection.bounded(redis))))
+  layerLeased(redis, options).pipe(Layer.provide(PersistenceRedis.layer(RedisConnection.bounded(redis))))

@@ -19,6 +19,7 @@
  *
  * @since 0.1.0
  */
+import type * as Persistence from "@effect/experimental/Persistence"
 import * as PersistenceRedis from "@effect/experimental/Persistence/Redis"
 import * as RateLimiter from "@effect/experimental/RateLimiter"
 import * as RateLimiterRedis from "@effect/experimental/RateLimiter/Redis"
@@ -69,9 +70,14 @@ export interface Options {
   readonly cacheCapacity?: number | undefined
 }
 
-const services = (options?: Options) =>
+const services = (
+  options?: Options,
+  cache: Layer.Layer<never, never, Composition.Composition | Persistence.BackingPersistence> = ResultCacheStore.layer(
+    options
+  )
+) =>
   Layer.mergeAll(
-    ResultCacheStore.layer(options),
+    cache,
     ProviderQuotaStore.layer({
       prefix: options?.prefix,
       timeout: options?.timeout,
@@ -139,7 +145,8 @@ export const layerRedis = (
   const timeout = Duration.decode(options?.timeout ?? "1 second")
   const limiterPrefix = `${options?.prefix ?? "websearch"}:ratelimit:`
   return Layer.merge(
-    services(options).pipe(
+    // On Redis, the cache's misses are single-flight across the replicas too (a short lease per key).
+    services(options, ResultCacheStore.layerLeased(bounded, options)).pipe(
       Layer.provide(
         RedisConnection.tolerantRelease(
           Layer.merge(

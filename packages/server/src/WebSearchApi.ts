@@ -33,9 +33,13 @@ import * as ProviderChecks from "@websearch/core/ProviderChecks"
 import * as CoreProviderDescription from "@websearch/core/ProviderDescription"
 import * as WebSearchRequest from "@websearch/core/WebSearchRequest"
 import * as WebSearchResponse from "@websearch/core/WebSearchResponse"
+import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
+import * as AST from "effect/SchemaAST"
 import { Authorization } from "./Authorization.js"
 import * as ErrorStatus from "./ErrorStatus.js"
+import * as OpenApiDocument from "./internal/openApiDocument.js"
+import { version } from "./internal/version.js"
 
 /**
  * One provider as `GET /v1/providers` describes it: capabilities, endpoints, whether keys are configured (a
@@ -84,29 +88,107 @@ export const Health = Schema.Struct({
  */
 export type Health = typeof Health.Type
 
+// An example body per request, shown by the docs page (and its "try it" client) and by code generators. Only the
+// required fields and one common option, so an example stays valid whatever optional fields a request gains.
+const withExample =
+  (summary: string, value: Record<string, unknown>) =>
+  (operation: Record<string, unknown>): Record<string, unknown> => {
+    const content = (operation.requestBody as { content?: Record<string, Record<string, unknown>> } | undefined)
+      ?.content?.["application/json"]
+    if (content !== undefined) content.examples = { example: { summary, value } }
+    return operation
+  }
+
+/**
+ * The example body of each capability endpoint, as the OpenAPI document shows it.
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const examples = {
+  search: { keywords: ["effect typescript layers"], maxResults: 5 },
+  fetch: { urls: ["https://example.com/"] },
+  research: { query: "How do Effect layers share resources?", allowedDomains: ["effect.website"] }
+} as const
+
 const search = HttpApiEndpoint.post("search", "/v1/search")
   .setPayload(WebSearchRequest.SearchKeywordsRequest)
   .addSuccess(WebSearchResponse.WebSearchResponse)
-  .annotate(OpenApi.Summary, "Search the web for 1-20 keyword queries")
+  .addError(ErrorStatus.InvalidInput)
+  .addError(ErrorStatus.PayloadTooLarge)
+  .addError(ErrorStatus.RateLimited)
+  .addError(ErrorStatus.Timeout)
+  .addError(ErrorStatus.UpstreamFailed)
+  .addError(ErrorStatus.ResponseInvalidError)
+  .addError(ErrorStatus.UnavailableError)
+  .addError(ErrorStatus.AbortedError)
+  .annotate(OpenApi.Summary, "Search the web")
+  .annotate(
+    OpenApi.Description,
+    "Searches 1-20 keyword queries with one provider (the default search provider unless `providerId` names " +
+      "another). Each query is one provider call; the answer lists every result with the query it came from, and " +
+      "the queries that failed in `failures` (the request fails only when every query failed)."
+  )
+  .annotate(OpenApi.Transform, withExample("One query, five results", examples.search))
 
 const fetch = HttpApiEndpoint.post("fetch", "/v1/fetch")
   .setPayload(WebSearchRequest.FetchUrlsRequest)
   .addSuccess(WebSearchResponse.WebSearchResponse)
-  .annotate(OpenApi.Summary, "Fetch 1-20 http(s) URLs as model-readable markdown")
+  .addError(ErrorStatus.InvalidInput)
+  .addError(ErrorStatus.PayloadTooLarge)
+  .addError(ErrorStatus.RateLimited)
+  .addError(ErrorStatus.Timeout)
+  .addError(ErrorStatus.UpstreamFailed)
+  .addError(ErrorStatus.ResponseInvalidError)
+  .addError(ErrorStatus.UnavailableError)
+  .addError(ErrorStatus.AbortedError)
+  .annotate(OpenApi.Summary, "Fetch pages as markdown")
+  .annotate(
+    OpenApi.Description,
+    "Fetches 1-20 http(s) URLs and answers each page as model-readable markdown. Every URL is checked first " +
+      "(http or https, no credentials); a URL the server's policy refuses (a private address, a blocked host) " +
+      "fails alone and is listed in `failures`."
+  )
+  .annotate(OpenApi.Transform, withExample("One page", examples.fetch))
 
 const research = HttpApiEndpoint.post("research", "/v1/research")
   .setPayload(WebSearchRequest.ResearchRequest)
   .addSuccess(WebSearchResponse.ResearchResponse)
-  .annotate(OpenApi.Summary, "Research one brief with a hosted provider; answers with a cited report")
+  .addError(ErrorStatus.InvalidInput)
+  .addError(ErrorStatus.PayloadTooLarge)
+  .addError(ErrorStatus.RateLimited)
+  .addError(ErrorStatus.Timeout)
+  .addError(ErrorStatus.UpstreamFailed)
+  .addError(ErrorStatus.ResponseInvalidError)
+  .addError(ErrorStatus.UnavailableError)
+  .addError(ErrorStatus.AbortedError)
+  .annotate(OpenApi.Summary, "Research a brief")
+  .annotate(
+    OpenApi.Description,
+    "Researches one brief (1-1000 characters) with a hosted research provider, on the open web or within up to " +
+      "20 domains, and answers with a report that cites its sources."
+  )
+  .annotate(OpenApi.Transform, withExample("A brief within one domain", examples.research))
 
 const providers = HttpApiEndpoint.get("providers", "/v1/providers")
   .addSuccess(Schema.Array(ProviderDescription))
-  .annotate(OpenApi.Summary, "The configured providers: capabilities and configured state, never a secret")
+  .annotate(OpenApi.Summary, "List the providers")
+  .annotate(
+    OpenApi.Description,
+    "The composed providers: their capabilities and endpoints, whether keys are configured (a count, never a " +
+      "key) and which capabilities each is the default for."
+  )
 
 const check = HttpApiEndpoint.post("check", "/v1/providers/:id/check")
-  .setPath(Schema.Struct({ id: Schema.String }))
+  .setPath(Schema.Struct({ id: Schema.String.annotations({ description: "The provider id (tavily, exa, ...)" }) }))
   .addSuccess(ProviderChecks.ProviderCheck)
-  .annotate(OpenApi.Summary, "Run every capability of a provider once with a stable input")
+  .addError(ErrorStatus.UnavailableError)
+  .annotate(OpenApi.Summary, "Check a provider")
+  .annotate(
+    OpenApi.Description,
+    "Runs every capability of one provider once with a stable input and reports each capability's outcome, so " +
+      "a broken key or endpoint shows before users meet it. A provider the server does not know answers 503."
+  )
 
 /**
  * The authenticated capability endpoints.
@@ -120,26 +202,65 @@ export class V1 extends HttpApiGroup.make("v1")
   .add(research)
   .add(providers)
   .add(check)
-  .addError(ErrorStatus.InvalidInput)
-  .addError(ErrorStatus.PayloadTooLarge)
-  .addError(ErrorStatus.RateLimited)
-  .addError(ErrorStatus.Timeout)
-  .addError(ErrorStatus.UpstreamFailed)
-  .addError(ErrorStatus.ResponseInvalidError)
-  .addError(ErrorStatus.UnavailableError)
-  .addError(ErrorStatus.AbortedError)
   .middleware(Authorization)
   .annotate(OpenApi.Description, "Web search, page fetching, research and provider checks. Bearer token required.") {}
 
 /**
- * The unauthenticated liveness endpoint.
+ * What `GET /` answers: the service's name and version and where its documentation is.
+ *
+ * @since 0.2.0
+ * @category schemas
+ */
+export const ServiceInfo = Schema.Struct({
+  name: Schema.String,
+  version: Schema.String,
+  description: Schema.String,
+  links: Schema.Struct({
+    docs: Schema.String.annotations({ description: "The interactive API reference" }),
+    openapi: Schema.String.annotations({ description: "The OpenAPI document" }),
+    health: Schema.String.annotations({ description: "Liveness and the shared stores' status" })
+  })
+}).annotations({ identifier: "ServiceInfo" })
+
+/**
+ * @since 0.2.0
+ * @category models
+ */
+export type ServiceInfo = typeof ServiceInfo.Type
+
+/**
+ * The unauthenticated endpoints: the service's description at `/` and liveness.
  *
  * @since 0.1.0
  * @category constants
  */
 export class System extends HttpApiGroup.make("system")
-  .add(HttpApiEndpoint.get("health", "/health").addSuccess(Health))
-  .annotate(OpenApi.Description, "Liveness; no token needed.") {}
+  .add(
+    HttpApiEndpoint.get("root", "/")
+      .addSuccess(ServiceInfo)
+      .annotate(OpenApi.Summary, "Describe the service")
+      .annotate(OpenApi.Description, "The service's name and version, and links to its documentation.")
+  )
+  .add(
+    HttpApiEndpoint.get("health", "/health")
+      .addSuccess(Health)
+      .annotate(OpenApi.Summary, "Check liveness")
+      .annotate(
+        OpenApi.Description,
+        "Always 200 while the process serves: `ok`, or `degraded` when a shared store (Redis) does not answer."
+      )
+  )
+  .annotate(OpenApi.Description, "The service's description and liveness; no token needed.") {}
+
+// Each error component's description, by its name in the document.
+const errorDescriptions: Record<string, string> = Object.fromEntries(
+  ErrorStatus.capabilityErrors.flatMap((schema) =>
+    Option.match(Option.all([AST.getIdentifierAnnotation(schema.ast), AST.getDescriptionAnnotation(schema.ast)]), {
+      onNone: () => [],
+      onSome: (pair) => [pair]
+    })
+  )
+)
 
 /**
  * The websearch HTTP API.
@@ -151,7 +272,12 @@ export class WebSearchApi extends HttpApi.make("websearch")
   .add(V1)
   .add(System)
   .annotate(OpenApi.Title, "websearch")
+  .annotate(OpenApi.Version, version)
+  .annotate(OpenApi.License, { name: "MIT", url: "https://opensource.org/license/mit" })
+  // Relative, so the document and the docs page's "try it" client address whichever host served them.
+  .annotate(OpenApi.Servers, [{ url: "/", description: "The server that served this document" }])
   .annotate(
     OpenApi.Description,
     "Web search, page fetching and hosted research over many providers, with one contract and one error vocabulary."
-  ) {}
+  )
+  .annotate(OpenApi.Transform, (spec) => OpenApiDocument.tidy(spec as OpenApi.OpenAPISpec, errorDescriptions)) {}

@@ -26,12 +26,13 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { Caller, retryAfterHeader } from "./Authorization.js"
 import * as RequestBody from "./internal/requestBody.js"
+import { version } from "./internal/version.js"
 import * as ServerConfig from "./ServerConfig.js"
 import * as WebSearchApi from "./WebSearchApi.js"
 
-const withErrorHeaders = <A, R>(
-  effect: Effect.Effect<A, WebSearchError.WebSearchError, R>
-): Effect.Effect<A, WebSearchError.WebSearchError, R> =>
+const withErrorHeaders = <A, E extends WebSearchError.WebSearchError, R>(
+  effect: Effect.Effect<A, E, R>
+): Effect.Effect<A, E, R> =>
   Effect.tapError(effect, (error) =>
     error.retryAfter === undefined ? Effect.void : retryAfterHeader(error.retryAfter)
   )
@@ -125,28 +126,40 @@ export const layerV1 = HttpApiBuilder.group(WebSearchApi.WebSearchApi, "v1", (ha
   })
 )
 
+const serviceInfo: WebSearchApi.ServiceInfo = {
+  name: "websearch",
+  version,
+  description:
+    "Web search, page fetching and hosted research over many providers. Every /v1 call needs a bearer token.",
+  links: { docs: "/docs", openapi: "/openapi.json", health: "/health" }
+}
+
 /**
- * The `system` group: `GET /health`, with the status of the shared stores (`StoreHealth`) when there are any.
+ * The `system` group: `GET /` (the service's name, version and links) and `GET /health`, with the status of the shared stores (`StoreHealth`) when there are any.
  *
  * @since 0.1.0
  * @category layers
  */
 export const layerSystem = HttpApiBuilder.group(WebSearchApi.WebSearchApi, "system", (handlers) =>
   Effect.map(StoreHealth.StoreHealth, (health) =>
-    handlers.handle("health", () =>
-      Effect.map(health.check, (stores): WebSearchApi.Health => {
-        if (stores.length === 0) return { status: "ok" }
-        return {
-          status: stores.every((store) => store.status === "ok") ? "ok" : "degraded",
-          stores: Object.fromEntries(
-            stores.map((store) => [
-              store.name,
-              store.message === undefined ? { status: store.status } : { status: store.status, message: store.message }
-            ])
-          )
-        }
-      })
-    )
+    handlers
+      .handle("root", () => Effect.succeed(serviceInfo))
+      .handle("health", () =>
+        Effect.map(health.check, (stores): WebSearchApi.Health => {
+          if (stores.length === 0) return { status: "ok" }
+          return {
+            status: stores.every((store) => store.status === "ok") ? "ok" : "degraded",
+            stores: Object.fromEntries(
+              stores.map((store) => [
+                store.name,
+                store.message === undefined
+                  ? { status: store.status }
+                  : { status: store.status, message: store.message }
+              ])
+            )
+          }
+        })
+      )
   )
 )
 

@@ -1,8 +1,9 @@
 /**
  * Serving `WebSearchApi`: as routes to add to an existing `HttpLayerRouter` application (`routes`), or as a
  * complete Node HTTP server on a port (`layer`, `layerConfig`). Both serve the OpenAPI document at
- * `/openapi.json` and a small self-contained docs page at `/docs` (no script, no CDN), need a bearer token on every `/v1`
- * endpoint and apply the per-token rate limit through whichever `RateLimiter` store is provided.
+ * `/openapi.json`, an interactive API reference at `/docs` (Scalar, its script bundled: no CDN) and the service's
+ * name, version and links at `/`, need a bearer token on every `/v1` endpoint and apply the per-token rate limit
+ * through whichever `RateLimiter` store is provided.
  *
  * ```ts
  * const Server = WebSearchServer.layerConfig({ port: 8080 }).pipe(
@@ -15,33 +16,41 @@
  * @since 0.1.0
  */
 import * as RateLimiter from "@effect/experimental/RateLimiter"
+import * as HttpApiScalar from "@effect/platform/HttpApiScalar"
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
 import type * as HttpServer from "@effect/platform/HttpServer"
-import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
-import * as OpenApi from "@effect/platform/OpenApi"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import type * as Settings from "@websearch/core/Settings"
 import type * as WebSearch from "@websearch/core/WebSearch"
 import * as WebSearchError from "@websearch/core/WebSearchError"
-import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { createServer } from "node:http"
 import * as Authorization from "./Authorization.js"
-import * as DocsPage from "./internal/docsPage.js"
 import * as ServerConfig from "./ServerConfig.js"
 import { WebSearchApi } from "./WebSearchApi.js"
 import * as WebSearchHandlers from "./WebSearchHandlers.js"
 
 /**
- * Where the OpenAPI document and the docs page are served.
+ * Where the OpenAPI document and the API reference are served.
  *
  * @since 0.1.0
  * @category constants
  */
 export const paths = { openapi: "/openapi.json", docs: "/docs" } as const
 
+// Scalar's own options beyond the platform's typed subset are passed through as they are.
+const scalar: HttpApiScalar.ScalarConfig & {
+  readonly authentication: { readonly preferredSecurityScheme: string }
+} = {
+  defaultOpenAllTags: true,
+  // Its default fonts would load from Scalar's servers.
+  withDefaultFonts: false,
+  // Every /v1 call needs the token, so "try it" starts with the bearer scheme selected.
+  authentication: { preferredSecurityScheme: "bearer" }
+}
+
 /**
- * The API's routes, handlers, OpenAPI document and docs page, to add to an existing `HttpLayerRouter`
+ * The API's routes, handlers, OpenAPI document and API reference, to add to an existing `HttpLayerRouter`
  * application. Needs the capability services and settings (`WebSearch.layer` with providers), `ServerConfig` and
  * a `RateLimiter`.
  *
@@ -53,16 +62,13 @@ export const routes = Layer.mergeAll(
     Layer.provide(WebSearchHandlers.layer),
     Layer.provide(Authorization.layer)
   ),
-  // Rendered once, when the routes are built: the page is static.
-  Layer.unwrapEffect(
-    Effect.sync(() =>
-      HttpLayerRouter.add(
-        "GET",
-        paths.docs,
-        Effect.succeed(HttpServerResponse.html(DocsPage.render(OpenApi.fromApi(WebSearchApi))))
-      )
-    )
-  )
+  // Scalar's API reference with its bundled script inlined: nothing loads from a CDN, so it works offline. The
+  // document is embedded in the page, and its relative `servers` entry sends "try it" requests to this host.
+  HttpApiScalar.layerHttpLayerRouter({
+    api: WebSearchApi,
+    path: paths.docs,
+    scalar
+  })
 )
 
 /**

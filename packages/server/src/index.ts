@@ -60,8 +60,9 @@ export * as WebSearchHandlers from "./WebSearchHandlers.js"
 /**
  * Serving `WebSearchApi`: as routes to add to an existing `HttpLayerRouter` application (`routes`), or as a
  * complete Node HTTP server on a port (`layer`, `layerConfig`). Both serve the OpenAPI document at
- * `/openapi.json` and a small self-contained docs page at `/docs` (no script, no CDN), need a bearer token on every `/v1`
- * endpoint and apply the per-token rate limit through whichever `RateLimiter` store is provided.
+ * `/openapi.json`, an interactive API reference at `/docs` (Scalar, its script bundled: no CDN) and the service's
+ * name, version and links at `/`, need a bearer token on every `/v1` endpoint and apply the per-token rate limit
+ * through whichever `RateLimiter` store is provided.
  *
  * @since 0.1.0
  */

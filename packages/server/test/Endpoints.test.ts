@@ -197,6 +197,7 @@ describe("endpoints over HTTP", () => {
       // One named schema for a failed input, as client generators need it.
       expect(Object.keys(spec.components.schemas)).toContain("InputFailure")
       expect(Object.keys(spec.paths).sort()).toEqual([
+        "/",
         "/health",
         "/v1/fetch",
         "/v1/providers",
@@ -210,23 +211,6 @@ describe("endpoints over HTTP", () => {
       expect(spec.paths["/v1/search"].post.security).toEqual([{ bearer: [] }])
       expect(spec.paths["/health"].get.security ?? []).toEqual([])
       expect(spec.components.securitySchemes.bearer.scheme).toBe("bearer")
-    })
-  )
-
-  it.scoped("GET /docs serves a self-contained docs page of every operation", () =>
-    Effect.gen(function* () {
-      const base = yield* serve()
-      const response = yield* Effect.promise(() => fetch(`${base}/docs`))
-      expect(response.status).toBe(200)
-      expect(response.headers.get("content-type")).toContain("text/html")
-      const html = yield* Effect.promise(() => response.text())
-      for (const path of ["/v1/search", "/v1/fetch", "/v1/research", "/v1/providers", "/health"]) {
-        expect(html).toContain(`<code>${path}</code>`)
-      }
-      expect(html).toContain("Needs <code>Authorization: Bearer &lt;token&gt;</code>")
-      expect(html).toContain('id="schema-SearchKeywordsRequest"')
-      // Nothing to load from elsewhere: it works offline and runs no third-party script.
-      expect(html).not.toMatch(/<script|https?:\/\/cdn/i)
     })
   )
 

@@ -1,0 +1,144 @@
+/**
+ * The served OpenAPI document against a maintained OpenAPI linter (Redocly's, with its `recommended` rules: the
+ * structure of OpenAPI 3.1, component names, servers, a summary per operation, ...), and the document's own
+ * promises: the package's real version, a description per operation, an example per request body that the API
+ * itself accepts, and per operation only the errors that operation can answer.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { createConfig, lintFromString } from "@redocly/openapi-core"
+import * as WebSearchRequest from "@websearch/core/WebSearchRequest"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import { createRequire } from "node:module"
+import * as Support from "./support/server.js"
+
+const { version } = createRequire(import.meta.url)("../package.json") as { version: string }
+
+interface Operation {
+  readonly summary?: string
+  readonly description?: string
+  readonly requestBody?: { content: Record<string, { examples?: Record<string, { value: unknown }> }> }
+  readonly responses: Record<string, unknown>
+}
+
+interface Document {
+  readonly info: { readonly version: string }
+  readonly servers?: ReadonlyArray<{ readonly url: string }>
+  readonly paths: Record<string, Record<string, Operation>>
+  readonly components: { readonly schemas: Record<string, unknown> }
+}
+
+const serve = () => {
+  const { driver } = Support.driver("tavily", { searchKeywords: (input) => Effect.succeed(Support.results(input)) })
+  return Support.start(
+    { tokens: [Support.token] },
+    Support.live([driver], { defaults: { searchKeywords: "tavily" }, providers: { tavily: { apiKeys: ["k"] } } })
+  )
+}
+
+const served = Effect.gen(function* () {
+  const base = yield* serve()
+  const response = yield* Effect.promise(() => fetch(`${base}/openapi.json`))
+  expect(response.status).toBe(200)
+  return yield* Effect.promise(() => response.text())
+})
+
+const operations = (document: Document) =>
+  Object.entries(document.paths).flatMap(([path, item]) =>
+    Object.entries(item).map(([method, operation]) => ({ path, method, operation }))
+  )
+
+describe("the OpenAPI document", () => {
+  it.scoped("passes Redocly's recommended rules with no error and no warning but the two documented ones", () =>
+    Effect.gen(function* () {
+      const source = yield* served
+      const config = yield* Effect.promise(() => createConfig({ extends: ["recommended"] }))
+      const problems = yield* Effect.promise(() => lintFromString({ source, absoluteRef: "/openapi.json", config }))
+      const found = problems.map((p) => `${p.severity} ${p.ruleId} ${p.location[0]?.pointer}: ${p.message}`)
+      // `/` and `/health` cannot answer a 4xx: they read no input and need no token. The rule's advice (declare
+      // one) would document a response that never comes.
+      expect(found).toEqual([
+        "warn operation-4xx-response #/paths/~1/get/responses: Operation must have at least one `4XX` response.",
+        "warn operation-4xx-response #/paths/~1health/get/responses: Operation must have at least one `4XX` response."
+      ])
+    })
+  )
+
+  it.scoped("is a 3.1 document of the real version, with servers, summaries, descriptions and valid names", () =>
+    Effect.gen(function* () {
+      const document = JSON.parse(yield* served) as Document
+      expect(document.info.version).toBe(version)
+      expect(document.servers).toEqual([{ url: "/", description: "The server that served this document" }])
+      for (const name of Object.keys(document.components.schemas)) expect(name).toMatch(/^[a-zA-Z0-9.\-_]+$/)
+      const all = operations(document)
+      expect(all.map((o) => `${o.method} ${o.path}`).sort()).toEqual([
+        "get /",
+        "get /health",
+        "get /v1/providers",
+        "post /v1/fetch",
+        "post /v1/providers/{id}/check",
+        "post /v1/research",
+        "post /v1/search"
+      ])
+      for (const { operation } of all) {
+        expect(operation.summary?.length).toBeGreaterThan(0)
+        expect(operation.description?.length).toBeGreaterThan(0)
+      }
+    })
+  )
+
+  it.scoped("lists per operation only the statuses that operation can answer", () =>
+    Effect.gen(function* () {
+      const document = JSON.parse(yield* served) as Document
+      const statuses = (path: string, method: string) => Object.keys(document.paths[path][method].responses).sort()
+      const capability = ["200", "400", "401", "413", "429", "499", "502", "503", "504"]
+      expect(statuses("/v1/search", "post")).toEqual(capability)
+      expect(statuses("/v1/fetch", "post")).toEqual(capability)
+      expect(statuses("/v1/research", "post")).toEqual(capability)
+      // No body to refuse and no provider call: only the token and the per-token limit can fail.
+      expect(statuses("/v1/providers", "get")).toEqual(["200", "401", "429", "502"])
+      expect(statuses("/v1/providers/{id}/check", "post")).toEqual(["200", "401", "429", "502", "503"])
+      expect(statuses("/health", "get")).toEqual(["200"])
+      expect(statuses("/", "get")).toEqual(["200"])
+      // The platform's decode error is never answered (the bodies are validated by the core schemas).
+      expect(JSON.stringify(document)).not.toContain("HttpApiDecodeError")
+    })
+  )
+
+  it.scoped("has an example for every request body, and the API accepts each one", () =>
+    Effect.gen(function* () {
+      const document = JSON.parse(yield* served) as Document
+      const decoders: Record<string, (body: unknown) => Effect.Effect<unknown, unknown>> = {
+        "/v1/search": WebSearchRequest.normalizeSearchKeywords,
+        "/v1/fetch": WebSearchRequest.normalizeFetchUrls,
+        "/v1/research": WebSearchRequest.decodeResearch
+      }
+      const withBody = operations(document).filter((o) => o.operation.requestBody !== undefined)
+      expect(withBody.map((o) => o.path).sort()).toEqual(["/v1/fetch", "/v1/research", "/v1/search"])
+      for (const { path, operation } of withBody) {
+        const examples = Object.values(operation.requestBody!.content["application/json"].examples ?? {})
+        expect(examples.length).toBeGreaterThan(0)
+        for (const example of examples) {
+          expect(Exit.isSuccess(yield* Effect.exit(decoders[path](example.value)))).toBe(true)
+        }
+      }
+    })
+  )
+
+  it.scoped("GET / answers the service's name, version and links, without a token", () =>
+    Effect.gen(function* () {
+      const base = yield* serve()
+      const response = yield* Effect.promise(() => fetch(`${base}/`))
+      expect(response.status).toBe(200)
+      const body = (yield* Effect.promise(() => response.json())) as {
+        name: string
+        version: string
+        links: Record<string, string>
+      }
+      expect(body).toMatchObject({ name: "websearch", version, links: { docs: "/docs", openapi: "/openapi.json" } })
+      for (const link of Object.values(body.links)) {
+        expect((yield* Effect.promise(() => fetch(`${base}${link}`))).status).toBe(200)
+      }
+    })
+  )
+})
