@@ -3,7 +3,8 @@
  * streamable HTTP with `@effect/ai`'s `McpServer`, to any MCP client.
  *
  * Results follow the MCP spec's split between protocol and tool errors. A tool that ran returns `content` (the
- * model-ready text of `ToolOutput`) and `structuredContent` (the output object). A tool that failed, including
+ * model-ready text of `ToolOutput`) and `structuredContent` (the output object; for `web_fetch` without the page
+ * text, which is in `content` only). A tool that failed, including
  * arguments that do not fit its input schema, returns `isError: true` with the rendered error (its next step
  * included) as text and the websearch error as `structuredContent` (`_tag`, `reason`, `retryable`, `message`,
  * `failures`), so the model can read it and correct itself. An unknown tool name is a JSON-RPC error (-32602),
@@ -19,17 +20,20 @@
  * @since 0.1.0
  */
 import type * as AiError from "@effect/ai/AiError"
+import * as LanguageModel from "@effect/ai/LanguageModel"
 import * as McpSchema from "@effect/ai/McpSchema"
 import * as McpServer from "@effect/ai/McpServer"
 import * as Tool from "@effect/ai/Tool"
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as RpcServer from "@effect/rpc/RpcServer"
 import type { FetchUrls } from "@websearch/core/FetchUrls"
+import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
 import type { Research } from "@websearch/core/Research"
 import type { SearchKeywords } from "@websearch/core/SearchKeywords"
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
 import * as Option from "effect/Option"
@@ -99,8 +103,33 @@ const fromAiError = (name: keyof typeof capabilityOf, error: AiError.AiError): W
   })
 }
 
+// The page text is the result's `content`; a second copy in `structuredContent` would double what a client reads.
+const structured = (name: string, encoded: unknown): unknown => {
+  if (name !== "web_fetch" || typeof encoded !== "object" || encoded === null) return encoded
+  const output = encoded as { readonly items?: ReadonlyArray<Record<string, unknown>> }
+  return {
+    ...output,
+    items: (output.items ?? []).map(({ content: _content, ...item }) => item)
+  }
+}
+
+// Which tools a client is shown: `web_research` only when a composed provider can research, and `web_fetch`'s
+// `prompt` only when a language model is there to answer it.
+const offered = Effect.gen(function* () {
+  const registry = yield* Effect.serviceOption(ProviderRegistry.ProviderRegistry)
+  const model = yield* Effect.serviceOption(LanguageModel.LanguageModel)
+  const research = Option.match(registry, {
+    // Without the registry in context there is no telling: every tool is listed, as before.
+    onNone: () => true,
+    onSome: (r) => r.ids().some((id) => Either.isRight(r.lookup(id, "research")))
+  })
+  return { research, analysis: Option.isSome(model) }
+})
+
 /**
  * Registers the toolkit's tools with the `McpServer` in context, using the session handlers in context.
+ * `web_research` is listed only when a composed provider can research (the `ProviderRegistry` in context
+ * says), and `web_fetch` items offer `prompt` only when a `LanguageModel` is in context to analyse pages.
  *
  * @since 0.1.0
  * @category utils
@@ -109,13 +138,16 @@ export const registerTools: Effect.Effect<void, never, McpServer.McpServer | Too
   Effect.gen(function* () {
     const server = yield* McpServer.McpServer
     const built = yield* WebSearchToolkit.toolkit
+    const { analysis, research } = yield* offered
     for (const tool of Object.values(built.tools)) {
       const name = tool.name
+      if (name === "web_research" && !research) continue
+      const shown = name === "web_fetch" && !analysis ? WebSearchToolkit.WebFetchToolWithoutPrompt : tool
       yield* server.addTool({
         tool: new McpSchema.Tool({
           name,
-          description: tool.description,
-          inputSchema: Tool.getJsonSchema(tool as Tool.Any as typeof WebSearchToolkit.WebSearchTool),
+          description: shown.description,
+          inputSchema: Tool.getJsonSchema(shown as Tool.Any as typeof WebSearchToolkit.WebSearchTool),
           annotations: new McpSchema.ToolAnnotations({
             ...Option.match(Context.getOption(tool.annotations, Tool.Title), {
               onNone: () => ({}),
@@ -134,7 +166,7 @@ export const registerTools: Effect.Effect<void, never, McpServer.McpServer | Too
                 ? errorResult(handled.result as WebSearchError.WebSearchError)
                 : new McpSchema.CallToolResult({
                     isError: false,
-                    structuredContent: handled.encodedResult,
+                    structuredContent: structured(name, handled.encodedResult),
                     content: [{ type: "text", text: render(name, handled.result) }]
                   })
             ),

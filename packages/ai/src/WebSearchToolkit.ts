@@ -18,6 +18,7 @@ import * as LanguageModel from "@effect/ai/LanguageModel"
 import * as Tool from "@effect/ai/Tool"
 import * as Toolkit from "@effect/ai/Toolkit"
 import { FetchUrls } from "@websearch/core/FetchUrls"
+import * as Paging from "@websearch/core/Paging"
 import { normalizeUrlForDedupe } from "@websearch/core/PostProcessing"
 import { ProviderId } from "@websearch/core/ProviderId"
 import { Research } from "@websearch/core/Research"
@@ -25,12 +26,13 @@ import { SearchKeywords } from "@websearch/core/SearchKeywords"
 import * as SearchOptions from "@websearch/core/SearchOptions"
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import * as WebSearchRequest from "@websearch/core/WebSearchRequest"
-import type { WebSearchResult } from "@websearch/core/WebSearchResponse"
+import type { WebSearchResponse, WebSearchResult } from "@websearch/core/WebSearchResponse"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
+import * as PageNotice from "./internal/pageNotice.js"
 import * as PageAnalysis from "./PageAnalysis.js"
 import * as ResultIds from "./ResultIds.js"
 import * as ToolOutput from "./ToolOutput.js"
@@ -57,8 +59,9 @@ const providerId = Schema.optional(
  */
 export const WebSearchTool = Tool.make("web_search", {
   description:
-    "Search the web for pages about a topic, recent events or facts you are unsure of. Give 1-5 short keyword " +
-    "queries (each is searched separately). Returns numbered sources with an id (w1, w2, ...), title, URL and a " +
+    "Search the web for pages about a topic, recent events or facts you are unsure of. Give one or a few short " +
+    `keyword queries (1-${WebSearchRequest.maxInputs}; each is searched separately). Returns numbered sources ` +
+    "with an id (w1, w2, ...), title, URL and a " +
     "snippet. Use web_fetch with an id to read a page in full. Do not use this tool to read a URL you already have. " +
     "Optional filters narrow the search (recency, sites, language, country, safe search, news); set only those the " +
     "request needs. If the provider cannot apply a filter the call fails saying so: drop that filter and call again.",
@@ -121,22 +124,58 @@ export const WebSearchTool = Tool.make("web_search", {
   .annotateContext(readOnlyWeb)
 
 /**
- * One `web_fetch` item: a URL or a result id, and optionally a question for the page.
+ * The characters of each page `web_fetch` returns per call unless the toolkit's `maxLength` says otherwise.
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const defaultMaxLength = 8000
+
+const itemFields = {
+  url: Schema.String.pipe(Schema.maxLength(WebSearchRequest.maxUrlLength)).annotations({
+    description: `An http(s) URL (at most ${WebSearchRequest.maxUrlLength} characters), or the id of a source from an earlier result in this conversation (w1, w2, ...)`
+  }),
+  startIndex: Schema.optional(
+    Paging.StartIndex.annotations({
+      description: `Character offset to read the page from, 0-${Paging.maxStartIndex} (default 0). A long page is returned in parts: a part that continues ends with a line giving the startIndex that reads on`
+    })
+  )
+}
+
+/** The longest `prompt` of a `web_fetch` item, in characters. */
+const maxPromptLength = 2000
+
+/**
+ * One `web_fetch` item: a URL or a result id, where to start reading, and optionally a question for the page.
  *
  * @since 0.1.0
  * @category schemas
  */
 export const FetchItemInput = Schema.Struct({
-  url: Schema.String.pipe(Schema.maxLength(WebSearchRequest.maxUrlLength)).annotations({
-    description: "An http(s) URL, or the id of a source from an earlier result in this conversation (w1, w2, ...)"
-  }),
+  ...itemFields,
   prompt: Schema.optional(
-    Schema.String.pipe(Schema.maxLength(2000)).annotations({
-      description:
-        "Optional question to answer from this page; when page analysis is available you get the answer instead of the whole page"
+    Schema.String.pipe(Schema.maxLength(maxPromptLength)).annotations({
+      description: `Optional question to answer from this page, at most ${maxPromptLength} characters: you get the answer instead of the page text`
     })
   )
 })
+
+const items = <A, I>(item: Schema.Schema<A, I>) =>
+  Schema.Array(item)
+    .pipe(
+      Schema.minItems(1, { message: () => "at least one item is required" }),
+      Schema.maxItems(WebSearchRequest.maxInputs, { message: () => `at most ${WebSearchRequest.maxInputs} items` })
+    )
+    .annotations({ description: `The pages to read, 1-${WebSearchRequest.maxInputs} items` })
+
+const fetchDescription = (analysis: boolean) =>
+  "Read the content of specific web pages: URLs the user gave, or sources from web_search by id (w1, w2, ...). " +
+  `It never searches. Give 1-${WebSearchRequest.maxInputs} items.` +
+  (analysis ? " Each item may carry a prompt (a question about that page)." : "") +
+  " Long pages come in parts: a part that continues ends with one line giving the item's id and the startIndex " +
+  "that reads on. Returns, per item, the page text fenced as untrusted data" +
+  (analysis ? " (or the answer to its prompt)" : "") +
+  ", or why it failed and what to do next."
 
 /**
  * `web_fetch`: read pages.
@@ -145,17 +184,25 @@ export const FetchItemInput = Schema.Struct({
  * @category constants
  */
 export const WebFetchTool = Tool.make("web_fetch", {
-  description:
-    "Read the content of specific web pages: URLs the user gave, or sources from web_search by id (w1, w2, ...). " +
-    "It never searches. Each item may carry a prompt (a question about that page). Returns, per item, the page " +
-    "text fenced as untrusted data (or the answer to its prompt), or why it failed and what to do next.",
-  parameters: {
-    providerId,
-    items: Schema.Array(FetchItemInput).pipe(
-      Schema.minItems(1, { message: () => "at least one item is required" }),
-      Schema.maxItems(WebSearchRequest.maxInputs, { message: () => `at most ${WebSearchRequest.maxInputs} items` })
-    )
-  },
+  description: fetchDescription(true),
+  parameters: { providerId, items: items(FetchItemInput) },
+  success: ToolOutput.FetchOutput,
+  failure: WebSearchError.WebSearchError,
+  failureMode: "return"
+})
+  .annotate(Tool.Title, "Web fetch")
+  .annotateContext(readOnlyWeb)
+
+/**
+ * `web_fetch` as it is shown where no language model analyses pages: its items take no `prompt`. Its handler is
+ * `web_fetch`'s own.
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const WebFetchToolWithoutPrompt = Tool.make("web_fetch", {
+  description: fetchDescription(false),
+  parameters: { providerId, items: items(Schema.Struct(itemFields)) },
   success: ToolOutput.FetchOutput,
   failure: WebSearchError.WebSearchError,
   failureMode: "return"
@@ -176,13 +223,27 @@ export const WebResearchTool = Tool.make("web_research", {
     "use web_search.",
   parameters: {
     providerId,
-    query: WebSearchRequest.ResearchRequest.fields.query.annotations({
-      description: "The research brief, 1-1000 characters"
+    // The encoded side is what a model sees in the JSON schema: a plain string with the limits the brief has.
+    query: Schema.String.pipe(
+      Schema.minLength(1, { message: () => "query must not be empty" }),
+      Schema.maxLength(WebSearchRequest.maxResearchQueryLength, {
+        message: () => `query must be at most ${WebSearchRequest.maxResearchQueryLength} characters`
+      })
+    ).annotations({
+      description: `The research brief, 1-${WebSearchRequest.maxResearchQueryLength} characters: the question and what the report should cover`
     }),
     allowedDomains: Schema.optional(
-      WebSearchRequest.ResearchRequest.fields.allowedDomains.annotations({
-        description: "Optional: restrict research to these domains (example.com), at most 20"
-      })
+      Schema.Array(
+        Schema.String.annotations({ description: "A bare host name, e.g. example.com (no scheme, path or port)" })
+      )
+        .pipe(
+          Schema.maxItems(WebSearchRequest.maxAllowedDomains, {
+            message: () => `at most ${WebSearchRequest.maxAllowedDomains} allowedDomains`
+          })
+        )
+        .annotations({
+          description: `Optional: restrict research to these domains (example.com), 0-${WebSearchRequest.maxAllowedDomains} of them`
+        })
     )
   },
   success: ToolOutput.ResearchOutput,
@@ -221,6 +282,11 @@ export interface Options {
   readonly analysis?: PageAnalysis.Options | undefined
   /** Pages analysed at once (default 4). */
   readonly analysisConcurrency?: number | undefined
+  /**
+   * Characters of each page one `web_fetch` call returns ({@link defaultMaxLength} unless given; 2–200000); a
+   * longer page ends with a line giving the `startIndex` that reads on.
+   */
+  readonly maxLength?: number | undefined
 }
 
 type Planned =
@@ -229,6 +295,7 @@ type Planned =
       readonly item: number
       readonly input: string
       readonly url: string
+      readonly startIndex: number
       readonly prompt?: string | undefined
     }
   | {
@@ -262,6 +329,7 @@ export const make = (options?: Options) =>
     const research = yield* Research
     const model = yield* Effect.serviceOption(LanguageModel.LanguageModel)
     const ids = yield* ResultIds.make({ maxIds: options?.maxIds })
+    const maxLength = options?.maxLength ?? defaultMaxLength
 
     const plan = (items: ReadonlyArray<typeof FetchItemInput.Type>) =>
       Effect.gen(function* () {
@@ -292,14 +360,16 @@ export const make = (options?: Options) =>
             planned.push({ _tag: "Failed", item, input, error: invalidItem(input, parsed.left) })
             continue
           }
-          const key = normalizeUrlForDedupe(parsed.right)
+          const startIndex = entry.startIndex ?? 0
+          // The same page from another offset is another part of it, not a duplicate.
+          const key = `${startIndex} ${normalizeUrlForDedupe(parsed.right)}`
           const first = seen.get(key)
           if (first !== undefined) {
             planned.push({ _tag: "Skipped", item, input, url: parsed.right, note: `same page as item ${first}` })
             continue
           }
           seen.set(key, item)
-          planned.push({ _tag: "Fetch", item, input, url: parsed.right, prompt: entry.prompt })
+          planned.push({ _tag: "Fetch", item, input, url: parsed.right, startIndex, prompt: entry.prompt })
         }
         return planned
       })
@@ -334,23 +404,47 @@ export const make = (options?: Options) =>
             )
           ).pipe(Effect.mapError((e) => WebSearchError.annotate(e, { failures: refused })))
         }
-        const response = yield* fetch
-          .fetchUrls({
-            urls: toFetch.map((p) => p.url),
-            ...(params.providerId === undefined ? {} : { providerId: params.providerId })
-          })
-          .pipe(
-            Effect.mapError((error) =>
-              refused.length === 0
-                ? error
-                : WebSearchError.annotate(error, { failures: [...refused, ...(error.failures ?? [])] })
-            )
+        // One fetchUrls call per offset asked for (usually one, from 0), each for the toolkit's page size.
+        const offsets = Array.from(new Set(toFetch.map((p) => p.startIndex)))
+        const outcomes = yield* Effect.forEach(
+          offsets,
+          (startIndex) =>
+            fetch
+              .fetchUrls({
+                urls: toFetch.filter((p) => p.startIndex === startIndex).map((p) => p.url),
+                maxLength,
+                ...(startIndex === 0 ? {} : { startIndex }),
+                ...(params.providerId === undefined ? {} : { providerId: params.providerId })
+              })
+              .pipe(Effect.either),
+          { concurrency: "unbounded" }
+        )
+        const errors = outcomes.flatMap((o) => (Either.isLeft(o) ? [o.left] : []))
+        const aborted = errors.find((e) => e._tag === "Aborted")
+        const responses = outcomes.flatMap((o) => (Either.isRight(o) ? [o.right] : []))
+        if (aborted !== undefined || responses.length === 0) {
+          const error = aborted ?? errors[0]
+          const failures = [...refused, ...errors.flatMap((e) => e.failures ?? [])]
+          return yield* Effect.fail(
+            failures.length === 0 || aborted !== undefined ? error : WebSearchError.annotate(error, { failures })
           )
-        const byInput = new Map(response.results.map((r) => [r.sourceInput, r]))
-        const failedBy = new Map(response.failures.map((f) => [f.input, f]))
+        }
+        const byOffset = new Map(offsets.map((startIndex, i) => [startIndex, outcomes[i]]))
+        const outcomeOf = (
+          p: Extract<Planned, { _tag: "Fetch" }>
+        ): Either.Either<WebSearchResult, WebSearchError.InputFailure | WebSearchError.WebSearchError | undefined> => {
+          const outcome = byOffset.get(p.startIndex) as Either.Either<WebSearchResponse, WebSearchError.WebSearchError>
+          if (Either.isLeft(outcome)) {
+            return Either.left(outcome.left.failures?.find((f) => f.input === p.url) ?? outcome.left)
+          }
+          const page = outcome.right.results.find((r) => r.sourceInput === p.url)
+          return page === undefined
+            ? Either.left(outcome.right.failures.find((f) => f.input === p.url))
+            : Either.right(page)
+        }
         const fetched = toFetch.flatMap((p) => {
-          const page = byInput.get(p.url)
-          return page === undefined ? [] : [page]
+          const outcome = outcomeOf(p)
+          return Either.isRight(outcome) ? [outcome.right] : []
         })
         const pageIds = new Map(
           Array.from((yield* ids.assign(fetched.map((page) => page.url))).entries(), ([i, id]) => [fetched[i], id])
@@ -365,9 +459,9 @@ export const make = (options?: Options) =>
               case "Skipped":
                 return Effect.succeed({ ...base, status: "skipped", url: p.url, skipped: p.note })
               case "Fetch": {
-                const page = byInput.get(p.url)
-                if (page === undefined) {
-                  const failed = failedBy.get(p.url)
+                const outcome = outcomeOf(p)
+                if (Either.isLeft(outcome)) {
+                  const failed = outcome.left
                   return Effect.succeed(
                     failed === undefined
                       ? {
@@ -380,14 +474,20 @@ export const make = (options?: Options) =>
                       : { ...base, status: "failed", url: p.url, failure: ToolOutput.failure(failed) }
                   )
                 }
+                const page = outcome.right
+                const id = pageIds.get(page) ?? ""
+                const notice = PageNotice.notice({ ...page, id })
                 const success = {
                   ...base,
                   status: "success" as const,
-                  id: pageIds.get(page) ?? "",
+                  id,
                   // Title and URL stand outside the fence in the rendered text.
                   title: ToolOutput.oneLine(page.title, ToolOutput.maxTitleLength),
                   url: ToolOutput.oneLine(page.url),
-                  ...(p.prompt === undefined ? {} : { prompt: p.prompt })
+                  ...(p.prompt === undefined ? {} : { prompt: p.prompt }),
+                  ...(page.totalLength === undefined ? {} : { totalLength: page.totalLength }),
+                  ...(page.nextStartIndex === undefined ? {} : { nextStartIndex: page.nextStartIndex }),
+                  ...(notice === undefined ? {} : { notice })
                 }
                 if (p.prompt === undefined || Option.isNone(model)) {
                   return Effect.succeed({ ...success, content: ToolOutput.fenced(page.url, page.content) })
@@ -415,7 +515,7 @@ export const make = (options?: Options) =>
           {}
         )
         return {
-          providerId: response.providerId,
+          providerId: responses[0].providerId,
           items,
           usage,
           nextSteps: ToolOutput.fetchNextSteps(items)

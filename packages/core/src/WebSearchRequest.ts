@@ -149,6 +149,22 @@ export const FetchUrlsRequest = Schema.Struct({
 export type FetchUrlsRequest = typeof FetchUrlsRequest.Type
 
 /**
+ * Longest research brief accepted, in characters after trimming.
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const maxResearchQueryLength = 1000
+
+/**
+ * Most domains a research allowlist may name.
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const maxAllowedDomains = 20
+
+/**
  * Research one brief (1–1000 characters after trimming) on the open web or within up to 20 domains.
  *
  * @since 0.1.0
@@ -158,9 +174,13 @@ export const ResearchRequest = Schema.Struct({
   providerId: Schema.optional(ProviderId),
   query: Schema.Trim.pipe(
     Schema.minLength(1, { message: () => "query must not be empty" }),
-    Schema.maxLength(1000, { message: () => "query must be at most 1000 characters" })
+    Schema.maxLength(maxResearchQueryLength, {
+      message: () => `query must be at most ${maxResearchQueryLength} characters`
+    })
   ),
-  allowedDomains: Schema.Array(Domain).pipe(Schema.maxItems(20, { message: () => "at most 20 allowedDomains" }))
+  allowedDomains: Schema.Array(Domain).pipe(
+    Schema.maxItems(maxAllowedDomains, { message: () => `at most ${maxAllowedDomains} allowedDomains` })
+  )
 }).annotations({ identifier: "ResearchRequest" })
 
 /**
