@@ -8,7 +8,7 @@
  *
  * @since 0.1.0
  */
-import * as WebSearchError from "@websearch/core/WebSearchError"
+import type * as WebSearchError from "@websearch/core/WebSearchError"
 import type { ResearchResponse, WebSearchResponse } from "@websearch/core/WebSearchResponse"
 import * as Schema from "effect/Schema"
 import * as Failures from "./internal/failures.js"

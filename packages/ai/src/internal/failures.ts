@@ -111,4 +111,3 @@ export const withNextStep = <E extends WebSearchError.WebSearchError>(tool: Tool
   const step = error.failures === undefined ? nextStepFor(error) : `${allFailedStep[tool]} ${nextStepFor(error)}`
   return WebSearchError.annotate(error, { message: `${error.message}. Next step: ${step}` })
 }
-
