@@ -15,7 +15,9 @@
  * unknown method, -32602 params the method's schema refuses) while the server keeps serving. No failure's internal
  * cause reaches a client: what is not an MCP error is -32603 "Internal error". Over HTTP the endpoint follows the
  * transport's security rules: Host and Origin checks against DNS rebinding, optional bearer tokens, JSON bodies
- * only, and a body cap enforced as the body streams.
+ * only, and a body cap enforced as the body streams. `initialize` over HTTP opens an MCP session (`Mcp-Session-Id`),
+ * and each session has its own toolkit session, so two clients of one server never share source ids; DELETE
+ * with the header ends it.
  *
  * @since 0.1.0
  */
@@ -42,6 +44,7 @@ import * as Redacted from "effect/Redacted"
 import type * as Sink from "effect/Sink"
 import type * as Stream from "effect/Stream"
 import * as HttpTransport from "./internal/httpTransport.js"
+import * as Sessions from "./internal/mcpSessions.js"
 import * as StdioTransport from "./internal/stdioTransport.js"
 import * as ToolOutput from "./ToolOutput.js"
 import * as WebSearchToolkit from "./WebSearchToolkit.js"
@@ -135,11 +138,27 @@ const offered = Effect.gen(function* () {
  * @category utils
  */
 export const registerTools: Effect.Effect<void, never, McpServer.McpServer | Tool.HandlersFor<WebSearchToolkit.Tools>> =
+  Effect.flatMap(Effect.context<Tool.HandlersFor<WebSearchToolkit.Tools>>(), (handlers) =>
+    register(() => Effect.succeed(handlers))
+  )
+
+type Handlers = Context.Context<Tool.HandlersFor<WebSearchToolkit.Tools>>
+
+// Registers the tools; each call runs with the handlers (the toolkit session) of the RPC client it came from.
+const register = (handlersOf: (clientId: number) => Effect.Effect<Handlers>) =>
   Effect.gen(function* () {
     const server = yield* McpServer.McpServer
-    const built = yield* WebSearchToolkit.toolkit
     const { analysis, research } = yield* offered
-    for (const tool of Object.values(built.tools)) {
+    const handle = (name: string, payload: unknown) =>
+      Effect.gen(function* () {
+        const client = yield* McpSchema.McpServerClient
+        const built = yield* Effect.provide(WebSearchToolkit.toolkit, yield* handlersOf(client.clientId))
+        return yield* built.handle(name as never, payload as never) as Effect.Effect<
+          Tool.HandlerResult<Tool.Any>,
+          unknown
+        >
+      })
+    for (const tool of Object.values(WebSearchToolkit.toolkit.tools)) {
       const name = tool.name
       if (name === "web_research" && !research) continue
       const shown = name === "web_fetch" && !analysis ? WebSearchToolkit.WebFetchToolWithoutPrompt : tool
@@ -160,7 +179,7 @@ export const registerTools: Effect.Effect<void, never, McpServer.McpServer | Too
           })
         }),
         handle: (payload) =>
-          (built.handle(name, payload as never) as Effect.Effect<Tool.HandlerResult<Tool.Any>, unknown>).pipe(
+          handle(name, payload).pipe(
             Effect.map((handled) =>
               handled.isFailure
                 ? errorResult(handled.result as WebSearchError.WebSearchError)
@@ -215,7 +234,31 @@ export interface Options extends ServerInfo {
 export const layerTools = (
   options?: WebSearchToolkit.Options
 ): Layer.Layer<never, never, McpServer.McpServer | SearchKeywords | FetchUrls | Research> =>
-  Layer.effectDiscard(registerTools).pipe(Layer.provide(WebSearchToolkit.layer(options)))
+  Layer.effectDiscard(
+    Effect.gen(function* () {
+      // Everything in context (a LanguageModel too) serves every session's toolkit.
+      const services = yield* Effect.context<SearchKeywords | FetchUrls | Research>()
+      const build = Effect.provide(WebSearchToolkit.toolkit.toContext(WebSearchToolkit.make(options)), services)
+      const shared = yield* build
+      const sessions = yield* Effect.serviceOption(Sessions.McpSessions)
+      if (Option.isNone(sessions)) return yield* register(() => Effect.succeed(shared))
+      // Over HTTP each MCP session has its own toolkit session (source ids); a client without one shares one.
+      const bySession = new Map<string, Handlers>()
+      sessions.value.onClose((session) => bySession.delete(session))
+      return yield* register((clientId) => {
+        const session = sessions.value.sessionOf(clientId)
+        if (session === undefined) return Effect.succeed(shared)
+        const known = bySession.get(session)
+        if (known !== undefined) return Effect.succeed(known)
+        return Effect.map(build, (built) => {
+          // Two first calls of one session may race: the first kept wins, so the session has one set of ids.
+          const kept = bySession.get(session) ?? built
+          bySession.set(session, kept)
+          return kept
+        })
+      })
+    })
+  )
 
 /**
  * The server over stdio: JSON-RPC messages, one per line, on the given streams. Nothing else may write to the
@@ -341,10 +384,13 @@ export const layerHttp = (
   layerTools(options.toolkit).pipe(
     Layer.provideMerge(
       McpServer.layer(info(options)).pipe(
-        Layer.provide(
-          Layer.effect(
-            RpcServer.Protocol,
-            Effect.flatMap(makeHttpSecurity(options), (security) => HttpTransport.register(options.path, security))
+        Layer.provideMerge(
+          Layer.effectContext(
+            Effect.gen(function* () {
+              const security = yield* makeHttpSecurity(options)
+              const { protocol, sessions } = yield* HttpTransport.register(options.path, security)
+              return Context.make(RpcServer.Protocol, protocol).pipe(Context.add(Sessions.McpSessions, sessions))
+            })
           ).pipe(Layer.provide(HttpRouter.Default.Live))
         )
       )
