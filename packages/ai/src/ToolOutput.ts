@@ -79,7 +79,9 @@ export const SearchSource = Schema.Struct({
   title: Schema.String,
   url: Schema.String,
   content: Schema.String,
-  query: Schema.String
+  query: Schema.String,
+  /** The page was already read in this session: `web_fetch` with the id serves it again without fetching. */
+  read: Schema.optional(Schema.Boolean)
 }).annotations({ identifier: "SearchSource" })
 
 /**
@@ -158,6 +160,7 @@ export const FetchItem = Schema.Struct({
   prompt: Schema.optional(Schema.String),
   analysis: Schema.optional(Schema.Struct({ usage: Usage })),
   analysisError: Schema.optional(Schema.String),
+  alreadyRead: Schema.optional(Schema.Boolean),
   failure: Schema.optional(Failure),
   skipped: Schema.optional(Schema.String)
 }).annotations({ identifier: "WebFetchItem" })
@@ -214,7 +217,11 @@ export type ResearchOutput = typeof ResearchOutput.Type
  * @since 0.1.0
  * @category constructors
  */
-export const searchOutput = (response: WebSearchResponse, ids: ReadonlyArray<string>): SearchOutput => {
+export const searchOutput = (
+  response: WebSearchResponse,
+  ids: ReadonlyArray<string>,
+  read: (url: string) => boolean = () => false
+): SearchOutput => {
   const failures = response.failures.map((f) => ({ query: f.input, ...failure(f) }))
   const steps = [
     response.results.length === 0
@@ -235,7 +242,8 @@ export const searchOutput = (response: WebSearchResponse, ids: ReadonlyArray<str
       title: Fence.oneLine(r.title, maxTitleLength),
       url: Fence.oneLine(r.url),
       content: Fence.untrusted(r.url, r.content),
-      query: r.sourceInput
+      query: r.sourceInput,
+      ...(read(r.url) ? { read: true } : {})
     })),
     failures,
     nextSteps: steps.join(" ")
@@ -341,7 +349,9 @@ const line = (text: string | undefined, max?: number): string => Fence.oneLine(t
 export const renderSearch = (output: SearchOutput): string => {
   const lines = [`web_search via ${output.providerId}: ${output.queries.map((q) => `"${line(q)}"`).join(", ")}`, ""]
   for (const source of output.sources) {
-    lines.push(`[${source.id}] ${line(source.title, maxTitleLength)}`, `URL: ${line(source.url)}`, source.content, "")
+    lines.push(`[${source.id}] ${line(source.title, maxTitleLength)}`, `URL: ${line(source.url)}`)
+    if (source.read === true) lines.push(`Already read in this session: web_fetch with "${source.id}" serves it again.`)
+    lines.push(source.content, "")
   }
   if (output.failures.length > 0) {
     lines.push("Failed queries:", ...output.failures.map((f) => failureLine(`"${f.query}"`, f)), "")
@@ -361,6 +371,7 @@ export const renderFetch = (output: FetchOutput): string => {
   for (const item of output.items) {
     if (item.status === "success") {
       lines.push(`[${item.id}] ${line(item.title, maxTitleLength)}`, `URL: ${line(item.url)}`)
+      if (item.alreadyRead === true) lines.push("Already read in this session: served again without fetching.")
       if (item.prompt !== undefined) {
         const prompt = line(item.prompt)
         lines.push(item.analysis === undefined ? `Prompt (not analysed): ${prompt}` : `Answer to: ${prompt}`)

@@ -19,21 +19,17 @@ import * as Tool from "@effect/ai/Tool"
 import * as Toolkit from "@effect/ai/Toolkit"
 import { FetchUrls } from "@websearch/core/FetchUrls"
 import * as Paging from "@websearch/core/Paging"
-import { normalizeUrlForDedupe } from "@websearch/core/PostProcessing"
 import { ProviderId } from "@websearch/core/ProviderId"
 import { Research } from "@websearch/core/Research"
 import { SearchKeywords } from "@websearch/core/SearchKeywords"
 import * as SearchOptions from "@websearch/core/SearchOptions"
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import * as WebSearchRequest from "@websearch/core/WebSearchRequest"
-import type { WebSearchResponse, WebSearchResult } from "@websearch/core/WebSearchResponse"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
-import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
-import * as PageNotice from "./internal/pageNotice.js"
-import * as PageAnalysis from "./PageAnalysis.js"
+import * as WebFetch from "./internal/webFetch.js"
+import type * as PageAnalysis from "./PageAnalysis.js"
 import * as ResultIds from "./ResultIds.js"
 import * as ToolOutput from "./ToolOutput.js"
 
@@ -129,7 +125,7 @@ export const WebSearchTool = Tool.make("web_search", {
  * @since 0.2.0
  * @category constants
  */
-export const defaultMaxLength = 8000
+export const defaultMaxLength: number = WebFetch.defaultMaxLength
 
 const itemFields = {
   url: Schema.String.pipe(Schema.maxLength(WebSearchRequest.maxUrlLength)).annotations({
@@ -289,32 +285,6 @@ export interface Options {
   readonly maxLength?: number | undefined
 }
 
-type Planned =
-  | {
-      readonly _tag: "Fetch"
-      readonly item: number
-      readonly input: string
-      readonly url: string
-      readonly startIndex: number
-      readonly prompt?: string | undefined
-    }
-  | {
-      readonly _tag: "Failed"
-      readonly item: number
-      readonly input: string
-      readonly error: WebSearchError.RequestFailed
-    }
-  | {
-      readonly _tag: "Skipped"
-      readonly item: number
-      readonly input: string
-      readonly url: string
-      readonly note: string
-    }
-
-const invalidItem = (input: string, message: string) =>
-  WebSearchError.requestFailed("invalid_input", message, { capability: "fetchUrls", input })
-
 /**
  * Builds the handlers of one session from the capability services in context; a `LanguageModel` in context is
  * used for page analysis.
@@ -329,212 +299,21 @@ export const make = (options?: Options) =>
     const research = yield* Research
     const model = yield* Effect.serviceOption(LanguageModel.LanguageModel)
     const ids = yield* ResultIds.make({ maxIds: options?.maxIds })
-    const maxLength = options?.maxLength ?? defaultMaxLength
-
-    const plan = (items: ReadonlyArray<typeof FetchItemInput.Type>) =>
-      Effect.gen(function* () {
-        const seen = new Map<string, number>()
-        const planned: Array<Planned> = []
-        for (const [index, entry] of items.entries()) {
-          const item = index + 1
-          const input = entry.url
-          let raw = entry.url.trim()
-          if (ResultIds.isId(raw)) {
-            const found = yield* ids.lookup(raw)
-            if (Option.isNone(found)) {
-              planned.push({
-                _tag: "Failed",
-                item,
-                input,
-                error: invalidItem(
-                  input,
-                  `"${raw}" is not a source id of this session: use a URL, or an id shown by web_search or web_fetch`
-                )
-              })
-              continue
-            }
-            raw = found.value
-          }
-          const parsed = WebSearchRequest.normalizeUrl(raw)
-          if (Either.isLeft(parsed)) {
-            planned.push({ _tag: "Failed", item, input, error: invalidItem(input, parsed.left) })
-            continue
-          }
-          const startIndex = entry.startIndex ?? 0
-          // The same page from another offset is another part of it, not a duplicate.
-          const key = `${startIndex} ${normalizeUrlForDedupe(parsed.right)}`
-          const first = seen.get(key)
-          if (first !== undefined) {
-            planned.push({ _tag: "Skipped", item, input, url: parsed.right, note: `same page as item ${first}` })
-            continue
-          }
-          seen.set(key, item)
-          planned.push({ _tag: "Fetch", item, input, url: parsed.right, startIndex, prompt: entry.prompt })
-        }
-        return planned
-      })
-
-    const analyse = (page: WebSearchResult, prompt: string) =>
-      Option.match(model, {
-        onNone: () => Effect.succeed(Either.left("no language model is configured for page analysis")),
-        onSome: (m) =>
-          PageAnalysis.analyze(
-            m,
-            { url: page.url, title: page.title, content: page.content, prompt },
-            options?.analysis
-          ).pipe(
-            Effect.map(Either.right),
-            Effect.catchAll((error) => Effect.succeed(Either.left(`${error._tag}: ${error.message}`)))
-          )
-      })
-
-    const webFetch = (params: typeof WebFetchTool.parametersSchema.Type) =>
-      Effect.gen(function* () {
-        const planned = yield* plan(params.items)
-        const toFetch = planned.filter((p): p is Extract<Planned, { _tag: "Fetch" }> => p._tag === "Fetch")
-        const refused = planned.flatMap((p) =>
-          p._tag === "Failed" ? [WebSearchError.toInputFailure(p.input, p.error)] : []
-        )
-        if (toFetch.length === 0) {
-          return yield* Effect.fail(
-            WebSearchError.requestFailed(
-              "invalid_input",
-              `no item of web_fetch can be fetched: ${refused.map((f) => `"${f.input}": ${f.message}`).join("; ")}`,
-              { capability: "fetchUrls" }
-            )
-          ).pipe(Effect.mapError((e) => WebSearchError.annotate(e, { failures: refused })))
-        }
-        // One fetchUrls call per offset asked for (usually one, from 0), each for the toolkit's page size.
-        const offsets = Array.from(new Set(toFetch.map((p) => p.startIndex)))
-        const outcomes = yield* Effect.forEach(
-          offsets,
-          (startIndex) =>
-            fetch
-              .fetchUrls({
-                urls: toFetch.filter((p) => p.startIndex === startIndex).map((p) => p.url),
-                maxLength,
-                ...(startIndex === 0 ? {} : { startIndex }),
-                ...(params.providerId === undefined ? {} : { providerId: params.providerId })
-              })
-              .pipe(Effect.either),
-          { concurrency: "unbounded" }
-        )
-        const errors = outcomes.flatMap((o) => (Either.isLeft(o) ? [o.left] : []))
-        const aborted = errors.find((e) => e._tag === "Aborted")
-        const responses = outcomes.flatMap((o) => (Either.isRight(o) ? [o.right] : []))
-        if (aborted !== undefined || responses.length === 0) {
-          const error = aborted ?? errors[0]
-          const failures = [...refused, ...errors.flatMap((e) => e.failures ?? [])]
-          return yield* Effect.fail(
-            failures.length === 0 || aborted !== undefined ? error : WebSearchError.annotate(error, { failures })
-          )
-        }
-        const byOffset = new Map(offsets.map((startIndex, i) => [startIndex, outcomes[i]]))
-        const outcomeOf = (
-          p: Extract<Planned, { _tag: "Fetch" }>
-        ): Either.Either<WebSearchResult, WebSearchError.InputFailure | WebSearchError.WebSearchError | undefined> => {
-          const outcome = byOffset.get(p.startIndex) as Either.Either<WebSearchResponse, WebSearchError.WebSearchError>
-          if (Either.isLeft(outcome)) {
-            return Either.left(outcome.left.failures?.find((f) => f.input === p.url) ?? outcome.left)
-          }
-          const page = outcome.right.results.find((r) => r.sourceInput === p.url)
-          return page === undefined
-            ? Either.left(outcome.right.failures.find((f) => f.input === p.url))
-            : Either.right(page)
-        }
-        const fetched = toFetch.flatMap((p) => {
-          const outcome = outcomeOf(p)
-          return Either.isRight(outcome) ? [outcome.right] : []
-        })
-        const pageIds = new Map(
-          Array.from((yield* ids.assign(fetched.map((page) => page.url))).entries(), ([i, id]) => [fetched[i], id])
-        )
-        const items = yield* Effect.forEach(
-          planned,
-          (p): Effect.Effect<ToolOutput.FetchItem> => {
-            const base = { item: p.item, input: p.input }
-            switch (p._tag) {
-              case "Failed":
-                return Effect.succeed({ ...base, status: "failed", failure: ToolOutput.failure(p.error) })
-              case "Skipped":
-                return Effect.succeed({ ...base, status: "skipped", url: p.url, skipped: p.note })
-              case "Fetch": {
-                const outcome = outcomeOf(p)
-                if (Either.isLeft(outcome)) {
-                  const failed = outcome.left
-                  return Effect.succeed(
-                    failed === undefined
-                      ? {
-                          ...base,
-                          status: "skipped",
-                          url: p.url,
-                          skipped:
-                            "the page was read but dropped by the blacklist or as a duplicate of another item's page"
-                        }
-                      : { ...base, status: "failed", url: p.url, failure: ToolOutput.failure(failed) }
-                  )
-                }
-                const page = outcome.right
-                const id = pageIds.get(page) ?? ""
-                const notice = PageNotice.notice({ ...page, id })
-                const success = {
-                  ...base,
-                  status: "success" as const,
-                  id,
-                  // Title and URL stand outside the fence in the rendered text.
-                  title: ToolOutput.oneLine(page.title, ToolOutput.maxTitleLength),
-                  url: ToolOutput.oneLine(page.url),
-                  ...(p.prompt === undefined ? {} : { prompt: p.prompt }),
-                  ...(page.totalLength === undefined ? {} : { totalLength: page.totalLength }),
-                  ...(page.nextStartIndex === undefined ? {} : { nextStartIndex: page.nextStartIndex }),
-                  ...(notice === undefined ? {} : { notice })
-                }
-                if (p.prompt === undefined || Option.isNone(model)) {
-                  return Effect.succeed({ ...success, content: ToolOutput.fenced(page.url, page.content) })
-                }
-                return Effect.map(analyse(page, p.prompt), (analysis) =>
-                  Either.isRight(analysis)
-                    ? {
-                        ...success,
-                        content: ToolOutput.fenced(page.url, analysis.right.answer),
-                        analysis: { usage: analysis.right.usage }
-                      }
-                    : {
-                        ...success,
-                        content: ToolOutput.fenced(page.url, page.content),
-                        analysisError: ToolOutput.oneLine(analysis.left)
-                      }
-                )
-              }
-            }
-          },
-          { concurrency: options?.analysisConcurrency ?? 4 }
-        )
-        const usage = items.reduce<ToolOutput.Usage>(
-          (acc, item) => (item.analysis === undefined ? acc : PageAnalysis.addUsage(acc, item.analysis.usage)),
-          {}
-        )
-        return {
-          providerId: responses[0].providerId,
-          items,
-          usage,
-          nextSteps: ToolOutput.fetchNextSteps(items)
-        } satisfies ToolOutput.FetchOutput
-      })
+    const fetchPages = WebFetch.make({ fetch, ids, model, options })
 
     return toolkit.of({
       web_search: (params) =>
         search.searchKeywords(params).pipe(
           Effect.flatMap((response) =>
             Effect.map(ids.assign(response.results.map((r) => r.url)), (assigned) =>
-              ToolOutput.searchOutput(response, assigned)
+              ToolOutput.searchOutput(response, assigned, fetchPages.wasRead)
             )
           ),
           Effect.mapError((error) => ToolOutput.withNextStep("web_search", error)),
           Effect.withSpan("websearch.ai.web_search", { captureStackTrace: false })
         ),
       web_fetch: (params) =>
-        webFetch(params).pipe(
+        fetchPages.webFetch(params).pipe(
           Effect.mapError((error) => ToolOutput.withNextStep("web_fetch", error)),
           Effect.withSpan("websearch.ai.web_fetch", { captureStackTrace: false })
         ),

@@ -8,7 +8,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as ToolOutput from "../src/ToolOutput.js"
 import * as WebSearchToolkit from "../src/WebSearchToolkit.js"
-import { drivers, live } from "./support/fixtures.js"
+import { drivers, live, searchResults } from "./support/fixtures.js"
 
 const url = "https://long.example/page"
 const content = Array.from({ length: 3000 }, (_, i) => `word${i}`).join(" ")
@@ -51,10 +51,14 @@ describe("web_fetch in parts", () => {
         next = last.nextStartIndex
       }
       expect(parts.join("")).toBe(content)
+      // The repeat of the first part was served from the session's store, and says so.
+      expect(output.items[0].alreadyRead).toBe(true)
+      expect(rendered).toContain("Already read in this session")
       expect(last.notice).toBe(
         `[end of the page: characters ${(content.length - parts.at(-1)!.length).toLocaleString("en-US")} to ${content.length.toLocaleString("en-US")} of ${content.length.toLocaleString("en-US")}]`
       )
-      expect(recorded.fetched).toEqual([url, url])
+      // One fetch for the whole read: the repeat came from the session, the parts after it from the page store.
+      expect(recorded.fetched).toEqual([url])
     }).pipe(Effect.provide(layer))
   })
 
@@ -83,6 +87,21 @@ describe("web_fetch in parts", () => {
       const item = (yield* fetchOutput({ items: [{ url }] })).items[0]
       expect(ToolOutput.unfenced(item.content!)).toBe(content)
       expect([item.totalLength, item.nextStartIndex, item.notice]).toEqual([undefined, undefined, undefined])
+    }).pipe(Effect.provide(layer))
+  })
+
+  it.effect("a search result whose page this session read says so, by its id", () => {
+    const { drivers: list } = drivers({ search: { long: [{ ...searchResults("long")[0], url }] } })
+    const layer = WebSearchToolkit.layer().pipe(Layer.provide(live(list)))
+    return Effect.gen(function* () {
+      const tk = yield* WebSearchToolkit.toolkit
+      const search = () =>
+        Effect.map(tk.handle("web_search", { keywords: ["long"] } as never), (r) => r.result as ToolOutput.SearchOutput)
+      expect((yield* search()).sources[0].read).toBeUndefined()
+      yield* fetchOutput({ items: [{ url: "w1" }] })
+      const after = yield* search()
+      expect(after.sources[0]).toMatchObject({ id: "w1", read: true })
+      expect(ToolOutput.renderSearch(after)).toContain('Already read in this session: web_fetch with "w1"')
     }).pipe(Effect.provide(layer))
   })
 })
