@@ -45,7 +45,11 @@ const bounds = (schema: JsonSchema): readonly [number | undefined, number | unde
 
 /** What a text states about bounds: each "A-B" range and each "at most N". */
 const stated = (description: string) => ({
-  ranges: Array.from(description.matchAll(/(\d+)-(\d+)/g), (m) => [Number(m[1]), Number(m[2])] as const),
+  // A standard's number (ISO 639-1, ISO 3166-1) is a name, not a range.
+  ranges: Array.from(
+    description.matchAll(/(?<!ISO )(?<![\d-])(\d+)-(\d+)(?![\d-])/g),
+    (m) => [Number(m[1]), Number(m[2])] as const
+  ),
   atMost: Array.from(description.matchAll(/at most (\d+)/g), (m) => Number(m[1]))
 })
 
