@@ -3,7 +3,8 @@
  * streamable HTTP with `@effect/ai`'s `McpServer`, to any MCP client.
  *
  * Results follow the MCP spec's split between protocol and tool errors. A tool that ran returns `content` (the
- * model-ready text of `ToolOutput`) and `structuredContent` (the output object). A tool that failed, including
+ * model-ready text of `ToolOutput`) and `structuredContent` (the output object; for `web_fetch` without the page
+ * text, which is in `content` only). A tool that failed, including
  * arguments that do not fit its input schema, returns `isError: true` with the rendered error (its next step
  * included) as text and the websearch error as `structuredContent` (`_tag`, `reason`, `retryable`, `message`,
  * `failures`), so the model can read it and correct itself. An unknown tool name is a JSON-RPC error (-32602),
@@ -14,22 +15,27 @@
  * unknown method, -32602 params the method's schema refuses) while the server keeps serving. No failure's internal
  * cause reaches a client: what is not an MCP error is -32603 "Internal error". Over HTTP the endpoint follows the
  * transport's security rules: Host and Origin checks against DNS rebinding, optional bearer tokens, JSON bodies
- * only, and a body cap enforced as the body streams.
+ * only, and a body cap enforced as the body streams. `initialize` over HTTP opens an MCP session (`Mcp-Session-Id`),
+ * and each session has its own toolkit session, so two clients of one server never share source ids; DELETE
+ * with the header ends it.
  *
  * @since 0.1.0
  */
 import type * as AiError from "@effect/ai/AiError"
+import * as LanguageModel from "@effect/ai/LanguageModel"
 import * as McpSchema from "@effect/ai/McpSchema"
 import * as McpServer from "@effect/ai/McpServer"
 import * as Tool from "@effect/ai/Tool"
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as RpcServer from "@effect/rpc/RpcServer"
 import type { FetchUrls } from "@websearch/core/FetchUrls"
+import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
 import type { Research } from "@websearch/core/Research"
 import type { SearchKeywords } from "@websearch/core/SearchKeywords"
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
 import * as Option from "effect/Option"
@@ -38,6 +44,7 @@ import * as Redacted from "effect/Redacted"
 import type * as Sink from "effect/Sink"
 import type * as Stream from "effect/Stream"
 import * as HttpTransport from "./internal/httpTransport.js"
+import * as Sessions from "./internal/mcpSessions.js"
 import * as StdioTransport from "./internal/stdioTransport.js"
 import * as ToolOutput from "./ToolOutput.js"
 import * as WebSearchToolkit from "./WebSearchToolkit.js"
@@ -99,23 +106,67 @@ const fromAiError = (name: keyof typeof capabilityOf, error: AiError.AiError): W
   })
 }
 
+// The page text is the result's `content`; a second copy in `structuredContent` would double what a client reads.
+const structured = (name: string, encoded: unknown): unknown => {
+  if (name !== "web_fetch" || typeof encoded !== "object" || encoded === null) return encoded
+  const output = encoded as { readonly items?: ReadonlyArray<Record<string, unknown>> }
+  return {
+    ...output,
+    items: (output.items ?? []).map(({ content: _content, ...item }) => item)
+  }
+}
+
+// Which tools a client is shown: `web_research` only when a composed provider can research, and `web_fetch`'s
+// `prompt` only when a language model is there to answer it.
+const offered = Effect.gen(function* () {
+  const registry = yield* Effect.serviceOption(ProviderRegistry.ProviderRegistry)
+  const model = yield* Effect.serviceOption(LanguageModel.LanguageModel)
+  const research = Option.match(registry, {
+    // Without the registry in context there is no telling: every tool is listed, as before.
+    onNone: () => true,
+    onSome: (r) => r.ids().some((id) => Either.isRight(r.lookup(id, "research")))
+  })
+  return { research, analysis: Option.isSome(model) }
+})
+
 /**
  * Registers the toolkit's tools with the `McpServer` in context, using the session handlers in context.
+ * `web_research` is listed only when a composed provider can research (the `ProviderRegistry` in context
+ * says), and `web_fetch` items offer `prompt` only when a `LanguageModel` is in context to analyse pages.
  *
  * @since 0.1.0
  * @category utils
  */
 export const registerTools: Effect.Effect<void, never, McpServer.McpServer | Tool.HandlersFor<WebSearchToolkit.Tools>> =
+  Effect.flatMap(Effect.context<Tool.HandlersFor<WebSearchToolkit.Tools>>(), (handlers) =>
+    register(() => Effect.succeed(handlers))
+  )
+
+type Handlers = Context.Context<Tool.HandlersFor<WebSearchToolkit.Tools>>
+
+// Registers the tools; each call runs with the handlers (the toolkit session) of the RPC client it came from.
+const register = (handlersOf: (clientId: number) => Effect.Effect<Handlers>) =>
   Effect.gen(function* () {
     const server = yield* McpServer.McpServer
-    const built = yield* WebSearchToolkit.toolkit
-    for (const tool of Object.values(built.tools)) {
+    const { analysis, research } = yield* offered
+    const handle = (name: string, payload: unknown) =>
+      Effect.gen(function* () {
+        const client = yield* McpSchema.McpServerClient
+        const built = yield* Effect.provide(WebSearchToolkit.toolkit, yield* handlersOf(client.clientId))
+        return yield* built.handle(name as never, payload as never) as Effect.Effect<
+          Tool.HandlerResult<Tool.Any>,
+          unknown
+        >
+      })
+    for (const tool of Object.values(WebSearchToolkit.toolkit.tools)) {
       const name = tool.name
+      if (name === "web_research" && !research) continue
+      const shown = name === "web_fetch" && !analysis ? WebSearchToolkit.WebFetchToolWithoutPrompt : tool
       yield* server.addTool({
         tool: new McpSchema.Tool({
           name,
-          description: tool.description,
-          inputSchema: Tool.getJsonSchema(tool as Tool.Any as typeof WebSearchToolkit.WebSearchTool),
+          description: shown.description,
+          inputSchema: Tool.getJsonSchema(shown as Tool.Any as typeof WebSearchToolkit.WebSearchTool),
           annotations: new McpSchema.ToolAnnotations({
             ...Option.match(Context.getOption(tool.annotations, Tool.Title), {
               onNone: () => ({}),
@@ -128,13 +179,13 @@ export const registerTools: Effect.Effect<void, never, McpServer.McpServer | Too
           })
         }),
         handle: (payload) =>
-          (built.handle(name, payload as never) as Effect.Effect<Tool.HandlerResult<Tool.Any>, unknown>).pipe(
+          handle(name, payload).pipe(
             Effect.map((handled) =>
               handled.isFailure
                 ? errorResult(handled.result as WebSearchError.WebSearchError)
                 : new McpSchema.CallToolResult({
                     isError: false,
-                    structuredContent: handled.encodedResult,
+                    structuredContent: structured(name, handled.encodedResult),
                     content: [{ type: "text", text: render(name, handled.result) }]
                   })
             ),
@@ -183,7 +234,31 @@ export interface Options extends ServerInfo {
 export const layerTools = (
   options?: WebSearchToolkit.Options
 ): Layer.Layer<never, never, McpServer.McpServer | SearchKeywords | FetchUrls | Research> =>
-  Layer.effectDiscard(registerTools).pipe(Layer.provide(WebSearchToolkit.layer(options)))
+  Layer.effectDiscard(
+    Effect.gen(function* () {
+      // Everything in context (a LanguageModel too) serves every session's toolkit.
+      const services = yield* Effect.context<SearchKeywords | FetchUrls | Research>()
+      const build = Effect.provide(WebSearchToolkit.toolkit.toContext(WebSearchToolkit.make(options)), services)
+      const shared = yield* build
+      const sessions = yield* Effect.serviceOption(Sessions.McpSessions)
+      if (Option.isNone(sessions)) return yield* register(() => Effect.succeed(shared))
+      // Over HTTP each MCP session has its own toolkit session (source ids); a client without one shares one.
+      const bySession = new Map<string, Handlers>()
+      sessions.value.onClose((session) => bySession.delete(session))
+      return yield* register((clientId) => {
+        const session = sessions.value.sessionOf(clientId)
+        if (session === undefined) return Effect.succeed(shared)
+        const known = bySession.get(session)
+        if (known !== undefined) return Effect.succeed(known)
+        return Effect.map(build, (built) => {
+          // Two first calls of one session may race: the first kept wins, so the session has one set of ids.
+          const kept = bySession.get(session) ?? built
+          bySession.set(session, kept)
+          return kept
+        })
+      })
+    })
+  )
 
 /**
  * The server over stdio: JSON-RPC messages, one per line, on the given streams. Nothing else may write to the
@@ -309,10 +384,13 @@ export const layerHttp = (
   layerTools(options.toolkit).pipe(
     Layer.provideMerge(
       McpServer.layer(info(options)).pipe(
-        Layer.provide(
-          Layer.effect(
-            RpcServer.Protocol,
-            Effect.flatMap(makeHttpSecurity(options), (security) => HttpTransport.register(options.path, security))
+        Layer.provideMerge(
+          Layer.effectContext(
+            Effect.gen(function* () {
+              const security = yield* makeHttpSecurity(options)
+              const { protocol, sessions } = yield* HttpTransport.register(options.path, security)
+              return Context.make(RpcServer.Protocol, protocol).pipe(Context.add(Sessions.McpSessions, sessions))
+            })
           ).pipe(Layer.provide(HttpRouter.Default.Live))
         )
       )

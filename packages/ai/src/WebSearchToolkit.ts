@@ -18,20 +18,18 @@ import * as LanguageModel from "@effect/ai/LanguageModel"
 import * as Tool from "@effect/ai/Tool"
 import * as Toolkit from "@effect/ai/Toolkit"
 import { FetchUrls } from "@websearch/core/FetchUrls"
-import { normalizeUrlForDedupe } from "@websearch/core/PostProcessing"
+import * as Paging from "@websearch/core/Paging"
 import { ProviderId } from "@websearch/core/ProviderId"
 import { Research } from "@websearch/core/Research"
 import { SearchKeywords } from "@websearch/core/SearchKeywords"
 import * as SearchOptions from "@websearch/core/SearchOptions"
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import * as WebSearchRequest from "@websearch/core/WebSearchRequest"
-import type { WebSearchResult } from "@websearch/core/WebSearchResponse"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
-import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
-import * as PageAnalysis from "./PageAnalysis.js"
+import * as WebFetch from "./internal/webFetch.js"
+import type * as PageAnalysis from "./PageAnalysis.js"
 import * as ResultIds from "./ResultIds.js"
 import * as ToolOutput from "./ToolOutput.js"
 
@@ -57,8 +55,9 @@ const providerId = Schema.optional(
  */
 export const WebSearchTool = Tool.make("web_search", {
   description:
-    "Search the web for pages about a topic, recent events or facts you are unsure of. Give 1-5 short keyword " +
-    "queries (each is searched separately). Returns numbered sources with an id (w1, w2, ...), title, URL and a " +
+    "Search the web for pages about a topic, recent events or facts you are unsure of. Give one or a few short " +
+    `keyword queries (1-${WebSearchRequest.maxInputs}; each is searched separately). Returns numbered sources ` +
+    "with an id (w1, w2, ...), title, URL and a " +
     "snippet. Use web_fetch with an id to read a page in full. Do not use this tool to read a URL you already have. " +
     "Optional filters narrow the search (recency, sites, language, country, safe search, news); set only those the " +
     "request needs. If the provider cannot apply a filter the call fails saying so: drop that filter and call again.",
@@ -121,22 +120,58 @@ export const WebSearchTool = Tool.make("web_search", {
   .annotateContext(readOnlyWeb)
 
 /**
- * One `web_fetch` item: a URL or a result id, and optionally a question for the page.
+ * The characters of each page `web_fetch` returns per call unless the toolkit's `maxLength` says otherwise.
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const defaultMaxLength: number = WebFetch.defaultMaxLength
+
+const itemFields = {
+  url: Schema.String.pipe(Schema.maxLength(WebSearchRequest.maxUrlLength)).annotations({
+    description: `An http(s) URL (at most ${WebSearchRequest.maxUrlLength} characters), or the id of a source from an earlier result in this conversation (w1, w2, ...)`
+  }),
+  startIndex: Schema.optional(
+    Paging.StartIndex.annotations({
+      description: `Character offset to read the page from, 0-${Paging.maxStartIndex} (default 0). A long page is returned in parts: a part that continues ends with a line giving the startIndex that reads on`
+    })
+  )
+}
+
+/** The longest `prompt` of a `web_fetch` item, in characters. */
+const maxPromptLength = 2000
+
+/**
+ * One `web_fetch` item: a URL or a result id, where to start reading, and optionally a question for the page.
  *
  * @since 0.1.0
  * @category schemas
  */
 export const FetchItemInput = Schema.Struct({
-  url: Schema.String.pipe(Schema.maxLength(WebSearchRequest.maxUrlLength)).annotations({
-    description: "An http(s) URL, or the id of a source from an earlier result in this conversation (w1, w2, ...)"
-  }),
+  ...itemFields,
   prompt: Schema.optional(
-    Schema.String.pipe(Schema.maxLength(2000)).annotations({
-      description:
-        "Optional question to answer from this page; when page analysis is available you get the answer instead of the whole page"
+    Schema.String.pipe(Schema.maxLength(maxPromptLength)).annotations({
+      description: `Optional question to answer from this page, at most ${maxPromptLength} characters: you get the answer instead of the page text`
     })
   )
 })
+
+const items = <A, I>(item: Schema.Schema<A, I>) =>
+  Schema.Array(item)
+    .pipe(
+      Schema.minItems(1, { message: () => "at least one item is required" }),
+      Schema.maxItems(WebSearchRequest.maxInputs, { message: () => `at most ${WebSearchRequest.maxInputs} items` })
+    )
+    .annotations({ description: `The pages to read, 1-${WebSearchRequest.maxInputs} items` })
+
+const fetchDescription = (analysis: boolean) =>
+  "Read the content of specific web pages: URLs the user gave, or sources from web_search by id (w1, w2, ...). " +
+  `It never searches. Give 1-${WebSearchRequest.maxInputs} items.` +
+  (analysis ? " Each item may carry a prompt (a question about that page)." : "") +
+  " Long pages come in parts: a part that continues ends with one line giving the item's id and the startIndex " +
+  "that reads on. Returns, per item, the page text fenced as untrusted data" +
+  (analysis ? " (or the answer to its prompt)" : "") +
+  ", or why it failed and what to do next."
 
 /**
  * `web_fetch`: read pages.
@@ -145,17 +180,25 @@ export const FetchItemInput = Schema.Struct({
  * @category constants
  */
 export const WebFetchTool = Tool.make("web_fetch", {
-  description:
-    "Read the content of specific web pages: URLs the user gave, or sources from web_search by id (w1, w2, ...). " +
-    "It never searches. Each item may carry a prompt (a question about that page). Returns, per item, the page " +
-    "text fenced as untrusted data (or the answer to its prompt), or why it failed and what to do next.",
-  parameters: {
-    providerId,
-    items: Schema.Array(FetchItemInput).pipe(
-      Schema.minItems(1, { message: () => "at least one item is required" }),
-      Schema.maxItems(WebSearchRequest.maxInputs, { message: () => `at most ${WebSearchRequest.maxInputs} items` })
-    )
-  },
+  description: fetchDescription(true),
+  parameters: { providerId, items: items(FetchItemInput) },
+  success: ToolOutput.FetchOutput,
+  failure: WebSearchError.WebSearchError,
+  failureMode: "return"
+})
+  .annotate(Tool.Title, "Web fetch")
+  .annotateContext(readOnlyWeb)
+
+/**
+ * `web_fetch` as it is shown where no language model analyses pages: its items take no `prompt`. Its handler is
+ * `web_fetch`'s own.
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const WebFetchToolWithoutPrompt = Tool.make("web_fetch", {
+  description: fetchDescription(false),
+  parameters: { providerId, items: items(Schema.Struct(itemFields)) },
   success: ToolOutput.FetchOutput,
   failure: WebSearchError.WebSearchError,
   failureMode: "return"
@@ -176,13 +219,27 @@ export const WebResearchTool = Tool.make("web_research", {
     "use web_search.",
   parameters: {
     providerId,
-    query: WebSearchRequest.ResearchRequest.fields.query.annotations({
-      description: "The research brief, 1-1000 characters"
+    // The encoded side is what a model sees in the JSON schema: a plain string with the limits the brief has.
+    query: Schema.String.pipe(
+      Schema.minLength(1, { message: () => "query must not be empty" }),
+      Schema.maxLength(WebSearchRequest.maxResearchQueryLength, {
+        message: () => `query must be at most ${WebSearchRequest.maxResearchQueryLength} characters`
+      })
+    ).annotations({
+      description: `The research brief, 1-${WebSearchRequest.maxResearchQueryLength} characters: the question and what the report should cover`
     }),
     allowedDomains: Schema.optional(
-      WebSearchRequest.ResearchRequest.fields.allowedDomains.annotations({
-        description: "Optional: restrict research to these domains (example.com), at most 20"
-      })
+      Schema.Array(
+        Schema.String.annotations({ description: "A bare host name, e.g. example.com (no scheme, path or port)" })
+      )
+        .pipe(
+          Schema.maxItems(WebSearchRequest.maxAllowedDomains, {
+            message: () => `at most ${WebSearchRequest.maxAllowedDomains} allowedDomains`
+          })
+        )
+        .annotations({
+          description: `Optional: restrict research to these domains (example.com), 0-${WebSearchRequest.maxAllowedDomains} of them`
+        })
     )
   },
   success: ToolOutput.ResearchOutput,
@@ -221,32 +278,12 @@ export interface Options {
   readonly analysis?: PageAnalysis.Options | undefined
   /** Pages analysed at once (default 4). */
   readonly analysisConcurrency?: number | undefined
+  /**
+   * Characters of each page one `web_fetch` call returns ({@link defaultMaxLength} unless given; 2–200000); a
+   * longer page ends with a line giving the `startIndex` that reads on.
+   */
+  readonly maxLength?: number | undefined
 }
-
-type Planned =
-  | {
-      readonly _tag: "Fetch"
-      readonly item: number
-      readonly input: string
-      readonly url: string
-      readonly prompt?: string | undefined
-    }
-  | {
-      readonly _tag: "Failed"
-      readonly item: number
-      readonly input: string
-      readonly error: WebSearchError.RequestFailed
-    }
-  | {
-      readonly _tag: "Skipped"
-      readonly item: number
-      readonly input: string
-      readonly url: string
-      readonly note: string
-    }
-
-const invalidItem = (input: string, message: string) =>
-  WebSearchError.requestFailed("invalid_input", message, { capability: "fetchUrls", input })
 
 /**
  * Builds the handlers of one session from the capability services in context; a `LanguageModel` in context is
@@ -262,179 +299,21 @@ export const make = (options?: Options) =>
     const research = yield* Research
     const model = yield* Effect.serviceOption(LanguageModel.LanguageModel)
     const ids = yield* ResultIds.make({ maxIds: options?.maxIds })
-
-    const plan = (items: ReadonlyArray<typeof FetchItemInput.Type>) =>
-      Effect.gen(function* () {
-        const seen = new Map<string, number>()
-        const planned: Array<Planned> = []
-        for (const [index, entry] of items.entries()) {
-          const item = index + 1
-          const input = entry.url
-          let raw = entry.url.trim()
-          if (ResultIds.isId(raw)) {
-            const found = yield* ids.lookup(raw)
-            if (Option.isNone(found)) {
-              planned.push({
-                _tag: "Failed",
-                item,
-                input,
-                error: invalidItem(
-                  input,
-                  `"${raw}" is not a source id of this session: use a URL, or an id shown by web_search or web_fetch`
-                )
-              })
-              continue
-            }
-            raw = found.value
-          }
-          const parsed = WebSearchRequest.normalizeUrl(raw)
-          if (Either.isLeft(parsed)) {
-            planned.push({ _tag: "Failed", item, input, error: invalidItem(input, parsed.left) })
-            continue
-          }
-          const key = normalizeUrlForDedupe(parsed.right)
-          const first = seen.get(key)
-          if (first !== undefined) {
-            planned.push({ _tag: "Skipped", item, input, url: parsed.right, note: `same page as item ${first}` })
-            continue
-          }
-          seen.set(key, item)
-          planned.push({ _tag: "Fetch", item, input, url: parsed.right, prompt: entry.prompt })
-        }
-        return planned
-      })
-
-    const analyse = (page: WebSearchResult, prompt: string) =>
-      Option.match(model, {
-        onNone: () => Effect.succeed(Either.left("no language model is configured for page analysis")),
-        onSome: (m) =>
-          PageAnalysis.analyze(
-            m,
-            { url: page.url, title: page.title, content: page.content, prompt },
-            options?.analysis
-          ).pipe(
-            Effect.map(Either.right),
-            Effect.catchAll((error) => Effect.succeed(Either.left(`${error._tag}: ${error.message}`)))
-          )
-      })
-
-    const webFetch = (params: typeof WebFetchTool.parametersSchema.Type) =>
-      Effect.gen(function* () {
-        const planned = yield* plan(params.items)
-        const toFetch = planned.filter((p): p is Extract<Planned, { _tag: "Fetch" }> => p._tag === "Fetch")
-        const refused = planned.flatMap((p) =>
-          p._tag === "Failed" ? [WebSearchError.toInputFailure(p.input, p.error)] : []
-        )
-        if (toFetch.length === 0) {
-          return yield* Effect.fail(
-            WebSearchError.requestFailed(
-              "invalid_input",
-              `no item of web_fetch can be fetched: ${refused.map((f) => `"${f.input}": ${f.message}`).join("; ")}`,
-              { capability: "fetchUrls" }
-            )
-          ).pipe(Effect.mapError((e) => WebSearchError.annotate(e, { failures: refused })))
-        }
-        const response = yield* fetch
-          .fetchUrls({
-            urls: toFetch.map((p) => p.url),
-            ...(params.providerId === undefined ? {} : { providerId: params.providerId })
-          })
-          .pipe(
-            Effect.mapError((error) =>
-              refused.length === 0
-                ? error
-                : WebSearchError.annotate(error, { failures: [...refused, ...(error.failures ?? [])] })
-            )
-          )
-        const byInput = new Map(response.results.map((r) => [r.sourceInput, r]))
-        const failedBy = new Map(response.failures.map((f) => [f.input, f]))
-        const fetched = toFetch.flatMap((p) => {
-          const page = byInput.get(p.url)
-          return page === undefined ? [] : [page]
-        })
-        const pageIds = new Map(
-          Array.from((yield* ids.assign(fetched.map((page) => page.url))).entries(), ([i, id]) => [fetched[i], id])
-        )
-        const items = yield* Effect.forEach(
-          planned,
-          (p): Effect.Effect<ToolOutput.FetchItem> => {
-            const base = { item: p.item, input: p.input }
-            switch (p._tag) {
-              case "Failed":
-                return Effect.succeed({ ...base, status: "failed", failure: ToolOutput.failure(p.error) })
-              case "Skipped":
-                return Effect.succeed({ ...base, status: "skipped", url: p.url, skipped: p.note })
-              case "Fetch": {
-                const page = byInput.get(p.url)
-                if (page === undefined) {
-                  const failed = failedBy.get(p.url)
-                  return Effect.succeed(
-                    failed === undefined
-                      ? {
-                          ...base,
-                          status: "skipped",
-                          url: p.url,
-                          skipped:
-                            "the page was read but dropped by the blacklist or as a duplicate of another item's page"
-                        }
-                      : { ...base, status: "failed", url: p.url, failure: ToolOutput.failure(failed) }
-                  )
-                }
-                const success = {
-                  ...base,
-                  status: "success" as const,
-                  id: pageIds.get(page) ?? "",
-                  // Title and URL stand outside the fence in the rendered text.
-                  title: ToolOutput.oneLine(page.title, ToolOutput.maxTitleLength),
-                  url: ToolOutput.oneLine(page.url),
-                  ...(p.prompt === undefined ? {} : { prompt: p.prompt })
-                }
-                if (p.prompt === undefined || Option.isNone(model)) {
-                  return Effect.succeed({ ...success, content: ToolOutput.fenced(page.url, page.content) })
-                }
-                return Effect.map(analyse(page, p.prompt), (analysis) =>
-                  Either.isRight(analysis)
-                    ? {
-                        ...success,
-                        content: ToolOutput.fenced(page.url, analysis.right.answer),
-                        analysis: { usage: analysis.right.usage }
-                      }
-                    : {
-                        ...success,
-                        content: ToolOutput.fenced(page.url, page.content),
-                        analysisError: ToolOutput.oneLine(analysis.left)
-                      }
-                )
-              }
-            }
-          },
-          { concurrency: options?.analysisConcurrency ?? 4 }
-        )
-        const usage = items.reduce<ToolOutput.Usage>(
-          (acc, item) => (item.analysis === undefined ? acc : PageAnalysis.addUsage(acc, item.analysis.usage)),
-          {}
-        )
-        return {
-          providerId: response.providerId,
-          items,
-          usage,
-          nextSteps: ToolOutput.fetchNextSteps(items)
-        } satisfies ToolOutput.FetchOutput
-      })
+    const fetchPages = WebFetch.make({ fetch, ids, model, options })
 
     return toolkit.of({
       web_search: (params) =>
         search.searchKeywords(params).pipe(
           Effect.flatMap((response) =>
             Effect.map(ids.assign(response.results.map((r) => r.url)), (assigned) =>
-              ToolOutput.searchOutput(response, assigned)
+              ToolOutput.searchOutput(response, assigned, fetchPages.wasRead)
             )
           ),
           Effect.mapError((error) => ToolOutput.withNextStep("web_search", error)),
           Effect.withSpan("websearch.ai.web_search", { captureStackTrace: false })
         ),
       web_fetch: (params) =>
-        webFetch(params).pipe(
+        fetchPages.webFetch(params).pipe(
           Effect.mapError((error) => ToolOutput.withNextStep("web_fetch", error)),
           Effect.withSpan("websearch.ai.web_fetch", { captureStackTrace: false })
         ),

@@ -18,6 +18,18 @@
 export * as Augmentation from "./Augmentation.js"
 
 /**
+ * A `ChunkRanker` backed by an `@effect/ai` `EmbeddingModel`: the query and every chunk are embedded in one batch
+ * and each chunk is scored by its cosine similarity to the query, so compression keeps the chunks closest in
+ * meaning, not only those sharing words. Compose it as a part, `WebSearch.layer(..., EmbeddingRanker.layer)`, with
+ * an `EmbeddingModel` provided, and set `compression: { method: "rank" }`; BM25 stays the default without it,
+ * and `compression.ranker: "bm25"` selects BM25 while it is composed. Chunks keep their order and their source:
+ * the ranker only scores, and compression keeps the best chunks in source order within their own result.
+ *
+ * @since 0.2.0
+ */
+export * as EmbeddingRanker from "./EmbeddingRanker.js"
+
+/**
  * Page analysis (WeKnora's `web_fetch`): a fetched page is answered for the question the model attached to it,
  * by a language model, so the calling model reads a short answer instead of the whole page. The page stays
  * untrusted data: the analysing model is told to use it as evidence only, and its answer is fenced again.

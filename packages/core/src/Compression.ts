@@ -14,7 +14,8 @@ import type { WebSearchResult } from "./WebSearchResponse.js"
 
 /**
  * Compression settings. `none` passes content through; `rank` splits each result into chunks of about
- * `chunkSize` characters (200–8000, default 1000) and keeps its `topChunks` best (1–50, default 3).
+ * `chunkSize` characters (200–8000, default 1000) and keeps its `topChunks` best (1–50, default 3), scored by
+ * the composed `ChunkRanker` (BM25 when none is composed, or when `ranker` is `"bm25"`).
  *
  * @since 0.1.0
  * @category schemas
@@ -24,7 +25,9 @@ export const Compression = Schema.Union(
   Schema.Struct({
     method: Schema.Literal("rank"),
     chunkSize: Schema.optionalWith(Schema.Int.pipe(Schema.between(200, 8000)), { default: () => 1000 }),
-    topChunks: Schema.optionalWith(Schema.Int.pipe(Schema.between(1, 50)), { default: () => 3 })
+    topChunks: Schema.optionalWith(Schema.Int.pipe(Schema.between(1, 50)), { default: () => 3 }),
+    // "bm25" ranks with BM25 even when another ranker is composed (an embedding ranker kept for other uses).
+    ranker: Schema.optional(Schema.Literal("composed", "bm25"))
   })
 ).annotations({ identifier: "Compression" })
 
@@ -224,7 +227,8 @@ export const compress = (
   const chunks = results.flatMap((result, index) =>
     spans[index].map((span) => result.content.slice(span.start, span.end))
   )
-  return Effect.flatMap(ChunkRanker, (ranker) => ranker.rank(query, chunks)).pipe(
+  const ranker = compression.ranker === "bm25" ? Effect.succeed(bm25Ranker) : ChunkRanker
+  return Effect.flatMap(ranker, (chosen) => chosen.rank(query, chunks)).pipe(
     Effect.map((scores) => {
       let offset = 0
       return results.map((result, index) => {

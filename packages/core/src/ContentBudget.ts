@@ -11,6 +11,8 @@ import { dual } from "effect/Function"
 import type * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import * as Composition from "./Composition.js"
+import * as ContentLimits from "./internal/contentLimits.js"
+import * as Paging from "./Paging.js"
 import type { WebSearchResult } from "./WebSearchResponse.js"
 
 /**
@@ -48,7 +50,7 @@ export const defaultBudget: ContentBudget = { method: "none", unit: "chars", lim
  * @since 0.1.0
  * @category constants
  */
-export const hardCapChars = 200_000
+export const hardCapChars: number = ContentLimits.hardCapChars
 
 // Ranges rather than a `\p{Script=...}` regex: the estimator runs inside a binary search over long contents.
 const cjkRanges: ReadonlyArray<readonly [number, number]> = [
@@ -295,3 +297,21 @@ export const enforce: {
   (results: ReadonlyArray<WebSearchResult>, budget: ContentBudget): Effect.Effect<ReadonlyArray<WebSearchResult>> =>
     Effect.map(TokenCounter, (counter) => apply(results, budget, counter))
 )
+
+/**
+ * A verbatim result after the budget cut it to a prefix, with the paging fields that say where it continues:
+ * `totalLength` (the whole page's) and `nextStartIndex` just after the prefix kept, so reading on from there
+ * covers what the cut left out. A result the cut left alone is returned as it is.
+ *
+ * @since 0.2.0
+ * @category combinators
+ */
+export const continueAfterCut = <A extends WebSearchResult>(before: A, after: A): A => {
+  if (after.content === before.content) return after
+  const start = Paging.startOf(before)
+  return {
+    ...after,
+    totalLength: before.totalLength ?? before.content.length,
+    nextStartIndex: start + after.content.length
+  }
+}

@@ -8,6 +8,7 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Pipeline from "./internal/pipeline.js"
+import * as PageStore from "./PageStore.js"
 import { ProviderRegistry } from "./ProviderRegistry.js"
 import { Settings } from "./Settings.js"
 import type { WebSearchError } from "./WebSearchError.js"
@@ -34,6 +35,8 @@ export declare namespace FetchUrls {
   export interface Service {
     /**
      * Validates and normalises the request (URLs parsed, http(s) only; any invalid URL fails the whole request before a call), then fetches every URL; blacklisted URLs are refused without a request.
+     * With `maxLength` / `startIndex`, each page is served in pages (see `Paging`); reading on is served from the
+     * result cache or the application's page store, without a second fetch.
      * Partial failures are listed in `failures`; if every URL fails, the first URL's error is raised
      * with every failure attached.
      */
@@ -52,6 +55,9 @@ export declare namespace FetchUrls {
 export const make: Effect.Effect<FetchUrls.Service, never, Settings | ProviderRegistry> = Effect.gen(function* () {
   const settings = yield* Settings
   const registry = yield* ProviderRegistry
+  // One page store per application: a page read in pages is fetched once (the result cache serves instead when
+  // it keeps fetches).
+  const pages = yield* PageStore.make()
   const service: FetchUrls.Service = {
     fetchUrls: (request) =>
       Pipeline.checkPlacement(env).pipe(
@@ -66,7 +72,7 @@ export const make: Effect.Effect<FetchUrls.Service, never, Settings | ProviderRe
   }
   // A fetch driver handed the application's own fetcher would call itself: it is given this service all the same,
   // for uniformity, and documented as never to be called for its own capability.
-  const env: Pipeline.Env = { settings, registry, fetchUrls: (request) => service.fetchUrls(request) }
+  const env: Pipeline.Env = { settings, registry, pages, fetchUrls: (request) => service.fetchUrls(request) }
   return service
 })
 

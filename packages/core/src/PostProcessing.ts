@@ -49,6 +49,11 @@ export interface Options {
   readonly query: string
   readonly budget: ContentBudget.ContentBudget
   readonly compression: Compression.Compression
+  /**
+   * Whether results are pages that can be read on (`fetchUrls`): a result the budget cuts then says where its
+   * content continues (`totalLength`, `nextStartIndex`), unless compression rewrote it.
+   */
+  readonly continuable?: boolean | undefined
 }
 
 /**
@@ -70,10 +75,21 @@ export const dedupeByUrl = (results: ReadonlyArray<WebSearchResult>): Array<WebS
 export const run = (
   results: ReadonlyArray<WebSearchResult>,
   options: Options
-): Effect.Effect<ReadonlyArray<WebSearchResult>> =>
-  Compression.compress(dedupeByUrl(results), options.query, options.compression).pipe(
+): Effect.Effect<ReadonlyArray<WebSearchResult>> => {
+  const deduped = dedupeByUrl(results)
+  return Compression.compress(deduped, options.query, options.compression).pipe(
     // The budget runs last so it is the final, hard bound on what enters the model's context: compression
     // may only shrink content, but a plugged-in ranker is not trusted to, and cutting first would throw away
     // the text ranking could have chosen from and leave compression picking among truncated leftovers.
-    Effect.flatMap((compressed) => ContentBudget.enforce(compressed, options.budget))
+    Effect.flatMap((compressed) =>
+      Effect.map(ContentBudget.enforce(compressed, options.budget), (cut) =>
+        options.continuable === true
+          ? cut.map((result, index) =>
+              // Compression returns a result it left alone as the same object: only then is the content verbatim.
+              compressed[index] === deduped[index] ? ContentBudget.continueAfterCut(compressed[index], result) : result
+            )
+          : cut
+      )
+    )
   )
+}

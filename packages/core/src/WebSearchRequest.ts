@@ -9,6 +9,7 @@ import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
 import type { Capability } from "./Capability.js"
 import * as ParseIssues from "./internal/parseIssues.js"
+import * as Paging from "./Paging.js"
 import { ProviderId } from "./ProviderId.js"
 import * as SearchOptions from "./SearchOptions.js"
 import * as UrlPolicy from "./UrlPolicy.js"
@@ -128,14 +129,17 @@ export const SearchKeywordsRequest = Schema.Struct({
 export type SearchKeywordsRequest = typeof SearchKeywordsRequest.Type
 
 /**
- * Fetch the content of 1–20 http(s) URLs.
+ * Fetch the content of 1–20 http(s) URLs; optionally `maxLength` characters of each page from `startIndex` on
+ * (see `Paging`: a result that continues carries `totalLength` and `nextStartIndex`).
  *
  * @since 0.1.0
  * @category schemas
  */
 export const FetchUrlsRequest = Schema.Struct({
   providerId: Schema.optional(ProviderId),
-  urls: inputs(Schema.String.pipe(Schema.maxLength(maxUrlLength)), "URL")
+  urls: inputs(Schema.String.pipe(Schema.maxLength(maxUrlLength)), "URL"),
+  maxLength: Schema.optional(Paging.MaxLength),
+  startIndex: Schema.optional(Paging.StartIndex)
 }).annotations({ identifier: "FetchUrlsRequest" })
 
 /**
@@ -143,6 +147,22 @@ export const FetchUrlsRequest = Schema.Struct({
  * @category models
  */
 export type FetchUrlsRequest = typeof FetchUrlsRequest.Type
+
+/**
+ * Longest research brief accepted, in characters after trimming.
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const maxResearchQueryLength = 1000
+
+/**
+ * Most domains a research allowlist may name.
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const maxAllowedDomains = 20
 
 /**
  * Research one brief (1–1000 characters after trimming) on the open web or within up to 20 domains.
@@ -154,9 +174,13 @@ export const ResearchRequest = Schema.Struct({
   providerId: Schema.optional(ProviderId),
   query: Schema.Trim.pipe(
     Schema.minLength(1, { message: () => "query must not be empty" }),
-    Schema.maxLength(1000, { message: () => "query must be at most 1000 characters" })
+    Schema.maxLength(maxResearchQueryLength, {
+      message: () => `query must be at most ${maxResearchQueryLength} characters`
+    })
   ),
-  allowedDomains: Schema.Array(Domain).pipe(Schema.maxItems(20, { message: () => "at most 20 allowedDomains" }))
+  allowedDomains: Schema.Array(Domain).pipe(
+    Schema.maxItems(maxAllowedDomains, { message: () => `at most ${maxAllowedDomains} allowedDomains` })
+  )
 }).annotations({ identifier: "ResearchRequest" })
 
 /**
@@ -228,6 +252,8 @@ export interface NormalizedRequest {
   readonly maxResults: number | undefined
   /** The search options (`searchKeywords`; empty for other capabilities). */
   readonly searchOptions: SearchOptions.SearchOptions
+  /** The part of each page a `fetchUrls` request asks for, when it names `maxLength` or `startIndex`. */
+  readonly paging?: Paging.Window | undefined
 }
 
 // More than any request schema has, so a request over it is refused before decoding.
@@ -364,7 +390,15 @@ export const normalizeFetchUrls = (request: unknown): Effect.Effect<NormalizedRe
           providerId: decoded.providerId,
           inputs: dedupe(urls),
           maxResults: undefined,
-          searchOptions: SearchOptions.none
+          searchOptions: SearchOptions.none,
+          ...(decoded.maxLength === undefined && decoded.startIndex === undefined
+            ? {}
+            : {
+                paging: {
+                  startIndex: decoded.startIndex ?? Paging.defaultWindow.startIndex,
+                  maxLength: decoded.maxLength ?? Paging.defaultWindow.maxLength
+                }
+              })
         })
   })
 

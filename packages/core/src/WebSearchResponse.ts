@@ -14,6 +14,8 @@ import { InputFailure } from "./WebSearchError.js"
  * One result: its title, model-readable content, the final URL (after redirects) and the input it came from; a
  * fetched page adds what its own metadata says (published time as ISO 8601, author, site name, language), when it
  * says it. A result of a fused search lists the providers that found it (`providers`, best-ranked first).
+ * A fetched page served in part (see `Paging`) carries `totalLength`, the whole page's length, and, unless
+ * it is the last page, `nextStartIndex`, the `startIndex` that reads on.
  *
  * @since 0.1.0
  * @category schemas
@@ -27,7 +29,9 @@ export const WebSearchResult = Schema.Struct({
   author: Schema.optional(Schema.String),
   siteName: Schema.optional(Schema.String),
   language: Schema.optional(Schema.String),
-  providers: Schema.optional(Schema.Array(ProviderId))
+  providers: Schema.optional(Schema.Array(ProviderId)),
+  totalLength: Schema.optional(Schema.NonNegativeInt),
+  nextStartIndex: Schema.optional(Schema.NonNegativeInt)
 }).annotations({ identifier: "WebSearchResult" })
 
 /**

@@ -107,6 +107,27 @@ export * as Fusion from "./Fusion.js"
 export * as NetworkFailure from "./NetworkFailure.js"
 
 /**
+ * Where fetched pages wait to be read on: the `fetchUrls` pipeline keeps each page it fetched here (when no
+ * result cache serves `fetchUrls`), and a request with a `startIndex` past 0 is served from it, so reading a long
+ * page in pages costs one fetch. One store per application (built with `FetchUrls`), in memory, bounded in
+ * entries and in bytes, least recently used first out, each entry for a limited time.
+ *
+ * @since 0.2.0
+ */
+export * as PageStore from "./PageStore.js"
+
+/**
+ * Paging of fetched pages: a `fetchUrls` request may ask for `maxLength` characters of each page from
+ * `startIndex` on. A result whose content continues says so with `totalLength` (the whole page's length) and
+ * `nextStartIndex` (where the next page starts); the last page has no `nextStartIndex`. Pages are verbatim slices
+ * of the page's content: read from 0 and on through each `nextStartIndex`, they cover it exactly once, and never
+ * split a surrogate pair. Lengths and offsets are in UTF-16 code units, as JavaScript's `String#length` counts.
+ *
+ * @since 0.2.0
+ */
+export * as Paging from "./Paging.js"
+
+/**
  * What happens to a response's results after providers answer and blacklisted results are dropped: duplicate
  * URLs removed, content compressed for the query, then cut to the content budget.
  *

@@ -21,6 +21,7 @@ import * as Option from "effect/Option"
 import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import * as JsonRpcCodec from "./jsonRpcCodec.js"
+import * as Sessions from "./mcpSessions.js"
 
 /** The validated security settings of the endpoint. */
 export interface Security {
@@ -156,6 +157,7 @@ export const make = (security: Security) =>
     const disconnects = yield* Mailbox.make<number>()
     let writeRequest!: (clientId: number, message: RpcMessage.FromClientEncoded) => Effect.Effect<void>
     let nextClientId = 0
+    const sessions = Sessions.makeRegistry()
     const clients = new Map<
       number,
       { readonly codec: JsonRpcCodec.Codec; readonly mailbox: Mailbox.Mailbox<JsonRpcCodec.Outgoing> }
@@ -208,6 +210,12 @@ export const make = (security: Security) =>
         return HttpServerResponse.unsafeJson(JsonRpcCodec.parseError(), { status: 400 })
       }
 
+      // A client that initialised with a session id sends it on every request; one this server does not know (it
+      // ended, or the server restarted) is 404, which tells the client to initialise again.
+      const sent = request.headers[Sessions.header]
+      if (sent !== undefined && !sessions.has(sent)) {
+        return refuse(404, -32001, "Not Found: no such MCP session; initialize again")
+      }
       const codec = JsonRpcCodec.make()
       const decoded = codec.decodeText(text)
       if (decoded.replies.length > 0) {
@@ -221,13 +229,21 @@ export const make = (security: Security) =>
       if (decoded.messages.length === 0) return HttpServerResponse.empty({ status: 202 })
 
       const id = nextClientId++
+      const initialize = decoded.messages.some((m) => m._tag === "Request" && m.tag === "initialize")
+      const session = sent ?? (initialize ? sessions.open() : undefined)
+      const withSession = (response: HttpServerResponse.HttpServerResponse) =>
+        initialize && session !== undefined
+          ? HttpServerResponse.setHeader(response, Sessions.header, session)
+          : response
       const mailbox = yield* Mailbox.make<JsonRpcCodec.Outgoing>()
       clients.set(id, { codec, mailbox })
+      if (session !== undefined) sessions.bind(id, session)
       const requestIds = decoded.messages.flatMap((m) => (m._tag === "Request" && m.id !== "" ? [m.id] : []))
       yield* Scope.addFinalizer(
         yield* Effect.scope,
         Effect.suspend(() => {
           clients.delete(id)
+          sessions.unbind(id)
           disconnects.unsafeOffer(id)
           // The client went away (or the answer is sent): interrupt whatever is still running for it.
           return codec.pending() === 0
@@ -243,7 +259,9 @@ export const make = (security: Security) =>
       // One request per POST: its answer is the response; server notifications meanwhile have no stream to go on.
       while (true) {
         const [items, done] = yield* mailbox.takeAll
-        for (const item of items) if ("result" in item || "error" in item) return HttpServerResponse.unsafeJson(item)
+        for (const item of items) {
+          if ("result" in item || "error" in item) return withSession(HttpServerResponse.unsafeJson(item))
+        }
         if (done) return HttpServerResponse.empty({ status: 202 })
       }
     }).pipe(Effect.interruptible)
@@ -252,8 +270,14 @@ export const make = (security: Security) =>
       const request = yield* HttpServerRequest.HttpServerRequest
       const refused = yield* guard(request)
       if (Option.isSome(refused)) return refused.value
-      // No server-initiated stream (GET) and no sessions to end (DELETE).
-      return refuse(405, -32000, "Method Not Allowed", { allow: "POST" })
+      // No server-initiated stream (GET); DELETE ends a session, and is refused without one.
+      const session = request.headers[Sessions.header]
+      if (request.method === "DELETE" && session !== undefined) {
+        return sessions.close(session)
+          ? HttpServerResponse.empty({ status: 204 })
+          : refuse(404, -32001, "Not Found: no such MCP session")
+      }
+      return refuse(405, -32000, "Method Not Allowed", { allow: "POST, DELETE" })
     })
 
     const protocol = yield* RpcServer.Protocol.make((writeRequest_) => {
@@ -278,16 +302,21 @@ export const make = (security: Security) =>
       })
     })
 
-    return { protocol, post, methodNotAllowed } as const
+    return {
+      protocol,
+      post,
+      methodNotAllowed,
+      sessions: { sessionOf: sessions.sessionOf, onClose: sessions.onClose }
+    } as const
   })
 
 /** Registers the endpoint at `path` of the default router and returns its protocol. */
 export const register = (path: HttpRouter.PathInput, security: Security) =>
   Effect.gen(function* () {
     const router = yield* HttpRouter.Default
-    const { methodNotAllowed, post, protocol } = yield* make(security)
+    const { methodNotAllowed, post, protocol, sessions } = yield* make(security)
     yield* router.post(path, post)
     yield* router.get(path, methodNotAllowed)
     yield* router.del(path, methodNotAllowed)
-    return protocol
+    return { protocol, sessions }
   })

@@ -10,6 +10,7 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Blacklist from "../Blacklist.js"
 import type { ListCapability } from "../Capability.js"
+import * as Paging from "../Paging.js"
 import * as PostProcessing from "../PostProcessing.js"
 import * as Progress from "../Progress.js"
 import type { DriverResult, ProviderDriver } from "../ProviderDriver.js"
@@ -27,6 +28,7 @@ import { callGuard } from "./stages/callGuard.js"
 import { driverCall } from "./stages/driverCall.js"
 import type { ListCall } from "./stages/inputCall.js"
 import { optionGate } from "./stages/optionGate.js"
+import { pageStore } from "./stages/pageStore.js"
 import { privateHostGuard } from "./stages/privateHostGuard.js"
 import { quota } from "./stages/quota.js"
 import { resultCheck } from "./stages/resultCheck.js"
@@ -66,6 +68,8 @@ export const collect = (
     const { capability, inputs, searchOptions } = request
     const urlPolicy = UrlPolicy.fromSettings(env.settings)
     const filtersDomains = SearchDomains.isActive(searchOptions)
+    // Fetched pages are served in pages (the whole page up to the hard cap when the request names no window).
+    const window = capability === "fetchUrls" ? (request.paging ?? Paging.defaultWindow) : undefined
 
     // The domain options hold on every result, also where the provider took them natively: providers match
     // loosely. What they drop is logged, as the blacklist's drops are.
@@ -97,11 +101,12 @@ export const collect = (
           Effect.flatMap((config) => {
             const ctx = driverContext(env, config)
             const driver = driverCall(call, () => resolved.call(input, ctx))
-            return callGuard(
-              call,
-              ctx.timeout,
-              cache(call, ctx, quota(call, resultCheck(call, ctx.maxResults, driver)))
-            )
+            const checked = quota(call, resultCheck(call, ctx.maxResults, driver))
+            return window === undefined
+              ? callGuard(call, ctx.timeout, cache(call, ctx, checked))
+              : callGuard(call, ctx.timeout, pageStore(call, ctx, window, cache(call, ctx, checked))).pipe(
+                  Effect.map((results) => results.map((result) => Paging.apply(result, window)))
+                )
           }),
           Effect.flatMap((results) => withDomains(input, results)),
           Effect.map(Either.right),
@@ -167,7 +172,8 @@ export const finish = (
       PostProcessing.run(kept, {
         query,
         budget: env.settings.budget,
-        compression: env.settings.compression
+        compression: env.settings.compression,
+        continuable: capability === "fetchUrls"
       })
     )
     yield* Effect.annotateCurrentSpan({

@@ -8,6 +8,7 @@ import * as Compression from "../Compression.js"
 import * as ContentBudget from "../ContentBudget.js"
 import type { DriverContext } from "../ProviderDriver.js"
 import type { ProviderConfig } from "../ProviderConfig.js"
+import type * as PageStore from "../PageStore.js"
 import type * as ProviderRegistry from "../ProviderRegistry.js"
 import type * as Settings from "../Settings.js"
 import * as UsageSink from "../UsageSink.js"
@@ -19,6 +20,8 @@ export interface Env {
   readonly registry: Context.Tag.Service<typeof ProviderRegistry.ProviderRegistry>
   /** The application's own `fetchUrls`, handed to drivers (a search provider that reads the pages it finds). */
   readonly fetchUrls: DriverContext["fetchUrls"]
+  /** Where fetched pages wait to be read on (the `fetchUrls` service's own); other capabilities have none. */
+  readonly pages?: PageStore.PageStore.Service | undefined
 }
 
 /** A driver context for a call: the resolved configuration, the provider's options and the late-bound fetcher. */

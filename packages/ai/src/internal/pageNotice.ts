@@ -1,0 +1,34 @@
+/**
+ * The one line that follows a page `web_fetch` served in part: where it was cut, of how many characters, and the
+ * exact call that reads on; or that the page ended, or that the start asked for lies past the end. Built from the
+ * paging fields of the result, so every cut (page size, content budget, hard cap) is visible with its numbers.
+ */
+
+const figure = (n: number): string => n.toLocaleString("en-US")
+
+/** What a served page says about itself (`Paging`'s fields), and the id it can be read on by. */
+export interface Served {
+  readonly id: string
+  readonly content: string
+  readonly totalLength?: number | undefined
+  readonly nextStartIndex?: number | undefined
+}
+
+/** Where the content of a served page starts in the whole page. */
+export const startOf = (page: Served): number =>
+  page.totalLength === undefined ? 0 : Math.max(0, (page.nextStartIndex ?? page.totalLength) - page.content.length)
+
+/** The notice for a served page, or none when it is the whole page. */
+export const notice = (page: Served): string | undefined => {
+  const total = page.totalLength
+  if (total === undefined) return undefined
+  const start = startOf(page)
+  if (page.nextStartIndex !== undefined) {
+    const next = page.nextStartIndex
+    return `… [cut at ${figure(next)} of ${figure(total)} characters; to read on, call web_fetch with items: [{"url": "${page.id}", "startIndex": ${next}}]]`
+  }
+  if (page.content.length === 0 && start >= total) {
+    return `[startIndex ${figure(start)} is past the end: the page has ${figure(total)} characters; there is nothing more to read]`
+  }
+  return `[end of the page: characters ${figure(start)} to ${figure(total)} of ${figure(total)}]`
+}
