@@ -361,7 +361,8 @@ const fromDirective = (
         return Either.left(`websearch has no ${directive.option._tag} option`)
     }
   }
-  if (directive.leftover.length > 0) return Either.left(`${name} takes no arguments (got ${directive.leftover.join(" ")})`)
+  if (directive.leftover.length > 0)
+    return Either.left(`${name} takes no arguments (got ${directive.leftover.join(" ")})`)
   const parsed = directive.value as Grammar.Parsed
   const sub = parsed.subcommand.value
   if (sub === undefined) return Either.right(Command.Help({ topic: undefined, json, text: usage }))
@@ -379,7 +380,8 @@ export const parse = (argv: ReadonlyArray<string>): Either.Either<Command, Usage
   const fail = (message: string) => Either.left(new UsageError({ message, json }))
   const index = commandIndex(argv)
   const rest = index === -1 ? argv : [...argv.slice(0, index), ...argv.slice(index + 1)]
-  if (argv.includes("--version") && (index === -1 || argv[index] !== "help")) return Either.right(Command.Version({ json }))
+  if (argv.includes("--version") && (index === -1 || argv[index] !== "help"))
+    return Either.right(Command.Version({ json }))
   if (index === -1) {
     const unknown = argv.find((token) => token.startsWith("-") && token !== "--help" && token !== "-h")
     if (unknown !== undefined && Grammar.flagOf(unknown) === undefined) return fail(`unknown option ${unknown}`)

@@ -50,7 +50,8 @@ export const locate = (
   const fallback = defaultPath(env)
   if (flag !== undefined && flag !== "") return { path: flag, from: "--config", defaultPath: fallback }
   const variable = env.WEBSEARCH_CONFIG
-  if (variable !== undefined && variable !== "") return { path: variable, from: "WEBSEARCH_CONFIG", defaultPath: fallback }
+  if (variable !== undefined && variable !== "")
+    return { path: variable, from: "WEBSEARCH_CONFIG", defaultPath: fallback }
   return exists(fallback)
     ? { path: fallback, from: "XDG_CONFIG_HOME", defaultPath: fallback }
     : { path: undefined, from: "none", defaultPath: fallback }

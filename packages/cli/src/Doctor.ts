@@ -153,7 +153,9 @@ export const run = (
     }
     const persistent = Either.isRight(input) && input.right.cache?.persistent === true
     lines.push(cacheLine(env, persistent), ...(yield* redisLines(env)))
-    lines.push(chromium(env, command.render !== undefined ? command.render !== "never" : built.right.render !== "never"))
+    lines.push(
+      chromium(env, command.render !== undefined ? command.render !== "never" : built.right.render !== "never")
+    )
     return report(lines)
   })
 

@@ -117,11 +117,7 @@ const succeed = (common: Cli.CommonOptions, value: unknown, human: string): Outc
 })
 
 /** A list answer with the inputs refused before the request, and its closing line when some inputs failed. */
-const listed = (
-  command: Cli.CommonOptions,
-  response: WebSearchResponse.WebSearchResponse,
-  output: Output
-): Outcome => {
+const listed = (command: Cli.CommonOptions, response: WebSearchResponse.WebSearchResponse, output: Output): Outcome => {
   const merged = {
     ...response,
     inputs: [...output.refused.map((f) => f.input), ...response.inputs],
@@ -236,7 +232,8 @@ const prepare = (command: ListCommand, io: Io): Either.Either<Inputs.Prepared, C
   const expanded = Inputs.expandStdin(raw, io.stdin ?? (() => ""))
   const prepared = command._tag === "Search" ? Inputs.prepareKeywords(expanded) : Inputs.prepareUrls(expanded)
   if (prepared.inputs.length > 0) return Either.right(prepared)
-  if (prepared.refused.length === 0) return fail(`standard input held no ${command._tag === "Search" ? "KEYWORD" : "URL"}`)
+  if (prepared.refused.length === 0)
+    return fail(`standard input held no ${command._tag === "Search" ? "KEYWORD" : "URL"}`)
   return fail(
     `no input can be sent: ${prepared.refused.map((failure) => Layout.oneLine(failure.message, 300)).join("; ")}`
   )
@@ -274,12 +271,20 @@ export const run = (argv: ReadonlyArray<string>, io: Io, options: RunOptions = {
       return Effect.sync(() => {
         // `--json` promises exactly one JSON object on stdout, whatever else the command line asks for.
         const text = unstyled(command.text)
-        io.stdout(command.json ? `${JSON.stringify({ ok: true, response: { usage: text } })}\n` : look.colour ? command.text : text)
+        io.stdout(
+          command.json
+            ? `${JSON.stringify({ ok: true, response: { usage: text } })}\n`
+            : look.colour
+              ? command.text
+              : text
+        )
         return ExitCode.ok
       })
     case "Version":
       return Effect.sync(() => {
-        io.stdout(command.json ? `${JSON.stringify({ ok: true, response: { version: version() } })}\n` : `${version()}\n`)
+        io.stdout(
+          command.json ? `${JSON.stringify({ ok: true, response: { version: version() } })}\n` : `${version()}\n`
+        )
         return ExitCode.ok
       })
     case "Completions":
@@ -340,9 +345,14 @@ export const run = (argv: ReadonlyArray<string>, io: Io, options: RunOptions = {
         : undefined
     if (command.json) {
       const line = Render.jsonFailure(error)
-      io.stdout(partial === undefined ? `${line}\n` : `${line.slice(0, -1)},"partial":${Render.jsonSuccess(partial).slice(28, -1)}}\n`)
+      io.stdout(
+        partial === undefined
+          ? `${line}\n`
+          : `${line.slice(0, -1)},"partial":${Render.jsonSuccess(partial).slice(28, -1)}}\n`
+      )
     } else {
-      if (partial !== undefined) io.stdout(Render.response(partial, { format: command.format === "markdown" ? "markdown" : "text", look }))
+      if (partial !== undefined)
+        io.stdout(Render.response(partial, { format: command.format === "markdown" ? "markdown" : "text", look }))
       io.stderr(Render.error(error, { look: errLook, rendered }))
       const failures = error.failures ?? []
       if (failures.length > 0 && command.quiet !== true && list) {

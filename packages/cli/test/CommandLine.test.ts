@@ -71,10 +71,22 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve))
 })
 
-const json = (stdout: string): Record<string, any> => {
+/** The one JSON object of `--json`, with the fields these tests read. */
+interface Answer {
+  readonly ok: boolean
+  readonly response: {
+    readonly results: ReadonlyArray<{ readonly title: string }>
+    readonly failures: ReadonlyArray<Record<string, unknown>>
+    readonly lines: ReadonlyArray<Record<string, unknown>>
+  }
+  readonly error: Record<string, unknown>
+  readonly failures: ReadonlyArray<{ readonly input: string }>
+}
+
+const json = (stdout: string): Answer => {
   const lines = stdout.trim().split("\n")
   expect(lines).toHaveLength(1)
-  return JSON.parse(lines[0]) as Record<string, any>
+  return JSON.parse(lines[0]) as Answer
 }
 
 const tempDir = () => mkdtempSync(join(tmpdir(), "websearch-cli-21-"))
@@ -124,7 +136,7 @@ describe("websearch inputs and exit codes", { timeout: 120_000 }, () => {
     })
     expect(ran.code).toBe(0)
     const out = json(ran.stdout)
-    expect(out.response.results.map((r: { title: string }) => r.title).sort()).toEqual(["Page one", "Page two"])
+    expect(out.response.results.map((r) => r.title).sort()).toEqual(["Page one", "Page two"])
     expect(hits.sort()).toEqual(["/one", "/two"])
   })
 
@@ -132,7 +144,7 @@ describe("websearch inputs and exit codes", { timeout: 120_000 }, () => {
     // The local origin speaks plain HTTP, so the https attempt fails: its input shows the scheme that was added.
     const ran = await websearch(["fetch", `${hostPort}/page`, "--json", ...allow])
     expect(ran.code).toBe(1)
-    expect(json(ran.stdout).failures.map((f: { input: string }) => f.input)).toEqual([`https://${hostPort}/page`])
+    expect(json(ran.stdout).failures.map((f) => f.input)).toEqual([`https://${hostPort}/page`])
   })
 
   it("invalid URLs among valid ones are per-input failures: exit 0, the good page printed, a closing line", async () => {

@@ -205,9 +205,6 @@ export interface Parsed {
   readonly name: string
   readonly subcommand: {
     readonly _tag: "Some" | "None"
-    readonly value?: readonly [
-      CommandName,
-      { readonly options: Values; readonly args: ReadonlyArray<string> }
-    ]
+    readonly value?: readonly [CommandName, { readonly options: Values; readonly args: ReadonlyArray<string> }]
   }
 }

@@ -39,8 +39,8 @@ export const websearch = (
     let stdout = ""
     let stderr = ""
     let interrupted = false
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk))
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+    child.stdout?.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk))
+    child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
       stderr += chunk
       const mark = options.interruptWhenStderrHas
       if (!interrupted && mark !== undefined && stderr.includes(mark)) {
