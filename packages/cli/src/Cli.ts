@@ -8,9 +8,6 @@
 import * as CliConfig from "@effect/cli/CliConfig"
 import * as Descriptor from "@effect/cli/CommandDescriptor"
 import type * as CommandDirective from "@effect/cli/CommandDirective"
-import * as HelpDoc from "@effect/cli/HelpDoc"
-import type * as Span from "@effect/cli/HelpDoc/Span"
-import * as Usage from "@effect/cli/Usage"
 import * as FileSystem from "@effect/platform/FileSystem"
 import * as Path from "@effect/platform/Path"
 import * as Terminal from "@effect/platform/Terminal"
@@ -21,6 +18,7 @@ import * as Either from "effect/Either"
 import * as Exit from "effect/Exit"
 import * as Option from "effect/Option"
 import * as Grammar from "./internal/grammar.js"
+import * as Help from "./internal/help.js"
 import * as Overview from "./internal/overview.js"
 
 /**
@@ -134,72 +132,13 @@ const noTerminal: Terminal.Terminal = {
 // Every value is read as text, so parsing never touches the file system (a no-op one is provided).
 const cliConfig = CliConfig.make({ showBuiltIns: false, showTypes: false, finalCheckBuiltIn: false })
 
-const helpText = (doc: HelpDoc.HelpDoc): string => HelpDoc.toAnsiText(doc)
-
-const plain = (doc: HelpDoc.HelpDoc): string =>
-  // Our own help text, never remote input: the styles are removed to word the usage error on one line.
-  helpText(doc)
-    .replace(/\u001b\[[0-9;]*m/g, "")
-    .trim()
-
-// What @effect/cli says of every text or boolean option and every optional one: the flag table's own words say
-// more, so these lines are left out of the help.
-const boilerplate = new Set([
-  "A user-defined piece of text.",
-  "A true or false value.",
-  "This setting is optional.",
-  "This option may be repeated zero or more times.",
-  "This argument may be repeated zero or more times."
-])
-
-const spanText = (span: Span.Span): string => {
-  switch (span._tag) {
-    case "Text":
-    case "URI":
-      return span.value
-    case "Sequence":
-      return spanText(span.left) + spanText(span.right)
-    default:
-      return "value" in span ? spanText(span.value as Span.Span) : ""
-  }
-}
-
-const prune = (doc: HelpDoc.HelpDoc): HelpDoc.HelpDoc => {
-  switch (doc._tag) {
-    case "Paragraph":
-      return boilerplate.has(spanText(doc.value)) ? HelpDoc.empty : doc
-    case "Sequence": {
-      const left = prune(doc.left)
-      const right = prune(doc.right)
-      return HelpDoc.isEmpty(left) ? right : HelpDoc.isEmpty(right) ? left : HelpDoc.sequence(left, right)
-    }
-    case "DescriptionList":
-      return HelpDoc.descriptionList(
-        doc.definitions.map(([span, inner]) => [span, prune(inner)] as [Span.Span, HelpDoc.HelpDoc]) as [
-          [Span.Span, HelpDoc.HelpDoc],
-          ...Array<[Span.Span, HelpDoc.HelpDoc]>
-        ]
-      )
-    default:
-      return doc
-  }
-}
-
-/** The help of one command: its usage line, then its description, arguments and options. */
-const commandHelp = (directive: { usage: Usage.Usage; helpDoc: HelpDoc.HelpDoc }) => {
-  const lines = Usage.enumerate(directive.usage, cliConfig).map((span) =>
-    HelpDoc.p(HelpDoc.getSpan(HelpDoc.p(`websearch ${spanText(span)}`)))
-  )
-  return `${helpText(HelpDoc.blocks([HelpDoc.h1("USAGE"), ...lines, prune(directive.helpDoc)]))}\n`
-}
-
 /** The help of `websearch help COMMAND` and `websearch COMMAND --help`. */
 const helpOf = (name: Grammar.CommandName): string => {
   const parsed = Effect.runSyncExit(
     Descriptor.parse(Grammar.root, ["websearch", name, "--help"], cliConfig).pipe(provideParse)
   )
   if (Exit.isSuccess(parsed) && parsed.value._tag === "BuiltIn" && parsed.value.option._tag === "ShowHelp") {
-    return commandHelp(parsed.value.option)
+    return Help.commandHelp(parsed.value.option, cliConfig)
   }
   return usage
 }
@@ -354,7 +293,7 @@ const fromDirective = (
   if (directive._tag === "BuiltIn") {
     switch (directive.option._tag) {
       case "ShowHelp":
-        return Either.right(Command.Help({ topic: name, json, text: commandHelp(directive.option) }))
+        return Either.right(Command.Help({ topic: name, json, text: Help.commandHelp(directive.option, cliConfig) }))
       case "ShowVersion":
         return Either.right(Command.Version({ json }))
       default:
@@ -411,7 +350,7 @@ export const parse = (argv: ReadonlyArray<string>): Either.Either<Command, Usage
   )
   if (Exit.isFailure(exit)) {
     const error = Option.getOrUndefined(Cause.failureOption(exit.cause))
-    return fail(error === undefined ? "the command line cannot be read" : plain(error.error))
+    return fail(error === undefined ? "the command line cannot be read" : Help.plain(error.error))
   }
   return Either.mapLeft(fromDirective(exit.value, name, json), (message) => new UsageError({ message, json }))
 }
