@@ -373,3 +373,18 @@ export const completions = (shell: "bash" | "fish" | "zsh"): string => {
         : Descriptor.getZshCompletions
   return `${Effect.runSync(generate(Grammar.root, "websearch")).join("\n")}\n`
 }
+
+/**
+ * What `websearch --help` and `websearch COMMAND --help` print: the help with its styles when colour is on, without
+ * them otherwise, or one JSON object under `--json`.
+ *
+ * @since 0.2.0
+ * @category encoding
+ */
+export const helpOutput = (command: Extract<Command, { _tag: "Help" }>, colour: boolean): string => {
+  // Our own help text carries styles; they are removed when the output is not coloured.
+  const text = command.text.replace(/\u001b\[[0-9;]*m/g, "")
+  // `--json` promises exactly one JSON object on stdout, whatever else the command line asks for.
+  if (command.json) return `${JSON.stringify({ ok: true, response: { usage: text } })}\n`
+  return colour ? command.text : text
+}

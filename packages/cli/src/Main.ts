@@ -219,9 +219,6 @@ const usageError = (io: Io, usage: Cli.UsageError): number => {
   return ExitCode.usage
 }
 
-// Our own help text carries styles; they are removed when the output is not coloured.
-const unstyled = (text: string): string => text.replace(/\u001b\[[0-9;]*m/g, "")
-
 type ListCommand = Extract<Cli.Command, { _tag: "Search" | "Fetch" }>
 
 /** The inputs of a search or fetch: `-` expanded, bare domains with https, malformed ones refused one by one. */
@@ -269,15 +266,7 @@ export const run = (argv: ReadonlyArray<string>, io: Io, options: RunOptions = {
   switch (command._tag) {
     case "Help":
       return Effect.sync(() => {
-        // `--json` promises exactly one JSON object on stdout, whatever else the command line asks for.
-        const text = unstyled(command.text)
-        io.stdout(
-          command.json
-            ? `${JSON.stringify({ ok: true, response: { usage: text } })}\n`
-            : look.colour
-              ? command.text
-              : text
-        )
+        io.stdout(Cli.helpOutput(command, look.colour))
         return ExitCode.ok
       })
     case "Version":

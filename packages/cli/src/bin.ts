@@ -7,12 +7,24 @@
 import { readFileSync } from "node:fs"
 import * as QuickAnswer from "./internal/quickAnswer.js"
 
-const quick = QuickAnswer.answer(process.argv.slice(2))
+const argv = process.argv.slice(2)
+const quick = QuickAnswer.answer(argv)
 if (quick !== undefined) {
   process.stdout.write(quick.stdout)
   process.exitCode = quick.code
-} else {
+} else if (!(await commandHelp())) {
   await runCommand()
+}
+
+// A command's help needs the command tree only, not the capabilities: answered without loading them.
+async function commandHelp(): Promise<boolean> {
+  if (!argv.includes("--help") && !argv.includes("-h") && argv[0] !== "help") return false
+  const [Cli, Terminal] = await Promise.all([import("./Cli.js"), import("./internal/terminal.js")])
+  const parsed = Cli.parse(argv)
+  if (parsed._tag === "Left" || parsed.right._tag !== "Help") return false
+  const look = Terminal.look({ isTTY: process.stdout.isTTY, columns: process.stdout.columns }, process.env)
+  process.stdout.write(Cli.helpOutput(parsed.right, look.colour))
+  return true
 }
 
 async function runCommand() {
