@@ -57,6 +57,22 @@ export interface CommonOptions {
 }
 
 /**
+ * The search options of `search`, as `SearchKeywordsRequest` names them; each is set only when its flag is given.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface SearchOptions {
+  readonly timeRange?: "day" | "week" | "month" | "year" | undefined
+  readonly includeDomains?: ReadonlyArray<string> | undefined
+  readonly excludeDomains?: ReadonlyArray<string> | undefined
+  readonly language?: string | undefined
+  readonly country?: string | undefined
+  readonly safeSearch?: "off" | "moderate" | "strict" | undefined
+  readonly topic?: "general" | "news" | undefined
+}
+
+/**
  * A parsed command line.
  *
  * @since 0.1.0
@@ -67,7 +83,12 @@ export type Command = Data.TaggedEnum<{
   Help: { readonly topic: string | undefined; readonly json: boolean; readonly text: string }
   Version: { readonly json: boolean }
   Completions: { readonly json: boolean; readonly shell: "bash" | "fish" | "zsh" }
-  Search: CommonOptions & { readonly keywords: ReadonlyArray<string>; readonly maxResults: number | undefined }
+  Search: CommonOptions & {
+    readonly keywords: ReadonlyArray<string>
+    readonly maxResults: number | undefined
+    /** The request's search options (`--time-range`, `--include-domain`, ...), as the request names them. */
+    readonly searchOptions?: SearchOptions | undefined
+  }
   Fetch: CommonOptions & { readonly urls: ReadonlyArray<string> }
   Research: CommonOptions & { readonly query: string; readonly domains: ReadonlyArray<string> }
   Providers: CommonOptions
@@ -207,6 +228,37 @@ const common = (values: Grammar.Values, json: boolean): Either.Either<CommonOpti
     }
   })
 
+const code = (option: string, raw: string, kind: string): Either.Either<string, string> =>
+  /^[a-z]{2}$/i.test(raw) ? Either.right(raw) : Either.left(`${option} takes a two-letter ${kind} code, not "${raw}"`)
+
+// One line per flag: the request field it sets, read and checked. A new search option is one more line.
+const searchOptions = (values: Grammar.Values): Either.Either<SearchOptions, string> =>
+  Either.gen(function* () {
+    const options: SearchOptions = {
+      timeRange: yield* optional(text(values, "time-range"), (raw) =>
+        choice("--time-range", raw, ["day", "week", "month", "year"] as const)
+      ),
+      includeDomains: list(values, "include-domain"),
+      excludeDomains: list(values, "exclude-domain"),
+      language: yield* optional(text(values, "language"), (raw) =>
+        Either.map(code("--language", raw, "ISO 639-1 language"), (c) => c.toLowerCase())
+      ),
+      country: yield* optional(text(values, "country"), (raw) =>
+        Either.map(code("--country", raw, "ISO 3166-1 country"), (c) => c.toUpperCase())
+      ),
+      safeSearch: yield* optional(text(values, "safe-search"), (raw) =>
+        choice("--safe-search", raw, ["off", "moderate", "strict"] as const)
+      ),
+      topic: yield* optional(text(values, "topic"), (raw) => choice("--topic", raw, ["general", "news"] as const))
+    }
+    // Unset options stay out of the request, so a provider without them is never asked for them.
+    return Object.fromEntries(
+      Object.entries(options).filter(
+        ([, value]) => value !== undefined && !(Array.isArray(value) && value.length === 0)
+      )
+    ) as SearchOptions
+  })
+
 const noArguments = (name: string, args: ReadonlyArray<string>): Either.Either<void, string> =>
   args.length > 0 ? Either.left(`${name} takes no arguments (got ${args.join(" ")})`) : Either.void
 
@@ -226,7 +278,7 @@ const build = (
             ? wholeNumber("--max-results", raw, 1, 50)
             : Either.left(`--max-results takes a whole number from 1 to 50, not "${raw}"`)
         )
-        return Command.Search({ ...base, keywords: args, maxResults })
+        return Command.Search({ ...base, keywords: args, maxResults, searchOptions: yield* searchOptions(values) })
       }
       case "fetch":
         if (args.length === 0) return yield* Either.left("fetch needs at least one URL")

@@ -152,7 +152,8 @@ const program = (
         SearchKeywords.searchKeywords({
           keywords: inputs,
           ...(command.provider === undefined ? {} : { providerId: command.provider }),
-          ...(command.maxResults === undefined ? {} : { maxResults: command.maxResults })
+          ...(command.maxResults === undefined ? {} : { maxResults: command.maxResults }),
+          ...command.searchOptions
         }),
         (response) => listed(command, response, output)
       )

@@ -10,6 +10,7 @@ import { createServer, type Server, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { bundleModule } from "./support/bundleModule.js"
 import { websearch } from "./support/process.js"
 
 const duckduckgoPage = readFileSync(new URL("../../providers/test/fixtures/duckduckgo.html", import.meta.url), "utf8")
@@ -192,6 +193,79 @@ describe("websearch inputs and exit codes", { timeout: 120_000 }, () => {
     expect(ran.code).toBe(130)
     expect(ran.stdout).toContain("Page fast")
     expect(ran.stderr).toContain("Aborted/interrupted")
+  })
+})
+
+describe("websearch search options", { timeout: 120_000 }, () => {
+  it("--time-range, --include-domain, --exclude-domain, --language, --country, --safe-search, --topic reach the request", async () => {
+    const module = await bundleModule("optionsEchoModule")
+    const ran = await websearch(
+      [
+        "search",
+        "effect",
+        "--provider",
+        "searxng",
+        "--time-range",
+        "week",
+        "--include-domain",
+        "a.example",
+        "--include-domain",
+        "b.example",
+        "--exclude-domain",
+        "c.example",
+        "--language",
+        "DE",
+        "--country",
+        "at",
+        "--safe-search",
+        "strict",
+        "--topic",
+        "news",
+        "--json",
+        "--allow-host",
+        "127.0.0.1:9"
+      ],
+      // The echo never calls its endpoint; it only has to have one.
+      { WEBSEARCH_PROVIDER_MODULES: module, SEARXNG_API_HOST: "http://127.0.0.1:9" }
+    )
+    expect(ran.code).toBe(0)
+    const echoed = JSON.parse((json(ran.stdout).response.results[0] as unknown as { content: string }).content)
+    expect(echoed).toEqual({
+      timeRange: "week",
+      includeDomains: ["a.example", "b.example"],
+      excludeDomains: ["c.example"],
+      language: "de",
+      country: "AT",
+      safeSearch: "strict",
+      topic: "news"
+    })
+    // Without the flags the request carries no option.
+    const plain = await websearch(
+      ["search", "effect", "--provider", "searxng", "--json", "--allow-host", "127.0.0.1:9"],
+      {
+        WEBSEARCH_PROVIDER_MODULES: module,
+        SEARXNG_API_HOST: "http://127.0.0.1:9"
+      }
+    )
+    expect(JSON.parse((json(plain.stdout).response.results[0] as unknown as { content: string }).content)).toEqual({})
+  })
+
+  it.each([
+    [["--time-range", "fortnight"], "--time-range takes day, week, month or year"],
+    [["--language", "deu"], "--language takes a two-letter"],
+    [["--country", "1"], "--country takes a two-letter"],
+    [["--safe-search", "on"], "--safe-search takes off, moderate or strict"],
+    [["--topic", "sports"], "--topic takes general or news"]
+  ])("a malformed %j is a usage error naming the flag", async (flags, fragment) => {
+    const ran = await websearch(["search", "x", ...flags])
+    expect(ran.code).toBe(2)
+    expect(ran.stderr).toContain(fragment)
+  })
+
+  it("the search options are search's: on fetch they are misplaced", async () => {
+    const ran = await websearch(["fetch", "https://a.example/", "--time-range", "week"])
+    expect(ran.code).toBe(2)
+    expect(ran.stderr).toContain('--time-range does not apply to "fetch"')
   })
 })
 

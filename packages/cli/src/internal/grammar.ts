@@ -41,6 +41,25 @@ const lists: ReadonlyArray<CommandName> = ["search", "fetch"]
 /** Every option of every command. The order is the order of the help. */
 export const flags: ReadonlyArray<Flag> = [
   { name: "max-results", value: "N", commands: ["search"], help: "results per keyword, 1-50" },
+  { name: "time-range", value: "day|week|month|year", commands: ["search"], help: "only results from this period" },
+  {
+    name: "include-domain",
+    value: "DOMAIN",
+    repeat: true,
+    commands: ["search"],
+    help: "only results from this domain; repeatable (up to 20)"
+  },
+  {
+    name: "exclude-domain",
+    value: "DOMAIN",
+    repeat: true,
+    commands: ["search"],
+    help: "no results from this domain; repeatable (up to 20)"
+  },
+  { name: "language", value: "CODE", commands: ["search"], help: "results in this language (ISO 639-1: de, en)" },
+  { name: "country", value: "CODE", commands: ["search"], help: "results for this country (ISO 3166-1: DE, US)" },
+  { name: "safe-search", value: "off|moderate|strict", commands: ["search"], help: "filter adult content" },
+  { name: "topic", value: "general|news", commands: ["search"], help: "the kind of results (news: recent articles)" },
   {
     name: "allow-domain",
     value: "DOMAIN",

@@ -143,6 +143,8 @@ const flagWords: ReadonlyArray<readonly [string, string]> = [
   ["urlPolicy.allowHosts", "--allow-host"],
   ["urlPolicy.allowCidrs", "--allow-cidr"],
   ["pass providerId", "pass --provider ID"],
+  ["includeDomains", "--include-domain"],
+  ["excludeDomains", "--exclude-domain"],
   ["providerId", "--provider"]
 ]
 

@@ -20,6 +20,9 @@ Usage:
 Options (see each command's --help for all of them):
   --provider ID       use this provider instead of the capability's default
   --max-results N     results per keyword, 1-50 (search)
+  --time-range R      day, week, month or year (search; also --include-domain D and --exclude-domain D,
+                      repeatable, --language CODE, --country CODE, --safe-search off|moderate|strict,
+                      --topic general|news)
   --format FORMAT     text (the default), markdown or json (search, fetch, research)
   --quiet, -q         results only: no progress lines, no closing summary (search, fetch, research)
   --timeout SECONDS   each provider call's time limit, 1-3600 (search, fetch, research)
