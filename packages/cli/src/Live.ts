@@ -175,4 +175,4 @@ export const layer = (
  * @since 0.2.0
  * @category models
  */
-export type Stores = Layer.Layer<never, WebSearchError.Unavailable, Composition.Composition>
+export type Stores = Layer.Layer<never, WebSearchError.Unavailable, Composition.Composition | Settings.Settings>

@@ -5,6 +5,7 @@
  *
  * @since 0.1.0
  */
+import * as Blacklist from "@websearch/core/Blacklist"
 import * as Composition from "@websearch/core/Composition"
 import * as FetchUrls from "@websearch/core/FetchUrls"
 import * as Progress from "@websearch/core/Progress"
@@ -86,6 +87,9 @@ const cacheStores = (
 ): Live.Stores =>
   ResultCache.layerScoped(
     Effect.gen(function* () {
+      // What Ctrl-C prints honours the blacklist and allowlist, as the finished request would have.
+      const settings = yield* Settings.Settings
+      recorder.keep((url) => Blacklist.isAllowed(settings.filter, url))
       const input = yield* Effect.orElseSucceed(Live.settingsInput(command, env), () => ({}) as Settings.SettingsInput)
       if (command.noCache === true || input.cache?.persistent !== true) return recorder.serviceOver(undefined)
       const PersistentCache = yield* Effect.promise(() => import("./PersistentCache.js"))
@@ -331,15 +335,10 @@ export const run = (argv: ReadonlyArray<string>, io: Io, options: RunOptions = {
     // Ctrl-C: what was already received is printed before the interruption is reported.
     const partial =
       error._tag === "Aborted" && recorder !== undefined
-        ? recorder.partial(command._tag === "Search" ? "searchKeywords" : "fetchUrls", inputs, () => true)
+        ? recorder.partial(command._tag === "Search" ? "searchKeywords" : "fetchUrls", inputs)
         : undefined
     if (command.json) {
-      const line = Render.jsonFailure(error)
-      io.stdout(
-        partial === undefined
-          ? `${line}\n`
-          : `${line.slice(0, -1)},"partial":${Render.jsonSuccess(partial).slice(28, -1)}}\n`
-      )
+      io.stdout(`${Render.jsonFailure(error, partial)}\n`)
     } else {
       if (partial !== undefined)
         io.stdout(Render.response(partial, { format: command.format === "markdown" ? "markdown" : "text", look }))

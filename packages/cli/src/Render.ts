@@ -44,7 +44,9 @@ export const jsonSuccess = (response: unknown): string => json({ ok: true, respo
  * @category encoding
  */
 export const jsonFailure = (
-  error: WebSearchError.WebSearchError | { readonly _tag: "UsageError"; readonly message: string }
+  error: WebSearchError.WebSearchError | { readonly _tag: "UsageError"; readonly message: string },
+  /** What an interrupted search or fetch had already received (Ctrl-C), as a response. */
+  partial?: unknown
 ): string => {
   if (error._tag === "UsageError") {
     return json({
@@ -54,7 +56,7 @@ export const jsonFailure = (
     })
   }
   const { failures, ...rest } = WebSearchError.toJson(error)
-  return json({ ok: false, error: rest, failures: failures ?? [] })
+  return json({ ok: false, error: rest, failures: failures ?? [], ...(partial === undefined ? {} : { partial }) })
 }
 
 const oneLine = Layout.oneLine
