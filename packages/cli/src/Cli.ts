@@ -40,6 +40,8 @@ export interface CommonOptions {
   readonly verbose: boolean
   readonly config: string | undefined
   readonly provider: string | undefined
+  /** `--provider` given 2 to 5 times (search): the providers of a fused search. */
+  readonly providers?: ReadonlyArray<string> | undefined
   /** Hosts added to the URL policy's allowlist (`--allow-host`), e.g. a self-hosted service. */
   readonly allowHosts: ReadonlyArray<string>
   /** CIDRs added to the URL policy's allowlist (`--allow-cidr`), e.g. a fake-IP proxy range. */
@@ -204,7 +206,7 @@ const flag = (values: Grammar.Values, name: string): boolean => values[name] ===
 const optional = <A>(raw: string | undefined, read: (raw: string) => Either.Either<A, string>) =>
   raw === undefined ? Either.right(undefined) : read(raw)
 
-const common = (values: Grammar.Values, json: boolean): Either.Either<CommonOptions, string> =>
+const common = (values: Grammar.Values, json: boolean, fuses: boolean): Either.Either<CommonOptions, string> =>
   Either.gen(function* () {
     const render = yield* optional(text(values, "render"), (raw) =>
       choice("--render", raw, ["never", "auto", "always"] as const)
@@ -213,11 +215,15 @@ const common = (values: Grammar.Values, json: boolean): Either.Either<CommonOpti
       choice("--format", raw, ["text", "markdown", "json"] as const)
     )
     const timeout = yield* optional(text(values, "timeout"), (raw) => wholeNumber("--timeout", raw, 1, 3600))
+    const providers = list(values, "provider")
+    // Several providers fuse a search (`providerIds`); every other command takes one.
+    if (providers.length > 1 && !fuses) return yield* Either.left("--provider is given once here (search takes 2 to 5)")
     return {
       json: json || format === "json",
       verbose: flag(values, "verbose"),
       config: text(values, "config"),
-      provider: text(values, "provider"),
+      provider: providers.length === 1 ? providers[0] : undefined,
+      ...(providers.length > 1 ? { providers } : {}),
       allowHosts: list(values, "allow-host"),
       allowCidrs: list(values, "allow-cidr"),
       ...(render === undefined ? {} : { render }),
@@ -269,7 +275,7 @@ const build = (
   json: boolean
 ): Either.Either<Command, string> =>
   Either.gen(function* () {
-    const base = yield* common(values, json)
+    const base = yield* common(values, json, name === "search")
     switch (name) {
       case "search": {
         if (args.length === 0) return yield* Either.left("search needs at least one KEYWORD")

@@ -156,6 +156,7 @@ const program = (
         SearchKeywords.searchKeywords({
           keywords: inputs,
           ...(command.provider === undefined ? {} : { providerId: command.provider }),
+          ...(command.providers === undefined ? {} : { providerIds: command.providers }),
           ...(command.maxResults === undefined ? {} : { maxResults: command.maxResults }),
           ...command.searchOptions
         }),

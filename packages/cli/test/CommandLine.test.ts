@@ -250,6 +250,26 @@ describe("websearch search options", { timeout: 120_000 }, () => {
     expect(JSON.parse((json(plain.stdout).response.results[0] as unknown as { content: string }).content)).toEqual({})
   })
 
+  it("--provider given twice fuses the search over both; on another command it is a usage error", async () => {
+    const module = await bundleModule("optionsEchoModule")
+    const ran = await websearch(
+      ["search", "alpha", "--provider", "duckduckgo", "--provider", "searxng", "--json", "--allow-host", hostPort],
+      { WEBSEARCH_PROVIDER_MODULES: module, SEARXNG_API_HOST: origin, DUCKDUCKGO_API_HOST: origin }
+    )
+    expect(ran.code).toBe(0)
+    const response = json(ran.stdout).response as unknown as { providerId: string; providerIds: Array<string> }
+    expect(response.providerId).toBe("fusion")
+    expect(response.providerIds).toEqual(["duckduckgo", "searxng"])
+    const human = await websearch(
+      ["search", "alpha", "--provider", "duckduckgo", "--provider", "searxng", "--allow-host", hostPort],
+      { WEBSEARCH_PROVIDER_MODULES: module, SEARXNG_API_HOST: origin, DUCKDUCKGO_API_HOST: origin }
+    )
+    expect(human.stdout).toMatch(/^\[1\] .* \((duckduckgo|searxng)(, (duckduckgo|searxng))?\)$/m)
+    const misplaced = await websearch(["fetch", "https://a.example/", "--provider", "fetch", "--provider", "jina"])
+    expect(misplaced.code).toBe(2)
+    expect(misplaced.stderr).toContain("--provider is given once here")
+  })
+
   it.each([
     [["--time-range", "fortnight"], "--time-range takes day, week, month or year"],
     [["--language", "deu"], "--language takes a two-letter"],

@@ -110,8 +110,11 @@ export const flags: ReadonlyArray<Flag> = [
   {
     name: "provider",
     value: "ID",
+    repeat: true,
     commands: "all",
-    help: "use this provider instead of the capability's default (providers: show only this one)"
+    help:
+      "use this provider instead of the capability's default (providers: show only this one); search takes it " +
+      "2 to 5 times for a fused search over those providers"
   },
   {
     name: "allow-host",

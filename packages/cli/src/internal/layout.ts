@@ -55,6 +55,12 @@ const groups = (response: WebSearchResponse): Array<readonly [string, Array<WebS
 const markdownText = (text: string): string => text.replace(/[[\]\\]/g, (c) => `\\${c}`)
 const markdownUrl = (url: string): string => url.replace(/[()\s]/g, (c) => encodeURIComponent(c))
 
+// A fused search names the providers that found each result, best-ranked first.
+const via = (result: WebSearchResult, look: Terminal.Look): string =>
+  result.providers === undefined || result.providers.length === 0
+    ? ""
+    : Terminal.style(look, "dim", ` (${safeLine(result.providers.join(", "), 200)})`)
+
 const textSearch = (response: WebSearchResponse, look: Terminal.Look): Array<string> => {
   const lines: Array<string> = []
   const grouped = groups(response)
@@ -68,7 +74,7 @@ const textSearch = (response: WebSearchResponse, look: Terminal.Look): Array<str
       n++
       // A title or URL with a line break in it would print lines that look like other results.
       lines.push(
-        `${Terminal.style(look, "bold", `[${n}]`)} ${safeLine(result.title, 300) || "(untitled)"}`,
+        `${Terminal.style(look, "bold", `[${n}]`)} ${safeLine(result.title, 300) || "(untitled)"}${via(result, look)}`,
         `    ${Terminal.style(look, "cyan", safeLine(result.url, 2000))}`
       )
       if (result.content.length > 0) {

@@ -18,7 +18,7 @@ Usage:
   websearch help COMMAND        the options of one command (the same as websearch COMMAND --help)
 
 Options (see each command's --help for all of them):
-  --provider ID       use this provider instead of the capability's default
+  --provider ID       use this provider instead of the capability's default (search: 2-5 times to fuse them)
   --max-results N     results per keyword, 1-50 (search)
   --time-range R      day, week, month or year (search; also --include-domain D and --exclude-domain D,
                       repeatable, --language CODE, --country CODE, --safe-search off|moderate|strict,

@@ -20,6 +20,11 @@ export const layer = ProviderRegistry.register({
   searchOptions: ["timeRange", "includeDomains", "excludeDomains", "language", "country", "safeSearch", "topic"],
   searchKeywords: (keyword, ctx) =>
     Effect.succeed([
-      { title: `Options for ${keyword}`, url: "https://echo.example/", content: JSON.stringify(ctx.searchOptions) }
+      {
+        title: `Options for ${keyword}`,
+        // On the first included domain, so the request's domain filter keeps the answer.
+        url: `https://${ctx.searchOptions.includeDomains?.[0] ?? "echo.example"}/`,
+        content: JSON.stringify(ctx.searchOptions)
+      }
     ])
 })
