@@ -345,7 +345,8 @@ export const run = (argv: ReadonlyArray<string>, io: Io, options: RunOptions = {
         io.stdout(Render.response(partial, { format: command.format === "markdown" ? "markdown" : "text", look }))
       io.stderr(Render.error(error, { look: errLook, rendered }))
       const failures = error.failures ?? []
-      if (failures.length > 0 && command.quiet !== true && list) {
+      // One failure is the error line itself; the closing line is for several.
+      if (failures.length > 1 && command.quiet !== true && list) {
         io.stderr(Render.summary(refused.length + inputs.length, failures, errLook))
       }
     }
