@@ -29,13 +29,16 @@ export const expandStdin = (args: ReadonlyArray<string>, stdin: () => string): R
   })
 }
 
+const hasScheme = /^[a-z][a-z0-9+.-]*:\/\//i
+
 /**
- * A URL as typed: one without `://` is a bare domain (or host and path) and means https. Only the scheme is added;
+ * A URL as typed: one without `scheme://` is a bare domain (or host and path) and means https. Only the scheme is added;
  * everything else is checked by the request's own URL rules.
  */
 export const withScheme = (raw: string): string => {
   const trimmed = raw.trim()
-  return trimmed.includes("://") || trimmed.length === 0 ? trimmed : `https://${trimmed}`
+  // A scheme is at the start (RFC 3986: a letter, then letters, digits, "+", "-" or "."); "://" later in a path is not one.
+  return hasScheme.test(trimmed) || trimmed.length === 0 ? trimmed : `https://${trimmed}`
 }
 
 /** The URLs of a fetch: each with its scheme, the malformed ones refused one by one. */
