@@ -1,12 +1,33 @@
 /**
- * The command line grammar of `websearch`: sub-commands, options and the usage text. Parsing is pure and
- * returns a typed usage error instead of throwing, so `Main` can answer with exit code 2.
+ * The command line grammar of `websearch`, on `@effect/cli`: sub-commands, their options, per-command help and
+ * shell completions. Parsing is pure and returns a typed usage error instead of throwing, so `Main` can answer with
+ * exit code 2.
  *
  * @since 0.1.0
  */
+import * as CliConfig from "@effect/cli/CliConfig"
+import * as Descriptor from "@effect/cli/CommandDescriptor"
+import type * as CommandDirective from "@effect/cli/CommandDirective"
+import * as FileSystem from "@effect/platform/FileSystem"
+import * as Path from "@effect/platform/Path"
+import * as Terminal from "@effect/platform/Terminal"
+import * as Cause from "effect/Cause"
 import * as Data from "effect/Data"
+import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import { parseArgs } from "node:util"
+import * as Exit from "effect/Exit"
+import * as Option from "effect/Option"
+import * as Grammar from "./internal/grammar.js"
+import * as Help from "./internal/help.js"
+import * as Overview from "./internal/overview.js"
+
+/**
+ * How results are printed: `text` for a terminal, `markdown`, or one `json` object (`--json`).
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type Format = "text" | "markdown" | "json"
 
 /**
  * Options shared by every sub-command.
@@ -19,12 +40,38 @@ export interface CommonOptions {
   readonly verbose: boolean
   readonly config: string | undefined
   readonly provider: string | undefined
+  /** `--provider` given 2 to 5 times (search): the providers of a fused search. */
+  readonly providers?: ReadonlyArray<string> | undefined
   /** Hosts added to the URL policy's allowlist (`--allow-host`), e.g. a self-hosted service. */
   readonly allowHosts: ReadonlyArray<string>
   /** CIDRs added to the URL policy's allowlist (`--allow-cidr`), e.g. a fake-IP proxy range. */
   readonly allowCidrs: ReadonlyArray<string>
   /** When the local fetcher renders pages in Chromium (`--render`; fetch, mcp, serve), over the settings. */
   readonly render?: "never" | "auto" | "always" | undefined
+  /** How results are printed (`--format`; `--json` is `json`). */
+  readonly format?: Format | undefined
+  /** Results only: no progress lines and no closing summary (`--quiet`). */
+  readonly quiet?: boolean | undefined
+  /** Each provider call's time limit in milliseconds (`--timeout SECONDS`), over the settings. */
+  readonly timeout?: number | undefined
+  /** Bypass the persistent cache (`--no-cache`). */
+  readonly noCache?: boolean | undefined
+}
+
+/**
+ * The search options of `search`, as `SearchKeywordsRequest` names them; each is set only when its flag is given.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface SearchOptions {
+  readonly timeRange?: "day" | "week" | "month" | "year" | undefined
+  readonly includeDomains?: ReadonlyArray<string> | undefined
+  readonly excludeDomains?: ReadonlyArray<string> | undefined
+  readonly language?: string | undefined
+  readonly country?: string | undefined
+  readonly safeSearch?: "off" | "moderate" | "strict" | undefined
+  readonly topic?: "general" | "news" | undefined
 }
 
 /**
@@ -34,15 +81,25 @@ export interface CommonOptions {
  * @category models
  */
 export type Command = Data.TaggedEnum<{
-  Help: { readonly topic: string | undefined; readonly json: boolean }
+  /** `text` is the help to print (ANSI styled; `Main` strips the styles when colour is off). */
+  Help: { readonly topic: string | undefined; readonly json: boolean; readonly text: string }
   Version: { readonly json: boolean }
-  Search: CommonOptions & { readonly keywords: ReadonlyArray<string>; readonly maxResults: number | undefined }
+  Completions: { readonly json: boolean; readonly shell: "bash" | "fish" | "zsh" }
+  Search: CommonOptions & {
+    readonly keywords: ReadonlyArray<string>
+    readonly maxResults: number | undefined
+    /** The request's search options (`--time-range`, `--include-domain`, ...), as the request names them. */
+    readonly searchOptions?: SearchOptions | undefined
+  }
   Fetch: CommonOptions & { readonly urls: ReadonlyArray<string> }
   Research: CommonOptions & { readonly query: string; readonly domains: ReadonlyArray<string> }
   Providers: CommonOptions
   Check: CommonOptions & { readonly providerId: string }
   Mcp: CommonOptions & { readonly http: number | undefined; readonly host: string }
   Serve: CommonOptions & { readonly port: number; readonly host: string; readonly insecureNoAuth: boolean }
+  ConfigPath: CommonOptions
+  ConfigInit: CommonOptions
+  Doctor: CommonOptions
 }>
 
 /**
@@ -62,77 +119,252 @@ export const Command = Data.taggedEnum<Command>()
 export class UsageError extends Data.TaggedError("UsageError")<{ readonly message: string; readonly json: boolean }> {}
 
 /**
- * The usage text printed by `--help`.
+ * The overview printed by `websearch --help`; `websearch COMMAND --help` prints that command's own help.
  *
  * @since 0.1.0
  * @category constants
  */
-export const usage = `websearch — web search, page fetching and provider checks
-
-Usage:
-  websearch search KEYWORD...   search the web, one query per argument
-  websearch fetch URL...        fetch the content of http(s) URLs
-  websearch research BRIEF      research one brief with a hosted provider (--allow-domain to restrict)
-  websearch providers           list providers, their capabilities, endpoints and defaults
-  websearch check ID            run every capability of a provider once and report each
-  websearch mcp                 serve the web_search, web_fetch and web_research tools over MCP (stdio)
-  websearch serve               serve the HTTP API (POST /v1/search, /v1/fetch, /v1/research, ...)
-
-Options:
-  --provider ID       use this provider instead of the capability's default
-  --max-results N     results per keyword, 1-50 (search)
-  --allow-domain D    restrict research to a domain; repeatable (research; --domain is an alias)
-  --allow-host HOST   let fetching reach this host although it is not public; repeatable
-  --allow-cidr CIDR   let fetching reach addresses in this range (e.g. 198.18.0.0/15); repeatable
-  --render MODE       render pages that need JavaScript in the system Chromium (fetch, mcp, serve):
-                      auto (pages with little or no text, JavaScript shells, browser checks), always
-                      (every HTML page) or never (the default; env FETCH_RENDER)
-  --http PORT         serve MCP over streamable HTTP on this port instead of stdio (mcp)
-  --port N            port to listen on, default 8080 (serve)
-  --host HOST         address to bind, default 127.0.0.1 (serve, mcp --http)
-  --insecure-no-auth  serve without bearer tokens (serve; only on a trusted network)
-  --config FILE       JSON settings file (environment variables are laid over it)
-  --json              print exactly one JSON object to stdout: {"ok":true,"response":...} or
-                      {"ok":false,"error":{...},"failures":[...]}
-  --verbose           log provider calls and failures to stderr
-  -h, --help          show this help
-  --version           print the version
-
-Without configuration, search uses DuckDuckGo and fetch uses the local fetcher.
-Settings from the environment: <PROVIDER>_API_KEY (comma-separated keys rotate), <PROVIDER>_API_HOST,
-WEBSEARCH_DEFAULT_SEARCH_KEYWORDS_PROVIDER, WEBSEARCH_DEFAULT_FETCH_URLS_PROVIDER, WEBSEARCH_CONFIG (a file).
-
-Exit codes: 0 success, 1 the request failed, 2 usage error, 130 interrupted.
-`
-
-const options = {
-  json: { type: "boolean" },
-  verbose: { type: "boolean" },
-  help: { type: "boolean", short: "h" },
-  version: { type: "boolean" },
-  config: { type: "string" },
-  provider: { type: "string" },
-  "max-results": { type: "string" },
-  domain: { type: "string", multiple: true },
-  "allow-domain": { type: "string", multiple: true },
-  "allow-host": { type: "string", multiple: true },
-  "allow-cidr": { type: "string", multiple: true },
-  render: { type: "string" },
-  http: { type: "string" },
-  port: { type: "string" },
-  host: { type: "string" },
-  "insecure-no-auth": { type: "boolean" }
-} as const
-
-const commands = new Set(["search", "fetch", "research", "providers", "check", "mcp", "serve", "help"])
-
-const commandList = "search, fetch, research, providers, check, mcp, serve"
+export const usage = Overview.text
 
 // Ports are given as text; a typed usage error beats a NaN reaching the listener.
 const parsePort = (option: string, raw: string): Either.Either<number, string> =>
   /^\d{1,5}$/.test(raw) && Number(raw) <= 65535
     ? Either.right(Number(raw))
     : Either.left(`${option} takes a port number 0-65535, not "${raw}"`)
+
+const wholeNumber = (option: string, raw: string, min: number, max: number): Either.Either<number, string> =>
+  /^\d{1,7}$/.test(raw) && Number(raw) >= min && Number(raw) <= max
+    ? Either.right(Number(raw))
+    : Either.left(`${option} takes a whole number from ${min} to ${max}, not "${raw}"`)
+
+const choice = <A extends string>(option: string, raw: string, allowed: ReadonlyArray<A>): Either.Either<A, string> =>
+  allowed.includes(raw as A)
+    ? Either.right(raw as A)
+    : Either.left(`${option} takes ${allowed.slice(0, -1).join(", ")} or ${allowed.at(-1)}, not "${raw}"`)
+
+// The command line never prompts (no wizard): a terminal that is asked anything is a bug, not a hang.
+const noTerminal: Terminal.Terminal = {
+  columns: Effect.succeed(80),
+  rows: Effect.succeed(24),
+  isTTY: Effect.succeed(false),
+  readInput: Effect.die("websearch never prompts"),
+  readLine: Effect.die("websearch never prompts"),
+  display: () => Effect.void
+}
+
+// Every value is read as text, so parsing never touches the file system (a no-op one is provided).
+const cliConfig = CliConfig.make({ showBuiltIns: false, showTypes: false, finalCheckBuiltIn: false })
+
+/** The help of `websearch help COMMAND` and `websearch COMMAND --help`. */
+const helpOf = (name: Grammar.CommandName): string => {
+  const parsed = Effect.runSyncExit(
+    Descriptor.parse(Grammar.root, ["websearch", name, "--help"], cliConfig).pipe(provideParse)
+  )
+  if (Exit.isSuccess(parsed) && parsed.value._tag === "BuiltIn" && parsed.value.option._tag === "ShowHelp") {
+    return Help.commandHelp(parsed.value.option, cliConfig)
+  }
+  return usage
+}
+
+const provideParse = <A, E>(effect: Effect.Effect<A, E, FileSystem.FileSystem | Path.Path | Terminal.Terminal>) =>
+  effect.pipe(
+    Effect.provideService(Terminal.Terminal, noTerminal),
+    Effect.provideService(FileSystem.FileSystem, FileSystem.makeNoop({})),
+    Effect.provide(Path.layer)
+  )
+
+const builtIns = new Set(["--help", "-h", "--version"])
+
+const isCommand = (word: string): word is Grammar.CommandName =>
+  (Grammar.commandNames as ReadonlyArray<string>).includes(word)
+
+/** The index of the command word: the first token that is neither an option nor an option's value. */
+const commandIndex = (argv: ReadonlyArray<string>): number => {
+  for (let i = 0; i < argv.length; i++) {
+    const token = argv[i]
+    if (token === "--") return -1
+    if (!token.startsWith("-") || token === "-") return i
+    const flag = Grammar.flagOf(token)
+    if (flag?.value !== undefined && !token.includes("=")) i++
+  }
+  return -1
+}
+
+const text = (values: Grammar.Values, name: string): string | undefined => {
+  const value = values[name]
+  return Option.isOption(value) ? Option.getOrUndefined(value as Option.Option<string>) : undefined
+}
+
+const list = (values: Grammar.Values, name: string): ReadonlyArray<string> => {
+  const value = values[name]
+  return Array.isArray(value) ? (value as ReadonlyArray<string>) : []
+}
+
+const flag = (values: Grammar.Values, name: string): boolean => values[name] === true
+
+/** Reads an optional value with `read`; a malformed one is the usage error's message. */
+const optional = <A>(raw: string | undefined, read: (raw: string) => Either.Either<A, string>) =>
+  raw === undefined ? Either.right(undefined) : read(raw)
+
+const common = (values: Grammar.Values, json: boolean, fuses: boolean): Either.Either<CommonOptions, string> =>
+  Either.gen(function* () {
+    const render = yield* optional(text(values, "render"), (raw) =>
+      choice("--render", raw, ["never", "auto", "always"] as const)
+    )
+    const format = yield* optional(text(values, "format"), (raw) =>
+      choice("--format", raw, ["text", "markdown", "json"] as const)
+    )
+    const timeout = yield* optional(text(values, "timeout"), (raw) => wholeNumber("--timeout", raw, 1, 3600))
+    const providers = list(values, "provider")
+    // Several providers fuse a search (`providerIds`); every other command takes one.
+    if (providers.length > 1 && !fuses) return yield* Either.left("--provider is given once here (search takes 2 to 5)")
+    return {
+      json: json || format === "json",
+      verbose: flag(values, "verbose"),
+      config: text(values, "config"),
+      provider: providers.length === 1 ? providers[0] : undefined,
+      ...(providers.length > 1 ? { providers } : {}),
+      allowHosts: list(values, "allow-host"),
+      allowCidrs: list(values, "allow-cidr"),
+      ...(render === undefined ? {} : { render }),
+      format: json ? "json" : (format ?? "text"),
+      quiet: flag(values, "quiet"),
+      ...(timeout === undefined ? {} : { timeout: timeout * 1000 }),
+      noCache: flag(values, "no-cache")
+    }
+  })
+
+const code = (option: string, raw: string, kind: string): Either.Either<string, string> =>
+  /^[a-z]{2}$/i.test(raw) ? Either.right(raw) : Either.left(`${option} takes a two-letter ${kind} code, not "${raw}"`)
+
+// One line per flag: the request field it sets, read and checked. A new search option is one more line.
+const searchOptions = (values: Grammar.Values): Either.Either<SearchOptions, string> =>
+  Either.gen(function* () {
+    const options: SearchOptions = {
+      timeRange: yield* optional(text(values, "time-range"), (raw) =>
+        choice("--time-range", raw, ["day", "week", "month", "year"] as const)
+      ),
+      includeDomains: list(values, "include-domain"),
+      excludeDomains: list(values, "exclude-domain"),
+      language: yield* optional(text(values, "language"), (raw) =>
+        Either.map(code("--language", raw, "ISO 639-1 language"), (c) => c.toLowerCase())
+      ),
+      country: yield* optional(text(values, "country"), (raw) =>
+        Either.map(code("--country", raw, "ISO 3166-1 country"), (c) => c.toUpperCase())
+      ),
+      safeSearch: yield* optional(text(values, "safe-search"), (raw) =>
+        choice("--safe-search", raw, ["off", "moderate", "strict"] as const)
+      ),
+      topic: yield* optional(text(values, "topic"), (raw) => choice("--topic", raw, ["general", "news"] as const))
+    }
+    // Unset options stay out of the request, so a provider without them is never asked for them.
+    return Object.fromEntries(
+      Object.entries(options).filter(
+        ([, value]) => value !== undefined && !(Array.isArray(value) && value.length === 0)
+      )
+    ) as SearchOptions
+  })
+
+const noArguments = (name: string, args: ReadonlyArray<string>): Either.Either<void, string> =>
+  args.length > 0 ? Either.left(`${name} takes no arguments (got ${args.join(" ")})`) : Either.void
+
+const build = (
+  name: Grammar.CommandName,
+  values: Grammar.Values,
+  args: ReadonlyArray<string>,
+  json: boolean
+): Either.Either<Command, string> =>
+  Either.gen(function* () {
+    const base = yield* common(values, json, name === "search")
+    switch (name) {
+      case "search": {
+        if (args.length === 0) return yield* Either.left("search needs at least one KEYWORD")
+        const maxResults = yield* optional(text(values, "max-results"), (raw) =>
+          /^\d+$/.test(raw)
+            ? wholeNumber("--max-results", raw, 1, 50)
+            : Either.left(`--max-results takes a whole number from 1 to 50, not "${raw}"`)
+        )
+        return Command.Search({ ...base, keywords: args, maxResults, searchOptions: yield* searchOptions(values) })
+      }
+      case "fetch":
+        if (args.length === 0) return yield* Either.left("fetch needs at least one URL")
+        return Command.Fetch({ ...base, urls: args })
+      case "research":
+        if (args.length === 0) return yield* Either.left("research needs a BRIEF (quote it)")
+        return Command.Research({
+          ...base,
+          query: args.join(" "),
+          domains: [...list(values, "allow-domain"), ...list(values, "domain")]
+        })
+      case "mcp": {
+        yield* noArguments("mcp", args)
+        const host = text(values, "host")
+        const http = yield* optional(text(values, "http"), (raw) => parsePort("--http", raw))
+        if (host !== undefined && http === undefined) return yield* Either.left("--host needs --http PORT (mcp)")
+        return Command.Mcp({ ...base, http, host: host ?? "127.0.0.1" })
+      }
+      case "serve": {
+        yield* noArguments("serve", args)
+        const port = yield* optional(text(values, "port"), (raw) => parsePort("--port", raw))
+        return Command.Serve({
+          ...base,
+          port: port ?? 8080,
+          host: text(values, "host") ?? "127.0.0.1",
+          insecureNoAuth: flag(values, "insecure-no-auth")
+        })
+      }
+      case "providers":
+        yield* noArguments("providers", args)
+        return Command.Providers(base)
+      case "doctor":
+        yield* noArguments("doctor", args)
+        return Command.Doctor(base)
+      case "config":
+        if (args.length === 1 && args[0] === "path") return Command.ConfigPath(base)
+        if (args.length === 1 && args[0] === "init") return Command.ConfigInit(base)
+        return yield* Either.left("config takes one action: path or init")
+      case "completions": {
+        if (args.length !== 1) return yield* Either.left("completions needs one SHELL: bash, fish or zsh")
+        const shell = yield* choice("completions", args[0], ["bash", "fish", "zsh"] as const)
+        return Command.Completions({ json, shell })
+      }
+      case "check":
+        if (args.length !== 1) return yield* Either.left("check needs exactly one provider ID")
+        return Command.Check({ ...base, providerId: args[0] })
+      case "help": {
+        const topic = args[0]
+        if (topic === undefined) return Command.Help({ topic, json, text: usage })
+        if (!isCommand(topic)) return yield* Either.left(unknownCommand(topic))
+        return Command.Help({ topic, json, text: helpOf(topic) })
+      }
+    }
+  })
+
+const unknownCommand = (word: string) =>
+  `unknown command "${word}" (commands: ${Grammar.commandNames.filter((name) => name !== "help").join(", ")})`
+
+const fromDirective = (
+  directive: CommandDirective.CommandDirective<unknown>,
+  name: Grammar.CommandName,
+  json: boolean
+): Either.Either<Command, string> => {
+  if (directive._tag === "BuiltIn") {
+    switch (directive.option._tag) {
+      case "ShowHelp":
+        return Either.right(Command.Help({ topic: name, json, text: Help.commandHelp(directive.option, cliConfig) }))
+      case "ShowVersion":
+        return Either.right(Command.Version({ json }))
+      default:
+        return Either.left(`websearch has no ${directive.option._tag} option`)
+    }
+  }
+  if (directive.leftover.length > 0)
+    return Either.left(`${name} takes no arguments (got ${directive.leftover.join(" ")})`)
+  const parsed = directive.value as Grammar.Parsed
+  const sub = parsed.subcommand.value
+  if (sub === undefined) return Either.right(Command.Help({ topic: undefined, json, text: usage }))
+  return build(sub[0], sub[1].options, sub[1].args ?? [], json)
+}
 
 /**
  * Parses `argv` (without the node and script paths).
@@ -141,110 +373,76 @@ const parsePort = (option: string, raw: string): Either.Either<number, string> =
  * @category encoding
  */
 export const parse = (argv: ReadonlyArray<string>): Either.Either<Command, UsageError> => {
-  const json = argv.includes("--json")
+  const json = argv.includes("--json") || argv.includes("--format=json") || hasFormatJson(argv)
   const fail = (message: string) => Either.left(new UsageError({ message, json }))
-  let parsed
-  try {
-    parsed = parseArgs({ args: [...argv], options, allowPositionals: true, strict: true })
-  } catch (error) {
-    return fail((error as Error).message.replace(/^TypeError \[[A-Z_]+\]: /, ""))
+  const index = commandIndex(argv)
+  const rest = index === -1 ? argv : [...argv.slice(0, index), ...argv.slice(index + 1)]
+  if (argv.includes("--version") && (index === -1 || argv[index] !== "help"))
+    return Either.right(Command.Version({ json }))
+  if (index === -1) {
+    const unknown = argv.find((token) => token.startsWith("-") && token !== "--help" && token !== "-h")
+    if (unknown !== undefined && Grammar.flagOf(unknown) === undefined) return fail(`unknown option ${unknown}`)
+    return Either.right(Command.Help({ topic: undefined, json, text: usage }))
   }
-  const { values, positionals } = parsed
-  const [name, ...rest] = positionals
-  if (values.version === true) return Either.right(Command.Version({ json }))
-  if (values.help === true || name === undefined || name === "help") {
-    return Either.right(Command.Help({ topic: name === "help" ? rest[0] : name, json }))
+  const name = argv[index]
+  if (!isCommand(name)) return fail(unknownCommand(name))
+  const dashDash = rest.indexOf("--")
+  const unknown = (dashDash === -1 ? rest : rest.slice(0, dashDash)).find(
+    (token) => token.startsWith("-") && token !== "-" && !builtIns.has(token) && Grammar.flagOf(token) === undefined
+  )
+  if (unknown !== undefined) return fail(`unknown option ${unknown.split("=")[0]} (see websearch ${name} --help)`)
+  // Options of other commands are named as misplaced rather than unknown.
+  const misplaced = (dashDash === -1 ? rest : rest.slice(0, dashDash))
+    .map((token) => [token, Grammar.flagOf(token)] as const)
+    .filter(([, flag]) => flag !== undefined && flag.commands !== "all" && !flag.commands.includes(name))
+    .map(([token]) => token.split("=")[0])
+  if (misplaced.length > 0) return fail(`${[...new Set(misplaced)].join(", ")} does not apply to "${name}"`)
+  // `--name=value` is given to the parser as two tokens, so an empty value is read as one (and refused by name).
+  const split = rest.flatMap((token, i) => {
+    const equals = token.indexOf("=")
+    if ((dashDash !== -1 && i > dashDash) || !token.startsWith("--") || equals === -1) return [token]
+    return Grammar.flagOf(token)?.value === undefined ? [token] : [token.slice(0, equals), token.slice(equals + 1)]
+  })
+  const exit = Effect.runSyncExit(
+    Descriptor.parse(Grammar.root, ["websearch", name, ...split], cliConfig).pipe(provideParse)
+  )
+  if (Exit.isFailure(exit)) {
+    const error = Option.getOrUndefined(Cause.failureOption(exit.cause))
+    return fail(error === undefined ? "the command line cannot be read" : Help.plain(error.error))
   }
-  if (!commands.has(name)) return fail(`unknown command "${name}" (commands: ${commandList})`)
-  const render = values.render
-  if (render !== undefined && render !== "never" && render !== "auto" && render !== "always") {
-    return fail(`--render takes never, auto or always, not "${render}"`)
-  }
-  const common: CommonOptions = {
-    json,
-    verbose: values.verbose === true,
-    config: values.config,
-    provider: values.provider,
-    allowHosts: values["allow-host"] ?? [],
-    allowCidrs: values["allow-cidr"] ?? [],
-    ...(render === undefined ? {} : { render })
-  }
-  // Options that belong to some commands only; a misplaced one is a usage error rather than silently ignored.
-  const specific = [
-    ["--max-results", values["max-results"]],
-    ["--domain", values.domain],
-    ["--allow-domain", values["allow-domain"]],
-    ["--http", values.http],
-    ["--port", values.port],
-    ["--host", values.host],
-    ["--insecure-no-auth", values["insecure-no-auth"]],
-    ["--render", values.render]
-  ] as const
-  const only = (allowed: ReadonlyArray<string>) => {
-    const given = specific
-      .filter(([option, value]) => value !== undefined && !allowed.includes(option))
-      .map(([option]) => option)
-    return given.length > 0 ? `${given.join(", ")} does not apply to "${name}"` : undefined
-  }
-  switch (name) {
-    case "search": {
-      const misplaced = only(["--max-results"])
-      if (misplaced !== undefined) return fail(misplaced)
-      if (rest.length === 0) return fail("search needs at least one KEYWORD")
-      const raw = values["max-results"]
-      if (raw !== undefined && !/^\d+$/.test(raw)) return fail(`--max-results takes a whole number, not "${raw}"`)
-      return Either.right(
-        Command.Search({ ...common, keywords: rest, maxResults: raw === undefined ? undefined : Number(raw) })
-      )
-    }
-    case "fetch": {
-      const misplaced = only(["--render"])
-      if (misplaced !== undefined) return fail(misplaced)
-      if (rest.length === 0) return fail("fetch needs at least one URL")
-      return Either.right(Command.Fetch({ ...common, urls: rest }))
-    }
-    case "research": {
-      const misplaced = only(["--domain", "--allow-domain"])
-      if (misplaced !== undefined) return fail(misplaced)
-      if (rest.length === 0) return fail("research needs a BRIEF (quote it)")
-      const domains = [...(values["allow-domain"] ?? []), ...(values.domain ?? [])]
-      return Either.right(Command.Research({ ...common, query: rest.join(" "), domains }))
-    }
-    case "mcp": {
-      const misplaced = only(["--http", "--host", "--render"])
-      if (misplaced !== undefined) return fail(misplaced)
-      if (rest.length > 0) return fail(`mcp takes no arguments (got ${rest.join(" ")})`)
-      if (values.host !== undefined && values.http === undefined) return fail("--host needs --http PORT (mcp)")
-      const http = values.http === undefined ? Either.right(undefined) : parsePort("--http", values.http)
-      if (Either.isLeft(http)) return fail(http.left)
-      return Either.right(Command.Mcp({ ...common, http: http.right, host: values.host ?? "127.0.0.1" }))
-    }
-    case "serve": {
-      const misplaced = only(["--port", "--host", "--insecure-no-auth", "--render"])
-      if (misplaced !== undefined) return fail(misplaced)
-      if (rest.length > 0) return fail(`serve takes no arguments (got ${rest.join(" ")})`)
-      const port = values.port === undefined ? Either.right(8080) : parsePort("--port", values.port)
-      if (Either.isLeft(port)) return fail(port.left)
-      return Either.right(
-        Command.Serve({
-          ...common,
-          port: port.right,
-          host: values.host ?? "127.0.0.1",
-          insecureNoAuth: values["insecure-no-auth"] === true
-        })
-      )
-    }
-    case "providers": {
-      const misplaced = only([])
-      if (misplaced !== undefined) return fail(misplaced)
-      if (rest.length > 0) return fail(`providers takes no arguments (got ${rest.join(" ")})`)
-      return Either.right(Command.Providers(common))
-    }
-    default: {
-      const misplaced = only([])
-      if (misplaced !== undefined) return fail(misplaced)
-      if (rest.length !== 1) return fail("check needs exactly one provider ID")
-      return Either.right(Command.Check({ ...common, providerId: rest[0] }))
-    }
-  }
+  return Either.mapLeft(fromDirective(exit.value, name, json), (message) => new UsageError({ message, json }))
+}
+
+const hasFormatJson = (argv: ReadonlyArray<string>): boolean =>
+  argv.some((token, i) => token === "--format" && argv[i + 1] === "json")
+
+/**
+ * The completion script of a shell, generated from the command tree.
+ *
+ * @since 0.2.0
+ * @category encoding
+ */
+export const completions = (shell: "bash" | "fish" | "zsh"): string => {
+  const generate =
+    shell === "bash"
+      ? Descriptor.getBashCompletions
+      : shell === "fish"
+        ? Descriptor.getFishCompletions
+        : Descriptor.getZshCompletions
+  return `${Effect.runSync(generate(Grammar.root, "websearch")).join("\n")}\n`
+}
+
+/**
+ * What `websearch --help` and `websearch COMMAND --help` print: the help with its styles when colour is on, without
+ * them otherwise, or one JSON object under `--json`.
+ *
+ * @since 0.2.0
+ * @category encoding
+ */
+export const helpOutput = (command: Extract<Command, { _tag: "Help" }>, colour: boolean): string => {
+  // Our own help text carries styles; they are removed when the output is not coloured.
+  const text = command.text.replace(/\u001b\[[0-9;]*m/g, "")
+  // `--json` promises exactly one JSON object on stdout, whatever else the command line asks for.
+  if (command.json) return `${JSON.stringify({ ok: true, response: { usage: text } })}\n`
+  return colour ? command.text : text
 }

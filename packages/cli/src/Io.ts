@@ -16,4 +16,10 @@ export interface Io {
   readonly stderr: (text: string) => void
   /** Environment variables, for the settings file named by `WEBSEARCH_CONFIG`. */
   readonly env: Readonly<Record<string, string | undefined>>
+  /** All of standard input, read when an input is `-` (none: `-` is refused). */
+  readonly stdin?: (() => string) | undefined
+  /** Whether stdout and stderr are terminals, and stdout's width: colour and wrapping follow them. */
+  readonly stdoutIsTTY?: boolean | undefined
+  readonly stderrIsTTY?: boolean | undefined
+  readonly columns?: number | undefined
 }

@@ -4,15 +4,19 @@
  *
  * @since 0.1.0
  */
+import * as FileSystem from "@effect/platform/FileSystem"
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import type * as Composition from "@websearch/core/Composition"
 import * as Settings from "@websearch/core/Settings"
 import * as WebSearch from "@websearch/core/WebSearch"
 import type * as WebSearchError from "@websearch/core/WebSearchError"
+import * as Chunk from "effect/Chunk"
 import * as ConfigProvider from "effect/ConfigProvider"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Stream from "effect/Stream"
 import type * as Cli from "./Cli.js"
+import * as ConfigFile from "./ConfigFile.js"
 import * as ProviderModules from "./ProviderModules.js"
 
 /**
@@ -23,10 +27,51 @@ import * as ProviderModules from "./ProviderModules.js"
  */
 export type Providers = Layer.Layer<never, WebSearchError.Unavailable, Composition.Composition | Settings.Settings>
 
+// Whole lines whose first characters are `//` are comments (`websearch config init` writes them). A JSON string
+// never spans lines, so such a line is never inside one; it is blanked, so error positions keep their lines.
+const withoutComments = (text: string): string =>
+  text
+    .split("\n")
+    .map((line) => (line.trimStart().startsWith("//") ? "" : line))
+    .join("\n")
+
+// The node file system, with settings files read through `withoutComments`. Core reads the file (with its size and
+// nesting bounds) through `stream`, so only that is wrapped, and the bound it asks for is kept.
+const commentedSettings: Layer.Layer<FileSystem.FileSystem> = Layer.effect(
+  FileSystem.FileSystem,
+  Effect.map(FileSystem.FileSystem, (fs) => ({
+    ...fs,
+    stream: (path, options) =>
+      Stream.unwrap(
+        Effect.map(Stream.runCollect(fs.stream(path, options)), (chunks) => {
+          const bytes = new Uint8Array(Chunk.reduce(chunks, 0, (sum, chunk) => sum + chunk.length))
+          let offset = 0
+          for (const chunk of chunks) {
+            bytes.set(chunk, offset)
+            offset += chunk.length
+          }
+          return Stream.succeed(new TextEncoder().encode(withoutComments(new TextDecoder().decode(bytes))))
+        })
+      )
+  }))
+).pipe(Layer.provide(NodeFileSystem.layer))
+
 /**
- * The settings document a command runs with: the file named by `--config` or `WEBSEARCH_CONFIG` (with the
- * environment laid over it), else the environment alone; `--allow-host` and `--allow-cidr` add to its allowlist,
- * `--render` sets the local fetcher's rendering mode.
+ * The settings file of a command line (see `ConfigFile.locate`): `--config`, else `WEBSEARCH_CONFIG`, else the
+ * default location when a file is there.
+ *
+ * @since 0.2.0
+ * @category utils
+ */
+export const settingsFile = (
+  common: Cli.CommonOptions,
+  env: Readonly<Record<string, string | undefined>>
+): ConfigFile.Located => ConfigFile.locate(common.config, env)
+
+/**
+ * The settings document a command runs with: the settings file (with the environment laid over it), else the
+ * environment alone; `--allow-host` and `--allow-cidr` add to its allowlist, `--timeout` sets every capability's
+ * time limit.
  *
  * @since 0.1.0
  * @category constructors
@@ -35,9 +80,9 @@ export const settingsInput = (
   common: Cli.CommonOptions,
   env: Readonly<Record<string, string | undefined>>
 ): Effect.Effect<Settings.SettingsInput, WebSearchError.Unavailable> => {
-  const file = common.config ?? env.WEBSEARCH_CONFIG
+  const file = settingsFile(common, env).path
   const base =
-    file === undefined || file === ""
+    file === undefined
       ? Settings.fromConfig
       : Settings.readFile(file).pipe(
           Effect.flatMap((document) =>
@@ -47,12 +92,19 @@ export const settingsInput = (
               Effect.map(Settings.fromConfig, (e) => Settings.merge(document, e))
             )
           ),
-          Effect.provide(NodeFileSystem.layer)
+          Effect.provide(commentedSettings)
         )
-  const rendered = base
-  if (common.allowHosts.length === 0 && common.allowCidrs.length === 0) return rendered
+  const timed =
+    common.timeout === undefined
+      ? base
+      : Effect.map(base, (input) =>
+          Settings.merge(input, {
+            timeouts: { searchKeywords: common.timeout, fetchUrls: common.timeout, research: common.timeout }
+          })
+        )
+  if (common.allowHosts.length === 0 && common.allowCidrs.length === 0) return timed
   // The flags add to the configured allowlist; `merge` would replace the lists.
-  return Effect.map(rendered, (input) => ({
+  return Effect.map(timed, (input) => ({
     ...input,
     urlPolicy: {
       ...input.urlPolicy,
@@ -63,8 +115,8 @@ export const settingsInput = (
 }
 
 const source = (common: Cli.CommonOptions, env: Readonly<Record<string, string | undefined>>): string => {
-  const file = common.config ?? env.WEBSEARCH_CONFIG
-  return file === undefined || file === "" ? "environment" : `${file} and environment`
+  const file = settingsFile(common, env).path
+  return file === undefined ? "environment" : `${file} and environment`
 }
 
 /**
@@ -123,4 +175,4 @@ export const layer = (
  * @since 0.2.0
  * @category models
  */
-export type Stores = Layer.Layer<never, WebSearchError.Unavailable, Composition.Composition>
+export type Stores = Layer.Layer<never, WebSearchError.Unavailable, Composition.Composition | Settings.Settings>

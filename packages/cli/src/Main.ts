@@ -5,15 +5,18 @@
  *
  * @since 0.1.0
  */
+import * as Blacklist from "@websearch/core/Blacklist"
 import * as Composition from "@websearch/core/Composition"
 import * as FetchUrls from "@websearch/core/FetchUrls"
 import * as Progress from "@websearch/core/Progress"
 import * as ProviderChecks from "@websearch/core/ProviderChecks"
 import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
 import * as Research from "@websearch/core/Research"
+import * as ResultCache from "@websearch/core/ResultCache"
 import * as SearchKeywords from "@websearch/core/SearchKeywords"
 import * as Settings from "@websearch/core/Settings"
 import type * as WebSearch from "@websearch/core/WebSearch"
+import type * as WebSearchResponse from "@websearch/core/WebSearchResponse"
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
@@ -22,6 +25,9 @@ import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
 import * as LogLevel from "effect/LogLevel"
 import * as Cli from "./Cli.js"
+import * as Inputs from "./internal/inputs.js"
+import * as Layout from "./internal/layout.js"
+import * as Recorder from "./internal/recorder.js"
 import type * as CommandIo from "./Io.js"
 import * as Live from "./Live.js"
 import * as Render from "./Render.js"
@@ -72,6 +78,26 @@ export const providers: Live.Providers = Layer.unwrapEffect(
   })
 )
 
+// Search and fetch: the Ctrl-C recorder in front of the persistent cache, when the settings turn it on and
+// `--no-cache` is not given. The settings document is read again here (it is small) to learn `cache.persistent`.
+const cacheStores = (
+  command: ListCommand,
+  env: Readonly<Record<string, string | undefined>>,
+  recorder: Recorder.Recorder
+): Live.Stores =>
+  ResultCache.layerScoped(
+    Effect.gen(function* () {
+      // What Ctrl-C prints honours the blacklist and allowlist, as the finished request would have.
+      const settings = yield* Settings.Settings
+      recorder.keep((url) => Blacklist.isAllowed(settings.filter, url))
+      const input = yield* Effect.orElseSucceed(Live.settingsInput(command, env), () => ({}) as Settings.SettingsInput)
+      if (command.noCache === true || input.cache?.persistent !== true) return recorder.serviceOver(undefined)
+      const PersistentCache = yield* Effect.promise(() => import("./PersistentCache.js"))
+      const inner = yield* PersistentCache.make(PersistentCache.directory(env))
+      return recorder.serviceOver(inner)
+    })
+  )
+
 const sharedStores: Live.Stores = Layer.unwrapEffect(
   Effect.map(
     Effect.promise(() => import("@websearch/node/SharedStores")),
@@ -79,17 +105,39 @@ const sharedStores: Live.Stores = Layer.unwrapEffect(
   )
 )
 
-type Outcome = { readonly code: number; readonly stdout: string }
+type Outcome = { readonly code: number; readonly stdout: string; readonly stderr?: string | undefined }
+
+/** How a command's answers are printed: the format, the look of each stream, the inputs refused up front. */
+interface Output {
+  readonly format: "text" | "markdown"
+  readonly look: Render.Look
+  readonly errLook: Render.Look
+  readonly refused: ReadonlyArray<WebSearchError.InputFailure>
+}
 
 const succeed = (common: Cli.CommonOptions, value: unknown, human: string): Outcome => ({
   code: ExitCode.ok,
   stdout: common.json ? `${Render.jsonSuccess(value)}\n` : human
 })
 
+/** A list answer with the inputs refused before the request, and its closing line when some inputs failed. */
+const listed = (command: Cli.CommonOptions, response: WebSearchResponse.WebSearchResponse, output: Output): Outcome => {
+  const merged = {
+    ...response,
+    inputs: [...output.refused.map((f) => f.input), ...response.inputs],
+    failures: [...output.refused, ...response.failures]
+  }
+  const outcome = succeed(command, merged, Render.response(merged, { format: output.format, look: output.look }))
+  if (command.json || command.quiet === true) return outcome
+  return { ...outcome, stderr: Render.summary(merged.inputs.length, merged.failures, output.errLook) }
+}
+
 const program = (
-  command: Exclude<Cli.Command, { _tag: "Help" | "Version" }>,
+  command: Exclude<Cli.Command, { _tag: "Help" | "Version" | "Completions" | "ConfigPath" | "ConfigInit" | "Doctor" }>,
   io: Io,
-  live: Layer.Layer<WebSearch.WebSearch | Settings.Settings, WebSearchError.Unavailable>
+  live: Layer.Layer<WebSearch.WebSearch | Settings.Settings, WebSearchError.Unavailable>,
+  inputs: ReadonlyArray<string>,
+  output: Output
 ): Effect.Effect<Outcome, WebSearchError.WebSearchError, WebSearch.WebSearch | Settings.Settings> => {
   switch (command._tag) {
     // Long-running servers load their modules on demand, so one-shot commands keep a fast cold start.
@@ -106,19 +154,21 @@ const program = (
     case "Search":
       return Effect.map(
         SearchKeywords.searchKeywords({
-          keywords: command.keywords,
+          keywords: inputs,
           ...(command.provider === undefined ? {} : { providerId: command.provider }),
-          ...(command.maxResults === undefined ? {} : { maxResults: command.maxResults })
+          ...(command.providers === undefined ? {} : { providerIds: command.providers }),
+          ...(command.maxResults === undefined ? {} : { maxResults: command.maxResults }),
+          ...command.searchOptions
         }),
-        (response) => succeed(command, response, Render.response(response))
+        (response) => listed(command, response, output)
       )
     case "Fetch":
       return Effect.map(
         FetchUrls.fetchUrls({
-          urls: command.urls,
+          urls: inputs,
           ...(command.provider === undefined ? {} : { providerId: command.provider })
         }),
-        (response) => succeed(command, response, Render.response(response))
+        (response) => listed(command, response, output)
       )
     case "Research":
       return Effect.map(
@@ -169,6 +219,29 @@ export interface RunOptions {
   readonly providers?: Live.Providers | undefined
 }
 
+const usageError = (io: Io, usage: Cli.UsageError): number => {
+  if (usage.json) io.stdout(`${Render.jsonFailure(usage)}\n`)
+  else io.stderr(`websearch: ${usage.message}\nRun "websearch --help" for usage.\n`)
+  return ExitCode.usage
+}
+
+type ListCommand = Extract<Cli.Command, { _tag: "Search" | "Fetch" }>
+
+/** The inputs of a search or fetch: `-` expanded, bare domains with https, malformed ones refused one by one. */
+const prepare = (command: ListCommand, io: Io): Either.Either<Inputs.Prepared, Cli.UsageError> => {
+  const raw = command._tag === "Search" ? command.keywords : command.urls
+  const fail = (message: string) => Either.left(new Cli.UsageError({ message, json: command.json }))
+  if (raw.includes("-") && io.stdin === undefined) return fail("'-' reads standard input, which is not available here")
+  const expanded = Inputs.expandStdin(raw, io.stdin ?? (() => ""))
+  const prepared = command._tag === "Search" ? Inputs.prepareKeywords(expanded) : Inputs.prepareUrls(expanded)
+  if (prepared.inputs.length > 0) return Either.right(prepared)
+  if (prepared.refused.length === 0)
+    return fail(`standard input held no ${command._tag === "Search" ? "KEYWORD" : "URL"}`)
+  return fail(
+    `no input can be sent: ${prepared.refused.map((failure) => Layout.oneLine(failure.message, 300)).join("; ")}`
+  )
+}
+
 /**
  * Runs a command line and returns its exit code.
  *
@@ -191,50 +264,113 @@ export const run = (argv: ReadonlyArray<string>, io: Io, options: RunOptions = {
   const parsed = Cli.parse(argv)
   if (Either.isLeft(parsed)) {
     const usage = parsed.left
-    return Effect.sync(() => {
-      if (usage.json) io.stdout(`${Render.jsonFailure(usage)}\n`)
-      else io.stderr(`websearch: ${usage.message}\nRun "websearch --help" for usage.\n`)
-      return ExitCode.usage
-    })
+    return Effect.sync(() => usageError(io, usage))
   }
   const command = parsed.right
-  if (command._tag === "Help") {
-    return Effect.sync(() => {
-      // `--json` promises exactly one JSON object on stdout, whatever else the command line asks for.
-      io.stdout(command.json ? `${JSON.stringify({ ok: true, response: { usage: Cli.usage } })}\n` : Cli.usage)
-      return ExitCode.ok
-    })
+  const look = Render.look({ isTTY: io.stdoutIsTTY, columns: io.columns }, io.env)
+  const errLook = Render.look({ isTTY: io.stderrIsTTY }, io.env)
+  switch (command._tag) {
+    case "Help":
+      return Effect.sync(() => {
+        io.stdout(Cli.helpOutput(command, look.colour))
+        return ExitCode.ok
+      })
+    case "Version":
+      return Effect.sync(() => {
+        io.stdout(
+          command.json ? `${JSON.stringify({ ok: true, response: { version: version() } })}\n` : `${version()}\n`
+        )
+        return ExitCode.ok
+      })
+    case "Completions":
+      return Effect.sync(() => {
+        const script = Cli.completions(command.shell)
+        io.stdout(command.json ? `${Render.jsonSuccess({ shell: command.shell, script })}\n` : script)
+        return ExitCode.ok
+      })
+    case "ConfigPath":
+    case "ConfigInit":
+      return Effect.flatMap(
+        Effect.promise(() => import("./internal/configCommand.js")),
+        (ConfigCommand) => ConfigCommand.run(command, io)
+      )
+    case "Doctor":
+      return Effect.flatMap(
+        Effect.promise(() => import("./Doctor.js")),
+        (Doctor) =>
+          Effect.map(Doctor.run(command, io.env, options.providers ?? providers), (report) => {
+            io.stdout(command.json ? `${Render.jsonSuccess(report)}\n` : Doctor.render(report))
+            return report.ok ? ExitCode.ok : ExitCode.failed
+          })
+      )
   }
-  if (command._tag === "Version") {
-    return Effect.sync(() => {
-      io.stdout(command.json ? `${JSON.stringify({ ok: true, response: { version: version() } })}\n` : `${version()}\n`)
-      return ExitCode.ok
-    })
+  let inputs: ReadonlyArray<string> = []
+  let refused: ReadonlyArray<WebSearchError.InputFailure> = []
+  if (command._tag === "Search" || command._tag === "Fetch") {
+    const prepared = prepare(command, io)
+    if (Either.isLeft(prepared)) {
+      const usage = prepared.left
+      return Effect.sync(() => usageError(io, usage))
+    }
+    inputs = prepared.right.inputs
+    refused = prepared.right.refused
   }
+  const list = command._tag === "Search" || command._tag === "Fetch"
+  const recorder = list ? Recorder.make() : undefined
   const live = Live.layer(
     command,
     io.env,
     options.providers ?? providers,
     // `serve` keeps its cache, quotas and per-token limits in memory, or on Redis when REDIS_URL is set.
-    command._tag === "Serve" ? sharedStores : undefined
+    command._tag === "Serve"
+      ? sharedStores
+      : recorder === undefined
+        ? undefined
+        : cacheStores(command as ListCommand, io.env, recorder)
   )
-  const report = (error: WebSearchError.WebSearchError): number => {
-    if (command.json) io.stdout(`${Render.jsonFailure(error)}\n`)
-    else io.stderr(Render.error(error))
+  const rendered = command.render !== undefined && command.render !== "never"
+  const withRefused = (error: WebSearchError.WebSearchError): WebSearchError.WebSearchError =>
+    refused.length === 0 ? error : WebSearchError.annotate(error, { failures: [...refused, ...(error.failures ?? [])] })
+  const report = (failure: WebSearchError.WebSearchError): number => {
+    const error = withRefused(failure)
+    // Ctrl-C: what was already received is printed before the interruption is reported.
+    const partial =
+      error._tag === "Aborted" && recorder !== undefined
+        ? recorder.partial(command._tag === "Search" ? "searchKeywords" : "fetchUrls", inputs)
+        : undefined
+    if (command.json) {
+      io.stdout(`${Render.jsonFailure(error, partial)}\n`)
+    } else {
+      if (partial !== undefined)
+        io.stdout(Render.response(partial, { format: command.format === "markdown" ? "markdown" : "text", look }))
+      io.stderr(Render.error(error, { look: errLook, rendered }))
+      const failures = error.failures ?? []
+      // One failure is the error line itself; the closing line is for several.
+      if (failures.length > 1 && command.quiet !== true && list) {
+        io.stderr(Render.summary(refused.length + inputs.length, failures, errLook))
+      }
+    }
     return error._tag === "Aborted" ? ExitCode.interrupted : ExitCode.failed
   }
-  return program(command, io, live).pipe(
+  const output: Output = {
+    format: command.format === "markdown" ? "markdown" : "text",
+    look,
+    errLook,
+    refused
+  }
+  return program(command, io, live, inputs, output).pipe(
     Effect.provide(live),
     // Multi-input runs show each input as it finishes; scripts (--json) read failures from the one object.
     Progress.withReporter({
       inputFinished: (event) =>
         Effect.sync(() => {
-          if (!command.json && event.total > 1) io.stderr(Render.progress(event))
+          if (!command.json && command.quiet !== true && event.total > 1) io.stderr(Render.progress(event))
         })
     }),
     Effect.raceFirst(abortOn(options.signal)),
     Effect.map((outcome) => {
       io.stdout(outcome.stdout)
+      if (outcome.stderr !== undefined && outcome.stderr !== "") io.stderr(outcome.stderr)
       return outcome.code
     }),
     Effect.catchAll((error) => Effect.sync(() => report(error))),

@@ -7,19 +7,8 @@ import type * as Progress from "@websearch/core/Progress"
 import type * as ProviderChecks from "@websearch/core/ProviderChecks"
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import type { ResearchResponse, WebSearchResponse } from "@websearch/core/WebSearchResponse"
-
-// Terminal controls in remote text. C0 (but \n and \t) and DEL become their Unicode control pictures, so an ESC
-// sequence shows as inert text ("␛]0;title␇") instead of acting; C1 controls (0x80-0x9f, among them the 8-bit
-// CSI and OSC) become U+FFFD; bidi overrides, embeddings, isolates and marks are removed, so text shows in its
-// logical order. One character class, so the cost is linear in the text.
-const terminalControls = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g
-
-const neutralise = (c: string): string => {
-  const code = c.charCodeAt(0)
-  if (code < 0x20) return String.fromCharCode(0x2400 + code)
-  if (code === 0x7f) return "\u2421"
-  return code <= 0x9f ? "\ufffd" : ""
-}
+import * as Layout from "./internal/layout.js"
+import * as Terminal from "./internal/terminal.js"
 
 /**
  * Text made safe for a terminal: nothing in it can move the cursor, clear the screen, set the window title, open
@@ -29,7 +18,7 @@ const neutralise = (c: string): string => {
  * @since 0.1.0
  * @category encoding
  */
-export const terminalText = (text: string): string => text.replace(terminalControls, neutralise)
+export const terminalText = (text: string): string => Layout.terminalText(text)
 
 // JSON.stringify escapes C0 controls but leaves DEL, C1 (an 8-bit CSI in a terminal), bidi controls and the two
 // JavaScript line separators raw; they can only occur inside JSON strings, so escaping them keeps the data.
@@ -55,7 +44,9 @@ export const jsonSuccess = (response: unknown): string => json({ ok: true, respo
  * @category encoding
  */
 export const jsonFailure = (
-  error: WebSearchError.WebSearchError | { readonly _tag: "UsageError"; readonly message: string }
+  error: WebSearchError.WebSearchError | { readonly _tag: "UsageError"; readonly message: string },
+  /** What an interrupted search or fetch had already received (Ctrl-C), as a response. */
+  partial?: unknown
 ): string => {
   if (error._tag === "UsageError") {
     return json({
@@ -65,34 +56,64 @@ export const jsonFailure = (
     })
   }
   const { failures, ...rest } = WebSearchError.toJson(error)
-  return json({ ok: false, error: rest, failures: failures ?? [] })
+  return json({ ok: false, error: rest, failures: failures ?? [], ...(partial === undefined ? {} : { partial }) })
 }
 
-const oneLine = (text: string, max: number): string => {
-  const flat = text.replace(/\s+/g, " ").trim()
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat
+const oneLine = Layout.oneLine
+
+/**
+ * How a human answer is laid out: `text` or `markdown`, and the look of the stream it goes to (colour, width).
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface ResponseOptions {
+  readonly format?: "text" | "markdown" | undefined
+  readonly look?: Look | undefined
 }
 
 /**
- * Human text for a search or fetch response: numbered titles, URLs and snippets (search) or content (fetch).
+ * The look of an output stream: coloured or not, and the width it wraps to (see `look`).
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type Look = Terminal.Look
+
+/**
+ * The look of an output stream from its TTY state and the environment: colour only on a TTY and never with
+ * `NO_COLOR` (`FORCE_COLOR` forces it off a TTY); the width is `COLUMNS`, else the terminal's, else no wrapping.
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const look: (
+  stream: { readonly isTTY?: boolean | undefined; readonly columns?: number | undefined },
+  env: Readonly<Record<string, string | undefined>>
+) => Look = Terminal.look
+
+/**
+ * Human text for a search or fetch response: results grouped per input (search), numbered across the groups, with
+ * titles, URLs and snippets (search) or content (fetch), wrapped to the stream's width.
  *
  * @since 0.1.0
  * @category encoding
  */
-export const response = (response: WebSearchResponse): string => {
-  const lines: Array<string> = []
-  response.results.forEach((result, index) => {
-    // A title or URL with a line break in it would print lines that look like other results.
-    lines.push(`[${index + 1}] ${oneLine(result.title, 300) || "(untitled)"}`, `    ${oneLine(result.url, 2000)}`)
-    if (response.capability === "searchKeywords") {
-      if (result.content.length > 0) lines.push(`    ${oneLine(result.content, 300)}`)
-    } else {
-      lines.push("", result.content, "")
-    }
-  })
-  if (response.results.length === 0) lines.push(`no results from ${response.providerId}`)
-  return terminalText(`${lines.join("\n")}\n`)
-}
+export const response = (response: WebSearchResponse, options?: ResponseOptions): string =>
+  Layout.response(response, options)
+
+/**
+ * The closing line of a request where some inputs failed ("2 of 6 failed: a (reason), b (reason)"); empty when none
+ * failed.
+ *
+ * @since 0.2.0
+ * @category encoding
+ */
+export const summary = (
+  total: number,
+  failures: ReadonlyArray<WebSearchError.InputFailure>,
+  look: Look = { colour: false, width: undefined }
+): string => Layout.summary(total, failures, look)
 
 /**
  * One progress line for a finished input of a multi-input request (printed on stderr as inputs finish).
@@ -109,7 +130,7 @@ export const progress = (event: Progress.InputFinished): string => {
   }
   const e = event.outcome.error
   return terminalText(
-    `${step} ! ${event.input}: ${e._tag}/${e.reason}${e.retryable ? " (retryable)" : ""}: ${e.message}\n`
+    `${step} ! ${event.input}: ${e._tag}/${e.reason}${e.retryable ? " (retryable)" : ""}: ${Layout.inCliWords(e.message)}\n`
   )
 }
 
@@ -133,16 +154,16 @@ export const research = (response: ResearchResponse): string =>
   )
 
 /**
- * Human text for an error (printed on stderr).
+ * Human text for an error (printed on stderr): one reason per line, each failed input on its own line, and a hint
+ * that names the command-line flag that helps (`--allow-host`, `--provider`, `--render auto`).
  *
  * @since 0.1.0
  * @category encoding
  */
-export const error = (error: WebSearchError.WebSearchError): string => {
-  const lines = [`error: ${error._tag}/${error.reason}${error.retryable ? " (retryable)" : ""}: ${error.message}`]
-  if (error.retryAfter !== undefined) lines.push(`retry after ${error.retryAfter} s`)
-  return terminalText(`${lines.join("\n")}\n`)
-}
+export const error = (
+  error: WebSearchError.WebSearchError,
+  options?: { readonly look?: Look | undefined; readonly rendered?: boolean | undefined }
+): string => Layout.error(error, options)
 
 /**
  * A provider listing row, as `ProviderRegistry`'s `describe` gives it.

@@ -53,7 +53,10 @@ describe("Main.run", () => {
       expect(out.stdout).toContain("[1] About effect\n    https://example.com/effect\n    All about effect.")
       expect(out.stdout).toContain("[2] Second")
       // Inputs finish in completion order, so the step numbers are checked apart from the lines.
-      const lines = out.stderr.trim().split("\n")
+      // The progress lines, then the closing line of the partial failure (issue 21).
+      const all = out.stderr.trim().split("\n")
+      expect(all.at(-1)).toBe("1 of 2 failed: broken (http_429)")
+      const lines = all.slice(0, -1)
       expect(lines.map((line) => line.slice(0, 5)).sort()).toEqual(["[1/2]", "[2/2]"])
       expect(lines.map((line) => line.slice(6)).sort()).toEqual([
         "! broken: RequestFailed/http_429 (retryable): rate limited",

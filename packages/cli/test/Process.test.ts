@@ -57,20 +57,22 @@ describe("websearch as a process", () => {
     expect(stderr).toContain("127.0.0.1")
   })
 
-  it("an invalid URL fails the request before any provider is resolved: RequestFailed/invalid_input", () => {
+  // Issue 21: a request left with no valid input is a usage error (exit 2) that names what is wrong with each input.
+  it("an invalid URL as the only input is a usage error naming the scheme rule", () => {
     const { code, stdout } = websearch(["fetch", "ftp://example.com/file", "--json"])
-    expect(code).toBe(1)
+    expect(code).toBe(2)
     const out = json(stdout)
-    expect(out.error).toMatchObject({ _tag: "RequestFailed", reason: "invalid_input", capability: "fetchUrls" })
+    expect(out.error).toMatchObject({ _tag: "UsageError", reason: "usage" })
     expect(String((out.error as { message: string }).message)).toContain("only http and https")
   })
 
-  it("--max-results out of range is an invalid request naming the field", () => {
+  // Issue 21: --max-results out of range is a usage error (exit 2) naming the flag.
+  it("--max-results out of range is a usage error naming the flag", () => {
     const { code, stdout } = websearch(["search", "x", "--max-results", "99", "--json"])
-    expect(code).toBe(1)
+    expect(code).toBe(2)
     const out = json(stdout)
-    expect(out.error).toMatchObject({ _tag: "RequestFailed", reason: "invalid_input" })
-    expect(String((out.error as { message: string }).message)).toContain("maxResults")
+    expect(out.error).toMatchObject({ _tag: "UsageError", reason: "usage" })
+    expect(String((out.error as { message: string }).message)).toContain("--max-results")
   })
 
   it.each([

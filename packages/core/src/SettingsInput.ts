@@ -220,7 +220,9 @@ export const SettingsInput = Schema.Struct({
     Schema.Struct({
       searchKeywords: Schema.optional(DurationSetting("cache.searchKeywords", 0, "30 days")),
       fetchUrls: Schema.optional(DurationSetting("cache.fetchUrls", 0, "30 days")),
-      failures: Schema.optional(DurationSetting("cache.failures", 0, "1 hour"))
+      failures: Schema.optional(DurationSetting("cache.failures", 0, "1 hour")),
+      /** The `websearch` command keeps its answers on disk between runs (off unless true; servers ignore it). */
+      persistent: Schema.optional(Schema.Boolean)
     })
   )
 }).annotations({ identifier: "SettingsInput" })

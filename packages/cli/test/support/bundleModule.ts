@@ -8,10 +8,13 @@ import { fileURLToPath } from "node:url"
  * Bundles the test provider module (a SearXNG driver) to one ES module in a fresh temporary directory, as a user
  * would ship one for `WEBSEARCH_PROVIDER_MODULES`. Child processes then load plain JavaScript, without tsx.
  */
-export const bundleSearxngModule = async (): Promise<string> => {
-  const outfile = join(mkdtempSync(join(tmpdir(), "websearch-provider-")), "searxng.mjs")
+export const bundleSearxngModule = (): Promise<string> => bundleModule("searxngModule")
+
+/** Bundles one of the test provider modules of this folder (by file name, without `.ts`) the same way. */
+export const bundleModule = async (name: string): Promise<string> => {
+  const outfile = join(mkdtempSync(join(tmpdir(), "websearch-provider-")), `${name}.mjs`)
   await esbuild.build({
-    entryPoints: [fileURLToPath(new URL("./searxngModule.ts", import.meta.url))],
+    entryPoints: [fileURLToPath(new URL(`./${name}.ts`, import.meta.url))],
     outfile,
     bundle: true,
     platform: "node",

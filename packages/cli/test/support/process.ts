@@ -16,21 +16,39 @@ export interface Ran {
   readonly stderr: string
 }
 
+/** What the child reads and when it is interrupted. */
+export interface RunOptions {
+  /** Written to the child's standard input, which is then closed (without it, stdin is /dev/null). */
+  readonly stdin?: string | undefined
+  /** Sends SIGINT once stderr contains this text. */
+  readonly interruptWhenStderrHas?: string | undefined
+}
+
 /** Runs `websearch ARGS` with ENV; the child is killed after `timeoutMs` (default 90 s). */
 export const websearch = (
   args: ReadonlyArray<string>,
   env: Record<string, string> = {},
-  timeoutMs = 90_000
+  timeoutMs = 90_000,
+  options: RunOptions = {}
 ): Promise<Ran> =>
   new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ["--import", guard, bin, ...args], {
       env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
-      stdio: ["ignore", "pipe", "pipe"]
+      stdio: [options.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"]
     })
     let stdout = ""
     let stderr = ""
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk))
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk))
+    let interrupted = false
+    child.stdout?.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk))
+    child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
+      stderr += chunk
+      const mark = options.interruptWhenStderrHas
+      if (!interrupted && mark !== undefined && stderr.includes(mark)) {
+        interrupted = true
+        child.kill("SIGINT")
+      }
+    })
+    if (options.stdin !== undefined) child.stdin?.end(options.stdin)
     const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs)
     child.on("error", reject)
     child.on("close", (code) => {

@@ -1,0 +1,232 @@
+/**
+ * The command tree of `websearch` on `@effect/cli`: which options each command takes, with their help. Options are
+ * declared once in `flags` (one row each: name, whether it takes a value, the commands it applies to, its help), so
+ * a new flag is one row here and one field where `Cli` builds the request. Values are taken as text and checked by
+ * `Cli`, which words every usage error the same way for every flag.
+ */
+import * as Args from "@effect/cli/Args"
+import * as Descriptor from "@effect/cli/CommandDescriptor"
+import * as Options from "@effect/cli/Options"
+
+/** The sub-commands, as typed on the command line. */
+export const commandNames = [
+  "search",
+  "fetch",
+  "research",
+  "providers",
+  "check",
+  "mcp",
+  "serve",
+  "config",
+  "doctor",
+  "completions",
+  "help"
+] as const
+
+export type CommandName = (typeof commandNames)[number]
+
+/** One option: `value` says whether it takes an argument, `repeat` whether it may be given more than once. */
+export interface Flag {
+  readonly name: string
+  readonly value?: string | undefined
+  readonly repeat?: boolean | undefined
+  readonly alias?: string | undefined
+  readonly commands: ReadonlyArray<CommandName> | "all"
+  readonly help: string
+}
+
+const requests: ReadonlyArray<CommandName> = ["search", "fetch", "research"]
+const lists: ReadonlyArray<CommandName> = ["search", "fetch"]
+
+/** Every option of every command. The order is the order of the help. */
+export const flags: ReadonlyArray<Flag> = [
+  { name: "max-results", value: "N", commands: ["search"], help: "results per keyword, 1-50" },
+  { name: "time-range", value: "day|week|month|year", commands: ["search"], help: "only results from this period" },
+  {
+    name: "include-domain",
+    value: "DOMAIN",
+    repeat: true,
+    commands: ["search"],
+    help: "only results from this domain; repeatable (up to 20)"
+  },
+  {
+    name: "exclude-domain",
+    value: "DOMAIN",
+    repeat: true,
+    commands: ["search"],
+    help: "no results from this domain; repeatable (up to 20)"
+  },
+  { name: "language", value: "CODE", commands: ["search"], help: "results in this language (ISO 639-1: de, en)" },
+  { name: "country", value: "CODE", commands: ["search"], help: "results for this country (ISO 3166-1: DE, US)" },
+  { name: "safe-search", value: "off|moderate|strict", commands: ["search"], help: "filter adult content" },
+  { name: "topic", value: "general|news", commands: ["search"], help: "the kind of results (news: recent articles)" },
+  {
+    name: "allow-domain",
+    value: "DOMAIN",
+    repeat: true,
+    commands: ["research"],
+    help: "restrict research to this domain; repeatable"
+  },
+  { name: "domain", value: "DOMAIN", repeat: true, commands: ["research"], help: "alias of --allow-domain" },
+  {
+    name: "render",
+    value: "never|auto|always",
+    commands: ["fetch", "mcp", "serve"],
+    help:
+      "render pages that need JavaScript in the system Chromium: auto (pages with little or no text, JavaScript " +
+      "shells, browser checks), always (every HTML page) or never (the default; env FETCH_RENDER)"
+  },
+  {
+    name: "format",
+    value: "text|markdown|json",
+    commands: requests,
+    help: "how results are printed: text (the default), markdown, or json (the same as --json)"
+  },
+  {
+    name: "quiet",
+    alias: "q",
+    commands: requests,
+    help: "print the results only: no progress lines, no closing summary (errors still go to stderr)"
+  },
+  {
+    name: "timeout",
+    value: "SECONDS",
+    commands: requests,
+    help: "give each provider call at most this long, 1-3600 seconds (over the settings' timeouts)"
+  },
+  {
+    name: "no-cache",
+    commands: lists,
+    help: "neither read nor write the persistent cache (settings cache.persistent) for this run"
+  },
+  { name: "http", value: "PORT", commands: ["mcp"], help: "serve MCP over streamable HTTP on this port, not stdio" },
+  { name: "port", value: "N", commands: ["serve"], help: "port to listen on, default 8080 (0 picks a free one)" },
+  { name: "host", value: "HOST", commands: ["serve", "mcp"], help: "address to bind, default 127.0.0.1" },
+  {
+    name: "insecure-no-auth",
+    commands: ["serve"],
+    help: "serve without bearer tokens (only on a trusted network)"
+  },
+  {
+    name: "provider",
+    value: "ID",
+    repeat: true,
+    commands: "all",
+    help:
+      "use this provider instead of the capability's default (providers: show only this one); search takes it " +
+      "2 to 5 times for a fused search over those providers"
+  },
+  {
+    name: "allow-host",
+    value: "HOST",
+    repeat: true,
+    commands: "all",
+    help: "let fetching and provider endpoints reach this host although it is not public; repeatable"
+  },
+  {
+    name: "allow-cidr",
+    value: "CIDR",
+    repeat: true,
+    commands: "all",
+    help: "let fetching reach addresses in this range (e.g. 198.18.0.0/15); repeatable"
+  },
+  {
+    name: "config",
+    value: "FILE",
+    commands: "all",
+    help:
+      "JSON settings file; else WEBSEARCH_CONFIG, else $XDG_CONFIG_HOME/websearch/config.json when it exists " +
+      "(environment variables are laid over it)"
+  },
+  {
+    name: "json",
+    commands: "all",
+    help: 'print exactly one JSON object to stdout: {"ok":true,"response":...} or {"ok":false,"error":{...},...}'
+  },
+  { name: "verbose", commands: "all", help: "log provider calls and failures to stderr" }
+]
+
+/** The options of one command. */
+export const flagsOf = (command: CommandName): ReadonlyArray<Flag> =>
+  flags.filter((flag) => flag.commands === "all" || flag.commands.includes(command))
+
+/** The flag a command-line token names (`--name`, `--name=value`, `-q`), if any. */
+export const flagOf = (token: string): Flag | undefined => {
+  if (token.startsWith("--")) {
+    const equals = token.indexOf("=")
+    const name = token.slice(2, equals === -1 ? undefined : equals)
+    return flags.find((flag) => flag.name === name)
+  }
+  return token.length === 2 && token.startsWith("-") ? flags.find((flag) => flag.alias === token[1]) : undefined
+}
+
+const named = <A>(flag: Flag, base: Options.Options<A>): Options.Options<A> =>
+  Options.withDescription(flag.alias === undefined ? base : Options.withAlias(base, flag.alias), flag.help)
+
+const option = (flag: Flag): Options.Options<unknown> => {
+  if (flag.value === undefined) return named(flag, Options.boolean(flag.name))
+  const described = named(flag, Options.text(flag.name).pipe(Options.withPseudoName(flag.value)))
+  return flag.repeat === true ? Options.repeated(described) : Options.optional(described)
+}
+
+/** The parsed option values of a command: booleans, optional texts and repeated texts, by flag name. */
+export type Values = Readonly<Record<string, unknown>>
+
+const optionsOf = (command: CommandName) =>
+  Options.all(Object.fromEntries(flagsOf(command).map((flag) => [flag.name, option(flag)])))
+
+const make = (name: CommandName, description: string, args?: Args.Args<ReadonlyArray<string>>) =>
+  Descriptor.make(name, optionsOf(name), args ?? Args.none).pipe(Descriptor.withDescription(description))
+
+const texts = (name: string, description: string) =>
+  Args.text({ name }).pipe(Args.withDescription(description), Args.repeated)
+
+/** The descriptions shown by `websearch COMMAND --help` and in the overview. */
+export const descriptions: Record<CommandName, string> = {
+  search: "search the web, one query per KEYWORD ('-' reads keywords from standard input, one per line)",
+  fetch:
+    "fetch the content of http(s) URLs; a bare domain means https ('-' reads URLs from standard input, one per line)",
+  research: "research one BRIEF with a hosted provider (--allow-domain to restrict)",
+  providers: "list providers, their capabilities, endpoints and defaults",
+  check: "run every capability of a provider once and report each",
+  mcp: "serve the web_search, web_fetch and web_research tools over MCP (stdio, or HTTP with --http)",
+  serve: "serve the HTTP API (POST /v1/search, /v1/fetch, /v1/research, ...)",
+  config: "config path: print the settings file in use; config init: write a commented starting file",
+  doctor: "check every configured provider, the stores, Chromium and the settings file; exit 1 when one is broken",
+  completions: "print a completion script for bash, fish or zsh",
+  help: "show the help of a command"
+}
+
+const subcommands = [
+  make("search", descriptions.search, texts("KEYWORD", "a query; '-' reads queries from standard input")),
+  make("fetch", descriptions.fetch, texts("URL", "an http(s) URL or a bare domain; '-' reads standard input")),
+  make("research", descriptions.research, texts("BRIEF", "what to research (the words are joined)")),
+  make("providers", descriptions.providers),
+  make("check", descriptions.check, texts("ID", "a provider id, as `websearch providers` lists them")),
+  make("mcp", descriptions.mcp),
+  make("serve", descriptions.serve),
+  make("config", descriptions.config, texts("ACTION", "path or init")),
+  make("doctor", descriptions.doctor),
+  make("completions", descriptions.completions, texts("SHELL", "bash, fish or zsh")),
+  make("help", descriptions.help, texts("COMMAND", "a command name"))
+] as const
+
+/** The whole tree: `websearch` and its sub-commands. */
+export const root = Descriptor.make("websearch").pipe(
+  Descriptor.withDescription("web search, page fetching and provider checks"),
+  Descriptor.withSubcommands(
+    subcommands.map((command, index) => [commandNames[index], command] as const) as unknown as [
+      readonly [CommandName, Descriptor.Command<unknown>],
+      ...Array<readonly [CommandName, Descriptor.Command<unknown>]>
+    ]
+  )
+)
+
+/** What `Descriptor.parse` returns for a user-defined command line. */
+export interface Parsed {
+  readonly name: string
+  readonly subcommand: {
+    readonly _tag: "Some" | "None"
+    readonly value?: readonly [CommandName, { readonly options: Values; readonly args: ReadonlyArray<string> }]
+  }
+}
