@@ -17,6 +17,7 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Exit from "effect/Exit"
 import * as Option from "effect/Option"
+import { choice, flag, list, optional, parsePort, text, wholeNumber } from "./internal/flagValues.js"
 import * as Grammar from "./internal/grammar.js"
 import * as Help from "./internal/help.js"
 import * as Overview from "./internal/overview.js"
@@ -91,7 +92,11 @@ export type Command = Data.TaggedEnum<{
     /** The request's search options (`--time-range`, `--include-domain`, ...), as the request names them. */
     readonly searchOptions?: SearchOptions | undefined
   }
-  Fetch: CommonOptions & { readonly urls: ReadonlyArray<string> }
+  Fetch: CommonOptions & {
+    readonly urls: ReadonlyArray<string>
+    /** `--max-length` and `--start-index`, as the request names them; each set only when its flag is given. */
+    readonly paging?: { readonly maxLength?: number | undefined; readonly startIndex?: number | undefined } | undefined
+  }
   Research: CommonOptions & { readonly query: string; readonly domains: ReadonlyArray<string> }
   Providers: CommonOptions
   Check: CommonOptions & { readonly providerId: string }
@@ -127,20 +132,6 @@ export class UsageError extends Data.TaggedError("UsageError")<{ readonly messag
 export const usage = Overview.text
 
 // Ports are given as text; a typed usage error beats a NaN reaching the listener.
-const parsePort = (option: string, raw: string): Either.Either<number, string> =>
-  /^\d{1,5}$/.test(raw) && Number(raw) <= 65535
-    ? Either.right(Number(raw))
-    : Either.left(`${option} takes a port number 0-65535, not "${raw}"`)
-
-const wholeNumber = (option: string, raw: string, min: number, max: number): Either.Either<number, string> =>
-  /^\d{1,7}$/.test(raw) && Number(raw) >= min && Number(raw) <= max
-    ? Either.right(Number(raw))
-    : Either.left(`${option} takes a whole number from ${min} to ${max}, not "${raw}"`)
-
-const choice = <A extends string>(option: string, raw: string, allowed: ReadonlyArray<A>): Either.Either<A, string> =>
-  allowed.includes(raw as A)
-    ? Either.right(raw as A)
-    : Either.left(`${option} takes ${allowed.slice(0, -1).join(", ")} or ${allowed.at(-1)}, not "${raw}"`)
 
 // The command line never prompts (no wizard): a terminal that is asked anything is a bug, not a hang.
 const noTerminal: Terminal.Terminal = {
@@ -190,22 +181,6 @@ const commandIndex = (argv: ReadonlyArray<string>): number => {
   return -1
 }
 
-const text = (values: Grammar.Values, name: string): string | undefined => {
-  const value = values[name]
-  return Option.isOption(value) ? Option.getOrUndefined(value as Option.Option<string>) : undefined
-}
-
-const list = (values: Grammar.Values, name: string): ReadonlyArray<string> => {
-  const value = values[name]
-  return Array.isArray(value) ? (value as ReadonlyArray<string>) : []
-}
-
-const flag = (values: Grammar.Values, name: string): boolean => values[name] === true
-
-/** Reads an optional value with `read`; a malformed one is the usage error's message. */
-const optional = <A>(raw: string | undefined, read: (raw: string) => Either.Either<A, string>) =>
-  raw === undefined ? Either.right(undefined) : read(raw)
-
 const common = (values: Grammar.Values, json: boolean, fuses: boolean): Either.Either<CommonOptions, string> =>
   Either.gen(function* () {
     const render = yield* optional(text(values, "render"), (raw) =>
@@ -232,6 +207,16 @@ const common = (values: Grammar.Values, json: boolean, fuses: boolean): Either.E
       ...(timeout === undefined ? {} : { timeout: timeout * 1000 }),
       noCache: flag(values, "no-cache")
     }
+  })
+
+// The contract's bounds (FetchUrlsRequest), so a value the request would refuse is a usage error here.
+const paging = (values: Grammar.Values) =>
+  Either.gen(function* () {
+    const maxLength = yield* optional(text(values, "max-length"), (raw) => wholeNumber("--max-length", raw, 2, 200_000))
+    const startIndex = yield* optional(text(values, "start-index"), (raw) =>
+      wholeNumber("--start-index", raw, 0, 1_000_000_000)
+    )
+    return { ...(maxLength === undefined ? {} : { maxLength }), ...(startIndex === undefined ? {} : { startIndex }) }
   })
 
 const code = (option: string, raw: string, kind: string): Either.Either<string, string> =>
@@ -288,7 +273,7 @@ const build = (
       }
       case "fetch":
         if (args.length === 0) return yield* Either.left("fetch needs at least one URL")
-        return Command.Fetch({ ...base, urls: args })
+        return Command.Fetch({ ...base, urls: args, paging: yield* paging(values) })
       case "research":
         if (args.length === 0) return yield* Either.left("research needs a BRIEF (quote it)")
         return Command.Research({

@@ -166,7 +166,8 @@ const program = (
       return Effect.map(
         FetchUrls.fetchUrls({
           urls: inputs,
-          ...(command.provider === undefined ? {} : { providerId: command.provider })
+          ...(command.provider === undefined ? {} : { providerId: command.provider }),
+          ...command.paging
         }),
         (response) => listed(command, response, output)
       )

@@ -395,6 +395,46 @@ describe("websearch configuration, cache and doctor", { timeout: 180_000 }, () =
     expect(hits).toHaveLength(3)
   })
 
+  it("--max-length and --start-index print a page in parts that join to the whole; the cut says how to read on", async () => {
+    const cache = tempDir()
+    const config = join(tempDir(), "config.json")
+    writeFileSync(config, JSON.stringify({ cache: { persistent: true } }))
+    const env = { XDG_CACHE_HOME: cache, WEBSEARCH_CONFIG: config }
+    const url = `${origin}/parts`
+    hits.length = 0
+    type Part = { readonly content: string; readonly totalLength?: number; readonly nextStartIndex?: number }
+    const part = async (flags: ReadonlyArray<string>) => {
+      const ran = await websearch(["fetch", url, "--json", ...flags, ...allow], env)
+      expect(ran.code).toBe(0)
+      return (json(ran.stdout).response.results as unknown as ReadonlyArray<Part>)[0]
+    }
+    const whole = await part([])
+    expect(whole.nextStartIndex).toBeUndefined()
+    const first = await part(["--max-length", "60"])
+    expect(first.content.length).toBeLessThanOrEqual(60)
+    expect(first.totalLength).toBe(whole.content.length)
+    expect(first.nextStartIndex).toBe(first.content.length)
+    const rest = await part(["--start-index", String(first.nextStartIndex)])
+    expect(first.content + rest.content).toBe(whole.content)
+    expect(rest.nextStartIndex).toBeUndefined()
+    // Human output names the numbers and the flag that reads on.
+    const human = await websearch(["fetch", url, "--max-length", "60", ...allow], env)
+    expect(human.stdout).toContain(
+      `[cut at character ${first.nextStartIndex} of ${whole.content.length}; read on with --start-index ${first.nextStartIndex}]`
+    )
+    // With the persistent cache, every part after the first came from it.
+    expect(hits).toEqual(["/parts"])
+    for (const bad of [
+      ["--max-length", "1"],
+      ["--start-index", "2000000000"],
+      ["--max-length", "lots"]
+    ]) {
+      const refused = await websearch(["fetch", url, ...bad, ...allow], env)
+      expect(refused.code).toBe(2)
+      expect(refused.stderr).toContain(bad[0])
+    }
+  })
+
   const doctorConfig = () => {
     const config = join(tempDir(), "config.json")
     writeFileSync(config, JSON.stringify({ defaults: { fetchUrls: null, research: null } }))

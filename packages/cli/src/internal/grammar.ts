@@ -41,6 +41,18 @@ const lists: ReadonlyArray<CommandName> = ["search", "fetch"]
 /** Every option of every command. The order is the order of the help. */
 export const flags: ReadonlyArray<Flag> = [
   { name: "max-results", value: "N", commands: ["search"], help: "results per keyword, 1-50" },
+  {
+    name: "max-length",
+    value: "N",
+    commands: ["fetch"],
+    help: "characters of each page to print, 2-200000; the rest is read with --start-index"
+  },
+  {
+    name: "start-index",
+    value: "N",
+    commands: ["fetch"],
+    help: "character offset to start each page at (the offset a cut page names)"
+  },
   { name: "time-range", value: "day|week|month|year", commands: ["search"], help: "only results from this period" },
   {
     name: "include-domain",

@@ -85,6 +85,18 @@ const textSearch = (response: WebSearchResponse, look: Terminal.Look): Array<str
   return lines
 }
 
+const count = (n: number) => n.toLocaleString("en-US")
+
+// A page printed in part says so with the numbers, and how to read on: the cut is never silent.
+const continuation = (result: WebSearchResult): Array<string> =>
+  result.nextStartIndex !== undefined && result.totalLength !== undefined
+    ? [
+        "",
+        `… [cut at character ${count(result.nextStartIndex)} of ${count(result.totalLength)}; ` +
+          `read on with --start-index ${result.nextStartIndex}]`
+      ]
+    : []
+
 const textFetch = (response: WebSearchResponse, look: Terminal.Look): Array<string> => {
   const lines: Array<string> = []
   response.results.forEach((result, index) => {
@@ -93,6 +105,7 @@ const textFetch = (response: WebSearchResponse, look: Terminal.Look): Array<stri
       `    ${Terminal.style(look, "cyan", safeLine(result.url, 2000))}`,
       "",
       Terminal.wrapContent(terminalText(result.content), look.width),
+      ...continuation(result),
       ""
     )
   })
@@ -124,6 +137,7 @@ const markdownFetch = (response: WebSearchResponse, look: Terminal.Look): Array<
     `<${markdownUrl(safeLine(result.url, 2000))}>`,
     "",
     Terminal.wrapContent(terminalText(result.content), look.width),
+    ...continuation(result),
     ""
   ])
 
