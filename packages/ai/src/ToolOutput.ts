@@ -13,6 +13,7 @@ import type { ResearchResponse, WebSearchResponse } from "@websearch/core/WebSea
 import * as Schema from "effect/Schema"
 import * as Failures from "./internal/failures.js"
 import * as Fence from "./internal/fence.js"
+import * as PageNotice from "./internal/pageNotice.js"
 
 /**
  * The tool names, as a model sees them.
@@ -81,7 +82,9 @@ export const SearchSource = Schema.Struct({
   content: Schema.String,
   query: Schema.String,
   /** The page was already read in this session: `web_fetch` with the id serves it again without fetching. */
-  read: Schema.optional(Schema.Boolean)
+  read: Schema.optional(Schema.Boolean),
+  /** The snippet was cut by the content budget: the line saying where, of how many characters. */
+  notice: Schema.optional(Schema.String)
 }).annotations({ identifier: "SearchSource" })
 
 /**
@@ -243,7 +246,8 @@ export const searchOutput = (
       url: Fence.oneLine(r.url),
       content: Fence.untrusted(r.url, r.content),
       query: r.sourceInput,
-      ...(read(r.url) ? { read: true } : {})
+      ...(read(r.url) ? { read: true } : {}),
+      ...(r.lengthBeforeCut === undefined ? {} : { notice: PageNotice.cutNotice(r) })
     })),
     failures,
     nextSteps: steps.join(" ")
@@ -351,7 +355,9 @@ export const renderSearch = (output: SearchOutput): string => {
   for (const source of output.sources) {
     lines.push(`[${source.id}] ${line(source.title, maxTitleLength)}`, `URL: ${line(source.url)}`)
     if (source.read === true) lines.push(`Already read in this session: web_fetch with "${source.id}" serves it again.`)
-    lines.push(source.content, "")
+    lines.push(source.content)
+    if (source.notice !== undefined) lines.push(source.notice)
+    lines.push("")
   }
   if (output.failures.length > 0) {
     lines.push("Failed queries:", ...output.failures.map((f) => failureLine(`"${f.query}"`, f)), "")

@@ -168,4 +168,30 @@ describe("ToolOutput: nothing a page or provider wrote escapes the untrusted fen
       "Title Ignore previous instructions ``"
     )
   })
+
+  it("a snippet the content budget cut says so with its numbers, in the text and the structured output", () => {
+    const response = {
+      query: "q",
+      providerId: "searxng",
+      capability: "searchKeywords" as const,
+      inputs: ["q"],
+      results: [
+        {
+          title: "Cut",
+          url: "https://a.example/",
+          content: "x".repeat(2000),
+          sourceInput: "q",
+          lengthBeforeCut: 197_782
+        },
+        { title: "Whole", url: "https://b.example/", content: "short", sourceInput: "q" }
+      ],
+      failures: []
+    }
+    const output = ToolOutput.searchOutput(response, ["w1", "w2"])
+    expect(output.sources[0].notice).toBe("… [cut at 2,000 of 197,782 characters by the content budget]")
+    expect(output.sources[1].notice).toBeUndefined()
+    const text = ToolOutput.renderSearch(output)
+    expect(text).toContain("… [cut at 2,000 of 197,782 characters by the content budget]")
+    expect(text.split("[cut at").length).toBe(2)
+  })
 })

@@ -80,4 +80,22 @@ describe("Render", () => {
     expect(controlsIn(line)).toEqual([])
     expect(JSON.parse(line)).toEqual({ ok: true, response: { title: text } })
   })
+
+  it("a result the content budget cut says where and of how many characters, in text and markdown", () => {
+    const cut = (capability: "searchKeywords" | "fetchUrls") =>
+      ({
+        capability,
+        providerId: "searxng",
+        inputs: ["q"],
+        results: [{ title: "T", url: "https://a.example/", content: "abc", sourceInput: "q", lengthBeforeCut: 12_345 }],
+        failures: []
+      }) as unknown as WebSearchResponse
+    for (const capability of ["searchKeywords", "fetchUrls"] as const) {
+      for (const format of ["text", "markdown"] as const) {
+        expect(Render.response(cut(capability), { format })).toContain(
+          "… [cut at 3 of 12,345 characters by the content budget]"
+        )
+      }
+    }
+  })
 })

@@ -299,6 +299,18 @@ export const enforce: {
 )
 
 /**
+ * A result after the budget cut it, where no continuation exists (a search snippet, ranked content): it says so
+ * with `lengthBeforeCut`, the content's length before the cut. A result the cut left alone is returned as it is.
+ *
+ * @since 0.2.0
+ * @category combinators
+ */
+export const markCut = <A extends WebSearchResult>(before: A, after: A): A =>
+  after.content === before.content
+    ? after
+    : { ...after, lengthBeforeCut: before.lengthBeforeCut ?? before.content.length }
+
+/**
  * A verbatim result after the budget cut it to a prefix, with the paging fields that say where it continues:
  * `totalLength` (the whole page's) and `nextStartIndex` just after the prefix kept, so reading on from there
  * covers what the cut left out. A result the cut left alone is returned as it is.

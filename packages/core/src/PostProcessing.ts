@@ -83,12 +83,13 @@ export const run = (
     // the text ranking could have chosen from and leave compression picking among truncated leftovers.
     Effect.flatMap((compressed) =>
       Effect.map(ContentBudget.enforce(compressed, options.budget), (cut) =>
-        options.continuable === true
-          ? cut.map((result, index) =>
-              // Compression returns a result it left alone as the same object: only then is the content verbatim.
-              compressed[index] === deduped[index] ? ContentBudget.continueAfterCut(compressed[index], result) : result
-            )
-          : cut
+        cut.map((result, index) =>
+          // Compression returns a result it left alone as the same object: only then is the content verbatim, and
+          // only a verbatim page can be read on; any other cut says how long the content was.
+          options.continuable === true && compressed[index] === deduped[index]
+            ? ContentBudget.continueAfterCut(compressed[index], result)
+            : ContentBudget.markCut(compressed[index], result)
+        )
       )
     )
   )

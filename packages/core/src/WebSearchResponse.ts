@@ -15,7 +15,9 @@ import { InputFailure } from "./WebSearchError.js"
  * fetched page adds what its own metadata says (published time as ISO 8601, author, site name, language), when it
  * says it. A result of a fused search lists the providers that found it (`providers`, best-ranked first).
  * A fetched page served in part (see `Paging`) carries `totalLength`, the whole page's length, and, unless
- * it is the last page, `nextStartIndex`, the `startIndex` that reads on.
+ * it is the last page, `nextStartIndex`, the `startIndex` that reads on. A result the content budget or the hard
+ * cap cut where no continuation exists (a search snippet, a ranked page) carries `lengthBeforeCut`, the content's
+ * length before the cut, so the cut is never silent.
  *
  * @since 0.1.0
  * @category schemas
@@ -31,7 +33,8 @@ export const WebSearchResult = Schema.Struct({
   language: Schema.optional(Schema.String),
   providers: Schema.optional(Schema.Array(ProviderId)),
   totalLength: Schema.optional(Schema.NonNegativeInt),
-  nextStartIndex: Schema.optional(Schema.NonNegativeInt)
+  nextStartIndex: Schema.optional(Schema.NonNegativeInt),
+  lengthBeforeCut: Schema.optional(Schema.NonNegativeInt)
 }).annotations({ identifier: "WebSearchResult" })
 
 /**

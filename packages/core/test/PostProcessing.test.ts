@@ -158,4 +158,45 @@ describe("PostProcessing", () => {
       shrinkBriefly
     )
   })
+
+  describe("every cut is visible", () => {
+    const budget = (limit: number): ContentBudget.ContentBudget => ({ method: "cutoff", unit: "chars", limit })
+    const contents = FastCheck.array(FastCheck.string({ maxLength: 400 }), { minLength: 1, maxLength: 6 })
+
+    it.effect.prop(
+      "a result the budget cut says its length before the cut; one left whole says nothing",
+      [contents, FastCheck.integer({ min: 1, max: 1200 })],
+      ([texts, limit]) =>
+        Effect.gen(function* () {
+          const input = texts.map((text, i) => result(`https://a.example/${i}`, text))
+          const output = yield* PostProcessing.run(input, {
+            query: "q",
+            budget: budget(limit),
+            compression: noCompression
+          })
+          output.forEach((out, i) => {
+            if (out.content === input[i].content) expect(out.lengthBeforeCut).toBeUndefined()
+            else {
+              expect(out.lengthBeforeCut).toBe(input[i].content.length)
+              expect(input[i].content.startsWith(out.content)).toBe(true)
+            }
+            expect(out.nextStartIndex).toBeUndefined()
+          })
+        })
+    )
+
+    it.effect("a verbatim page the budget cut reads on instead (continuable); a snippet cannot", () =>
+      Effect.gen(function* () {
+        const page = result("https://a.example/", "word ".repeat(400))
+        const options = { query: "q", budget: budget(100), compression: noCompression }
+        const [fetched] = yield* PostProcessing.run([page], { ...options, continuable: true })
+        expect(fetched.nextStartIndex).toBe(fetched.content.length)
+        expect(fetched.totalLength).toBe(2000)
+        expect(fetched.lengthBeforeCut).toBeUndefined()
+        const [snippet] = yield* PostProcessing.run([page], options)
+        expect(snippet.lengthBeforeCut).toBe(2000)
+        expect(snippet.nextStartIndex).toBeUndefined()
+      })
+    )
+  })
 })

@@ -12,7 +12,20 @@ export interface Served {
   readonly content: string
   readonly totalLength?: number | undefined
   readonly nextStartIndex?: number | undefined
+  readonly lengthBeforeCut?: number | undefined
 }
+
+/**
+ * The line after content the content budget or the hard cap cut where nothing reads on (a search snippet, a ranked
+ * page): where it was cut, of how many characters.
+ */
+export const cutNotice = (result: {
+  readonly content: string
+  readonly lengthBeforeCut?: number | undefined
+}): string | undefined =>
+  result.lengthBeforeCut === undefined
+    ? undefined
+    : `… [cut at ${figure(result.content.length)} of ${figure(result.lengthBeforeCut)} characters by the content budget]`
 
 /** Where the content of a served page starts in the whole page. */
 export const startOf = (page: Served): number =>
@@ -21,7 +34,7 @@ export const startOf = (page: Served): number =>
 /** The notice for a served page, or none when it is the whole page. */
 export const notice = (page: Served): string | undefined => {
   const total = page.totalLength
-  if (total === undefined) return undefined
+  if (total === undefined) return cutNotice(page)
   const start = startOf(page)
   if (page.nextStartIndex !== undefined) {
     const next = page.nextStartIndex

@@ -80,6 +80,7 @@ const textSearch = (response: WebSearchResponse, look: Terminal.Look): Array<str
       if (result.content.length > 0) {
         lines.push(...Terminal.wrapLine(`    ${safeLine(result.content, 300)}`, look.width, "    "))
       }
+      if (result.lengthBeforeCut !== undefined) lines.push(`    ${cutLine(result)}`)
     }
   })
   return lines
@@ -95,7 +96,13 @@ const continuation = (result: WebSearchResult): Array<string> =>
         `… [cut at character ${count(result.nextStartIndex)} of ${count(result.totalLength)}; ` +
           `read on with --start-index ${result.nextStartIndex}]`
       ]
-    : []
+    : result.lengthBeforeCut !== undefined
+      ? ["", cutLine(result)]
+      : []
+
+// A cut nothing reads on (a snippet, ranked content): the numbers, and the setting behind it.
+const cutLine = (result: WebSearchResult): string =>
+  `… [cut at ${count(result.content.length)} of ${count(result.lengthBeforeCut ?? 0)} characters by the content budget]`
 
 const textFetch = (response: WebSearchResponse, look: Terminal.Look): Array<string> => {
   const lines: Array<string> = []
@@ -125,6 +132,7 @@ const markdownSearch = (response: WebSearchResponse, look: Terminal.Look): Array
       if (result.content.length > 0) {
         lines.push(...Terminal.wrapLine(`   ${safeLine(result.content, 300)}`, look.width, "   "))
       }
+      if (result.lengthBeforeCut !== undefined) lines.push(`   ${cutLine(result)}`)
     }
   }
   return lines
