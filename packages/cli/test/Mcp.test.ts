@@ -116,8 +116,10 @@ const scenario = async (client: Client) => {
     ["success", "w1"],
     ["skipped", "same page as item 1"]
   ])
-  expect(String(items[0].content)).toMatch(/^```untrusted-data source=http:\/\/127\.0\.0\.1:\d+\/page\n/)
-  expect(String(items[0].content)).toContain("The answer is forty-two.")
+  // The page text travels once, in the tool's text: structuredContent carries the item without a second copy.
+  expect(items[0].content).toBeUndefined()
+  expect(textOf(read)).toMatch(/```untrusted-data source=http:\/\/127\.0\.0\.1:\d+\/page\n/)
+  expect(textOf(read)).toContain("The answer is forty-two.")
 
   // A failing provider is a tool error the model can read: isError, the typed error as structured content.
   const failed = await call(client, "web_search", { keywords: ["explode"] })

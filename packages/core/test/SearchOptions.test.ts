@@ -67,7 +67,7 @@ describe("search options: validation", () => {
       })
       for (const bad of ["https://example.com", "example.com/docs", "example.com:443", "127.0.0.1", "a..b", "", "x"]) {
         const message = yield* invalidMessage({ keywords: ["x"], includeDomains: [bad] })
-        expect(message).toContain("includeDomains.0")
+        expect(message).toContain("includeDomains[0]")
         expect(message).toContain("is not a bare domain name")
       }
       const many = Array.from({ length: 21 }, (_, i) => `d${i}.example`)

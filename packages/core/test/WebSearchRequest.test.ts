@@ -255,6 +255,25 @@ describe("invalid_input messages", () => {
     })
   )
 
+  it.effect("never echo a whole oversized field name (an unknown key is the caller's text)", () =>
+    Effect.gen(function* () {
+      const key = "k".repeat(60_000)
+      const error = yield* Effect.flip(WebSearchRequest.normalizeSearchKeywords({ keywords: ["ok"], [key]: 1 }))
+      expect(error.message).toContain("(60000 characters): is not a known field")
+      expect(error.message).not.toContain("k".repeat(81))
+      expect(error.message.length).toBeLessThan(1000)
+    })
+  )
+
+  it.effect("a domain's own sentence is the message, not the type it was decoded from", () =>
+    Effect.gen(function* () {
+      const error = yield* Effect.flip(
+        WebSearchRequest.normalizeSearchKeywords({ keywords: ["x"], includeDomains: ["https://example.com"] })
+      )
+      expect(error.message).toContain('includeDomains[0]: "https://example.com" is not a bare domain name')
+    })
+  )
+
   it.effect("report only the real problem of an optional field, not its undefined alternative", () =>
     Effect.gen(function* () {
       const error = yield* Effect.flip(WebSearchRequest.normalizeSearchKeywords({ keywords: ["x"], maxResults: "5" }))

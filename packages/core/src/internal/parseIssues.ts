@@ -182,6 +182,8 @@ const walk = (
     case "Forbidden":
       return [{ path, message: "could not be checked" }]
     case "Type":
+      // A sentence of the schema's own (a transformation failing with a message) says what is wrong.
+      if (issue.message !== undefined) return [{ path, message: issue.message }]
       // A filter's own sentence (a predicate answering a string) is the Type issue's message.
       if (issue.ast._tag === "Refinement") {
         return [{ path, message: issue.message ?? constraint(issue.ast, issue.actual) }]
@@ -210,7 +212,19 @@ const walk = (
 const formatPath = (path: ReadonlyArray<PropertyKey>, root: string): string =>
   path.length === 0
     ? root
-    : path.map((key, i) => (typeof key === "number" ? `[${key}]` : i === 0 ? String(key) : `.${String(key)}`)).join("")
+    : path
+        .map((key, i) => {
+          if (typeof key === "number") return `[${key}]`
+          // A field name comes from the caller (an unknown key): a long one is shortened like any echoed value.
+          const name = shortenName(String(key))
+          return i === 0 ? name : `.${name}`
+        })
+        .join("")
+
+const maxNameLength = 80
+
+const shortenName = (name: string): string =>
+  name.length <= maxNameLength ? name : `${name.slice(0, maxNameLength)}… (${name.length} characters)`
 
 /**
  * Formats a request's decoding failure in the API's own words, naming each field the way a JSON caller writes it
