@@ -188,10 +188,10 @@ describe("ToolOutput: nothing a page or provider wrote escapes the untrusted fen
       failures: []
     }
     const output = ToolOutput.searchOutput(response, ["w1", "w2"])
-    expect(output.sources[0].notice).toBe("… [cut at 2,000 of 197,782 characters by the content budget]")
+    expect(output.sources[0].notice).toBe("… [cut at 2,000 of 197,782 characters]")
     expect(output.sources[1].notice).toBeUndefined()
     const text = ToolOutput.renderSearch(output)
-    expect(text).toContain("… [cut at 2,000 of 197,782 characters by the content budget]")
+    expect(text).toContain("… [cut at 2,000 of 197,782 characters]")
     expect(text.split("[cut at").length).toBe(2)
   })
 })

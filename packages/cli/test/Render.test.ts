@@ -93,7 +93,7 @@ describe("Render", () => {
     for (const capability of ["searchKeywords", "fetchUrls"] as const) {
       for (const format of ["text", "markdown"] as const) {
         expect(Render.response(cut(capability), { format })).toContain(
-          "… [cut at 3 of 12,345 characters by the content budget]"
+          "… [cut at 3 of 12,345 characters]"
         )
       }
     }

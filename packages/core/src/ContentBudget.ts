@@ -299,8 +299,9 @@ export const enforce: {
 )
 
 /**
- * A result after the budget cut it, where no continuation exists (a search snippet, ranked content): it says so
- * with `lengthBeforeCut`, the content's length before the cut. A result the cut left alone is returned as it is.
+ * A result after post-processing cut it (the budget, the hard cap, or compression keeping the chunks that rank
+ * best) where no continuation exists (a search snippet, ranked content): it says so with `lengthBeforeCut`, the
+ * content's length before. A result left whole is returned as it is.
  *
  * @since 0.2.0
  * @category combinators

@@ -85,10 +85,11 @@ export const run = (
       Effect.map(ContentBudget.enforce(compressed, options.budget), (cut) =>
         cut.map((result, index) =>
           // Compression returns a result it left alone as the same object: only then is the content verbatim, and
-          // only a verbatim page can be read on; any other cut says how long the content was.
+          // only a verbatim page can be read on; any other cut (by ranking or the budget) says how long the content
+          // was before post-processing.
           options.continuable === true && compressed[index] === deduped[index]
             ? ContentBudget.continueAfterCut(compressed[index], result)
-            : ContentBudget.markCut(compressed[index], result)
+            : ContentBudget.markCut(deduped[index], result)
         )
       )
     )

@@ -109,6 +109,22 @@ describe("PostProcessing", () => {
         expect(output[0].content.startsWith("Paragraph 8 is about deep sea")).toBe(true)
         expect(output[1].content).toBe("tiny")
         expect(output.reduce((n, r) => n + r.content.length, 0)).toBeLessThanOrEqual(80)
+        // The cut says the length of the page before ranking, not of the chunk ranking kept.
+        expect(output[0].lengthBeforeCut).toBe(input[0].content.length)
+        expect(output[1].lengthBeforeCut).toBeUndefined()
+      })
+    )
+
+    it.effect("ranking alone shortening a page is a cut too, and says so", () =>
+      Effect.gen(function* () {
+        const content = Array.from({ length: 10 }, (_, n) => paragraph(n === 3 ? "vents" : "bakery", n)).join("\n\n")
+        const [page] = yield* PostProcessing.run([result("https://a.example/", content)], {
+          query: "vents",
+          budget: noBudget,
+          compression: { method: "rank", chunkSize: 200, topChunks: 1 }
+        })
+        expect(page.content.length).toBeLessThan(content.length)
+        expect(page.lengthBeforeCut).toBe(content.length)
       })
     )
 

@@ -25,7 +25,7 @@ export const cutNotice = (result: {
 }): string | undefined =>
   result.lengthBeforeCut === undefined
     ? undefined
-    : `… [cut at ${figure(result.content.length)} of ${figure(result.lengthBeforeCut)} characters by the content budget]`
+    : `… [cut at ${figure(result.content.length)} of ${figure(result.lengthBeforeCut)} characters]`
 
 /** Where the content of a served page starts in the whole page. */
 export const startOf = (page: Served): number =>

@@ -102,7 +102,7 @@ const continuation = (result: WebSearchResult): Array<string> =>
 
 // A cut nothing reads on (a snippet, ranked content): the numbers, and the setting behind it.
 const cutLine = (result: WebSearchResult): string =>
-  `… [cut at ${count(result.content.length)} of ${count(result.lengthBeforeCut ?? 0)} characters by the content budget]`
+  `… [cut at ${count(result.content.length)} of ${count(result.lengthBeforeCut ?? 0)} characters]`
 
 const textFetch = (response: WebSearchResponse, look: Terminal.Look): Array<string> => {
   const lines: Array<string> = []
