@@ -251,6 +251,8 @@ export const layerTools = (
         const known = bySession.get(session)
         if (known !== undefined) return Effect.succeed(known)
         return Effect.map(build, (built) => {
+          // The session may have ended while this was built: then it is used for this call and not kept.
+          if (sessions.value.sessionOf(clientId) !== session) return built
           // Two first calls of one session may race: the first kept wins, so the session has one set of ids.
           const kept = bySession.get(session) ?? built
           bySession.set(session, kept)

@@ -24,6 +24,12 @@ export const defaultMaxLength = 8000
 /** Most page parts one session keeps to serve again. */
 const maxSessionPages = 256
 
+/** Most characters of page parts one session keeps (about 2 MB); past it the oldest parts go first. */
+const maxSessionChars = 1_000_000
+
+/** Most page URLs one session remembers as read (for `read` on search results); the oldest go first. */
+const maxReadUrls = 4096
+
 /** `web_fetch`'s parameters, as decoded. */
 export interface Params {
   readonly providerId?: string | undefined
@@ -78,14 +84,32 @@ export const make = ({ fetch, ids, model, options }: Deps) => {
   const maxLength = options?.maxLength ?? defaultMaxLength
   // The parts of pages this session read (by offset and URL), oldest first out, and every URL they came from.
   const readPages = new Map<string, WebSearchResult>()
+  let keptChars = 0
   const readUrls = new Set<string>()
-  const pageKey = (p: { readonly startIndex: number; readonly url: string }) =>
-    `${p.startIndex} ${normalizeUrlForDedupe(p.url)}`
-  const keep = (key: string, page: WebSearchResult, urls: ReadonlyArray<string>) => {
+  // The provider asked for is part of the key: a retry with another provider is a new read, not the old copy.
+  const pageKey = (p: { readonly startIndex: number; readonly url: string }, providerId: string | undefined) =>
+    JSON.stringify([providerId ?? null, p.startIndex, normalizeUrlForDedupe(p.url)])
+  const drop = (key: string) => {
+    const old = readPages.get(key)
+    if (old === undefined) return
+    keptChars -= old.content.length
     readPages.delete(key)
-    readPages.set(key, page)
-    if (readPages.size > maxSessionPages) readPages.delete(readPages.keys().next().value as string)
-    for (const url of urls) readUrls.add(normalizeUrlForDedupe(url))
+  }
+  const keep = (key: string, page: WebSearchResult, urls: ReadonlyArray<string>) => {
+    drop(key)
+    if (page.content.length <= maxSessionChars) {
+      readPages.set(key, page)
+      keptChars += page.content.length
+    }
+    while (readPages.size > maxSessionPages || keptChars > maxSessionChars) {
+      drop(readPages.keys().next().value as string)
+    }
+    for (const url of urls) {
+      const normal = normalizeUrlForDedupe(url)
+      readUrls.delete(normal)
+      readUrls.add(normal)
+      if (readUrls.size > maxReadUrls) readUrls.delete(readUrls.values().next().value as string)
+    }
   }
 
   const plan = (items: Params["items"]) =>
@@ -164,7 +188,7 @@ export const make = ({ fetch, ids, model, options }: Deps) => {
       // A part this session already read is served again from the session's store, without a fetch.
       const fromSession = new Map(
         toFetch.flatMap((p) => {
-          const kept = readPages.get(pageKey(p))
+          const kept = readPages.get(pageKey(p, params.providerId))
           return kept === undefined ? [] : [[p.item, kept] as const]
         })
       )
@@ -212,7 +236,7 @@ export const make = ({ fetch, ids, model, options }: Deps) => {
       const fetched = toFetch.flatMap((p) => {
         const outcome = outcomeOf(p)
         if (Either.isLeft(outcome)) return []
-        keep(pageKey(p), outcome.right, [p.url, outcome.right.url])
+        keep(pageKey(p, params.providerId), outcome.right, [p.url, outcome.right.url])
         return [outcome.right]
       })
       const pageIds = new Map(
