@@ -5,7 +5,7 @@
  * cache and `doctor`.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs"
 import { createServer, type Server, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
@@ -388,6 +388,8 @@ describe("websearch configuration, cache and doctor", { timeout: 180_000 }, () =
     expect(second.stdout).toBe(first.stdout)
     expect(hits).toEqual(["/cached"])
     expect(existsSync(join(cache, "websearch"))).toBe(true)
+    // Pages and the URLs asked for are private to the user.
+    expect(statSync(join(cache, "websearch")).mode & 0o777).toBe(0o700)
     await websearch(["fetch", `${origin}/cached`, "--no-cache", ...allow], env)
     expect(hits).toEqual(["/cached", "/cached"])
     // Off by default: without the setting every run reaches the origin.
