@@ -56,6 +56,7 @@ export const run = <Entry, A, E, SE>(options: {
   const { guard, leases, lookup, shared, timing } = options
   const callAlone = options.call
   const renewEvery = Duration.millis(Math.max(1, Duration.toMillis(timing.timeToLive) / 3))
+  // Runs with the lease held; `attempt` frees it however this ends.
   const lead = (held: Held<SE>) =>
     // Another process may have written the entry and freed the lease between this process's miss and its
     // acquisition: look once more before calling.
@@ -68,14 +69,23 @@ export const run = <Entry, A, E, SE>(options: {
               callAlone
             )
           )
-    ).pipe(Effect.ensuring(guard("lease release", held.release)))
-  const attempt = guard("lease", leases.acquire(options.key, timing.timeToLive))
+    )
+  // Taking the lease and arming its release happen without an interruption between them, so a caller interrupted
+  // just after the lease landed still frees it; the call itself stays interruptible.
+  const attempt = <X>(next: (acquired: Option.Option<Option.Option<Held<SE>>>) => Effect.Effect<X, E>) =>
+    Effect.uninterruptibleMask((restore) =>
+      Effect.flatMap(guard("lease", leases.acquire(options.key, timing.timeToLive)), (acquired) =>
+        Option.isSome(acquired) && Option.isSome(acquired.value)
+          ? restore(next(acquired)).pipe(Effect.ensuring(guard("lease release", acquired.value.value.release)))
+          : restore(next(acquired))
+      )
+    )
   const wait = (deadline: number, delay: Duration.Duration): Effect.Effect<A, E> =>
     Effect.zipRight(
       Effect.sleep(delay),
       Effect.flatMap(lookup, (entry) => {
         if (Option.isSome(entry)) return shared(entry.value)
-        return Effect.flatMap(attempt, (acquired) => {
+        return attempt((acquired) => {
           // The store stopped answering: call rather than wait on it.
           if (Option.isNone(acquired)) return callAlone
           if (Option.isSome(acquired.value)) return lead(acquired.value.value)
@@ -86,7 +96,7 @@ export const run = <Entry, A, E, SE>(options: {
         })
       })
     )
-  return Effect.flatMap(attempt, (acquired) => {
+  return attempt((acquired) => {
     if (Option.isNone(acquired)) return callAlone
     if (Option.isSome(acquired.value)) return lead(acquired.value.value)
     return Effect.flatMap(Clock.currentTimeMillis, (now) => wait(now + Duration.toMillis(timing.maxWait), firstPoll))

@@ -74,7 +74,7 @@ export const bounded = (options: RedisOptions): RedisOptions => ({
 
 // ioredis reports the address and the server's reply; a reply may still echo the password, in any of its forms.
 // The password is the user's choice and may be short, so every length is scrubbed.
-const scrubber = (options: RedisOptions) => {
+export const scrubber = (options: RedisOptions) => {
   const secretForms =
     options.password === undefined || options.password === "" ? [] : Redaction.forms(options.password, options.username)
   return (cause: unknown): string =>

@@ -12,17 +12,18 @@ import type * as Scope from "effect/Scope"
 import type { RedisOptions } from "ioredis"
 import { Redis } from "ioredis"
 import { createHash, randomUUID } from "node:crypto"
+import { scrubber } from "./redisConnection.js"
 
 // Renew or free only a lease still held under this token: another holder's lease (after this one lapsed) stays.
 const renewScript = `if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("PEXPIRE", KEYS[1], ARGV[2]) else return 0 end`
 const releaseScript = `if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) else return 0 end`
 
-const failed = (operation: string) => (cause: unknown) =>
-  // ioredis reports the address and the server's reply, never the password.
-  new ResultCache.StoreError({
-    message: `lease ${operation}: ${cause instanceof Error ? cause.message : String(cause)}`,
-    cause
-  })
+// ioredis reports the address and the server's reply; the reply is scrubbed of the password in any of its forms
+// like every other Redis message, and only the scrubbed text is kept.
+const failed = (scrub: (cause: unknown) => string, operation: string) => (cause: unknown) => {
+  const message = `lease ${operation}: ${scrub(cause)}`
+  return new ResultCache.StoreError({ message, cause: message })
+}
 
 /** The key a lease on `cacheKey` lives under. */
 export const leaseKey = (prefix: string, cacheKey: string): string =>
@@ -32,8 +33,9 @@ export const leaseKey = (prefix: string, cacheKey: string): string =>
 export const make = (
   options: RedisOptions,
   prefix: string
-): Effect.Effect<NonNullable<ResultCache.Store["lease"]>, never, Scope.Scope> =>
-  Effect.map(
+): Effect.Effect<NonNullable<ResultCache.Store["lease"]>, never, Scope.Scope> => {
+  const scrub = scrubber(options)
+  return Effect.map(
     Effect.acquireRelease(
       Effect.sync(() => {
         const redis = new Redis(options)
@@ -51,18 +53,18 @@ export const make = (
           const millis = String(Math.max(1, Math.ceil(Duration.toMillis(timeToLive))))
           return Effect.tryPromise({
             try: () => redis.set(key, token, "PX", millis, "NX"),
-            catch: failed("acquire")
+            catch: failed(scrub, "acquire")
           }).pipe(
             Effect.map((answer) =>
               answer === "OK"
                 ? Option.some({
                     renew: Effect.tryPromise({
                       try: () => redis.eval(renewScript, 1, key, token, millis) as Promise<number>,
-                      catch: failed("renew")
+                      catch: failed(scrub, "renew")
                     }).pipe(Effect.map((renewed) => renewed === 1)),
                     release: Effect.tryPromise({
                       try: () => redis.eval(releaseScript, 1, key, token) as Promise<number>,
-                      catch: failed("release")
+                      catch: failed(scrub, "release")
                     }).pipe(Effect.asVoid)
                   })
                 : Option.none()
@@ -71,3 +73,4 @@ export const make = (
         })
     })
   )
+}
