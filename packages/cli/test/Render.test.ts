@@ -92,9 +92,7 @@ describe("Render", () => {
       }) as unknown as WebSearchResponse
     for (const capability of ["searchKeywords", "fetchUrls"] as const) {
       for (const format of ["text", "markdown"] as const) {
-        expect(Render.response(cut(capability), { format })).toContain(
-          "… [cut at 3 of 12,345 characters]"
-        )
+        expect(Render.response(cut(capability), { format })).toContain("… [cut at 3 of 12,345 characters]")
       }
     }
   })
