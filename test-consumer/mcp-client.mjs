@@ -21,5 +21,10 @@ const { tools } = await client.listTools(undefined, slow)
 const read = await client.callTool({ name: "web_fetch", arguments: { items: [{ url: pageUrl }] } }, undefined, slow)
 await client.close()
 process.stdout.write(
-  `${JSON.stringify({ tools: tools.map((t) => t.name), isError: read.isError, structuredContent: read.structuredContent })}\n`
+  `${JSON.stringify({
+    tools: tools.map((t) => t.name),
+    isError: read.isError,
+    structuredContent: read.structuredContent,
+    text: read.content?.[0]?.text
+  })}\n`
 )
