@@ -75,7 +75,8 @@ export * as Mcp from "./Mcp.js"
  * in `$XDG_CACHE_HOME/websearch` (`~/.cache/websearch`) through `@effect/platform`'s file-system `KeyValueStore`,
  * one file per entry named by the SHA-256 of its key. What is kept and for how long are the core `ResultCache`
  * rules (the settings' `cache` TTLs); `--no-cache` bypasses it for one run. An entry past its time, unreadable or
- * written by another version is a miss.
+ * written by another version is a miss, and its file is removed when read, so expired pages do not pile up. The
+ * directory is made private to its user (0700): entries hold fetched pages and the URLs asked for.
  *
  * @since 0.2.0
  */

@@ -244,6 +244,17 @@ export * as Research from "./Research.js"
 export * as ResultCache from "./ResultCache.js"
 
 /**
+ * What a provider or a page says about a result beyond its title, snippet and URL, as websearch's optional result
+ * fields (one reader for both, so a date means the same whoever gave it):
+ * the published time as ISO 8601, the author, the site name and the language. Each is kept only in a form that
+ * can be read without guessing; anything else (a relative "3 days ago", a weekday, a year no web page has) is
+ * dropped rather than passed on as if it were a date.
+ *
+ * @since 0.2.0
+ */
+export * as ResultMetadata from "./ResultMetadata.js"
+
+/**
  * The one reading of an HTTP `Retry-After` header (RFC 9110 §10.2.3) for every transport and provider: how many
  * whole seconds to wait, from delta-seconds or an HTTP date, capped at a day so a hostile or broken server
  * cannot park a caller for weeks. Time comes from the caller (or Effect's `Clock`), so tests move it by hand.

@@ -4,7 +4,7 @@
  * title falls back to the URL so a result is never untitled.
  */
 import type * as ProviderDriver from "@websearch/core/ProviderDriver"
-import * as ResultMetadata from "./resultMetadata.js"
+import * as ResultMetadata from "@websearch/core/ResultMetadata"
 
 const named: Readonly<Record<string, string>> = {
   amp: "&",

@@ -1,11 +1,19 @@
 /**
- * What a provider says about a result beyond its title, snippet and URL, as websearch's optional result fields:
+ * What a provider or a page says about a result beyond its title, snippet and URL, as websearch's optional result
+ * fields (one reader for both, so a date means the same whoever gave it):
  * the published time as ISO 8601, the author, the site name and the language. Each is kept only in a form that
  * can be read without guessing; anything else (a relative "3 days ago", a weekday, a year no web page has) is
  * dropped rather than passed on as if it were a date.
+ *
+ * @since 0.2.0
  */
 
-/** The optional fields of a result, as they are returned. */
+/**
+ * The optional fields of a result, as they are returned.
+ *
+ * @since 0.2.0
+ * @category models
+ */
 export interface Metadata {
   readonly publishedAt?: string
   readonly author?: string
@@ -13,7 +21,12 @@ export interface Metadata {
   readonly language?: string
 }
 
-/** The same fields as a provider gives them, before they are read. */
+/**
+ * The same fields as a provider gives them, before they are read.
+ *
+ * @since 0.2.0
+ * @category models
+ */
 export interface RawMetadata {
   readonly publishedAt?: string | number | null | undefined
   readonly author?: string | null | undefined
@@ -91,6 +104,9 @@ const fromIso = (m: RegExpExecArray): string | undefined => {
  * A published time as ISO 8601: a zoned time in UTC (`2024-05-14T12:00:00.000Z`), a time without a zone as the
  * provider's local time (`2024-05-14T12:00:00`), a bare date as a date (`2024-05-14`); Unix seconds (or
  * milliseconds) as UTC. `undefined` for anything else.
+ *
+ * @since 0.2.0
+ * @category utils
  */
 export const publishedAt = (value: string | number | null | undefined): string | undefined => {
   if (typeof value === "number") return fromMillis(value < 1e11 ? value * 1000 : value)
@@ -122,13 +138,23 @@ export const publishedAt = (value: string | number | null | undefined): string |
 // BCP 47, loosely: a primary tag of 2-3 letters and short subtags ("de", "en-US", "zh-Hant-TW").
 const languageTag = /^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{1,8}){0,4}$/
 
-/** A BCP 47 language tag (`_` written as `-`), or `undefined`. */
+/**
+ * A BCP 47 language tag (`_` written as `-`), or `undefined`.
+ *
+ * @since 0.2.0
+ * @category utils
+ */
 export const language = (value: string | null | undefined): string | undefined => {
   const s = typeof value === "string" ? value.trim() : undefined
   return s === undefined || !languageTag.test(s) ? undefined : s.replace(/_/g, "-")
 }
 
-/** The fields a provider gave, read; absent keys for what it did not give in a usable form. */
+/**
+ * The fields a provider gave, read; absent keys for what it did not give in a usable form.
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
 export const metadata = (raw: RawMetadata): Metadata => {
   const out: { publishedAt?: string; author?: string; siteName?: string; language?: string } = {}
   const at = publishedAt(raw.publishedAt)
