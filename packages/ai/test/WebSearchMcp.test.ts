@@ -1,7 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js"
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js"
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -10,40 +8,7 @@ import * as Stream from "effect/Stream"
 import { PassThrough } from "node:stream"
 import * as WebSearchMcp from "../src/WebSearchMcp.js"
 import { drivers, live } from "./support/fixtures.js"
-
-/** The client side of a newline-delimited JSON-RPC pipe, as the SDK's stdio transport frames it. */
-class PipeTransport implements Transport {
-  onmessage?: (message: JSONRPCMessage) => void
-  onclose?: () => void
-  onerror?: (error: Error) => void
-  private buffer = ""
-  constructor(
-    private readonly toServer: PassThrough,
-    private readonly fromServer: PassThrough
-  ) {}
-  start(): Promise<void> {
-    this.fromServer.on("data", (chunk: Buffer) => {
-      this.buffer += chunk.toString()
-      let end = this.buffer.indexOf("\n")
-      while (end >= 0) {
-        const line = this.buffer.slice(0, end).trim()
-        this.buffer = this.buffer.slice(end + 1)
-        if (line !== "") this.onmessage?.(JSON.parse(line) as JSONRPCMessage)
-        end = this.buffer.indexOf("\n")
-      }
-    })
-    return Promise.resolve()
-  }
-  send(message: JSONRPCMessage): Promise<void> {
-    this.toServer.write(`${JSON.stringify(message)}\n`)
-    return Promise.resolve()
-  }
-  close(): Promise<void> {
-    this.toServer.end()
-    this.onclose?.()
-    return Promise.resolve()
-  }
-}
+import { PipeTransport } from "./support/pipeTransport.js"
 
 interface ToolResult {
   readonly isError?: boolean
