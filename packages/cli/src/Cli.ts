@@ -138,8 +138,10 @@ const noTerminal: Terminal.Terminal = {
   columns: Effect.succeed(80),
   rows: Effect.succeed(24),
   isTTY: Effect.succeed(false),
+  // Reading keys cannot fail in the Terminal contract; reaching it is a bug of this file, not of the input.
   readInput: Effect.die("websearch never prompts"),
-  readLine: Effect.die("websearch never prompts"),
+  // A prompt for a line ends as if the user quit: the parser reports it as a usage error, not a crash.
+  readLine: Effect.fail(new Terminal.QuitException()),
   display: () => Effect.void
 }
 
