@@ -20,7 +20,9 @@ export const UnavailableReason = Schema.Literal(
   "missing_credentials",
   "credentials_rejected",
   "invalid_config",
-  "unpriced_model"
+  "unpriced_model",
+  // A store the application depends on (the provider store's database) did not answer.
+  "store_unavailable"
 )
 
 /**
@@ -53,7 +55,11 @@ export const RequestFailedReason = Schema.Literal(
   "rate_limited",
   "blacklisted",
   // The site's robots.txt disallows the URL for our user agent (only when robots.txt respect is enabled).
-  "robots_disallowed"
+  "robots_disallowed",
+  // A managed entity (a provider instance of a workspace) that does not exist, or is not the caller's to see.
+  "not_found",
+  // A managed entity that already exists, or changed since the revision the caller named.
+  "conflict"
 )
 
 /**

@@ -38,6 +38,11 @@ export interface ResolvedProvider extends Preset {
   readonly model: Option.Option<string>
   /** The provider's request budget; none means unlimited (a Retry-After is still honoured). */
   readonly rateLimit: Option.Option<RateLimit>
+  /**
+   * The outbound proxy of this provider's calls, as the settings or instance gave it (may carry credentials:
+   * never log it whole). None: the standard proxy environment applies.
+   */
+  readonly proxyUrl: Option.Option<Redacted.Redacted<string>>
   /** The provider's own options, decoded by its schema (`undefined` for a provider without options). */
   readonly options: unknown
 }

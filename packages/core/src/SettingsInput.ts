@@ -107,7 +107,7 @@ export const CapabilityOverride = Schema.Struct({ apiHost: Schema.optional(HttpU
 
 /**
  * The common fields of `providers.<id>`, which every provider takes: keys (rotated round-robin), per-capability
- * endpoints, engines, basic auth, the model and the request budget.
+ * endpoints, engines, basic auth, the model, the request budget and the outbound proxy.
  *
  * @since 0.2.0
  * @category schemas
@@ -125,7 +125,12 @@ export const CommonOverride = Schema.Struct({
   basicAuthUsername: Schema.optional(HeaderText),
   basicAuthPassword: Schema.optional(Secret),
   model: Schema.optional(NonEmpty),
-  rateLimit: Schema.optional(RateLimitInput)
+  rateLimit: Schema.optional(RateLimitInput),
+  /**
+   * The outbound proxy for this provider's API calls (`http://proxy.corp:3128`, credentials allowed in the URL);
+   * it passes the URL policy like any user-set endpoint. Without it, `HTTPS_PROXY`/`HTTP_PROXY`/`NO_PROXY` apply.
+   */
+  proxyUrl: Schema.optional(HttpUrl)
 })
 
 /**

@@ -199,6 +199,17 @@ export * as ProviderDriver from "./ProviderDriver.js"
 export * as ProviderId from "./ProviderId.js"
 
 /**
+ * Provider instances: a named configuration of a composed provider type, of a user's choosing ("production-bing",
+ * "test-searxng"), with its own overrides (endpoints, engines, basic auth, model, request budget, outbound proxy,
+ * the type's own options) and its own credentials. The same type may have many instances. Instances live in a
+ * workspace; a request names an instance id where it named a provider id. Credentials are write-only: what is
+ * shown of an instance (`InstanceView`) says how many keys it has, never what they are.
+ *
+ * @since 0.2.0
+ */
+export * as ProviderInstance from "./ProviderInstance.js"
+
+/**
  * Per-provider rate limits: the pipeline asks the quota before every driver call, so a provider's published
  * budget (`providers.<id>.rateLimit` in the settings) is not exceeded, and a provider that answered with
  * `Retry-After` is left alone until then by every later call, not only the retried one. With a shared store
@@ -217,6 +228,17 @@ export * as ProviderQuota from "./ProviderQuota.js"
  * @since 0.1.0
  */
 export * as ProviderRegistry from "./ProviderRegistry.js"
+
+/**
+ * Where provider instances are kept, per workspace: a service with list, get, create, update, remove and a
+ * write-only credentials setter. `@websearch/node`'s SQL stores (SQLite by default, PostgreSQL when configured)
+ * keep them in a database with secrets encrypted at rest; `memory` keeps them in this process, for tests and
+ * single-process embedding. A change is seen by the next call that reads the store; `revision` tells a reader
+ * cheaply whether anything in a workspace changed since it last looked.
+ *
+ * @since 0.2.0
+ */
+export * as ProviderStore from "./ProviderStore.js"
 
 /**
  * Keeping credentials out of spans, logs, errors and stores: one copy of the rules for every package.

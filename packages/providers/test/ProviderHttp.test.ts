@@ -22,6 +22,7 @@ const ctxOf = (credentials: "required" | "optional" | "none", keyed: boolean): P
     basicAuth: Option.none(),
     model: Option.none(),
     rateLimit: Option.none(),
+    proxyUrl: Option.none(),
     options: undefined
   },
   capability: "searchKeywords",

@@ -54,6 +54,7 @@ const ctxOf = (
     basicAuth: Option.none(),
     model: Option.none(),
     rateLimit: Option.none(),
+    proxyUrl: Option.none(),
     options: row.options
   },
   capability: "searchKeywords",

@@ -10,6 +10,8 @@
  * | `RequestFailed/too_large` without a provider (the request body itself) | 413 |
  * | `RequestFailed/rate_limited`, `RequestFailed/http_429` | 429, with `Retry-After` when known |
  * | `RequestFailed/timeout` | 504 |
+ * | `RequestFailed/not_found` (a managed provider instance) | 404 |
+ * | `RequestFailed/conflict` (an instance that exists, or a stale revision) | 409 |
  * | any other `RequestFailed` | 502 |
  * | `ResponseInvalid` | 502 |
  * | `Aborted` | 499 |
@@ -50,6 +52,10 @@ export const statusOf = (error: WebSearchError.WebSearchError): number => {
           return 429
         case "timeout":
           return 504
+        case "not_found":
+          return 404
+        case "conflict":
+          return 409
         default:
           return 502
       }

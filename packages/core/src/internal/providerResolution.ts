@@ -8,6 +8,7 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import * as Capability from "../Capability.js"
 import type * as Composition from "../Composition.js"
@@ -69,6 +70,7 @@ const resolveProvider = (
       ? Option.some({ username: override.basicAuthUsername, password: override.basicAuthPassword })
       : Option.none(),
   model: Option.fromNullable(override?.model),
+  proxyUrl: Option.map(Option.fromNullable(override?.proxyUrl), Redacted.make),
   rateLimit: Option.orElse(
     Option.map(Option.fromNullable(override?.rateLimit), (rate) => ({
       limit: rate.limit,
