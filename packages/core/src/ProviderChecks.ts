@@ -8,11 +8,13 @@
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import { Capability } from "./Capability.js"
 import { FetchUrls } from "./FetchUrls.js"
 import { ProviderId } from "./ProviderId.js"
+import * as ProviderInstance from "./ProviderInstance.js"
 import { Research } from "./Research.js"
 import { SearchKeywords } from "./SearchKeywords.js"
 import * as ProviderRegistry from "./ProviderRegistry.js"
@@ -89,7 +91,11 @@ export declare namespace ProviderChecks {
    * @category models
    */
   export interface Service {
-    /** Checks every capability of a provider; fails only when the provider id is unknown. */
+    /**
+     * Checks every capability of a provider: a composed one, a settings instance, or an instance of the current
+     * `CallInstances` (run with that instance's configuration). Fails only when the id is unknown
+     * (`Unavailable/unknown_provider`) or names a call instance that cannot be used (`Unavailable/invalid_config`).
+     */
     readonly check: (providerId: string) => Effect.Effect<ProviderCheck, WebSearchError.Unavailable>
   }
 }
@@ -150,10 +156,10 @@ export const make: Effect.Effect<
   return {
     check: (providerId) =>
       Effect.gen(function* () {
-        const provider = registry.providers.get(providerId)
-        if (provider === undefined) {
-          return yield* Effect.fail(ProviderRegistry.unknownProvider(providerId, registry.ids()))
-        }
+        const instances = yield* ProviderInstance.CallInstances
+        const found = registry.find(providerId, instances)
+        if (Either.isLeft(found)) return yield* Effect.fail(found.left)
+        const { provider } = found.right
         const capabilities = yield* Effect.forEach(provider.capabilities, (c) => checkOne(provider.id, c.feature))
         return { providerId: provider.id, ok: capabilities.every((c) => c.ok), capabilities }
       }).pipe(Effect.withSpan("websearch.check", { attributes: { "websearch.provider": providerId } }))

@@ -45,6 +45,14 @@ export interface ResolvedProvider extends Preset {
   readonly proxyUrl: Option.Option<Redacted.Redacted<string>>
   /** The provider's own options, decoded by its schema (`undefined` for a provider without options). */
   readonly options: unknown
+  /**
+   * For a provider instance (declared in the settings' `instances`, or one of a call's `CallInstances`): the
+   * composed provider type it configures. Its `id` is then the instance id, and its `name` the instance's own.
+   * Absent for a composed provider.
+   *
+   * @since 0.2.0
+   */
+  readonly instanceOf?: string | undefined
 }
 
 /**

@@ -24,7 +24,9 @@ export const ProviderDescription = Schema.Struct({
   credentials: Schema.String,
   apiKeys: Schema.Number,
   capabilities: Schema.Array(Schema.Struct({ feature: Capability.Capability, apiHost: Schema.NullOr(Schema.String) })),
-  defaultFor: Schema.Array(Capability.Capability)
+  defaultFor: Schema.Array(Capability.Capability),
+  /** For a provider instance: the composed provider type it configures. */
+  instanceOf: Schema.optional(Schema.String)
 }).annotations({ identifier: "ProviderDescription" })
 
 /**
@@ -49,5 +51,6 @@ export const fromProvider = (
   credentials: provider.credentials,
   apiKeys: provider.apiKeys.length,
   capabilities: provider.capabilities.map((c) => ({ feature: c.feature, apiHost: c.apiHost ?? null })),
-  defaultFor: Capability.all.filter((c) => defaults[c] === provider.id)
+  defaultFor: Capability.all.filter((c) => defaults[c] === provider.id),
+  ...(provider.instanceOf === undefined ? {} : { instanceOf: provider.instanceOf })
 })

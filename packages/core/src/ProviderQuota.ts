@@ -80,6 +80,13 @@ export interface Store {
  */
 export interface Request {
   readonly providerId: string
+  /**
+   * The key the budget and hold-off are kept under, when not `providerId`: a call instance's workspace, id and
+   * revision, so two workspaces' instances of one id never share a budget or a Retry-After.
+   *
+   * @since 0.2.0
+   */
+  readonly key?: string | undefined
   /** The provider's budget; none means unlimited. */
   readonly rateLimit: Option.Option<RateLimit>
   /**
@@ -132,7 +139,10 @@ export declare namespace ProviderQuota {
   export interface Service {
     /** Waits for room in the provider's budget, or fails `RequestFailed/rate_limited` with `retryAfter`. */
     readonly acquire: (request: Request) => Effect.Effect<void, WebSearchError.RequestFailed>
-    /** Holds every call to the provider off for `retryAfter` (it asked so: Retry-After). Never fails. */
+    /**
+     * Holds every call to the provider off for `retryAfter` (it asked so: Retry-After). Never fails. Takes the
+     * request's `key` when it has one (a call instance's), else its provider id.
+     */
     readonly holdOff: (providerId: string, retryAfter: Duration.Duration) => Effect.Effect<void>
   }
 }
@@ -196,6 +206,7 @@ export interface Options {
   readonly maxWait?: Duration.DurationInput | undefined
 }
 
+const keyOf = (request: Request) => request.key ?? request.providerId
 const budgetKey = (providerId: string) => `budget:${providerId}`
 const holdOffKey = (providerId: string) => `holdoff:${providerId}`
 
@@ -248,7 +259,7 @@ const makeService = (store: Store, options?: Options): ProviderQuota.Service => 
       let waited = 0
       for (let round = 0; round < maxRounds; round++) {
         const now = yield* Clock.currentTimeMillis
-        const until = yield* guard("read", store.holdOffUntil(holdOffKey(request.providerId)), Option.none())
+        const until = yield* guard("read", store.holdOffUntil(holdOffKey(keyOf(request))), Option.none())
         let wait: number
         let why: string
         if (Option.isSome(until) && until.value > now) {
@@ -258,7 +269,7 @@ const makeService = (store: Store, options?: Options): ProviderQuota.Service => 
           const rate = request.rateLimit.value
           const refused = yield* guard(
             "consume",
-            store.consume({ key: budgetKey(request.providerId), limit: rate.limit, window: rate.window }),
+            store.consume({ key: budgetKey(keyOf(request)), limit: rate.limit, window: rate.window }),
             Option.none()
           )
           if (Option.isNone(refused)) return
@@ -313,7 +324,7 @@ export const limit = <A>(
     quota.acquire(request),
     Effect.tapError(call, (error) =>
       request.retryAfterHoldsProvider !== false && error.retryAfter !== undefined && error.retryAfter > 0
-        ? quota.holdOff(request.providerId, Duration.seconds(error.retryAfter))
+        ? quota.holdOff(keyOf(request), Duration.seconds(error.retryAfter))
         : Effect.void
     )
   )

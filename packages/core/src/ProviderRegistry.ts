@@ -16,6 +16,7 @@ import type * as Capability from "./Capability.js"
 import * as Composition from "./Composition.js"
 import * as Compression from "./Compression.js"
 import * as ContentBudget from "./ContentBudget.js"
+import * as InstanceResolution from "./internal/instanceResolution.js"
 import * as KeyRotation from "./internal/keyRotation.js"
 import * as ProviderResolution from "./internal/providerResolution.js"
 import type * as Preset from "./Preset.js"
@@ -23,10 +24,13 @@ import type { ProviderConfig, ResolvedProvider } from "./ProviderConfig.js"
 import type { AnyProviderDriver, ProviderDriver } from "./ProviderDriver.js"
 import * as Description from "./ProviderDescription.js"
 import type { ProviderId } from "./ProviderId.js"
+import * as ProviderInstance from "./ProviderInstance.js"
 import * as ProviderQuota from "./ProviderQuota.js"
+import * as ProviderTypes from "./ProviderTypes.js"
 import type * as ResultCache from "./ResultCache.js"
 import * as SearchOptions from "./SearchOptions.js"
 import type * as Settings from "./Settings.js"
+import * as UrlPolicy from "./UrlPolicy.js"
 import * as UsageSink from "./UsageSink.js"
 import * as WebSearchError from "./WebSearchError.js"
 
@@ -61,32 +65,49 @@ export declare namespace ProviderRegistry {
    * @category models
    */
   export interface Service {
-    /** The composed providers' ids, in composition order. */
+    /** The composed providers' ids, in composition order, then the settings' instances' ids. */
     readonly ids: () => ReadonlyArray<ProviderId>
+    /** The driver of a composed provider, or of a settings instance's type. */
     readonly get: (id: ProviderId) => Option.Option<AnyProviderDriver>
-    /** Every composed provider, resolved. */
+    /** Every composed provider and settings instance, resolved. */
     readonly providers: ReadonlyMap<ProviderId, ResolvedProvider>
+    /**
+     * The catalogue of the composed provider types (each composed provider, not the instances), in composition
+     * order.
+     *
+     * @since 0.2.0
+     */
+    readonly types: () => ReadonlyArray<ProviderTypes.ProviderType>
+    /**
+     * Finds a provider a call may name, without side effects: an instance of `instances` (a call's
+     * `CallInstances`, consulted first), else a composed provider or a settings instance. A call instance is
+     * resolved once per (workspace, id, revision); one that cannot be used (an option its type refuses, a type
+     * no longer composed) fails `Unavailable/invalid_config` naming it and the field. An unknown id fails
+     * `Unavailable/unknown_provider`.
+     *
+     * @since 0.2.0
+     */
+    readonly find: (
+      id: ProviderId,
+      instances?: ProviderInstance.CallInstances.Service | undefined
+    ) => Either.Either<ProviderRegistry.Found, WebSearchError.Unavailable>
     /** The default provider of each capability (settings first, then the composed bundle's proposal). */
     readonly defaults: { readonly [C in Capability.Capability]: ProviderId | null }
     /** The configured fallback chain of each list capability (empty when none). */
     readonly fallbacks: { readonly [C in Capability.ListCapability]: ReadonlyArray<ProviderId> }
     /**
-     * Finds a composed provider and its entry for a capability, without side effects. Fails with
-     * `Unavailable/unknown_provider` (naming the composed ids) or `Unavailable/unsupported_capability`.
+     * Finds a provider (as `find`, with the call instances given) and its entry for a capability, without side
+     * effects. Fails with `Unavailable/unknown_provider` (naming the composed ids), `Unavailable/invalid_config`
+     * (an unusable call instance) or `Unavailable/unsupported_capability`.
      */
     readonly lookup: (
       id: ProviderId,
-      capability: Capability.Capability
-    ) => Either.Either<
-      {
-        readonly provider: ResolvedProvider
-        readonly entry: Preset.PresetCapability
-        readonly driver: AnyProviderDriver
-      },
-      WebSearchError.Unavailable
-    >
+      capability: Capability.Capability,
+      instances?: ProviderInstance.CallInstances.Service | undefined
+    ) => Either.Either<ProviderRegistry.Found & { readonly entry: Preset.PresetCapability }, WebSearchError.Unavailable>
     /**
-     * Resolves the configuration of one capability of one provider, taking the next API key in rotation.
+     * Resolves the configuration of one capability of one provider (the current `CallInstances` consulted
+     * first), taking the next API key in rotation (per provider; per workspace and revision for a call instance).
      */
     readonly resolve: (
       id: ProviderId,
@@ -111,8 +132,25 @@ export declare namespace ProviderRegistry {
       readonly chunkRanker: Compression.ChunkRanker.Service
       readonly usageSink: UsageSink.UsageSink.Service
     }
-    /** A listing of the composed providers that is safe to show. */
+    /** A listing of the composed providers and the settings' instances (with their type) that is safe to show. */
     readonly describe: () => ReadonlyArray<Description.ProviderDescription>
+  }
+
+  /**
+   * A provider a call may name, found.
+   *
+   * @since 0.2.0
+   * @category models
+   */
+  export interface Found {
+    readonly provider: ResolvedProvider
+    readonly driver: AnyProviderDriver
+    /**
+     * The key the provider's call state is kept under (result cache entries, budget, Retry-After hold-off, key
+     * rotation): its id, or for a call instance its workspace, id and revision (`acme/prod-bing@3`), so two
+     * workspaces' instances of one id share nothing, and a changed instance (new keys) starts afresh.
+     */
+    readonly stateKey: string
   }
 }
 
@@ -176,43 +214,66 @@ export const make = (
       chunkRanker: Option.getOrElse(once<Compression.ChunkRanker.Service>("chunkRanker"), () => Compression.bm25Ranker),
       usageSink: Option.getOrElse(once<UsageSink.UsageSink.Service>("usageSink"), () => UsageSink.defaultSink)
     }
-    const { defaults, drivers, fallbacks, providers } = resolved
+    const { defaults, drivers: composedDrivers, fallbacks, instances: settingsInstances } = resolved
+    const drivers = new Map(composedDrivers)
+    const providers = new Map(resolved.providers)
+    for (const [id, entry] of settingsInstances) {
+      drivers.set(id, entry.driver)
+      providers.set(id, entry.provider)
+    }
     const ids = Array.from(providers.keys())
     const rotation = yield* KeyRotation.make
-    const lookup: ProviderRegistry.Service["lookup"] = (id, capability) => {
+    const callInstances = InstanceResolution.makeCache(composedDrivers, UrlPolicy.fromSettings(settings))
+    let types: ReadonlyArray<ProviderTypes.ProviderType> | undefined
+    const find: ProviderRegistry.Service["find"] = (id, instances) => {
+      const called = instances === undefined ? undefined : callInstances.find(instances, id)
+      if (called !== undefined) return called
       const provider = providers.get(id)
       const driver = drivers.get(id)
-      if (provider === undefined || driver === undefined) return Either.left(unknownProvider(id, ids, capability))
-      const entry = provider.capabilities.find((c) => c.feature === capability)
-      if (entry === undefined) {
-        return Either.left(
-          WebSearchError.unavailable(
-            "unsupported_capability",
-            `${provider.name} (${id}) does not support ${capability}; it supports ${provider.capabilities
-              .map((c) => c.feature)
-              .join(", ")}`,
-            { providerId: id, capability }
-          )
-        )
+      if (provider === undefined || driver === undefined) {
+        const named = instances?.instances.map((instance) => instance.id) ?? []
+        return Either.left(unknownProvider(id, [...ids, ...named]))
       }
-      return Either.right({ provider, entry, driver })
+      return Either.right({ provider, driver, stateKey: id })
     }
+    const lookup: ProviderRegistry.Service["lookup"] = (id, capability, instances) =>
+      Either.flatMap(
+        Either.mapLeft(find(id, instances), (error) => WebSearchError.annotate(error, { capability })),
+        (found) => {
+          const { provider } = found
+          const entry = provider.capabilities.find((c) => c.feature === capability)
+          if (entry === undefined) {
+            return Either.left(
+              WebSearchError.unavailable(
+                "unsupported_capability",
+                `${provider.name} (${id}) does not support ${capability}; it supports ${provider.capabilities
+                  .map((c) => c.feature)
+                  .join(", ")}`,
+                { providerId: id, capability }
+              )
+            )
+          }
+          return Either.right({ ...found, entry })
+        }
+      )
     return {
       ids: () => ids,
       get: (id) => Option.fromNullable(drivers.get(id)),
       providers,
+      types: () => (types ??= Array.from(composedDrivers.values(), ProviderTypes.fromDriver)),
+      find,
       defaults,
       fallbacks,
       lookup,
       resolve: (id, capability, options) =>
-        Effect.suspend(() => {
-          const found = lookup(id, capability)
+        Effect.flatMap(ProviderInstance.CallInstances, (instances) => {
+          const found = lookup(id, capability, instances)
           if (Either.isLeft(found)) return Effect.fail(found.left)
-          const { entry, provider } = found.right
+          const { entry, provider, stateKey } = found.right
           const keyIndex =
             provider.apiKeys.length === 0
               ? Effect.succeed(Option.none<number>())
-              : Effect.map(rotation.next(id, provider.apiKeys.length), Option.some)
+              : Effect.map(rotation.next(stateKey, provider.apiKeys.length), Option.some)
           return Effect.map(keyIndex, (apiKeyIndex) => ({
             provider,
             capability,

@@ -83,6 +83,14 @@ export interface Store {
  */
 export interface Request {
   readonly providerId: string
+  /**
+   * Where the provider's answers are scoped beyond its id: a call instance's workspace, id and revision, so two
+   * workspaces' instances of one id never share an entry and a changed instance is never served its old
+   * answers. None for a composed provider or a settings instance.
+   *
+   * @since 0.2.0
+   */
+  readonly scope?: string | undefined
   readonly capability: ListCapability
   readonly input: string
   /** Only search answers depend on it; a fetch returns one page whatever the count. */
@@ -134,7 +142,8 @@ export const key = (request: Request): string =>
   JSON.stringify([
     "v1",
     request.capability,
-    request.providerId,
+    // A scoped id is an array where an unscoped one is a string, so the two never meet.
+    request.scope === undefined ? request.providerId : [request.providerId, request.scope],
     Option.getOrNull(request.apiHost),
     request.engines,
     request.capability === "searchKeywords" ? request.maxResults : null,

@@ -74,6 +74,11 @@ export declare namespace Settings {
      */
     readonly overrides: ReadonlyMap<ProviderId.ProviderId, Input.ProviderOverride>
     /**
+     * The provider instances the settings declare, by instance id: each a composed provider type with its own
+     * override. Checked against the composed providers when the application's layer is built.
+     */
+    readonly instances: ReadonlyMap<ProviderId.ProviderId, Input.InstanceOverride>
+    /**
      * Where per-provider environment variables (`<ID>_API_KEY`, a provider's own options) are read from when the
      * application's layer is built: the `ConfigProvider` the settings were loaded under, when they came from the
      * environment; none for settings from code or from a file alone.
@@ -133,6 +138,7 @@ const fromDocument = (
   },
   fusion: { searchKeywords: input.fusion?.searchKeywords ?? [] },
   overrides: new Map(Object.entries(input.providers ?? {})),
+  instances: new Map(Object.entries(input.instances ?? {})),
   environment,
   source,
   filter: checked.filter,

@@ -161,6 +161,39 @@ export const ProviderOverride = Schema.Struct(
  */
 export type ProviderOverride = typeof ProviderOverride.Type
 
+/**
+ * A provider instance declared in the settings (`instances.<id>`): the composed provider type it configures
+ * (`type`), an optional display `name`, and the same fields as `providers.<type>` (the common fields and the
+ * type's own options, decoded by the type's schema when the application's layer is built). The id is the user's
+ * choice (`prod-bing`, `test-searxng`) and may not be a composed provider's id; requests name it in `providerId`
+ * or `providerIds`, and `defaults`, `fallbacks` and `fusion` may name it.
+ *
+ * @since 0.2.0
+ * @category schemas
+ */
+export const InstanceOverride = Schema.Struct(
+  {
+    type: ProviderId.ProviderId,
+    name: Schema.optional(NonEmpty.pipe(Schema.maxLength(200))),
+    ...CommonOverride.fields
+  },
+  Schema.Record({ key: Schema.String, value: Schema.Unknown })
+)
+
+/**
+ * @since 0.2.0
+ * @category models
+ */
+export type InstanceOverride = typeof InstanceOverride.Type
+
+/**
+ * The fields of `instances.<id>` that are not the type's own options: `type`, `name` and the common fields.
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const instanceFields: ReadonlyArray<string> = ["type", "name", ...commonFields]
+
 // One CIDR parser: the URL policy's own, so what the settings accept is what the policy compiles.
 const Cidr = CidrBlock.CidrString
 
@@ -198,6 +231,8 @@ export const SettingsInput = Schema.Struct({
    */
   fusion: Schema.optional(Schema.Struct({ searchKeywords: Schema.optional(FusionProviderIds) })),
   providers: Schema.optional(Schema.Record({ key: ProviderId.ProviderId, value: ProviderOverride })),
+  /** Named provider instances: several configurations of one provider type (see `InstanceOverride`). */
+  instances: Schema.optional(Schema.Record({ key: ProviderId.ProviderId, value: InstanceOverride })),
   blacklist: Schema.optional(Schema.Array(Blacklist.BlacklistEntry)),
   allowlist: Schema.optional(Schema.Array(Blacklist.BlacklistEntry)),
   urlPolicy: Schema.optional(
@@ -256,19 +291,15 @@ export const defaults = {
   rateLimitMaxWait: 2_000
 } as const
 
-/**
- * Overlays one settings document on another: scalar and list keys of the overlay win, `defaults`, `fallbacks`,
- * `fusion`, `providers` (per provider, per field, per capability), `urlPolicy`, `timeouts` and `cache` merge key
- * by key.
- *
- * @since 0.1.0
- * @category combinators
- */
-export const merge = (base: SettingsInput, overlay: SettingsInput): SettingsInput => {
-  const providers: Record<string, typeof ProviderOverride.Encoded> = { ...base.providers }
-  for (const [id, override] of Object.entries(overlay.providers ?? {})) {
-    const previous = providers[id]
-    providers[id] =
+// One override over another: fields of the overlay win, per-capability endpoints merge by capability.
+const mergeEntries = <A extends { readonly capabilities?: object | undefined }>(
+  base: Readonly<Record<string, A>> | undefined,
+  overlay: Readonly<Record<string, A>> | undefined
+): Record<string, A> => {
+  const merged: Record<string, A> = { ...base }
+  for (const [id, override] of Object.entries(overlay ?? {})) {
+    const previous = merged[id]
+    merged[id] =
       previous === undefined
         ? override
         : {
@@ -279,6 +310,20 @@ export const merge = (base: SettingsInput, overlay: SettingsInput): SettingsInpu
               : {})
           }
   }
+  return merged
+}
+
+/**
+ * Overlays one settings document on another: scalar and list keys of the overlay win, `defaults`, `fallbacks`,
+ * `fusion`, `providers` and `instances` (per entry, per field, per capability), `urlPolicy`, `timeouts` and
+ * `cache` merge key by key.
+ *
+ * @since 0.1.0
+ * @category combinators
+ */
+export const merge = (base: SettingsInput, overlay: SettingsInput): SettingsInput => {
+  const providers = mergeEntries(base.providers, overlay.providers)
+  const instances = mergeEntries(base.instances, overlay.instances)
   return {
     ...base,
     ...overlay,
@@ -286,6 +331,7 @@ export const merge = (base: SettingsInput, overlay: SettingsInput): SettingsInpu
       ? { defaults: { ...base.defaults, ...overlay.defaults } }
       : {}),
     ...(Object.keys(providers).length > 0 ? { providers } : {}),
+    ...(Object.keys(instances).length > 0 ? { instances } : {}),
     ...(base.fallbacks !== undefined || overlay.fallbacks !== undefined
       ? { fallbacks: { ...base.fallbacks, ...overlay.fallbacks } }
       : {}),

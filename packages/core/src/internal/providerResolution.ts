@@ -20,6 +20,7 @@ import type * as Settings from "../Settings.js"
 import * as SettingsInput from "../SettingsInput.js"
 import * as UrlPolicy from "../UrlPolicy.js"
 import type * as WebSearchError from "../WebSearchError.js"
+import * as InstanceResolution from "./instanceResolution.js"
 import * as ParseIssues from "./parseIssues.js"
 import * as ProviderEnvironment from "./providerEnvironment.js"
 import * as SettingsValidation from "./settingsValidation.js"
@@ -28,6 +29,8 @@ import * as SettingsValidation from "./settingsValidation.js"
 export interface Resolved {
   readonly drivers: ReadonlyMap<ProviderId, AnyProviderDriver>
   readonly providers: ReadonlyMap<ProviderId, ResolvedProvider>
+  /** The settings' instances, resolved (their ids are in neither map above). */
+  readonly instances: ReadonlyMap<ProviderId, InstanceResolution.Entry>
   readonly defaults: { readonly [C in Capability.Capability]: ProviderId | null }
   readonly fallbacks: { readonly [C in Capability.ListCapability]: ReadonlyArray<ProviderId> }
 }
@@ -38,6 +41,31 @@ const common: ReadonlySet<string> = new Set(SettingsInput.commonFields)
 
 const splitOptions = (override: Record<string, unknown>): Record<string, unknown> =>
   Object.fromEntries(Object.entries(override).filter(([key]) => !common.has(key)))
+
+/**
+ * Decodes a provider's own options by its schema (unknown fields refused), or the problems naming each field
+ * under `field` (`providers.google`, `instances.prod-google`, `options`).
+ */
+export const decodeOptions = (
+  driver: Pick<AnyProviderDriver, "preset" | "options">,
+  rawOptions: Record<string, unknown>,
+  field: string,
+  takes: ReadonlyArray<string> = SettingsInput.commonFields
+): Either.Either<unknown, ReadonlyArray<string>> => {
+  if (driver.options === undefined) {
+    const keys = Object.keys(rawOptions)
+    return keys.length === 0
+      ? Either.right(undefined)
+      : Either.left(
+          keys.map(
+            (key) =>
+              `${field}.${key}: ${driver.preset.name} takes no option "${key}" (the common fields are ${takes.join(", ")})`
+          )
+        )
+  }
+  const decoded = Schema.decodeUnknownEither(driver.options, { errors: "all", onExcessProperty: "error" })(rawOptions)
+  return Either.mapLeft(decoded, (error) => [ParseIssues.format(error, field, true)])
+}
 
 const mergeOverride = (
   base: SettingsInput.ProviderOverride | undefined,
@@ -53,7 +81,8 @@ const mergeOverride = (
           : {})
       }
 
-const resolveProvider = (
+/** A provider resolved from its preset, an override's common fields and its decoded options. */
+export const fromOverride = (
   preset: Preset.Preset,
   override: SettingsInput.ProviderOverride | undefined,
   options: unknown
@@ -122,20 +151,9 @@ export const resolveOne = (
         rawOptions = { ...rawOptions, ...splitOptions(read.options) }
       }
     }
-    let options: unknown = undefined
-    if (driver.options === undefined) {
-      for (const key of Object.keys(rawOptions)) {
-        problems.push(
-          `providers.${id}.${key}: ${driver.preset.name} takes no option "${key}" (the common fields are ${SettingsInput.commonFields.join(", ")})`
-        )
-      }
-    } else {
-      const decoded = Schema.decodeUnknownEither(driver.options, { errors: "all", onExcessProperty: "error" })(
-        rawOptions
-      )
-      if (Either.isLeft(decoded)) problems.push(ParseIssues.format(decoded.left, `providers.${id}`, true))
-      else options = decoded.right
-    }
+    const decoded = decodeOptions(driver, rawOptions, `providers.${id}`)
+    if (Either.isLeft(decoded)) problems.push(...decoded.left)
+    const options = Either.getOrUndefined(decoded)
     return { override, options, problems }
   })
 
@@ -178,8 +196,18 @@ export const resolve = (
     for (const [id, driver] of drivers) {
       const one = yield* resolveOne(driver, settings)
       problems.push(...one.problems)
-      providers.set(id, resolveProvider(driver.preset, one.override, one.options))
+      providers.set(id, fromOverride(driver.preset, one.override, one.options))
     }
+    const settingsInstances = InstanceResolution.fromSettings(drivers, settings)
+    problems.push(...settingsInstances.problems)
+    const instances = settingsInstances.entries
+    // What defaults, fallbacks and fusion may name: a composed provider or a settings instance.
+    const nameable = (id: string): Preset.Preset | undefined => drivers.get(id)?.preset ?? instances.get(id)?.provider
+    const declared = Array.from(settings.instances.keys()).join(", ")
+    const missing = (id: string) =>
+      declared === ""
+        ? `no composed provider "${id}" (composed: ${composed})`
+        : `no composed provider or instance "${id}" (composed: ${composed}; instances: ${declared})`
     const defaults = {} as { [C in Capability.Capability]: ProviderId | null }
     for (const capability of Capability.all) {
       const chosen = settings.defaults[capability]
@@ -188,10 +216,12 @@ export const resolve = (
         continue
       }
       if (chosen !== undefined) {
-        const driver = drivers.get(chosen)
-        if (driver === undefined) {
-          problems.push(`defaults.${capability}: no composed provider "${chosen}" (composed: ${composed})`)
-        } else if (!Preset.supports(driver.preset, capability)) {
+        const preset = nameable(chosen)
+        if (preset === undefined) {
+          if (!settings.instances.has(chosen)) {
+            problems.push(`defaults.${capability}: ${missing(chosen)}`)
+          }
+        } else if (!Preset.supports(preset, capability)) {
           problems.push(`defaults.${capability}: ${chosen} has no ${capability} capability`)
         }
         defaults[capability] = chosen
@@ -211,8 +241,8 @@ export const resolve = (
         defaults[capability] = null
       } else if (distinct.length === 1) {
         const id = distinct[0]
-        const driver = drivers.get(id)
-        if (driver === undefined || !Preset.supports(driver.preset, capability)) {
+        const preset = nameable(id)
+        if (preset === undefined || !Preset.supports(preset, capability)) {
           problems.push(
             `defaults.${capability}: ${proposals[0].source} proposes ${id}, which is not a composed ${capability} provider (composed: ${composed})`
           )
@@ -226,19 +256,25 @@ export const resolve = (
         problems.push(`fallbacks.${capability}: a fallback chain needs defaults.${capability}`)
       }
       chain.forEach((id, index) => {
-        const driver = drivers.get(id)
+        const preset = nameable(id)
         const field = `fallbacks.${capability}.${index}`
-        if (driver === undefined) problems.push(`${field}: no composed provider "${id}" (composed: ${composed})`)
-        else if (!Preset.supports(driver.preset, capability))
+        if (preset === undefined) {
+          if (!settings.instances.has(id)) {
+            problems.push(`${field}: ${missing(id)}`)
+          }
+        } else if (!Preset.supports(preset, capability))
           problems.push(`${field}: ${id} has no ${capability} capability`)
         else if (id === defaults[capability]) problems.push(`${field}: ${id} already comes earlier in the chain`)
       })
     }
     settings.fusion.searchKeywords.forEach((id, index) => {
-      const driver = drivers.get(id)
+      const preset = nameable(id)
       const field = `fusion.searchKeywords.${index}`
-      if (driver === undefined) problems.push(`${field}: no composed provider "${id}" (composed: ${composed})`)
-      else if (!Preset.supports(driver.preset, "searchKeywords")) {
+      if (preset === undefined) {
+        if (!settings.instances.has(id)) {
+          problems.push(`${field}: ${missing(id)}`)
+        }
+      } else if (!Preset.supports(preset, "searchKeywords")) {
         problems.push(`${field}: ${id} has no searchKeywords capability`)
       }
     })
@@ -246,6 +282,7 @@ export const resolve = (
     return {
       drivers,
       providers,
+      instances,
       defaults,
       fallbacks: settings.fallbacks
     }

@@ -7,6 +7,7 @@ import type { Capability } from "../Capability.js"
 import { toEnvName as capabilityEnvName } from "../Capability.js"
 import type { ProviderDriver } from "../ProviderDriver.js"
 import * as ProviderId from "../ProviderId.js"
+import * as ProviderInstance from "../ProviderInstance.js"
 import type { ResolvedProvider } from "../ProviderConfig.js"
 import * as ProviderRegistry from "../ProviderRegistry.js"
 import type { SearchOption } from "../SearchOptions.js"
@@ -17,6 +18,8 @@ import type { Env } from "./pipelineEnv.js"
 export interface Resolved<Call> {
   readonly providerId: ProviderId.ProviderId
   readonly provider: ResolvedProvider
+  /** The key of the provider's call state (cache, quota, key rotation): see `ProviderRegistry.Found.stateKey`. */
+  readonly stateKey: string
   /** The driver's method for the capability, picked by the capability service. */
   readonly call: Call
   readonly secrets: ReadonlyArray<string>
@@ -31,7 +34,7 @@ export const resolve = <Call>(
   capability: Capability,
   method: (driver: ProviderDriver) => Call | undefined
 ): Effect.Effect<Resolved<Call>, WebSearchError.Unavailable> =>
-  Effect.suspend(() => {
+  Effect.flatMap(ProviderInstance.CallInstances, (instances) => {
     const providerId = requested ?? env.registry.defaults[capability]
     if (providerId === null) {
       return Effect.fail(
@@ -43,9 +46,10 @@ export const resolve = <Call>(
       )
     }
     const ctx = { providerId, capability }
-    const found = env.registry.lookup(providerId, capability)
+    const found = env.registry.lookup(providerId, capability, instances)
     if (Either.isLeft(found)) return Effect.fail(found.left)
-    const { driver, entry, provider } = found.right
+    const { driver, entry, provider, stateKey } = found.right
+    const where = setWhere(provider, stateKey)
     const call = method(driver)
     if (call === undefined) {
       return Effect.fail(
@@ -60,7 +64,7 @@ export const resolve = <Call>(
       return Effect.fail(
         WebSearchError.unavailable(
           "missing_credentials",
-          `${provider.name} (${providerId}) needs an API key: set ${ProviderId.toEnvName(providerId)}_API_KEY or providers.${providerId}.apiKeys`,
+          `${provider.name} (${providerId}) needs an API key: ${where?.("apiKeys") ?? `set ${ProviderId.toEnvName(providerId)}_API_KEY or providers.${providerId}.apiKeys`}`,
           ctx
         )
       )
@@ -69,11 +73,21 @@ export const resolve = <Call>(
       return Effect.fail(
         WebSearchError.unavailable(
           "invalid_config",
-          `${provider.name} (${providerId}) has no endpoint for ${capability}: set providers.${providerId}.capabilities.${capability}.apiHost or ${ProviderId.toEnvName(providerId)}_${provider.capabilities.length === 1 ? "" : `${capabilityEnvName(capability)}_`}API_HOST`,
+          `${provider.name} (${providerId}) has no endpoint for ${capability}: ${where?.(`capabilities.${capability}.apiHost`) ?? `set providers.${providerId}.capabilities.${capability}.apiHost or ${ProviderId.toEnvName(providerId)}_${provider.capabilities.length === 1 ? "" : `${capabilityEnvName(capability)}_`}API_HOST`}`,
           ctx
         )
       )
     }
     const secrets = ProviderRegistry.secretsOf(provider)
-    return Effect.succeed({ providerId, provider, call, secrets, nativeOptions: driver.searchOptions ?? [] })
+    return Effect.succeed({ providerId, provider, stateKey, call, secrets, nativeOptions: driver.searchOptions ?? [] })
   })
+
+// Where an instance's missing field is set (a composed provider's answer names its settings and variables).
+const setWhere = (provider: ResolvedProvider, stateKey: string): ((field: string) => string) | undefined => {
+  if (provider.instanceOf === undefined) return undefined
+  if (stateKey === provider.id) return (field) => `set instances.${provider.id}.${field} in the settings`
+  return (field) =>
+    field === "apiKeys"
+      ? `set the credentials of the provider instance "${provider.id}"`
+      : `set settings.${field} of the provider instance "${provider.id}"`
+}

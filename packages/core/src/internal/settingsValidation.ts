@@ -41,9 +41,13 @@ export const check = (
   input: typeof SettingsInput.SettingsInput.Type
 ): Either.Either<Checked, ReadonlyArray<string>> => {
   const problems: Array<string> = []
-  for (const [id, override] of Object.entries(input.providers ?? {})) {
+  const entries = [
+    ...Object.entries(input.providers ?? {}).map(([id, override]) => [`providers.${id}`, override] as const),
+    ...Object.entries(input.instances ?? {}).map(([id, override]) => [`instances.${id}`, override] as const)
+  ]
+  for (const [field, override] of entries) {
     if ((override.basicAuthUsername === undefined) !== (override.basicAuthPassword === undefined)) {
-      problems.push(`providers.${id}: basicAuthUsername and basicAuthPassword go together`)
+      problems.push(`${field}: basicAuthUsername and basicAuthPassword go together`)
     }
   }
   for (const capability of ["searchKeywords", "fetchUrls"] as const) {
@@ -75,16 +79,36 @@ export const check = (
   }
   const urlPolicy = UrlPolicy.make(input.urlPolicy)
   for (const problem of urlPolicy.problems) problems.push(`urlPolicy.${problem.field}: ${problem.message}`)
-  // An endpoint the user set is a URL like any fetched page (DESIGN §4); the presets' own hosts are trusted.
-  for (const [id, override] of Object.entries(input.providers ?? {})) {
-    for (const [feature, capability] of Object.entries(override.capabilities ?? {})) {
-      if (capability?.apiHost === undefined) continue
-      const checked = UrlPolicy.checkUrl(urlPolicy, capability.apiHost)
-      if (Either.isLeft(checked)) {
-        problems.push(`providers.${id}.capabilities.${feature}.apiHost: ${checked.left.message}`)
-      }
-    }
-  }
+  // An endpoint (or outbound proxy) the user set is a URL like any fetched page (DESIGN §4); the presets' own hosts
+  // are trusted.
+  for (const [field, override] of entries) problems.push(...checkUserUrls(urlPolicy, field, override))
   if (problems.length > 0 || Either.isLeft(blacklist) || Either.isLeft(allowlist)) return Either.left(problems)
   return Either.right({ filter: { blacklist: blacklist.right, allowlist: allowlist.right }, urlPolicy })
+}
+
+/**
+ * The URL policy over an override's user-set URLs (each capability's endpoint, the outbound proxy), as problems
+ * naming the field under `field`. Used for the settings' providers and instances and for stored instances.
+ */
+export const checkUserUrls = (
+  policy: UrlPolicy.UrlPolicy,
+  field: string,
+  override: Pick<SettingsInput.ProviderOverride, "capabilities" | "proxyUrl">
+): ReadonlyArray<string> => {
+  const problems: Array<string> = []
+  for (const [feature, capability] of Object.entries(override.capabilities ?? {})) {
+    if (capability?.apiHost === undefined) continue
+    const checked = UrlPolicy.checkUrl(policy, capability.apiHost)
+    if (Either.isLeft(checked)) problems.push(`${field}.capabilities.${feature}.apiHost: ${checked.left.message}`)
+  }
+  if (override.proxyUrl !== undefined && URL.canParse(override.proxyUrl.trim())) {
+    // A proxy's user name and password are its own business (the policy refuses credentials in fetched URLs):
+    // the policy judges its host and port, and its message never shows the user part.
+    const proxy = new URL(override.proxyUrl.trim())
+    proxy.username = ""
+    proxy.password = ""
+    const checked = UrlPolicy.checkUrl(policy, proxy)
+    if (Either.isLeft(checked)) problems.push(`${field}.proxyUrl: ${checked.left.message}`)
+  }
+  return problems
 }

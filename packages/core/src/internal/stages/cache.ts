@@ -8,7 +8,7 @@ import type { ListCapability } from "../../Capability.js"
 import type { DriverContext, DriverResult } from "../../ProviderDriver.js"
 import * as ResultCache from "../../ResultCache.js"
 import type * as WebSearchError from "../../WebSearchError.js"
-import type { InputCall } from "./inputCall.js"
+import { type InputCall, scopeOf } from "./inputCall.js"
 
 /** Serves the call from the cache, or runs `effect` and keeps its outcome as the cache's policy says. */
 export const cache = (
@@ -21,6 +21,7 @@ export const cache = (
   return store.serve(
     {
       providerId: call.resolved.providerId,
+      ...scopeOf(call),
       capability: call.capability,
       input: call.input,
       maxResults: ctx.maxResults,

@@ -74,7 +74,7 @@ export const callGuard = <A>(
     ),
     Effect.mapError((error) =>
       WebSearchError.scrub(
-        WebSearchError.annotate(error, {
+        WebSearchError.annotate(named(resolved, error), {
           providerId: resolved.providerId,
           capability,
           input,
@@ -95,3 +95,9 @@ export const callGuard = <A>(
     })
   )
 }
+
+// A driver names its errors by its type's id; the caller named an instance, and the error names what it named.
+const named = (resolved: InputCall["resolved"], error: WebSearchError.WebSearchError): WebSearchError.WebSearchError =>
+  resolved.provider.instanceOf !== undefined && error.providerId === resolved.provider.instanceOf
+    ? WebSearchError.annotate(error, { providerId: resolved.providerId }, false)
+    : error

@@ -30,3 +30,10 @@ export const errorContext = (call: InputCall) => ({
   capability: call.capability,
   input: call.input
 })
+
+/**
+ * The scope of a call instance's cache entries (its workspace, id and revision), so two workspaces' instances of
+ * one id never share an entry; none for a composed provider or settings instance, whose keys stay as they were.
+ */
+export const scopeOf = (call: InputCall): { readonly scope?: string } =>
+  call.resolved.stateKey === call.resolved.providerId ? {} : { scope: call.resolved.stateKey }

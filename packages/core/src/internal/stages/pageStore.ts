@@ -10,7 +10,7 @@ import type * as Paging from "../../Paging.js"
 import type { DriverContext, DriverResult } from "../../ProviderDriver.js"
 import * as ResultCache from "../../ResultCache.js"
 import type * as WebSearchError from "../../WebSearchError.js"
-import type { InputCall } from "./inputCall.js"
+import { type InputCall, scopeOf } from "./inputCall.js"
 
 /** Whether the result cache keeps fetched pages, in which case it is what reading on is served from. */
 const cached = (call: InputCall): boolean =>
@@ -27,6 +27,7 @@ export const pageStore = (
   // The result cache's key: the same provider, endpoint and normalised URL give the same page.
   const key = ResultCache.key({
     providerId: call.resolved.providerId,
+    ...scopeOf(call),
     capability: "fetchUrls",
     input: call.input,
     maxResults: ctx.maxResults,

@@ -13,11 +13,17 @@ export const quota = <A>(
   call: InputCall,
   effect: Effect.Effect<A, WebSearchError.WebSearchError>
 ): Effect.Effect<A, WebSearchError.WebSearchError> => {
-  const { provider, providerId, secrets } = call.resolved
+  const { provider, providerId, secrets, stateKey } = call.resolved
   return ProviderQuota.limit(
     call.env.registry.quota,
     // A local fetcher's Retry-After is one site's, not the provider's.
-    { providerId, rateLimit: provider.rateLimit, retryAfterHoldsProvider: provider.type !== "local" },
+    {
+      providerId,
+      // A call instance's budget and hold-off are its workspace's and revision's own.
+      ...(stateKey === providerId ? {} : { key: stateKey }),
+      rateLimit: provider.rateLimit,
+      retryAfterHoldsProvider: provider.type !== "local"
+    },
     effect
   ).pipe(Effect.mapError((error) => WebSearchError.scrub(error, secrets)))
 }
