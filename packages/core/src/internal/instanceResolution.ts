@@ -116,7 +116,9 @@ export const fromStored = (
 ): Either.Either<Entry, WebSearchError.Unavailable> => {
   const { id, type } = instance
   if (instance.workspace !== workspace) {
-    return Either.left(unusable(workspace, id, [`workspace: the instance belongs to workspace "${instance.workspace}"`]))
+    return Either.left(
+      unusable(workspace, id, [`workspace: the instance belongs to workspace "${instance.workspace}"`])
+    )
   }
   if (drivers.has(id)) {
     return Either.left(
@@ -129,7 +131,8 @@ export const fromStored = (
     return Either.left(unusable(workspace, id, [`type: no composed provider "${type}" (composed: ${composed})`]))
   }
   const decoded = decodeSettings(instance.settings)
-  if (Either.isLeft(decoded)) return Either.left(unusable(workspace, id, [ParseIssues.format(decoded.left, "settings", true)]))
+  if (Either.isLeft(decoded))
+    return Either.left(unusable(workspace, id, [ParseIssues.format(decoded.left, "settings", true)]))
   const { options: rawOptions = {}, ...settings } = decoded.right
   const { apiKeys, basicAuthPassword } = instance.credentials
   const problems = [
@@ -167,7 +170,10 @@ export interface Cache {
 
 // The instances of one `CallInstances` value by id, built once per array (a server hands the same array to every
 // call until its workspace changes).
-const indexes = new WeakMap<ReadonlyArray<ProviderInstance.ProviderInstance>, ReadonlyMap<string, ProviderInstance.ProviderInstance>>()
+const indexes = new WeakMap<
+  ReadonlyArray<ProviderInstance.ProviderInstance>,
+  ReadonlyMap<string, ProviderInstance.ProviderInstance>
+>()
 
 const indexOf = (instances: ReadonlyArray<ProviderInstance.ProviderInstance>) => {
   let index = indexes.get(instances)
