@@ -241,6 +241,16 @@ export * as ProviderRegistry from "./ProviderRegistry.js"
 export * as ProviderStore from "./ProviderStore.js"
 
 /**
+ * The catalogue of provider types: every composed provider module, as a user creating an instance of it needs
+ * to know it (whether it needs a key, its capabilities and default endpoints, the JSON Schema of its own
+ * options, the search options it applies natively). `ProviderRegistry.types()` lists them; the server answers
+ * `GET /v1/provider-types` with it.
+ *
+ * @since 0.2.0
+ */
+export * as ProviderTypes from "./ProviderTypes.js"
+
+/**
  * Keeping credentials out of spans, logs, errors and stores: one copy of the rules for every package.
  *
  * @since 0.2.0

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as FastCheck from "effect/FastCheck"
-import * as Layer from "effect/Layer"
+import type * as Layer from "effect/Layer"
 import * as ProviderChecks from "../src/ProviderChecks.js"
 import * as ProviderRegistry from "../src/ProviderRegistry.js"
 import * as ProviderTypes from "../src/ProviderTypes.js"

@@ -7,7 +7,7 @@
  */
 import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
-import * as Capability from "../Capability.js"
+import type * as Capability from "../Capability.js"
 import * as Preset from "../Preset.js"
 import type { ResolvedProvider } from "../ProviderConfig.js"
 import type { AnyProviderDriver } from "../ProviderDriver.js"
