@@ -147,8 +147,9 @@ export declare namespace ProviderRegistry {
     readonly driver: AnyProviderDriver
     /**
      * The key the provider's call state is kept under (result cache entries, budget, Retry-After hold-off, key
-     * rotation): its id, or for a call instance its workspace, id and revision (`acme/prod-bing@3`), so two
-     * workspaces' instances of one id share nothing, and a changed instance (new keys) starts afresh.
+     * rotation): its id, or for a call instance its workspace, id, revision and creation time
+     * (`acme/prod-bing@3#1764547200000`), so two workspaces' instances of one id share nothing, and a changed or
+     * re-created instance (new keys, another type) starts afresh.
      */
     readonly stateKey: string
   }

@@ -23,6 +23,7 @@ const stored = (
     readonly settings?: ProviderInstance.InstanceSettings
     readonly revision?: number
     readonly name?: string
+    readonly created?: number
   } = {}
 ): ProviderInstance.ProviderInstance => ({
   workspace,
@@ -32,7 +33,7 @@ const stored = (
   settings: fields.settings ?? {},
   credentials: { apiKeys: (fields.keys ?? [`${workspace}-key`]).map((key) => Redacted.make(key)) },
   revision: fields.revision ?? 1,
-  createdAt: epoch,
+  createdAt: fields.created === undefined ? epoch : DateTime.unsafeMake(fields.created),
   updatedAt: epoch
 })
 
@@ -240,11 +241,31 @@ describe("CallInstances", () => {
       expect(provider(stored("beta", "main"))).not.toBe(first)
       const next = provider(stored("acme", "main", { keys: ["new"], revision: 2 }))
       expect(next.apiKeys.map(Redacted.value)).toEqual(["new"])
+      // Deleted and created again, a store numbers it from revision 1 again: it is another instance all the same.
+      const recreated = provider(stored("acme", "main", { keys: ["recreated"], created: 60_000 }))
+      expect(recreated.apiKeys.map(Redacted.value)).toEqual(["recreated"])
       // Past the bound the oldest resolved is dropped, and resolved again (equal, not the same object) when asked.
       for (let index = 0; index < 1100; index++) provider(stored("acme", `other-${index}`))
       const again = provider(stored("acme", "main"))
       expect(again).not.toBe(first)
       expect(again).toEqual(first)
+    }).pipe(Effect.provide(Drivers.layer([echo.driver])))
+  })
+
+  it.effect("a fused search may name a workspace's instances", () => {
+    const echo = Echo.makeEcho()
+    return Effect.gen(function* () {
+      const answer = yield* searchKeywords({ keywords: ["q"], providerIds: ["one", "two"] }).pipe(
+        ProviderInstance.withInstances("acme", [
+          stored("acme", "one", { keys: ["k1"] }),
+          stored("acme", "two", { keys: ["k2"] })
+        ])
+      )
+      expect(answer.providerIds).toEqual(["one", "two"])
+      expect(echo.seen.map((s) => [s.providerId, s.apiKey]).sort()).toEqual([
+        ["one", "k1"],
+        ["two", "k2"]
+      ])
     }).pipe(Effect.provide(Drivers.layer([echo.driver])))
   })
 })

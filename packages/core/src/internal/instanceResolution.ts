@@ -5,6 +5,7 @@
  * schema), its id and name. A stored instance is resolved once per (workspace, id, revision), in a bounded cache,
  * and a bad one fails only the calls that name it.
  */
+import * as DateTime from "effect/DateTime"
 import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
 import type * as Capability from "../Capability.js"
@@ -94,7 +95,11 @@ const decodeSettings = Schema.decodeUnknownEither(ProviderInstance.InstanceSetti
   onExcessProperty: "error"
 })
 
-const stateKeyOf = (workspace: string, id: string, revision: number) => `${workspace}/${id}@${revision}`
+// Injective: a workspace id has no '/', an instance id neither '/' nor '@', a revision no '#'. The creation time
+// is in it because a store numbers a deleted and re-created instance from revision 1 again: the new instance must
+// not be resolved, cached or metered as the old one was.
+const stateKeyOf = (workspace: string, instance: ProviderInstance.ProviderInstance) =>
+  `${workspace}/${instance.id}@${instance.revision}#${DateTime.toEpochMillis(instance.createdAt)}`
 
 /** The `Unavailable/invalid_config` of a stored instance that cannot be used, naming it and every field at fault. */
 const unusable = (workspace: string, id: string, problems: ReadonlyArray<string>): WebSearchError.Unavailable =>
@@ -155,7 +160,7 @@ export const fromStored = (
   return Either.right({
     provider: build(driver, id, instance.name, override, options.right),
     driver,
-    stateKey: stateKeyOf(workspace, id, instance.revision)
+    stateKey: stateKeyOf(workspace, instance)
   })
 }
 
@@ -185,8 +190,8 @@ const indexOf = (instances: ReadonlyArray<ProviderInstance.ProviderInstance>) =>
 }
 
 /**
- * A cache of resolved call instances, holding at most `bound` of them: the oldest resolved is dropped first (an
- * old revision is never asked for again, so it ages out).
+ * A cache of resolved call instances, holding at most `bound` of them: the least recently used is dropped first
+ * (an old revision is never asked for again, so it ages out).
  */
 export const makeCache = (
   drivers: ReadonlyMap<ProviderId, AnyProviderDriver>,
@@ -198,10 +203,14 @@ export const makeCache = (
     find: (calls, id) => {
       const instance = calls.instances.length === 0 ? undefined : indexOf(calls.instances).get(id)
       if (instance === undefined) return undefined
-      // The key is injective: a workspace id has no '/', an instance id neither '/' nor '@'.
-      const key = stateKeyOf(calls.workspace, id, instance.revision)
+      const key = stateKeyOf(calls.workspace, instance)
       const cached = resolved.get(key)
-      if (cached !== undefined) return cached
+      if (cached !== undefined) {
+        // The most recently used last, so the instances in use are the last to be dropped.
+        resolved.delete(key)
+        resolved.set(key, cached)
+        return cached
+      }
       const entry = fromStored(drivers, policy, calls.workspace, instance)
       if (resolved.size >= bound) resolved.delete(resolved.keys().next().value as string)
       resolved.set(key, entry)
