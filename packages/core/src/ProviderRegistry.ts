@@ -91,6 +91,16 @@ export declare namespace ProviderRegistry {
       id: ProviderId,
       instances?: ProviderInstance.CallInstances.Service | undefined
     ) => Either.Either<ProviderRegistry.Found, WebSearchError.Unavailable>
+    /**
+     * Resolves a stored instance as a call naming it would, without caching it: for an API or a CLI to refuse an
+     * instance before storing it. Fails `Unavailable/invalid_config` naming the instance and every field at
+     * fault (`options.engineId: …`, `type: no composed provider "…"`).
+     *
+     * @since 0.2.0
+     */
+    readonly checkInstance: (
+      instance: ProviderInstance.ProviderInstance
+    ) => Either.Either<ProviderRegistry.Found, WebSearchError.Unavailable>
     /** The default provider of each capability (settings first, then the composed bundle's proposal). */
     readonly defaults: { readonly [C in Capability.Capability]: ProviderId | null }
     /** The configured fallback chain of each list capability (empty when none). */
@@ -224,7 +234,8 @@ export const make = (
     }
     const ids = Array.from(providers.keys())
     const rotation = yield* KeyRotation.make
-    const callInstances = InstanceResolution.makeCache(composedDrivers, UrlPolicy.fromSettings(settings))
+    const policy = UrlPolicy.fromSettings(settings)
+    const callInstances = InstanceResolution.makeCache(composedDrivers, policy)
     let types: ReadonlyArray<ProviderTypes.ProviderType> | undefined
     const find: ProviderRegistry.Service["find"] = (id, instances) => {
       const called = instances === undefined ? undefined : callInstances.find(instances, id)
@@ -263,6 +274,7 @@ export const make = (
       providers,
       types: () => (types ??= Array.from(composedDrivers.values(), ProviderTypes.fromDriver)),
       find,
+      checkInstance: (instance) => InstanceResolution.fromStored(composedDrivers, policy, instance.workspace, instance),
       defaults,
       fallbacks,
       lookup,

@@ -252,6 +252,23 @@ describe("CallInstances", () => {
     }).pipe(Effect.provide(Drivers.layer([echo.driver])))
   })
 
+  it.effect("checkInstance judges a stored instance before it is stored, as a call would", () => {
+    const echo = Echo.makeEcho()
+    return Effect.gen(function* () {
+      const registry = yield* ProviderRegistry.ProviderRegistry
+      const good = registry.checkInstance(stored("acme", "fine", { settings: { options: { region: "us" } } }))
+      expect(
+        Either.map(good, (found) => [found.provider.id, found.provider.instanceOf, found.provider.options])
+      ).toEqual(Either.right(["fine", "echo", { region: "us" }]))
+      const bad = registry.checkInstance(
+        stored("acme", "bad", { type: "retired", settings: { options: { region: "x" } } })
+      )
+      expect(Either.isLeft(bad) && [bad.left.reason, bad.left.providerId]).toEqual(["invalid_config", "bad"])
+      const option = registry.checkInstance(stored("acme", "bad", { settings: { options: { region: "x" } } }))
+      expect(Either.isLeft(option) && option.left.message).toContain("options.region: ")
+    }).pipe(Effect.provide(Drivers.layer([echo.driver])))
+  })
+
   it.effect("a fused search may name a workspace's instances", () => {
     const echo = Echo.makeEcho()
     return Effect.gen(function* () {
