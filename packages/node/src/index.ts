@@ -1,5 +1,5 @@
 /**
- * @websearch/node: Node layers for websearch: the SSRF-safe undici transport, the local fetch provider, Redis-backed cache and rate limits.
+ * @websearch/node: Node layers for websearch: the SSRF-safe undici transport, the local fetch provider, Redis-backed cache and rate limits, the SQL provider store (SQLite, PostgreSQL).
  *
  * @since 0.1.0
  */
@@ -32,6 +32,19 @@ export * as Fetch from "./Fetch.js"
  * @since 0.1.0
  */
 export * as ProviderQuotaStore from "./ProviderQuotaStore.js"
+
+/**
+ * The provider store (`@websearch/core/ProviderStore`) in a SQL database: a SQLite file by default (embedded,
+ * nothing to run), or a PostgreSQL server that several replicas share. The schema is created on first start
+ * and migrated in numbered steps (`websearch_provider_migrations`). Settings and credentials are encrypted at
+ * rest with AES-256-GCM under a key from configuration, each value bound to its workspace, instance and field;
+ * a value is decrypted only to be handed to the provider that uses it, never returned by an API, a log or an
+ * error. Every change bumps a per-workspace counter in the same transaction, so `revision(workspace)` sees other
+ * replicas' changes, and updates at a revision are race-free.
+ *
+ * @since 0.2.0
+ */
+export * as ProviderStoreSql from "./ProviderStoreSql.js"
 
 /**
  * Result cache stores for `@websearch/core/ResultCache`, on @effect/experimental's `Persistence`: in memory
