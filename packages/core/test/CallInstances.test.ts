@@ -1,6 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as DateTime from "effect/DateTime"
 import * as Effect from "effect/Effect"
+import * as FastCheck from "effect/FastCheck"
+import * as Option from "effect/Option"
 import * as Either from "effect/Either"
 import * as Redacted from "effect/Redacted"
 import * as ProviderChecks from "../src/ProviderChecks.js"
@@ -285,4 +287,44 @@ describe("CallInstances", () => {
       ])
     }).pipe(Effect.provide(Drivers.layer([echo.driver])))
   })
+
+  const instanceKey = FastCheck.record({
+    workspace: FastCheck.stringMatching(/^[a-z0-9][a-z0-9_-]{0,8}$/),
+    // Not the composed type's id, which no instance may take.
+    id: FastCheck.stringMatching(/^[a-z0-9][a-z0-9-]{0,8}$/).filter((id) => id !== "echo"),
+    revision: FastCheck.integer({ min: 1, max: 5 }),
+    created: FastCheck.integer({ min: 0, max: 3 })
+  })
+
+  it.effect.prop(
+    "two call instances share call state exactly when workspace, id, revision and creation time are all equal",
+    { a: instanceKey, b: instanceKey },
+    ({ a, b }) =>
+      Effect.gen(function* () {
+        const registry = yield* ProviderRegistry.ProviderRegistry
+        const keyOf = (k: typeof a) => {
+          const instance = stored(k.workspace, k.id, {
+            revision: k.revision,
+            created: k.created
+          })
+          return Either.getOrThrow(registry.find(instance.id, { workspace: k.workspace, instances: [instance] }))
+            .stateKey
+        }
+        const same =
+          a.workspace === b.workspace && a.id === b.id && a.revision === b.revision && a.created === b.created
+        expect(keyOf(a) === keyOf(b)).toBe(same)
+        // And the cache key: a scoped entry never meets another scope's, nor the unscoped entry of the same id.
+        const request = (scope: string | undefined): ResultCache.Request => ({
+          providerId: a.id,
+          ...(scope === undefined ? {} : { scope }),
+          capability: "searchKeywords",
+          input: "q",
+          maxResults: 10,
+          apiHost: Option.none(),
+          engines: []
+        })
+        expect(ResultCache.key(request(keyOf(a))) === ResultCache.key(request(keyOf(b)))).toBe(same)
+        expect(ResultCache.key(request(keyOf(a)))).not.toBe(ResultCache.key(request(undefined)))
+      }).pipe(Effect.provide(Drivers.layer([Echo.makeEcho().driver])))
+  )
 })
