@@ -199,21 +199,28 @@ export const makeCache = (
   bound = 1024
 ): Cache => {
   const resolved = new Map<string, Either.Either<Entry, WebSearchError.Unavailable>>()
+  const byObject = new WeakMap<
+    ProviderInstance.ProviderInstance,
+    { readonly workspace: string; readonly entry: Either.Either<Entry, WebSearchError.Unavailable> }
+  >()
   return {
     find: (calls, id) => {
       const instance = calls.instances.length === 0 ? undefined : indexOf(calls.instances).get(id)
       if (instance === undefined) return undefined
+      // A server hands the same instance objects to every call until its workspace changes: those are known.
+      const seen = byObject.get(instance)
+      if (seen !== undefined && seen.workspace === calls.workspace) return seen.entry
       const key = stateKeyOf(calls.workspace, instance)
-      const cached = resolved.get(key)
-      if (cached !== undefined) {
+      let entry = resolved.get(key)
+      if (entry !== undefined) {
         // The most recently used last, so the instances in use are the last to be dropped.
         resolved.delete(key)
-        resolved.set(key, cached)
-        return cached
+      } else {
+        entry = fromStored(drivers, policy, calls.workspace, instance)
+        if (resolved.size >= bound) resolved.delete(resolved.keys().next().value as string)
       }
-      const entry = fromStored(drivers, policy, calls.workspace, instance)
-      if (resolved.size >= bound) resolved.delete(resolved.keys().next().value as string)
       resolved.set(key, entry)
+      byObject.set(instance, { workspace: calls.workspace, entry })
       return entry
     }
   }
