@@ -140,6 +140,11 @@ describe("settings instances", () => {
         "instances.inside.capabilities.searchKeywords.apiHost: http://127.0.0.1:8080 is refused"
       )
       expect(error.message).toContain("instances.inside.proxyUrl: http://10.0.0.1:3128 is refused")
+      // The same rule for a provider type's own proxy.
+      const own = yield* startError(
+        Drivers.layer([echo.driver], { providers: { echo: { proxyUrl: "http://localhost:3128" } } })
+      )
+      expect(own.message).toContain("providers.echo.proxyUrl: http://localhost:3128 is refused")
       // Allowlisted, both pass.
       const registry = yield* registryOf(
         Drivers.layer([echo.driver], {
