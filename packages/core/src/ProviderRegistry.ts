@@ -81,9 +81,9 @@ export declare namespace ProviderRegistry {
     /**
      * Finds a provider a call may name, without side effects: an instance of `instances` (a call's
      * `CallInstances`, consulted first), else a composed provider or a settings instance. A call instance is
-     * resolved once per (workspace, id, revision); one that cannot be used (an option its type refuses, a type
-     * no longer composed) fails `Unavailable/invalid_config` naming it and the field. An unknown id fails
-     * `Unavailable/unknown_provider`.
+     * resolved once per (workspace, id, revision, creation time); one that cannot be used (an option its type
+     * refuses, a type no longer composed) fails `Unavailable/invalid_config` naming it and the field. An unknown
+     * id fails `Unavailable/unknown_provider`.
      *
      * @since 0.2.0
      */

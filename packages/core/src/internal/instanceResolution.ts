@@ -2,8 +2,8 @@
  * Resolution of provider instances: a settings instance (`instances.<id>`) when the application's layer is built,
  * a call's stored instance (`CallInstances`) when a call names it. Either becomes a `ResolvedProvider` of its
  * type's preset and driver, with the instance's own overrides, credentials and options (decoded by the type's
- * schema), its id and name. A stored instance is resolved once per (workspace, id, revision), in a bounded cache,
- * and a bad one fails only the calls that name it.
+ * schema), its id and name. A stored instance is resolved once per (workspace, id, revision, creation time), in a
+ * bounded cache, and a bad one fails only the calls that name it.
  */
 import * as DateTime from "effect/DateTime"
 import * as Either from "effect/Either"
@@ -164,7 +164,7 @@ export const fromStored = (
   })
 }
 
-/** The stored instances of calls, resolved once per (workspace, id, revision). */
+/** The stored instances of calls, resolved once per (workspace, id, revision, creation time). */
 export interface Cache {
   /** The call instance named `id`, resolved (or why it cannot be used); none when the call holds no such instance. */
   readonly find: (
