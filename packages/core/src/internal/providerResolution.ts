@@ -4,11 +4,9 @@
  * options (decoded by its schema), the environment laid over the settings when they came from it, the default
  * and fallback providers checked. Every problem is collected, so one start-up failure names them all.
  */
-import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
-import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import * as Capability from "../Capability.js"
 import type * as Composition from "../Composition.js"
@@ -22,6 +20,7 @@ import * as UrlPolicy from "../UrlPolicy.js"
 import type * as WebSearchError from "../WebSearchError.js"
 import * as InstanceResolution from "./instanceResolution.js"
 import * as ParseIssues from "./parseIssues.js"
+import * as ResolvedProviders from "./resolvedProviders.js"
 import * as ProviderEnvironment from "./providerEnvironment.js"
 import * as SettingsValidation from "./settingsValidation.js"
 
@@ -42,31 +41,6 @@ const common: ReadonlySet<string> = new Set(SettingsInput.commonFields)
 const splitOptions = (override: Record<string, unknown>): Record<string, unknown> =>
   Object.fromEntries(Object.entries(override).filter(([key]) => !common.has(key)))
 
-/**
- * Decodes a provider's own options by its schema (unknown fields refused), or the problems naming each field
- * under `field` (`providers.google`, `instances.prod-google`, `options`).
- */
-export const decodeOptions = (
-  driver: Pick<AnyProviderDriver, "preset" | "options">,
-  rawOptions: Record<string, unknown>,
-  field: string,
-  takes: ReadonlyArray<string> = SettingsInput.commonFields
-): Either.Either<unknown, ReadonlyArray<string>> => {
-  if (driver.options === undefined) {
-    const keys = Object.keys(rawOptions)
-    return keys.length === 0
-      ? Either.right(undefined)
-      : Either.left(
-          keys.map(
-            (key) =>
-              `${field}.${key}: ${driver.preset.name} takes no option "${key}" (the common fields are ${takes.join(", ")})`
-          )
-        )
-  }
-  const decoded = Schema.decodeUnknownEither(driver.options, { errors: "all", onExcessProperty: "error" })(rawOptions)
-  return Either.mapLeft(decoded, (error) => [ParseIssues.format(error, field, true)])
-}
-
 const mergeOverride = (
   base: SettingsInput.ProviderOverride | undefined,
   overlay: SettingsInput.ProviderOverride
@@ -80,41 +54,6 @@ const mergeOverride = (
           ? { capabilities: { ...base.capabilities, ...overlay.capabilities } }
           : {})
       }
-
-/** A provider resolved from its preset, an override's common fields and its decoded options. */
-export const fromOverride = (
-  preset: Preset.Preset,
-  override: SettingsInput.ProviderOverride | undefined,
-  options: unknown
-): ResolvedProvider => ({
-  ...preset,
-  capabilities: preset.capabilities.map((capability) => {
-    const apiHost = override?.capabilities?.[capability.feature]?.apiHost
-    return apiHost === undefined ? capability : { ...capability, apiHost }
-  }),
-  apiKeys: override?.apiKeys ?? [],
-  engines: override?.engines ?? [],
-  basicAuth:
-    override?.basicAuthUsername !== undefined && override.basicAuthPassword !== undefined
-      ? Option.some({ username: override.basicAuthUsername, password: override.basicAuthPassword })
-      : Option.none(),
-  model: Option.fromNullable(override?.model),
-  proxyUrl: Option.map(Option.fromNullable(override?.proxyUrl), Redacted.make),
-  rateLimit: Option.orElse(
-    Option.map(Option.fromNullable(override?.rateLimit), (rate) => ({
-      limit: rate.limit,
-      window: Option.getOrThrow(SettingsInput.parseDuration(rate.window)),
-      maxWait: Option.getOrThrow(SettingsInput.parseDuration(rate.maxWait ?? SettingsInput.defaults.rateLimitMaxWait))
-    })),
-    () =>
-      Option.map(Option.fromNullable(preset.publishedRateLimit), (rate) => ({
-        limit: rate.limit,
-        window: Duration.millis(rate.windowMillis),
-        maxWait: Duration.millis(rate.maxWaitMillis)
-      }))
-  ),
-  options
-})
 
 /** One provider's override (settings with the environment over them) and its options, or the problems. */
 export interface One {
@@ -151,7 +90,7 @@ export const resolveOne = (
         rawOptions = { ...rawOptions, ...splitOptions(read.options) }
       }
     }
-    const decoded = decodeOptions(driver, rawOptions, `providers.${id}`)
+    const decoded = ResolvedProviders.decodeOptions(driver, rawOptions, `providers.${id}`)
     if (Either.isLeft(decoded)) problems.push(...decoded.left)
     const options = Either.getOrUndefined(decoded)
     return { override, options, problems }
@@ -196,7 +135,7 @@ export const resolve = (
     for (const [id, driver] of drivers) {
       const one = yield* resolveOne(driver, settings)
       problems.push(...one.problems)
-      providers.set(id, fromOverride(driver.preset, one.override, one.options))
+      providers.set(id, ResolvedProviders.fromOverride(driver.preset, one.override, one.options))
     }
     const settingsInstances = InstanceResolution.fromSettings(drivers, settings)
     problems.push(...settingsInstances.problems)
