@@ -3,6 +3,7 @@ import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
+import * as Schedule from "effect/Schedule"
 import * as Scope from "effect/Scope"
 import * as ExtractPool from "../src/internal/extractPool.js"
 import * as LocalServer from "./support/localServer.js"
@@ -179,6 +180,36 @@ describe("extraction worker pool", { timeout: 120_000 }, () => {
         })
         expect((yield* refused.extract(page("Refused entry", 20))).title).toBe("Refused entry")
         expect(refused.size()).toBe(0)
+      })
+    )
+  )
+
+  it.live("a worker idle for idleMillis exits, and the next job starts a fresh one", () =>
+    Effect.scoped(
+      Effect.gen(function* () {
+        const pool = yield* ExtractPool.make({ size: 2, entry: ExtractPool.defaultEntry(), idleMillis: 200 })
+        expect((yield* pool.extract(page("Before", 10))).title).toBe("Before")
+        expect(pool.size()).toBe(1)
+        // Without retirement the worker stays forever: the wait below then times out and the test fails.
+        yield* Effect.sync(() => pool.size()).pipe(
+          Effect.repeat({ until: (size) => size === 0, schedule: Schedule.spaced("50 millis") }),
+          Effect.timeoutFail({ duration: "60 seconds", onTimeout: () => new Error("the idle worker never exited") })
+        )
+        expect((yield* pool.extract(page("After", 10))).title).toBe("After")
+        expect(pool.size()).toBe(1)
+      })
+    )
+  )
+
+  it.live("a worker is never retired while it runs a job, however short the idle period", () =>
+    Effect.scoped(
+      Effect.gen(function* () {
+        // Retirement due at once: a job handed to a parked worker must still find it alive and finish.
+        const pool = yield* ExtractPool.make({ size: 1, entry: ExtractPool.defaultEntry(), idleMillis: 0 })
+        const titles = yield* Effect.forEach(["a", "b", "c", "d"], (title) =>
+          Effect.map(pool.extract(page(title, 2000)), (document) => document.title)
+        )
+        expect(titles).toEqual(["a", "b", "c", "d"])
       })
     )
   )

@@ -15,13 +15,18 @@ export const maxDecodedBytes = 128 * 1024 * 1024
 const zlibHeader = (data: Uint8Array): boolean =>
   data.length >= 2 && (data[0] & 0x0f) === 8 && data[0] >> 4 <= 7 && ((data[0] << 8) | data[1]) % 31 === 0
 
+// zlib's output chunk while counting: 256 KiB. Each chunk is a round trip to the thread pool and a callback: at
+// zlib's default 16 KiB, counting a stream to the 128 MiB budget took 8192 of them, 390 ms of CPU and over a second
+// of a busy machine's time holding the extraction worker; at 256 KiB, 512 of them and 80 ms (measured on node 20).
+const countChunkBytes = 256 * 1024
+
 // What one zlib stream decodes to, counted as it streams out of zlib (on the thread pool, so the calling thread is
 // never held) and dropped at once: memory stays at zlib's chunk size whatever the stream inflates to. Stops as
 // soon as the count passes `limit`. A truncated or corrupt stream counts what it decoded before its error, as
 // PDF.js reads that much too.
 const decodedSize = (data: Uint8Array, limit: number): Promise<number> =>
   new Promise((resolve) => {
-    const inflate = zlib.createInflate({ finishFlush: zlib.constants.Z_SYNC_FLUSH })
+    const inflate = zlib.createInflate({ finishFlush: zlib.constants.Z_SYNC_FLUSH, chunkSize: countChunkBytes })
     let size = 0
     let done = false
     const finish = () => {
