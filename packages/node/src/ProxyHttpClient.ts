@@ -26,12 +26,10 @@
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientError from "@effect/platform/HttpClientError"
-import * as ConfigText from "@websearch/core/ConfigText"
 import * as OutboundProxy from "@websearch/core/OutboundProxy"
 import * as Settings from "@websearch/core/Settings"
 import * as UrlPolicy from "@websearch/core/UrlPolicy"
-import * as WebSearchError from "@websearch/core/WebSearchError"
-import * as Config from "effect/Config"
+import type * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
@@ -40,6 +38,7 @@ import * as Redacted from "effect/Redacted"
 import type * as Scope from "effect/Scope"
 import { Agent, ProxyAgent } from "undici"
 import * as DispatcherCache from "./internal/dispatcherCache.js"
+import * as ProxyEnvironment from "./internal/proxyEnvironment.js"
 import * as ProxyRoute from "./internal/proxyRoute.js"
 
 /**
@@ -55,8 +54,6 @@ export interface Options {
   readonly maxProxies?: number | undefined
 }
 
-const configProblem = (message: string) => WebSearchError.unavailable("invalid_config", message)
-
 /**
  * Builds the client; every connection pool closes when the scope closes. Fails `Unavailable/invalid_config`
  * naming the variable when an environment proxy is malformed or refused by the policy.
@@ -67,11 +64,7 @@ const configProblem = (message: string) => WebSearchError.unavailable("invalid_c
 export const make = (options: Options): Effect.Effect<HttpClient.HttpClient, WebSearchError.Unavailable, Scope.Scope> =>
   Effect.gen(function* () {
     const environment = options.env === undefined ? ProxyRoute.direct : ProxyRoute.fromEnv(options.env)
-    for (const source of [environment.http, environment.https]) {
-      if (source === undefined) continue
-      const checked = ProxyRoute.check(options.policy, source)
-      if (Either.isLeft(checked)) return yield* configProblem(checked.left.message)
-    }
+    if (options.env !== undefined) yield* ProxyEnvironment.validate(options.policy, options.env)
     const directAgent = yield* Effect.acquireRelease(
       Effect.sync(() => new Agent()),
       (agent) => Effect.promise(() => agent.destroy().catch(() => undefined))
@@ -118,12 +111,6 @@ export const make = (options: Options): Effect.Effect<HttpClient.HttpClient, Web
     )
   })
 
-const variables = Config.all(
-  Object.fromEntries(
-    ProxyRoute.variables.map((name) => [name, Config.map(ConfigText.optionalString(name), Option.getOrUndefined)])
-  ) as Record<(typeof ProxyRoute.variables)[number], Config.Config<string | undefined>>
-)
-
 /**
  * The proxy environment (`HTTPS_PROXY`, `HTTP_PROXY`, `NO_PROXY` and their lower-case forms) as the current
  * `ConfigProvider` gives it: the process's environment by default.
@@ -134,9 +121,7 @@ const variables = Config.all(
 export const environment: Effect.Effect<
   Readonly<Record<string, string | undefined>>,
   WebSearchError.Unavailable
-> = Effect.mapError(variables, (error) =>
-  configProblem(`the proxy environment could not be read: ${ConfigText.problems(error).join("; ")}`)
-)
+> = ProxyEnvironment.read
 
 /**
  * The client as the `HttpClient` Layer, over the settings' URL policy; with `environment: false` only the
