@@ -51,12 +51,19 @@ export declare namespace CallProxy {
  * @category combinators
  */
 export const withProvider =
-  (provider: Pick<ResolvedProvider, "id" | "proxyUrl">) =>
+  (provider: Pick<ResolvedProvider, "id" | "proxyUrl" | "instanceOf">) =>
   <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
     Effect.provideService(
       effect,
       CallProxy,
-      Option.map(provider.proxyUrl, (url) => ({ field: `providers.${provider.id}.proxyUrl`, url }))
+      Option.map(provider.proxyUrl, (url) => ({
+        // An instance's proxy is named as the instance's (settings or stored), a provider's by its settings field.
+        field:
+          provider.instanceOf === undefined
+            ? `providers.${provider.id}.proxyUrl`
+            : `the proxyUrl of the provider instance "${provider.id}"`,
+        url
+      }))
     )
 
 /**

@@ -63,6 +63,12 @@ describe("OutboundProxy", () => {
         OutboundProxy.withProvider({ id: "bing", proxyUrl: Option.none() })
       )
       expect(none).toEqual(Option.none())
+      const instance = yield* OutboundProxy.CallProxy.pipe(
+        OutboundProxy.withProvider({ id: "prod-bing", proxyUrl: Option.some(url), instanceOf: "bing" })
+      )
+      expect(Option.map(instance, (proxy) => proxy.field)).toEqual(
+        Option.some('the proxyUrl of the provider instance "prod-bing"')
+      )
     })
   )
 })

@@ -41,7 +41,7 @@ beforeEach(() => {
 })
 
 /** Runs one Brave search with these settings and environment under a recording tracer, capturing logs. */
-const search = (settings: Settings.SettingsInput, env: Record<string, string> = {}) => {
+const search = (settings: Settings.SettingsInput, env: Record<string, string> = {}, providerId = "brave") => {
   const logs: Array<string> = []
   const logger = Logger.make(({ annotations, message }) => {
     logs.push(`${String(message)} ${JSON.stringify(annotations)}`)
@@ -54,7 +54,7 @@ const search = (settings: Settings.SettingsInput, env: Record<string, string> = 
     Effect.gen(function* () {
       const { spans, tracer } = yield* recordingTracer
       const exit = yield* Effect.exit(
-        SearchKeywords.searchKeywords({ providerId: "brave", keywords: ["python"] }).pipe(
+        SearchKeywords.searchKeywords({ providerId, keywords: ["python"] }).pipe(
           Effect.provide(live),
           Effect.withTracer(tracer)
         )
@@ -93,6 +93,29 @@ describe("provider calls through an outbound proxy", () => {
     expect(everything).not.toContain(proxyPassword)
     expect(everything).not.toContain(Buffer.from(`proxy-user:${proxyPassword}`).toString("base64"))
     expect(spans.some((span) => span.name.startsWith("http.client"))).toBe(true)
+  })
+
+  it("an instance's proxyUrl carries that instance's calls, and only its calls", async () => {
+    const base = braveSettings()
+    const settings: Settings.SettingsInput = {
+      ...base,
+      instances: {
+        "brave-proxied": {
+          type: "brave",
+          apiKeys: [Server.canary],
+          capabilities: { searchKeywords: { apiHost: server.url } },
+          proxyUrl: proxy.url()
+        }
+      }
+    }
+    const proxied = await search(settings, {}, "brave-proxied")
+    expect(Exit.isSuccess(proxied.exit)).toBe(true)
+    expect(proxy.targets).toEqual([server.hostPort])
+    // The plain provider of the same type has no proxy of its own, and goes direct.
+    const direct = await search(settings, {}, "brave")
+    expect(Exit.isSuccess(direct.exit)).toBe(true)
+    expect(proxy.targets).toEqual([server.hostPort])
+    expect(server.requests).toHaveLength(2)
   })
 
   it("HTTP_PROXY from the environment carries the call, and NO_PROXY sends the host direct", async () => {
