@@ -51,8 +51,9 @@ export const ExitCode = { ok: 0, failed: 1, usage: 2, interrupted: 130 } as cons
 
 /**
  * The provider Layers this binary composes: every remote provider and the local fetcher (DuckDuckGo and `fetch`
- * are the defaults they propose). The modules are loaded when a command first builds its Layers, so `--help`,
- * `--version` and usage errors start without them.
+ * are the defaults they propose), the remote calls through outbound proxies as `@websearch/node/ProxyHttpClient`
+ * routes them. The modules are loaded when a command first builds its Layers, so `--help`, `--version` and usage
+ * errors start without them.
  *
  * @since 0.1.0
  * @category layers
@@ -60,11 +61,11 @@ export const ExitCode = { ok: 0, failed: 1, usage: 2, interrupted: 130 } as cons
 export const providers: Live.Providers = Layer.unwrapEffect(
   Effect.gen(function* () {
     const settings = yield* Settings.Settings
-    const [Fetch, Providers, NodeHttpClient] = yield* Effect.promise(() =>
+    const [Fetch, Providers, ProxyHttpClient] = yield* Effect.promise(() =>
       Promise.all([
         import("@websearch/node/Fetch"),
         import("@websearch/providers/Providers"),
-        import("@effect/platform-node/NodeHttpClient")
+        import("@websearch/node/ProxyHttpClient")
       ])
     )
     // The Chromium renderer is loaded (and Chromium started, on the first page) only when rendering is asked for.
@@ -73,8 +74,9 @@ export const providers: Live.Providers = Layer.unwrapEffect(
       render === "never" ? undefined : yield* Effect.promise(() => import("@websearch/node/BrowserRenderer"))
     const fetch =
       BrowserRenderer === undefined ? Fetch.layer : Fetch.layer.pipe(Layer.provide(BrowserRenderer.layerConfig()))
-    // In catalogue order: the remote providers, then the local fetcher.
-    return Composition.sequence(Providers.layer.pipe(Layer.provide(NodeHttpClient.layerUndici)), fetch)
+    // In catalogue order: the remote providers (through their proxyUrl, or HTTPS_PROXY/HTTP_PROXY/NO_PROXY),
+    // then the local fetcher.
+    return Composition.sequence(Providers.layer.pipe(Layer.provide(ProxyHttpClient.layer())), fetch)
   })
 )
 

@@ -27,6 +27,21 @@ const HttpUrl = Schema.String.pipe(
   )
 )
 
+// A proxy URL may carry credentials (they become Proxy-Authorization); the message never repeats the value.
+const ProxyUrl = Schema.String.pipe(
+  Schema.filter((s) => {
+    const text = s.trim()
+    if (!URL.canParse(text)) return "must be an http(s) URL (http://proxy.example:3128)"
+    const url = new URL(text)
+    if (url.protocol !== "http:" && url.protocol !== "https:") return "must be an http or https URL"
+    if (url.hostname === "") return "must name a host"
+    if ((url.pathname !== "/" && url.pathname !== "") || url.search !== "" || url.hash !== "") {
+      return "must not have a path or a query"
+    }
+    return true
+  })
+)
+
 const NonEmpty = Schema.Trim.pipe(Schema.minLength(1, { message: () => "must not be empty" }))
 
 /**
@@ -130,7 +145,7 @@ export const CommonOverride = Schema.Struct({
    * The outbound proxy for this provider's API calls (`http://proxy.corp:3128`, credentials allowed in the URL);
    * it passes the URL policy like any user-set endpoint. Without it, `HTTPS_PROXY`/`HTTP_PROXY`/`NO_PROXY` apply.
    */
-  proxyUrl: Schema.optional(HttpUrl)
+  proxyUrl: Schema.optional(ProxyUrl)
 })
 
 /**

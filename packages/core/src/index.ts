@@ -107,6 +107,16 @@ export * as Fusion from "./Fusion.js"
 export * as NetworkFailure from "./NetworkFailure.js"
 
 /**
+ * The outbound proxy of the provider call in progress: the capability pipelines set it around every driver call
+ * from the provider's (or instance's) `proxyUrl`, and a proxy-aware `HttpClient` (`@websearch/node`'s
+ * `ProxyHttpClient`, which the CLI and the server use) or the local fetcher's transport reads it per request. None
+ * means the standard proxy environment (`HTTPS_PROXY`/`HTTP_PROXY`/`NO_PROXY`) applies where it is enabled.
+ *
+ * @since 0.2.0
+ */
+export * as OutboundProxy from "./OutboundProxy.js"
+
+/**
  * Where fetched pages wait to be read on: the `fetchUrls` pipeline keeps each page it fetched here (when no
  * result cache serves `fetchUrls`), and a request with a `startIndex` past 0 is served from it, so reading a long
  * page in pages costs one fetch. One store per application (built with `FetchUrls`), in memory, bounded in

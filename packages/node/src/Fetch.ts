@@ -20,8 +20,9 @@
  *
  * Configuration, in order of precedence: the Layer's options, then the settings (`providers.fetch.userAgent`,
  * `providers.fetch.respectRobotsTxt`, `providers.fetch.render`, or `FETCH_USER_AGENT` / `FETCH_RESPECT_ROBOTS_TXT` /
- * `FETCH_RENDER`), then the defaults. The transport the Layer builds enforces the settings' `urlPolicy` and uses
- * `timeouts.fetchUrls` per request.
+ * `FETCH_RENDER`), then the defaults. The transport the Layer builds enforces the settings' `urlPolicy`, uses
+ * `timeouts.fetchUrls` per request, and goes through the options' `proxy`, else `providers.fetch.proxyUrl`, else
+ * `HTTPS_PROXY`/`HTTP_PROXY` unless `NO_PROXY` sends the host direct (targets are still resolved and checked).
  *
  * @since 0.1.0
  */
@@ -43,7 +44,9 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
 import * as ExtractPool from "./internal/extractPool.js"
+import * as FetchConfig from "./internal/fetchConfig.js"
 import * as PageMetadata from "./internal/pageMetadata.js"
+import * as ProxyEnvironment from "./internal/proxyEnvironment.js"
 import * as GithubBlob from "./internal/githubBlob.js"
 import * as JsShell from "./internal/jsShell.js"
 import * as RobotsCheck from "./internal/robotsCheck.js"
@@ -97,7 +100,7 @@ export interface Options {
   readonly respectRobotsTxt?: boolean | undefined
   /** Body cap of the transport this Layer builds (default 5 MiB); ignored by `layerOnTransport`. */
   readonly maxBodyBytes?: number | undefined
-  /** An http(s) proxy for the transport this Layer builds; targets are still checked. */
+  /** An http(s) proxy for the transport this Layer builds (before the settings' and the environment's). */
   readonly proxy?: string | undefined
   /** Where big bodies are extracted; `false` for never on a worker thread. */
   readonly workers?: WorkerOptions | false | undefined
@@ -136,16 +139,10 @@ export const SettingsOptions = Schema.Struct({
   render: Schema.optional(RenderMode)
 })
 
-const optionalVariable = (name: string) =>
-  Config.option(Config.string(name)).pipe(
-    Config.map((value) => (Option.isSome(value) && value.value.trim() !== "" ? value.value.trim() : undefined))
-  )
-
 const optionsConfig = Config.all({
-  userAgent: optionalVariable("FETCH_USER_AGENT"),
-  respectRobotsTxt: Config.option(Config.boolean("FETCH_RESPECT_ROBOTS_TXT")).pipe(Config.map(Option.getOrUndefined)),
+  ...FetchConfig.variables,
   // Decoded (and refused with the allowed values named) by the options schema.
-  render: optionalVariable("FETCH_RENDER") as Config.Config<RenderMode | undefined>
+  render: FetchConfig.variables.render as Config.Config<RenderMode | undefined>
 })
 
 const settingsOptions = (
@@ -182,10 +179,6 @@ export const productToken: (userAgent: string) => string = RobotsCheck.productTo
  */
 export const githubRawUrl = (url: string, rawOrigin: string = GithubBlob.rawOrigin): string | undefined =>
   GithubBlob.rawUrl(url, rawOrigin)
-
-const accept =
-  "text/html,application/xhtml+xml,text/markdown;q=0.9,text/plain;q=0.9,application/json;q=0.8," +
-  "application/xml;q=0.8,application/pdf;q=0.8,*/*;q=0.5"
 
 const originOf = (url: string): string => new URL(url).origin
 
@@ -246,7 +239,7 @@ export const make = (
           })
     const threshold = workers?.threshold ?? defaultWorkerThreshold
     const rawOrigin = options?.githubRawOrigin ?? GithubBlob.rawOrigin
-    const headers = { "user-agent": userAgent, accept }
+    const headers = { "user-agent": userAgent, accept: FetchConfig.accept }
 
     const extract = (body: Uint8Array, contentType: string | undefined, url: string) =>
       Effect.flatMap(Effect.serviceOption(HttpServerRequest.HttpServerRequest), (request) => {
@@ -388,7 +381,8 @@ export const layerOnTransport = (
 
 /**
  * The transport `layer` builds: the settings' URL policy, `timeouts.fetchUrls` per request, the User-Agent,
- * body cap and proxy of the options.
+ * body cap and proxy of the options, the proxy environment (a malformed or refused proxy fails it, naming the
+ * variable).
  *
  * @since 0.1.0
  * @category layers
@@ -400,8 +394,12 @@ export const layerTransport = (
     Effect.gen(function* () {
       const settings = yield* Settings.Settings
       const configured = yield* settingsOptions(settings)
+      const policy = UrlPolicy.fromSettings(settings)
+      const proxyEnv = yield* ProxyEnvironment.read
+      yield* ProxyEnvironment.validate(policy, proxyEnv)
       return SafeTransport.layer({
-        policy: UrlPolicy.fromSettings(settings),
+        policy,
+        proxyEnv,
         timeout: settings.timeouts.fetchUrls,
         userAgent: resolveOptions(options, configured).userAgent,
         maxBodyBytes: options?.maxBodyBytes,

@@ -10,8 +10,11 @@
  * - Redirects are followed here (at most `maxRedirects`), each hop re-checked; the body is streamed and capped
  *   (the socket is destroyed at the cap); one timeout covers resolution, connect, headers, body and every hop.
  * - With a proxy, the target is still resolved and checked here and the proxy is asked for a CONNECT tunnel to
- *   the checked address, never to the name, so the proxy cannot resolve it to somewhere else. The proxy itself
- *   is operator configuration and is trusted (it is not checked by the policy).
+ *   the checked address, never to the name, so the proxy cannot resolve it to somewhere else; every redirect hop
+ *   likewise. The proxy is the `proxy` option, else the proxy of the provider call in progress
+ *   (`@websearch/core/OutboundProxy`, from a provider's `proxyUrl`), else, when `proxyEnv` is given,
+ *   `HTTPS_PROXY`/`HTTP_PROXY` unless `NO_PROXY` sends the host direct. The proxy's URL passes the policy like
+ *   any user-set endpoint: one on a loopback or private address, or a local name, is refused unless allowlisted.
  *
  * Error messages and span attributes name the method, scheme and host only: paths and query strings often
  * carry keys, tokens or signed parameters.
@@ -20,6 +23,7 @@
  */
 import * as HttpClient from "@effect/platform/HttpClient"
 import type * as HttpClientError from "@effect/platform/HttpClientError"
+import * as OutboundProxy from "@websearch/core/OutboundProxy"
 import type * as UrlPolicy from "@websearch/core/UrlPolicy"
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Context from "effect/Context"
@@ -29,10 +33,13 @@ import * as Layer from "effect/Layer"
 import type * as Scope from "effect/Scope"
 import { Agent, buildConnector } from "undici"
 import * as PinnedConnector from "./internal/connector.js"
+import * as DispatcherCache from "./internal/dispatcherCache.js"
 import * as HopAddress from "./internal/hopAddress.js"
 import * as HopExchange from "./internal/hopExchange.js"
+import * as HopProxy from "./internal/hopProxy.js"
 import * as HttpClientAdapter from "./internal/httpClientAdapter.js"
 import * as HttpStatus from "./internal/httpStatus.js"
+import type * as ProxyRoute from "./internal/proxyRoute.js"
 import * as Redirects from "./internal/redirects.js"
 import * as TransportError from "./internal/transportError.js"
 import type * as TransportModel from "./internal/transportModel.js"
@@ -82,6 +89,13 @@ export interface Options {
    * and checked here; the proxy is asked to CONNECT to the checked address.
    */
   readonly proxy?: string | undefined
+  /**
+   * The environment to read `HTTPS_PROXY`/`HTTP_PROXY`/`NO_PROXY` (and their lower-case forms) from, e.g.
+   * `process.env`; default none, so no environment proxy applies. The `fetch` provider's Layer passes the process's.
+   */
+  readonly proxyEnv?: Readonly<Record<string, string | undefined>> | undefined
+  /** The most proxies with an open connection pool at once (least recently used closed first); default 16. */
+  readonly maxProxies?: number | undefined
   /**
    * Ask for gzip, deflate and br and decode them while streaming, default true; the cap counts decoded bytes,
    * and the decoded response carries no `content-encoding` or `content-length`. False sends no Accept-Encoding
@@ -208,8 +222,6 @@ export const make = (options: Options): Effect.Effect<SafeTransport.Service, nev
     const userAgent = options.userAgent ?? defaultUserAgent
     const decompress = options.decompress ?? true
     const lookup = options.lookup ?? HopAddress.defaultLookup
-    const proxy = options.proxy === undefined ? undefined : PinnedConnector.parseProxy(options.proxy)
-    const proxyInvalid = options.proxy !== undefined && proxy === undefined
     const pins = PinnedConnector.makePins()
     const base =
       options.connector ??
@@ -217,40 +229,52 @@ export const make = (options: Options): Effect.Effect<SafeTransport.Service, nev
         timeout: timeoutMs,
         ...(options.tls?.ca === undefined ? {} : { ca: options.tls.ca as string | Array<string> })
       })
-    const agent = new Agent({
-      connect: PinnedConnector.make({ base, pins, proxy, connectTimeoutMs: timeoutMs }),
-      headersTimeout: timeoutMs,
-      bodyTimeout: timeoutMs,
-      keepAliveTimeout: 4_000
-    })
-    yield* Effect.addFinalizer(() => Effect.promise(() => agent.destroy().catch(() => undefined)))
+    const routes = HopProxy.make({ policy: options.policy, proxy: options.proxy, env: options.proxyEnv })
+    const agents = DispatcherCache.make<Agent>(options.maxProxies)
+    yield* Effect.addFinalizer(() => Effect.promise(() => agents.destroyAll()))
+    // Every pool dials through the pinned connector: direct, or tunnelled through its one proxy.
+    const agentFor = (proxy: ProxyRoute.Proxy | undefined): Agent =>
+      agents.get(
+        proxy?.key ?? "",
+        () =>
+          new Agent({
+            connect: PinnedConnector.make({ base, pins, proxy, connectTimeoutMs: timeoutMs }),
+            headersTimeout: timeoutMs,
+            bodyTimeout: timeoutMs,
+            keepAliveTimeout: 4_000
+          })
+      )
 
     const resolveOptions: HopAddress.ResolveOptions = { policy: options.policy, lookup, maxBodyBytes }
-    const exchangeOptions: HopExchange.ExchangeOptions = { agent, pins, maxBodyBytes, decompress }
-    const followOptions: Redirects.FollowOptions = {
+    const followOptions = (callProxy: HopProxy.CallProxy): Redirects.FollowOptions => ({
       maxRedirects,
       userAgent,
       decompress,
       hop: (current, hop, from) =>
         Effect.gen(function* () {
           const checked = yield* HopAddress.check(options.policy, current.url, hop, from)
+          const where = `${current.method} ${TransportError.describe(checked.url)}`
+          const proxy = yield* routes.forHop(callProxy, checked.url, where)
+          // The target is resolved and checked whether or not a proxy carries the request.
           const address = yield* HopAddress.resolve(resolveOptions, checked, current.method, hop)
-          const outcome = yield* HopExchange.send(exchangeOptions, checked, address, current, hop)
+          const exchange: HopExchange.ExchangeOptions = {
+            agent: agentFor(proxy),
+            pins,
+            maxBodyBytes,
+            decompress,
+            proxy
+          }
+          const outcome = yield* HopExchange.send(exchange, checked, address, current, hop)
           return { checked, outcome }
         })
-    }
+    })
 
     const request = (request: Request): Effect.Effect<Response, WebSearchError.RequestFailed> => {
       const method = request.method ?? "GET"
       const where = `${method} ${TransportError.describe(request.url)}`
-      if (proxyInvalid) {
-        return Effect.fail(
-          WebSearchError.requestFailed("network", `${where}: the configured proxy is not an http(s) URL`, {
-            retryable: false
-          })
-        )
-      }
-      return Redirects.follow(request, method, followOptions).pipe(
+      return Effect.flatMap(OutboundProxy.CallProxy, (callProxy) =>
+        Redirects.follow(request, method, followOptions(callProxy))
+      ).pipe(
         Effect.timeoutFail({
           duration: timeout,
           onTimeout: () =>

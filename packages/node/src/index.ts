@@ -47,6 +47,14 @@ export * as ProviderQuotaStore from "./ProviderQuotaStore.js"
 export * as ProviderStoreSql from "./ProviderStoreSql.js"
 
 /**
+ * The `HttpClient` for provider API calls behind outbound proxies, as the CLI and the server use it: undici (the
+ * `@effect/platform-node` client) with one dispatcher per proxy.
+ *
+ * @since 0.2.0
+ */
+export * as ProxyHttpClient from "./ProxyHttpClient.js"
+
+/**
  * Result cache stores for `@websearch/core/ResultCache`, on @effect/experimental's `Persistence`: in memory
  * (bounded, least recently used evicted) or on Redis, where every replica pointed at the same server shares
  * the cached answers. Entries live under `<prefix>:results:` with Redis' own expiry (`PX`), so a replica never

@@ -822,7 +822,7 @@ describe("SafeTransport", () => {
         const proxy = yield* Support.serveProxy()
         const server = yield* Support.serve(page("through the proxy"))
         const t = yield* setup(
-          { allowHosts: [`allowed.test:${server.port}`] },
+          { allowHosts: [`allowed.test:${server.port}`, `127.0.0.1:${proxy.port}`] },
           { "allowed.test": ["127.0.0.1"] },
           { proxy: `http://proxy-user:proxy-pass@127.0.0.1:${proxy.port}` }
         )
@@ -840,7 +840,7 @@ describe("SafeTransport", () => {
       Effect.gen(function* () {
         const proxy = yield* Support.serveProxy()
         const t = yield* setup(
-          { allowPorts: [8080] },
+          { allowPorts: [8080], allowHosts: [`127.0.0.1:${proxy.port}`] },
           { "rebind.example.com": ["127.0.0.1"] },
           { proxy: `http://127.0.0.1:${proxy.port}` }
         )
@@ -858,7 +858,7 @@ describe("SafeTransport", () => {
         const proxy = yield* Support.serveProxy()
         const server = yield* Support.serveTls(page("tls via proxy"))
         const t = yield* setup(
-          { allowHosts: [`pinned.test:${server.port}`] },
+          { allowHosts: [`pinned.test:${server.port}`, `127.0.0.1:${proxy.port}`] },
           { "pinned.test": ["127.0.0.1"] },
           { proxy: `http://127.0.0.1:${proxy.port}`, ca: Support.certificate }
         )
@@ -872,7 +872,11 @@ describe("SafeTransport", () => {
       Effect.gen(function* () {
         const proxy = yield* Support.serveProxy()
         // The test proxy refuses non-loopback targets: an allowlisted public literal is refused by it (never dialled).
-        const t = yield* setup({ allowCidrs: ["93.184.216.0/24"] }, {}, { proxy: `http://127.0.0.1:${proxy.port}` })
+        const t = yield* setup(
+          { allowCidrs: ["93.184.216.0/24"], allowHosts: [`127.0.0.1:${proxy.port}`] },
+          {},
+          { proxy: `http://127.0.0.1:${proxy.port}` }
+        )
         const error = yield* fail(t.transport.request({ url: "http://93.184.216.34/" }))
         expect(error.reason).toBe("network")
         expect(error.message).toContain("403")
@@ -880,9 +884,10 @@ describe("SafeTransport", () => {
         expect(t.guardRefusals()).toEqual([])
         const bad = yield* setup({}, {}, { proxy: "socks5://127.0.0.1:1080" })
         const invalid = yield* fail(bad.transport.request({ url: "http://example.com/" }))
-        expect(invalid.reason).toBe("network")
+        // A proxy URL that is not http(s) is refused before anything is dialled, naming the option.
+        expect(invalid.reason).toBe("invalid_input")
         expect(invalid.retryable).toBe(false)
-        expect(invalid.message).toContain("proxy")
+        expect(invalid.message).toContain("proxy: the proxy uses socks5")
       })
     )
   })

@@ -9,6 +9,7 @@ import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Blacklist from "../Blacklist.js"
+import * as OutboundProxy from "../OutboundProxy.js"
 import type { ListCapability } from "../Capability.js"
 import * as Paging from "../Paging.js"
 import * as PostProcessing from "../PostProcessing.js"
@@ -100,7 +101,7 @@ export const collect = (
         .pipe(
           Effect.flatMap((config) => {
             const ctx = driverContext(env, config)
-            const driver = driverCall(call, () => resolved.call(input, ctx))
+            const driver = driverCall(call, () => OutboundProxy.withProvider(ctx.provider)(resolved.call(input, ctx)))
             const checked = quota(call, resultCheck(call, ctx.maxResults, driver))
             return window === undefined
               ? callGuard(call, ctx.timeout, cache(call, ctx, checked))

@@ -9,6 +9,7 @@
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
+import * as OutboundProxy from "../OutboundProxy.js"
 import type { ProviderDriver } from "../ProviderDriver.js"
 import type * as ProviderId from "../ProviderId.js"
 import * as SearchOptions from "../SearchOptions.js"
@@ -153,7 +154,7 @@ export const runResearch = (
       ctx.timeout,
       withServices(
         env,
-        driverCall(call, () => resolved.call(request, ctx))
+        driverCall(call, () => OutboundProxy.withProvider(ctx.provider)(resolved.call(request, ctx)))
       )
     )
     return yield* decodeResearch({ ...output, providerId: resolved.providerId, query: request.query }).pipe(

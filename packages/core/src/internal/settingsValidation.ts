@@ -9,6 +9,7 @@ import type * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import * as Blacklist from "../Blacklist.js"
 import * as SettingsInput from "../SettingsInput.js"
+import * as OutboundProxy from "../OutboundProxy.js"
 import * as UrlPolicy from "../UrlPolicy.js"
 import * as WebSearchError from "../WebSearchError.js"
 import * as ParseIssues from "./parseIssues.js"
@@ -102,13 +103,10 @@ export const checkUserUrls = (
     if (Either.isLeft(checked)) problems.push(`${field}.capabilities.${feature}.apiHost: ${checked.left.message}`)
   }
   if (override.proxyUrl !== undefined && URL.canParse(override.proxyUrl.trim())) {
-    // A proxy's user name and password are its own business (the policy refuses credentials in fetched URLs):
-    // the policy judges its host and port, and its message never shows the user part.
-    const proxy = new URL(override.proxyUrl.trim())
-    proxy.username = ""
-    proxy.password = ""
-    const checked = UrlPolicy.checkUrl(policy, proxy)
-    if (Either.isLeft(checked)) problems.push(`${field}.proxyUrl: ${checked.left.message}`)
+    // A proxy's user name and password are its own business (the policy refuses credentials in fetched URLs): the
+    // policy judges its host (at any port, see OutboundProxy.check), and its message never shows the user part.
+    const checked = OutboundProxy.check(policy, { field: `${field}.proxyUrl`, url: override.proxyUrl })
+    if (Either.isLeft(checked)) problems.push(checked.left.message)
   }
   return problems
 }

@@ -56,6 +56,8 @@ export interface ExchangeOptions {
   readonly pins: PinnedConnector.Pins
   readonly maxBodyBytes: number
   readonly decompress: boolean
+  /** The proxy the agent tunnels through, if any: only its origin is recorded. */
+  readonly proxy?: { readonly origin: string } | undefined
 }
 
 /** Sends `current` to `address` (the checked answer for `checked`'s host) and reads the answer. */
@@ -118,7 +120,8 @@ export const send = (
         "url.scheme": url.protocol.slice(0, -1),
         "http.request.method": current.method,
         "network.peer.address": address,
-        "websearch.hop": hop
+        "websearch.hop": hop,
+        ...(options.proxy === undefined ? {} : { "websearch.proxy": options.proxy.origin })
       }
     })
   )

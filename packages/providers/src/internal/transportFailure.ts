@@ -32,6 +32,10 @@ export const classify = (error: HttpClientError.HttpClientError): Classified => 
  * A transport failure (no answer at all) as `RequestFailed`, worded around the provider.
  */
 export const transportFailure = (c: Call, error: HttpClientError.HttpClientError): WebSearchError.RequestFailed => {
+  // A client that refused the request itself (a proxy the URL policy refuses) says why in its own typed error.
+  if (error._tag === "RequestError" && error.cause instanceof WebSearchError.RequestFailed) {
+    return WebSearchError.annotate(error.cause, errorContext(c))
+  }
   const classified = classify(error)
   return WebSearchError.requestFailed(
     classified.reason,

@@ -1,0 +1,81 @@
+/**
+ * `ProxyHttpClient` on its own: the call's proxy (`OutboundProxy.CallProxy`) is checked when it is used, a
+ * bounded number of proxy pools serves any number of proxies, and with no proxy requests go direct.
+ */
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as OutboundProxy from "@websearch/core/OutboundProxy"
+import * as UrlPolicy from "@websearch/core/UrlPolicy"
+import * as WebSearchError from "@websearch/core/WebSearchError"
+import { describe, expect, it } from "@effect/vitest"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+import * as ConnectProxy from "../../../test-support/connectProxy.js"
+import * as ProxyHttpClient from "../src/ProxyHttpClient.js"
+import * as LocalServer from "./support/localServer.js"
+
+const startProxy = Effect.acquireRelease(
+  Effect.promise(() => ConnectProxy.start()),
+  (proxy) => Effect.promise(() => proxy.close())
+)
+
+const withCallProxy = (url: string, field = "providers.acme.proxyUrl") =>
+  Effect.provideService(OutboundProxy.CallProxy, Option.some({ field, url: Redacted.make(url) }))
+
+describe("ProxyHttpClient", () => {
+  it.scopedLive("a call's proxy is checked when used: refused unless allowlisted, the error naming the setting", () =>
+    Effect.gen(function* () {
+      const proxy = yield* startProxy
+      const server = yield* LocalServer.start({ "/": { body: "ok" } })
+      const client = yield* ProxyHttpClient.make({
+        policy: UrlPolicy.make({ allowHosts: [`127.0.0.1:${server.port}`] })
+      })
+      const error = yield* Effect.flip(client.get(server.url("/")).pipe(withCallProxy(proxy.url("u:CANARY-UNIT-PASS"))))
+      expect(error._tag).toBe("RequestError")
+      const cause = error.cause
+      expect(cause).toBeInstanceOf(WebSearchError.RequestFailed)
+      expect((cause as WebSearchError.RequestFailed).reason).toBe("ssrf_rejected")
+      expect(error.message).toContain("providers.acme.proxyUrl")
+      expect(JSON.stringify(error)).not.toContain("CANARY-UNIT-PASS")
+      expect(proxy.targets).toEqual([])
+      expect(server.hits).toEqual([])
+      // Without a proxy the same request goes direct.
+      const response = yield* client.get(server.url("/"))
+      expect(yield* response.text).toBe("ok")
+      expect(server.hits).toEqual(["/"])
+    })
+  )
+
+  it.scopedLive("more proxies than pools: each request still goes through its own proxy", () =>
+    Effect.gen(function* () {
+      const proxies = [yield* startProxy, yield* startProxy, yield* startProxy]
+      const server = yield* LocalServer.start({ "/": { body: "ok" } })
+      const client = yield* ProxyHttpClient.make({
+        policy: UrlPolicy.make({ allowHosts: [`127.0.0.1:${server.port}`, ...proxies.map((p) => p.hostPort)] }),
+        maxProxies: 2
+      })
+      for (const round of [0, 1]) {
+        for (const proxy of proxies) {
+          const response = yield* client.get(server.url("/")).pipe(withCallProxy(proxy.url()))
+          expect(yield* response.text).toBe("ok")
+          expect(proxy.targets).toHaveLength(round + 1)
+        }
+      }
+      expect(server.hits).toHaveLength(6)
+    })
+  )
+
+  it.scopedLive("a bad call proxy URL fails typed, naming the field", () =>
+    Effect.gen(function* () {
+      const client = yield* ProxyHttpClient.make({ policy: UrlPolicy.make({}) })
+      const error = yield* Effect.flip(
+        HttpClient.get("http://example.com/").pipe(
+          Effect.provideService(HttpClient.HttpClient, client),
+          withCallProxy("socks5://proxy.example.com:1080", "instances.prod.proxyUrl")
+        )
+      )
+      expect((error.cause as WebSearchError.RequestFailed).reason).toBe("invalid_input")
+      expect(error.message).toContain("instances.prod.proxyUrl: the proxy uses socks5")
+    })
+  )
+})

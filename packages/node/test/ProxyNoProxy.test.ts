@@ -1,0 +1,114 @@
+/**
+ * The rules of `NO_PROXY` and of choosing a proxy from the environment, as properties over generated host names,
+ * addresses, ports and lists.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import * as FastCheck from "effect/FastCheck"
+import * as NoProxy from "../src/internal/noProxy.js"
+import * as ProxyRoute from "../src/internal/proxyRoute.js"
+
+const label = FastCheck.stringMatching(/^[a-z0-9]([a-z0-9-]{0,8}[a-z0-9])?$/)
+const domain = FastCheck.array(label, { minLength: 1, maxLength: 4 }).map((labels) => labels.join("."))
+const port = FastCheck.integer({ min: 1, max: 65535 })
+const octet = FastCheck.integer({ min: 0, max: 255 })
+const ipv4 = FastCheck.tuple(octet, octet, octet, octet)
+const dotted = (parts: ReadonlyArray<number>) => parts.join(".")
+const toInt = (parts: ReadonlyArray<number>) => parts.reduce((acc, part) => acc * 256 + part, 0)
+/** A spelling of an entry for `name`: as is, with a leading dot, or with a leading `*.`; any case. */
+const spelling = FastCheck.constantFrom("", ".", "*.")
+const shout = FastCheck.boolean()
+
+const under = (host: string, name: string) => host === name || host.endsWith(`.${name}`)
+
+describe("NO_PROXY matching", () => {
+  it.prop(
+    "a name entry matches the name and every name under it, in any of its spellings and any case, and nothing else",
+    [domain, domain, spelling, shout, port],
+    ([host, name, prefix, upper, p]) => {
+      const entry = `${prefix}${upper ? name.toUpperCase() : name}`
+      expect(NoProxy.matches(NoProxy.parse(entry), host, p)).toBe(under(host, name))
+      // A sub-domain of the entry always matches; a name that merely ends with the same letters never does.
+      expect(NoProxy.matches(NoProxy.parse(entry), `sub.${name}`, p)).toBe(true)
+      expect(NoProxy.matches(NoProxy.parse(entry), `x${name}`, p)).toBe(false)
+      // The host's case and a trailing dot do not matter.
+      expect(NoProxy.matches(NoProxy.parse(entry), `${host.toUpperCase()}.`, p)).toBe(under(host, name))
+    }
+  )
+
+  it.prop("an entry with a port matches that port only", [domain, port, port], ([name, entryPort, p]) => {
+    const list = NoProxy.parse(`${name}:${entryPort}`)
+    expect(NoProxy.matches(list, name, p)).toBe(p === entryPort)
+    expect(NoProxy.matches(NoProxy.parse(`[::1]:${entryPort}`), "[::1]", p)).toBe(p === entryPort)
+  })
+
+  it.prop(
+    "`*` anywhere in the list sends every host direct",
+    [FastCheck.array(domain), domain, port],
+    ([names, host, p]) => {
+      expect(NoProxy.matches(NoProxy.parse([...names, "*"].join(",")), host, p)).toBe(true)
+      expect(NoProxy.matches(NoProxy.parse(""), host, p)).toBe(false)
+    }
+  )
+
+  it.prop(
+    "a list matches when one of its entries does, whatever the separators and order",
+    [FastCheck.array(domain, { maxLength: 5 }), domain, port, FastCheck.constantFrom(",", ", ", " ", " ,\t")],
+    ([names, host, p, separator]) => {
+      const expected = names.some((name) => under(host, name))
+      expect(NoProxy.matches(NoProxy.parse(names.join(separator)), host, p)).toBe(expected)
+      expect(NoProxy.matches(NoProxy.parse([...names].reverse().join(",")), host, p)).toBe(expected)
+    }
+  )
+
+  it.prop(
+    "an address entry matches that address only; a CIDR block matches exactly the addresses inside it",
+    [ipv4, ipv4, FastCheck.integer({ min: 0, max: 32 }), port],
+    ([address, base, prefix, p]) => {
+      expect(NoProxy.matches(NoProxy.parse(dotted(base)), dotted(address), p)).toBe(dotted(base) === dotted(address))
+      const size = 2 ** (32 - prefix)
+      const inside = Math.floor(toInt(address) / size) === Math.floor(toInt(base) / size)
+      expect(NoProxy.matches(NoProxy.parse(`${dotted(base)}/${prefix}`), dotted(address), p)).toBe(inside)
+      // An address never matches a name entry made of its digits' labels, nor a name an address entry.
+      expect(NoProxy.matches(NoProxy.parse(`${dotted(base)}/${prefix}`), "example.com", p)).toBe(false)
+    }
+  )
+
+  it("IPv6 entries and blocks compare addresses, not spellings; entries that are not entries are ignored", () => {
+    expect(NoProxy.matches(NoProxy.parse("::1"), "[0:0::1]", 443)).toBe(true)
+    expect(NoProxy.matches(NoProxy.parse("fd00::/8"), "[fd12:3456::1]", 80)).toBe(true)
+    expect(NoProxy.matches(NoProxy.parse("fd00::/8"), "[fe80::1]", 80)).toBe(false)
+    const junk = NoProxy.parse("exa*mple.com, host:notaport, 10.0.0.0/99, [::1, .")
+    expect(junk.entries).toEqual([])
+  })
+})
+
+describe("the environment's proxy for a target", () => {
+  const proxyA = "http://a.proxy.example:3128"
+  const proxyB = "http://b.proxy.example:3128"
+
+  it.prop(
+    "lower case first; https targets fall back to the http proxy; NO_PROXY hosts go direct",
+    // A name ending in letters: a URL reads an all-digit host (`0`, `1.2`) as an IPv4 address.
+    [
+      domain.map((name) => `${name}.test`),
+      FastCheck.constantFrom("http:", "https:"),
+      FastCheck.boolean(),
+      FastCheck.boolean()
+    ],
+    ([host, scheme, withHttps, excluded]) => {
+      const env = {
+        HTTP_PROXY: proxyB,
+        http_proxy: proxyA,
+        ...(withHttps ? { HTTPS_PROXY: "http://c.proxy.example:8080" } : {}),
+        ...(excluded ? { NO_PROXY: host } : { no_proxy: "elsewhere.invalid" })
+      }
+      const chosen = ProxyRoute.forTarget(ProxyRoute.fromEnv(env), new URL(`${scheme}//${host}/`))
+      const expected = excluded
+        ? undefined
+        : scheme === "https:" && withHttps
+          ? { field: "HTTPS_PROXY", url: "http://c.proxy.example:8080" }
+          : { field: "http_proxy", url: proxyA }
+      expect(chosen).toEqual(expected)
+    }
+  )
+})
