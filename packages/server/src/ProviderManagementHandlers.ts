@@ -145,7 +145,7 @@ export const layer = HttpApiBuilder.group(WebSearchApi.WebSearchApi, "management
         access(path.workspace).pipe(
           Effect.flatMap(({ store, workspace }) =>
             body(request).pipe(
-              Effect.flatMap(InstanceInput.decodeCreate),
+              Effect.flatMap(ProviderStore.decodeCreateInstance),
               Effect.tap((input) => ProviderTypes.checkCreate(registry, catalogue, input)),
               Effect.flatMap((input) => store.create(workspace, input))
             )
@@ -171,7 +171,7 @@ export const layer = HttpApiBuilder.group(WebSearchApi.WebSearchApi, "management
         instance(path.workspace, path.id).pipe(
           Effect.flatMap(({ id, store, workspace }) =>
             Effect.gen(function* () {
-              const input = yield* Effect.flatMap(body(request), InstanceInput.decodeUpdate)
+              const input = yield* Effect.flatMap(body(request), ProviderStore.decodeUpdateInstance)
               if (input.settings !== undefined) {
                 const current = yield* store.get(workspace, id)
                 if (Option.isNone(current)) return yield* Effect.fail(ProviderStore.notFound(workspace, id))
@@ -193,7 +193,7 @@ export const layer = HttpApiBuilder.group(WebSearchApi.WebSearchApi, "management
         instance(path.workspace, path.id).pipe(
           Effect.flatMap(({ id, store, workspace }) =>
             body(request).pipe(
-              Effect.flatMap(InstanceInput.decodeCredentials),
+              Effect.flatMap(ProviderStore.decodeCredentials),
               Effect.flatMap((credentials) => store.setCredentials(workspace, id, credentials))
             )
           ),

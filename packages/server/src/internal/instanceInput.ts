@@ -1,12 +1,8 @@
 /**
- * Decodes the management routes' bodies (core's `CreateInstance`, `UpdateInstance`, `InstanceCredentials`) into
- * `RequestFailed/invalid_input` errors that name every field at fault. A problem under `credentials` is told by
- * its path and kind only, never with the schema's message, since that may quote the value: a key.
+ * The checks of a management route's path segments, and the description of a type's options that fail its
+ * schema. The bodies themselves are decoded by core's `ProviderStore.decodeCreateInstance` and friends.
  */
 import * as ProviderInstance from "@websearch/core/ProviderInstance"
-import * as ProviderStore from "@websearch/core/ProviderStore"
-import * as WebSearchError from "@websearch/core/WebSearchError"
-import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
@@ -15,56 +11,21 @@ import * as Schema from "effect/Schema"
 const maxIssues = 10
 const maxMessage = 200
 
-const secretProblem = (tag: ParseResult.ParseIssue["_tag"]): string => {
-  switch (tag) {
-    case "Missing":
-      return "is required"
-    case "Unexpected":
-      return "is not a known field"
-    default:
-      return "must be a non-empty string without control characters (a list of them for apiKeys, at most 64)"
-  }
-}
-
-/** One readable sentence of every issue, `path: problem`, with secrets' values never quoted. */
-export const describe = (error: ParseResult.ParseError, root: string, secret: boolean): string => {
+/**
+ * One readable sentence of every issue, `root.path: problem`. The offending value is not quoted (Effect's
+ * messages end with `, actual <value>`): a type's options may hold something the caller would not have echoed.
+ */
+export const describe = (error: ParseResult.ParseError, root: string): string => {
   const issues = ParseResult.ArrayFormatter.formatErrorSync(error)
   const shown = issues.slice(0, maxIssues).map((issue) => {
-    const path = [root, ...issue.path.map(String)].filter((part) => part.length > 0).join(".")
-    const underSecret = secret || issue.path[0] === "credentials"
-    const message = underSecret
-      ? secretProblem(issue._tag)
-      : issue.message.length > maxMessage
-        ? `${issue.message.slice(0, maxMessage - 3)}...`
-        : issue.message
-    return `${path || "body"}: ${message}`
+    const path = [root, ...issue.path.map(String)].join(".")
+    const at = issue.message.indexOf(", actual ")
+    const message = at < 0 ? issue.message : issue.message.slice(0, at)
+    return `${path}: ${message.length > maxMessage ? `${message.slice(0, maxMessage - 3)}...` : message}`
   })
   if (issues.length > maxIssues) shown.push(`and ${issues.length - maxIssues} more issues`)
   return shown.join("; ")
 }
-
-const decoder = <A, I>(schema: Schema.Schema<A, I>, what: string, root: string, secret: boolean) => {
-  const decode = Schema.decodeUnknownEither(schema, { onExcessProperty: "error", errors: "all" })
-  return (body: unknown): Effect.Effect<A, WebSearchError.RequestFailed> =>
-    typeof body !== "object" || body === null || Array.isArray(body)
-      ? Effect.fail(WebSearchError.requestFailed("invalid_input", `invalid ${what}: the body must be a JSON object`))
-      : Either.match(decode(body), {
-          onLeft: (error) =>
-            Effect.fail(
-              WebSearchError.requestFailed("invalid_input", `invalid ${what}: ${describe(error, root, secret)}`)
-            ),
-          onRight: Effect.succeed
-        })
-}
-
-/** A `POST …/providers` body. */
-export const decodeCreate = decoder(ProviderStore.CreateInstance, "provider instance", "", false)
-
-/** A `PATCH …/providers/{id}` body. */
-export const decodeUpdate = decoder(ProviderStore.UpdateInstance, "provider instance update", "", false)
-
-/** A `PUT …/providers/{id}/credentials` body. */
-export const decodeCredentials = decoder(ProviderInstance.InstanceCredentials, "credentials", "", true)
 
 const decodeWorkspace = Schema.decodeUnknownEither(ProviderInstance.WorkspaceId)
 const decodeId = Schema.decodeUnknownEither(ProviderInstance.InstanceId)

@@ -71,7 +71,7 @@ export const checkOptions = (
   }
   return Either.match(Schema.decodeUnknownEither(schema, { onExcessProperty: "error", errors: "all" })(options ?? {}), {
     onLeft: (error) =>
-      Effect.fail(invalid(`invalid provider instance: ${InstanceInput.describe(error, "settings.options", false)}`)),
+      Effect.fail(invalid(`invalid provider instance: ${InstanceInput.describe(error, "settings.options")}`)),
     onRight: () => Effect.void
   })
 }
