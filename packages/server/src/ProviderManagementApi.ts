@@ -11,46 +11,14 @@ import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
 import * as OpenApi from "@effect/platform/OpenApi"
-import * as Capability from "@websearch/core/Capability"
 import * as ProviderChecks from "@websearch/core/ProviderChecks"
 import * as ProviderInstance from "@websearch/core/ProviderInstance"
 import * as ProviderStore from "@websearch/core/ProviderStore"
-import * as SearchOptions from "@websearch/core/SearchOptions"
+import * as ProviderTypes from "@websearch/core/ProviderTypes"
 import * as Schema from "effect/Schema"
 import { Authorization } from "./Authorization.js"
 import * as ErrorStatus from "./ErrorStatus.js"
 import { withExample } from "./internal/openApiExample.js"
-
-/**
- * One provider type of the catalogue: a composed provider module an instance may configure, with what it can do,
- * whether it needs a key and the JSON Schema of its own options (`settings.options` of an instance).
- *
- * @since 0.2.0
- * @category schemas
- */
-export const ProviderType = Schema.Struct({
-  id: Schema.String.annotations({ description: "The type's id: an instance's `type`" }),
-  name: Schema.String,
-  type: Schema.Literal("api", "mcp", "local").annotations({ description: "How the provider is reached" }),
-  credentials: Schema.Literal("required", "optional", "none").annotations({
-    description: "Whether calls need an API key (`optional`: works keyless with lower limits)"
-  }),
-  capabilities: Schema.Array(Schema.Struct({ feature: Capability.Capability, apiHost: Schema.NullOr(Schema.String) })),
-  options: Schema.optional(
-    Schema.Record({ key: Schema.String, value: Schema.Unknown }).annotations({
-      description: "The JSON Schema of the type's own options; absent when it takes none"
-    })
-  ),
-  searchOptions: Schema.Array(SearchOptions.SearchOption).annotations({
-    description: "The search options the type honours natively"
-  })
-}).annotations({ identifier: "ProviderType" })
-
-/**
- * @since 0.2.0
- * @category models
- */
-export type ProviderType = typeof ProviderType.Type
 
 /**
  * The example body of each management request, as the OpenAPI document shows it.
@@ -177,7 +145,7 @@ const test = HttpApiEndpoint.post("testInstance", "/v1/workspaces/:workspace/pro
   )
 
 const types = HttpApiEndpoint.get("providerTypes", "/v1/provider-types")
-  .addSuccess(Schema.Array(ProviderType))
+  .addSuccess(Schema.Array(ProviderTypes.ProviderType))
   .annotate(OpenApi.Summary, "List the provider types")
   .annotate(
     OpenApi.Description,

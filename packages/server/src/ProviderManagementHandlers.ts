@@ -95,7 +95,6 @@ export const layer = HttpApiBuilder.group(WebSearchApi.WebSearchApi, "management
     const registry = yield* ProviderRegistry.ProviderRegistry
     const checks = yield* ProviderChecks.ProviderChecks
     const store = yield* Effect.serviceOption(ProviderStore.ProviderStore)
-    const catalogue = ProviderTypes.catalogue(registry)
     // The workspace's store, for an admin token of that workspace; the checks' order is what keeps other
     // workspaces unseen (404 before anything else is looked at).
     const access = (
@@ -126,6 +125,17 @@ export const layer = HttpApiBuilder.group(WebSearchApi.WebSearchApi, "management
           ? Effect.succeed({ ...scope, id: id as ProviderInstance.InstanceId })
           : Effect.fail(ProviderStore.notFound(scope.workspace, id.slice(0, 64)))
       )
+    const existing = (
+      store: ProviderStore.ProviderStore.Service,
+      workspace: ProviderInstance.WorkspaceId,
+      id: ProviderInstance.InstanceId
+    ) =>
+      Effect.flatMap(store.get(workspace, id), (found) =>
+        Option.match(found, {
+          onNone: () => Effect.fail(ProviderStore.notFound(workspace, id)),
+          onSome: Effect.succeed
+        })
+      )
     const body = (request: HttpServerRequest.HttpServerRequest) =>
       RequestBody.readJson(request, config.maxBodyBytes, undefined)
     const span =
@@ -133,7 +143,7 @@ export const layer = HttpApiBuilder.group(WebSearchApi.WebSearchApi, "management
       <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
         Effect.withSpan(effect, `websearch.server.${name}`, { captureStackTrace: false })
     return handlers
-      .handle("providerTypes", () => Effect.succeed(catalogue))
+      .handle("providerTypes", () => Effect.sync(() => registry.types()))
       .handle("listInstances", ({ path }) =>
         access(path.workspace).pipe(
           Effect.flatMap(({ store, workspace }) => store.list(workspace)),
@@ -146,7 +156,11 @@ export const layer = HttpApiBuilder.group(WebSearchApi.WebSearchApi, "management
           Effect.flatMap(({ store, workspace }) =>
             body(request).pipe(
               Effect.flatMap(ProviderStore.decodeCreateInstance),
-              Effect.tap((input) => ProviderTypes.checkCreate(registry, catalogue, input)),
+              Effect.tap((input) =>
+                Effect.flatMap(ProviderTypes.candidate(workspace, input), (instance) =>
+                  ProviderTypes.check(registry, instance)
+                )
+              ),
               Effect.flatMap((input) => store.create(workspace, input))
             )
           ),
@@ -156,14 +170,8 @@ export const layer = HttpApiBuilder.group(WebSearchApi.WebSearchApi, "management
       )
       .handle("readInstance", ({ path }) =>
         instance(path.workspace, path.id).pipe(
-          Effect.flatMap(({ id, store, workspace }) =>
-            Effect.flatMap(store.get(workspace, id), (found) =>
-              Option.match(found, {
-                onNone: () => Effect.fail(ProviderStore.notFound(workspace, id)),
-                onSome: (value) => Effect.succeed(viewOf(value))
-              })
-            )
-          ),
+          Effect.flatMap(({ id, store, workspace }) => existing(store, workspace, id)),
+          Effect.map(viewOf),
           span("providers.read")
         )
       )
@@ -172,11 +180,12 @@ export const layer = HttpApiBuilder.group(WebSearchApi.WebSearchApi, "management
           Effect.flatMap(({ id, store, workspace }) =>
             Effect.gen(function* () {
               const input = yield* Effect.flatMap(body(request), ProviderStore.decodeUpdateInstance)
-              if (input.settings !== undefined) {
-                const current = yield* store.get(workspace, id)
-                if (Option.isNone(current)) return yield* Effect.fail(ProviderStore.notFound(workspace, id))
-                yield* ProviderTypes.checkOptions(registry, current.value.type, input.settings)
-              }
+              const current = yield* existing(store, workspace, id)
+              yield* ProviderTypes.check(registry, {
+                ...current,
+                ...(input.name === undefined ? {} : { name: input.name }),
+                ...(input.settings === undefined ? {} : { settings: input.settings })
+              })
               return viewOf(yield* store.update(workspace, id, input))
             })
           ),
@@ -192,10 +201,12 @@ export const layer = HttpApiBuilder.group(WebSearchApi.WebSearchApi, "management
       .handleRaw("setCredentials", ({ path, request }) =>
         instance(path.workspace, path.id).pipe(
           Effect.flatMap(({ id, store, workspace }) =>
-            body(request).pipe(
-              Effect.flatMap(ProviderStore.decodeCredentials),
-              Effect.flatMap((credentials) => store.setCredentials(workspace, id, credentials))
-            )
+            Effect.gen(function* () {
+              const credentials = yield* Effect.flatMap(body(request), ProviderStore.decodeCredentials)
+              // A password without a user name (or the reverse) is refused here, not at the next search.
+              yield* ProviderTypes.check(registry, { ...(yield* existing(store, workspace, id)), credentials })
+              return yield* store.setCredentials(workspace, id, credentials)
+            })
           ),
           Effect.map(viewOf),
           span("providers.credentials")

@@ -56,7 +56,8 @@ describe("provider management over HTTP", () => {
         type: "tavily",
         name: "Acme's Tavily",
         settings: {
-          proxyUrl: "http://proxy.example:3128",
+          basicAuthUsername: "acme",
+          proxyUrl: "http://proxy.example",
           capabilities: { searchKeywords: { apiHost: `https://tavily.example/?api_key=${canaryPassword}` } }
         },
         credentials: { apiKeys: [canary], basicAuthPassword: canaryPassword }
@@ -73,7 +74,7 @@ describe("provider management over HTTP", () => {
       // A credential in an endpoint's query is shown as a placeholder.
       expect(created.json).toMatchObject({
         settings: {
-          proxyUrl: "http://proxy.example:3128/",
+          proxyUrl: "http://proxy.example/",
           capabilities: { searchKeywords: { apiHost: "https://tavily.example/?api_key=%5Bredacted%5D" } }
         }
       })
@@ -97,16 +98,31 @@ describe("provider management over HTTP", () => {
       expect(stale.json).toMatchObject({ _tag: "RequestFailed", reason: "conflict" })
 
       const rotated = yield* call("PUT", `${instances("acme")}/acme-tavily/credentials`, admin, {
-        apiKeys: [canaryRotated, canary]
+        apiKeys: [canaryRotated, canary],
+        basicAuthPassword: canaryPassword
       })
       expect(rotated.status).toBe(200)
-      expect(rotated.json).toMatchObject({ credentials: { apiKeys: 2, basicAuthPassword: false }, revision: 3 })
+      expect(rotated.json).toMatchObject({ credentials: { apiKeys: 2, basicAuthPassword: true }, revision: 3 })
+      // Credentials are judged with the instance's settings: its basic-auth user name needs a password.
+      const unpaired = yield* call("PUT", `${instances("acme")}/acme-tavily/credentials`, admin, { apiKeys: [canary] })
+      expect(unpaired.status).toBe(400)
+      expect(unpaired.text).toContain("settings.basicAuthUsername")
       // The store has the keys the route was given, whole.
       const stored = yield* store.get("acme", "acme-tavily")
       expect(stored._tag === "Some" && stored.value.credentials.apiKeys?.map(Redacted.value)).toEqual([
         canaryRotated,
         canary
       ])
+
+      // The test runs each capability of the instance, with the instance's own configuration.
+      const tested = yield* call("POST", `${instances("acme")}/acme-tavily/test`, admin)
+      expect(tested.status).toBe(200)
+      expect(tested.json).toMatchObject({
+        providerId: "acme-tavily",
+        capabilities: expect.arrayContaining([
+          { capability: "searchKeywords", ok: true, results: 2, durationMs: expect.any(Number) }
+        ])
+      })
 
       expect((yield* call("DELETE", `${instances("acme")}/acme-tavily`, admin)).status).toBe(204)
       const gone = yield* call("GET", `${instances("acme")}/acme-tavily`, admin)
@@ -191,13 +207,13 @@ describe("provider management over HTTP", () => {
           return (answer.json as { message: string }).message
         })
       expect(yield* refused("POST", instances("acme"), { id: "x1", type: "nosuch" })).toContain(
-        'type: no provider type "nosuch" (the types are: tavily)'
+        'type: no composed provider "nosuch" (composed: tavily)'
       )
       expect(yield* refused("POST", instances("acme"), { id: "tavily", type: "tavily" })).toContain("id:")
       expect(yield* refused("POST", instances("acme"), { id: "Bad Id", type: "tavily" })).toContain("id:")
       expect(
         yield* refused("POST", instances("acme"), { id: "x2", type: "tavily", settings: { options: { nope: 1 } } })
-      ).toContain("settings.options")
+      ).toContain("options.nope")
       // A proxy URL with a password is refused, and the password is not repeated.
       expect(
         yield* refused("POST", instances("acme"), {
