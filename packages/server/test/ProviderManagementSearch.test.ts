@@ -2,12 +2,20 @@
  * Searches run with the token's workspace's instances from the `ProviderStore`: a key set through
  * `PUT …/credentials` is the key the provider receives on the very next search (no restart), a workspace's
  * instance cannot be named by another workspace's token, each request costs one `revision` call (the list is read
- * again only after a change), and two servers sharing one store see each other's changes.
+ * again only after a change), and two servers sharing one database (a throwaway PostgreSQL, a SQLite file), each
+ * with its own `ProviderStoreSql`, see each other's changes on their next request.
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as ProviderStore from "@websearch/core/ProviderStore"
+import * as ProviderStoreSql from "@websearch/node/ProviderStoreSql"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Redacted from "effect/Redacted"
+import type * as Scope from "effect/Scope"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import * as Postgres from "../../node/test/support/postgres.js"
 import * as Management from "./support/management.js"
 import * as Support from "./support/server.js"
 
@@ -90,33 +98,58 @@ describe("searches with a workspace's stored instances", () => {
     })
   )
 
-  it.scoped(
-    "two servers sharing one store (in process): a key changed through one is used by the other's next search",
-    () =>
+  // Each replica opens the database itself (its own connections, its own cache of instances), as two processes
+  // would: what one writes, the other sees through the store's per-workspace revision.
+  const replicas = (name: string, url: Effect.Effect<string | Redacted.Redacted<string>, never, Scope.Scope>) =>
+    it.scoped(`two servers on one ${name}: a key changed through one is used by the other's next search`, () =>
       Effect.gen(function* () {
-        const shared = Layer.succeed(ProviderStore.ProviderStore, yield* ProviderStore.memory)
+        const database = yield* url
+        const encryptionKey = ProviderStoreSql.generateKey()
+        const store = () => ProviderStoreSql.layer({ url: database, encryptionKey })
         const one = recording()
         const two = recording()
-        const first = Management.client(yield* Management.start(one.services, shared))
-        const second = Management.client(yield* Management.start(two.services, shared))
+        const first = Management.client(yield* Management.start(one.services, store()))
+        const second = Management.client(yield* Management.start(two.services, store()))
         const { acmeAdmin, acmeMember } = Management.tokens
         const search = (client: typeof first, keyword: string) =>
           client.call("POST", "/v1/search", acmeMember, { keywords: [keyword], providerId: "acme-tavily" })
-        expect(
-          (yield* first.call("POST", "/v1/workspaces/acme/providers", acmeAdmin, {
-            id: "acme-tavily",
-            type: "tavily",
-            credentials: { apiKeys: [firstKey] }
-          })).status
-        ).toBe(201)
+        const created = yield* first.call("POST", "/v1/workspaces/acme/providers", acmeAdmin, {
+          id: "acme-tavily",
+          type: "tavily",
+          credentials: { apiKeys: [firstKey] }
+        })
+        expect(created.status).toBe(201)
         expect((yield* search(second, "a")).status).toBe(200)
         expect(two.recorder.calls.at(-1)).toMatchObject({ input: "a", apiKey: firstKey })
-        expect((yield* first.call("PUT", `${instance}/credentials`, acmeAdmin, { apiKeys: [secondKey] })).status).toBe(
-          200
-        )
+        const rotated = yield* first.call("PUT", `${instance}/credentials`, acmeAdmin, { apiKeys: [secondKey] })
+        expect(rotated.status).toBe(200)
         expect((yield* search(second, "b")).status).toBe(200)
         expect(two.recorder.calls.at(-1)).toMatchObject({ input: "b", apiKey: secondKey })
+        // Replica 2 lists what replica 1 wrote, and a delete through replica 2 is seen by replica 1.
+        const listed = yield* second.call("GET", "/v1/workspaces/acme/providers", acmeAdmin)
+        expect(listed.json).toMatchObject([{ id: "acme-tavily", credentials: { apiKeys: 1 }, revision: 2 }])
+        expect((yield* second.call("DELETE", instance, acmeAdmin)).status).toBe(204)
+        expect((yield* search(first, "c")).status).toBe(503)
         expect(one.recorder.calls).toEqual([])
+        const everything = [...first.seen, ...second.seen].join("\n")
+        for (const key of [firstKey, secondKey, Redacted.value(encryptionKey)]) {
+          expect(everything.includes(key)).toBe(false)
+        }
       })
+    )
+
+  replicas(
+    "PostgreSQL",
+    Effect.map(Postgres.start(), (pg) => pg.url("postgres"))
+  )
+  replicas(
+    "SQLite file",
+    Effect.map(
+      Effect.acquireRelease(
+        Effect.sync(() => mkdtempSync(join(tmpdir(), "websearch-server-store-"))),
+        (dir) => Effect.sync(() => rmSync(dir, { recursive: true, force: true }))
+      ),
+      (dir) => join(dir, "providers.db")
+    )
   )
 })
