@@ -29,6 +29,7 @@ import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
 import * as Sink from "effect/Sink"
 import * as Stream from "effect/Stream"
 import { createServer } from "node:http"
@@ -83,7 +84,15 @@ const list = (name: string) =>
 export const httpSecurity = (host: string): Effect.Effect<WebSearchMcp.HttpSecurity, WebSearchError.Unavailable> =>
   Effect.gen(function* () {
     const server = yield* ServerConfig.fromConfig()
-    const tokens = server.tokens ?? []
+    // The MCP endpoint has no workspaces: a scoped entry (`TOKEN@WORKSPACE:ROLE`) gives its token.
+    const tokens: Array<Redacted.Redacted<string>> = []
+    for (const entry of server.tokens ?? []) {
+      const grant = ServerConfig.grantOf(entry)
+      if (typeof grant === "string") {
+        return yield* Effect.fail(WebSearchError.unavailable("invalid_config", `WEBSEARCH_API_TOKENS: ${grant}`))
+      }
+      tokens.push(Redacted.make(grant.token))
+    }
     const extra = yield* Effect.mapError(
       Effect.all({ hosts: list("WEBSEARCH_MCP_ALLOWED_HOSTS"), origins: list("WEBSEARCH_MCP_ALLOWED_ORIGINS") }),
       () => WebSearchError.unavailable("invalid_config", "invalid WEBSEARCH_MCP_ALLOWED_HOSTS or _ORIGINS")

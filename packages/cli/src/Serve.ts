@@ -3,7 +3,8 @@
  * (default 8080; 0 picks a free port), with the settings and providers of the other commands. Bearer tokens come
  * from `WEBSEARCH_API_TOKENS`; without one the server refuses to start unless `--insecure-no-auth` is given. The
  * result cache, provider quotas and per-token rate limits live in memory, or on Redis when `REDIS_URL` is set so
- * that several replicas share them. Prints the listening URL on stderr and runs until interrupted.
+ * that several replicas share them. With `WEBSEARCH_PROVIDER_STORE_KEY` (and optionally `WEBSEARCH_PROVIDER_STORE`)
+ * set, the workspaces' provider instances are kept in that store and managed through the API. Prints the listening URL on stderr and runs until interrupted.
  *
  * @since 0.1.0
  */
@@ -12,8 +13,10 @@ import * as HttpServer from "@effect/platform/HttpServer"
 import type * as Settings from "@websearch/core/Settings"
 import type * as WebSearch from "@websearch/core/WebSearch"
 import type * as WebSearchError from "@websearch/core/WebSearchError"
+import * as ProviderStoreSql from "@websearch/node/ProviderStoreSql"
 import * as ServerConfig from "@websearch/server/ServerConfig"
 import * as WebSearchServer from "@websearch/server/WebSearchServer"
+import * as Config from "effect/Config"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -43,12 +46,21 @@ export const run = (
       const services = yield* Effect.context<WebSearch.WebSearch | Settings.Settings>()
       // The per-token limiter shares the store of the cache and quotas that `Main` composed for `serve`.
       const limiter = yield* Effect.serviceOption(RateLimiter.RateLimiter)
+      // Provider management (and per-workspace instances) when a store is configured: its key or its URL set.
+      const storeConfigured = yield* Effect.orElseSucceed(
+        Config.all([
+          Config.option(Config.string(ProviderStoreSql.keyVariable)),
+          Config.option(Config.string(ProviderStoreSql.urlVariable))
+        ]),
+        () => [Option.none(), Option.none()] as const
+      ).pipe(Effect.map(([key, url]) => Option.isSome(key) || Option.isSome(url)))
       const server = WebSearchServer.layerConfig({
         port: command.port,
         host: command.host,
         // The flag can only loosen: without it, WEBSEARCH_INSECURE_NO_AUTH still applies.
         ...(command.insecureNoAuth ? { insecureNoAuth: true } : {}),
-        logRequests: command.verbose
+        logRequests: command.verbose,
+        ...(storeConfigured ? { providerStore: ProviderStoreSql.layerConfig() } : {})
       }).pipe(
         Layer.provide(
           Option.match(limiter, {

@@ -107,7 +107,8 @@ export * as Render from "./Render.js"
  * (default 8080; 0 picks a free port), with the settings and providers of the other commands. Bearer tokens come
  * from `WEBSEARCH_API_TOKENS`; without one the server refuses to start unless `--insecure-no-auth` is given. The
  * result cache, provider quotas and per-token rate limits live in memory, or on Redis when `REDIS_URL` is set so
- * that several replicas share them. Prints the listening URL on stderr and runs until interrupted.
+ * that several replicas share them. With `WEBSEARCH_PROVIDER_STORE_KEY` (and optionally `WEBSEARCH_PROVIDER_STORE`)
+ * set, the workspaces' provider instances are kept in that store and managed through the API. Prints the listening URL on stderr and runs until interrupted.
  *
  * @since 0.1.0
  */

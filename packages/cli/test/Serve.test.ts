@@ -1,5 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
 import { type ChildProcess, spawn } from "node:child_process"
+import { randomBytes } from "node:crypto"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 
 const bin = fileURLToPath(new URL("../bin/websearch.js", import.meta.url))
@@ -87,6 +91,43 @@ describe("websearch serve as a process", () => {
     expect(running.stderr()).toContain("--insecure-no-auth")
     expect(running.stderr()).not.toContain("listening on")
   })
+
+  it(
+    "with WEBSEARCH_PROVIDER_STORE(_KEY) set, an admin token manages the workspace's instances",
+    { timeout: 90_000 },
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), "websearch-serve-store-"))
+      const admin = "cli-serve-admin-0123456789abcdef"
+      const env = {
+        WEBSEARCH_API_TOKENS: `${admin}@acme:admin,${token}`,
+        WEBSEARCH_PROVIDER_STORE: join(dir, "providers.db"),
+        WEBSEARCH_PROVIDER_STORE_KEY: randomBytes(32).toString("base64")
+      }
+      const running = serve(["--port", "0"], env)
+      try {
+        const base = await listening(running)
+        const created = await fetch(`${base}/v1/workspaces/acme/providers`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${admin}`, "content-type": "application/json" },
+          body: JSON.stringify({ id: "acme-fetch", type: "fetch" })
+        })
+        expect(created.status).toBe(201)
+        const listed = await fetch(`${base}/v1/workspaces/acme/providers`, {
+          headers: { authorization: `Bearer ${admin}` }
+        })
+        expect(await listed.json()).toMatchObject([{ workspace: "acme", id: "acme-fetch", type: "fetch" }])
+        // The plain token is a member of `default`: acme is not its workspace.
+        const other = await fetch(`${base}/v1/workspaces/acme/providers`, {
+          headers: { authorization: `Bearer ${token}` }
+        })
+        expect(other.status).toBe(404)
+      } finally {
+        running.child.kill("SIGINT")
+        await running.exited
+        rmSync(dir, { recursive: true, force: true })
+      }
+    }
+  )
 
   it("--insecure-no-auth serves without a token and says so", { timeout: 90_000 }, async () => {
     const running = serve(["--port", "0", "--insecure-no-auth"], {})

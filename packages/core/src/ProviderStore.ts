@@ -11,9 +11,11 @@ import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as DateTime from "effect/DateTime"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
+import * as ParseIssues from "./internal/parseIssues.js"
 import * as ProviderId from "./ProviderId.js"
 import {
   InstanceCredentials,
@@ -235,3 +237,48 @@ export const memory: Effect.Effect<ProviderStore.Service> = Effect.sync(() => {
  * @category layers
  */
 export const layerMemory: Layer.Layer<ProviderStore> = Layer.effect(ProviderStore, memory)
+
+const decoder = <A, I>(schema: Schema.Schema<A, I>, what: string) => {
+  const decode = Schema.decodeUnknownEither(schema, { onExcessProperty: "error", errors: "all" })
+  return (input: unknown): Effect.Effect<A, WebSearchError.RequestFailed> =>
+    typeof input !== "object" || input === null || Array.isArray(input)
+      ? Effect.fail(WebSearchError.requestFailed("invalid_input", `invalid ${what}: not a JSON object`))
+      : Either.match(decode(input), {
+          onLeft: (error) =>
+            Effect.fail(
+              WebSearchError.requestFailed(
+                "invalid_input",
+                `invalid ${what}: ${ParseIssues.formatRequest(error, what)}`
+              )
+            ),
+          onRight: Effect.succeed
+        })
+}
+
+/**
+ * Decodes a `CreateInstance` from what a caller sent (a JSON body, a CLI's flags), failing with
+ * `RequestFailed/invalid_input` naming every field at fault (unknown fields too), never quoting a key.
+ *
+ * @since 0.2.0
+ * @category encoding
+ */
+export const decodeCreateInstance: (input: unknown) => Effect.Effect<CreateInstance, WebSearchError.RequestFailed> =
+  decoder(CreateInstance, "provider instance")
+
+/**
+ * Decodes an `UpdateInstance` like `decodeCreateInstance`.
+ *
+ * @since 0.2.0
+ * @category encoding
+ */
+export const decodeUpdateInstance: (input: unknown) => Effect.Effect<UpdateInstance, WebSearchError.RequestFailed> =
+  decoder(UpdateInstance, "provider instance update")
+
+/**
+ * Decodes `InstanceCredentials` like `decodeCreateInstance`.
+ *
+ * @since 0.2.0
+ * @category encoding
+ */
+export const decodeCredentials: (input: unknown) => Effect.Effect<InstanceCredentials, WebSearchError.RequestFailed> =
+  decoder(InstanceCredentials, "credentials")

@@ -14,6 +14,7 @@ import * as HttpApiSecurity from "@effect/platform/HttpApiSecurity"
 import * as HttpApp from "@effect/platform/HttpApp"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as ProviderInstance from "@websearch/core/ProviderInstance"
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
@@ -49,6 +50,18 @@ export declare namespace Caller {
    */
   export interface Service {
     readonly id: string
+    /**
+     * The token's workspace: whose provider instances its calls may name and, for an admin, manage.
+     *
+     * @since 0.2.0
+     */
+    readonly workspace: ProviderInstance.WorkspaceId
+    /**
+     * Whether the token may manage its workspace's provider instances.
+     *
+     * @since 0.2.0
+     */
+    readonly admin: boolean
   }
 }
 
@@ -71,11 +84,20 @@ export class Authorization extends HttpApiMiddleware.Tag<Authorization>()("@webs
  * @since 0.1.0
  * @category utils
  */
-export const matches = (candidate: Uint8Array, accepted: ReadonlyArray<Uint8Array>): boolean => {
-  let found = false
-  for (const digest of accepted) {
+export const matches = (candidate: Uint8Array, accepted: ReadonlyArray<Uint8Array>): boolean =>
+  matchIndex(candidate, accepted) >= 0
+
+/**
+ * The index of the accepted digest a token's digest equals, or -1. Like `matches`, every digest is compared.
+ *
+ * @since 0.2.0
+ * @category utils
+ */
+export const matchIndex = (candidate: Uint8Array, accepted: ReadonlyArray<Uint8Array>): number => {
+  let found = -1
+  for (let index = 0; index < accepted.length; index++) {
     // Digests all have the same length, so timingSafeEqual never throws here.
-    found = timingSafeEqual(candidate, digest) || found
+    if (timingSafeEqual(candidate, accepted[index]!)) found = index
   }
   return found
 }
@@ -150,7 +172,8 @@ export const make: Effect.Effect<
           const request = yield* HttpServerRequest.HttpServerRequest
           const id = `anonymous:${Option.getOrElse(request.remoteAddress, () => "unknown")}`
           yield* limit(id)
-          return { id }
+          // Without tokens nobody is an admin: managing instances always takes a token.
+          return { id, workspace: ProviderInstance.defaultWorkspace, admin: false }
         }
         const request = yield* HttpServerRequest.HttpServerRequest
         const header = request.headers.authorization
@@ -163,12 +186,12 @@ export const make: Effect.Effect<
         // The platform slices the scheme off case-sensitively; take the token from the header ourselves.
         const value = header.slice("bearer ".length).trim()
         const digest = ServerConfig.digest(value.length === 0 ? Redacted.value(token) : value)
-        if (value.length === 0 || !matches(digest, config.tokenDigests)) {
-          return yield* unauthorized("unknown bearer token")
-        }
+        const index = value.length === 0 ? -1 : matchIndex(digest, config.tokenDigests)
+        if (index < 0) return yield* unauthorized("unknown bearer token")
         const id = `token:${Buffer.from(digest.buffer, digest.byteOffset, 6).toString("hex")}`
         yield* limit(id)
-        return { id }
+        const scope = config.tokenScopes[index]!
+        return { id, workspace: scope.workspace, admin: scope.admin }
       }).pipe(Effect.withSpan("websearch.server.authorize", { captureStackTrace: false }))
   }
 })

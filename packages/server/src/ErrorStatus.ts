@@ -16,6 +16,7 @@
  * | `ResponseInvalid` | 502 |
  * | `Aborted` | 499 |
  * | `Unauthorized` (missing or wrong bearer token) | 401, with `WWW-Authenticate: Bearer` |
+ * | `Forbidden` (a member token on a management route of its own workspace) | 403 |
  *
  * A provider's 429 becomes our 429 rather than a 502: the caller's right reaction is the same as for our own
  * limit (wait `Retry-After`, then retry), and a gateway status would hide that.
@@ -74,6 +75,22 @@ export class Unauthorized extends Schema.TaggedError<Unauthorized>("@websearch/s
   {
     identifier: "Unauthorized",
     ...HttpApiSchema.annotations({ status: 401, description: "Missing or unknown bearer token" })
+  }
+) {}
+
+/**
+ * A token that may not do this: a member (not admin) token on a management route of its own workspace. Another
+ * workspace's routes answer 404 instead, whatever the token, so a token learns nothing of other workspaces.
+ *
+ * @since 0.2.0
+ * @category errors
+ */
+export class Forbidden extends Schema.TaggedError<Forbidden>("@websearch/server/Forbidden")(
+  "Forbidden",
+  { message: Schema.String },
+  {
+    identifier: "Forbidden",
+    ...HttpApiSchema.annotations({ status: 403, description: "The token is not an admin of this workspace" })
   }
 ) {}
 
@@ -155,6 +172,32 @@ export const Timeout = withStatus(
 )
 
 /**
+ * `RequestFailed/not_found` (404): a provider instance (or workspace) the token's workspace does not have.
+ *
+ * @since 0.2.0
+ * @category schemas
+ */
+export const NotFound = withStatus(
+  WebSearchError.RequestFailed,
+  404,
+  "NotFound",
+  "RequestFailed/not_found: no such provider instance in the token's workspace (another workspace is never shown)"
+)
+
+/**
+ * `RequestFailed/conflict` (409): an instance id taken already, or an update at a stale revision.
+ *
+ * @since 0.2.0
+ * @category schemas
+ */
+export const Conflict = withStatus(
+  WebSearchError.RequestFailed,
+  409,
+  "Conflict",
+  "RequestFailed/conflict: the instance id is taken, or the instance changed since the given revision"
+)
+
+/**
  * Any other `RequestFailed` (502).
  *
  * @since 0.1.0
@@ -204,3 +247,11 @@ export const capabilityErrors = [
   UnavailableError,
   AbortedError
 ] as const
+
+/**
+ * The error schemas the management routes declare besides the capability ones, each with its status.
+ *
+ * @since 0.2.0
+ * @category schemas
+ */
+export const managementErrors = [Forbidden, NotFound, Conflict] as const

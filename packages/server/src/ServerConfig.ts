@@ -4,13 +4,19 @@
  * moment they are read and only their SHA-256 digests are kept. With no token configured the server refuses to
  * start unless `insecureNoAuth` is set, so an open server is always a deliberate choice.
  *
- * Environment keys: `WEBSEARCH_API_TOKENS` (comma-separated), `WEBSEARCH_SERVER_MAX_BODY_BYTES`,
+ * A token belongs to one workspace and has a role: `member` (the default) may search, fetch and research with its
+ * workspace's provider instances; `admin` may also manage them (`/v1/workspaces/{workspace}/providers`). A token
+ * is written `TOKEN`, `TOKEN@WORKSPACE` or `TOKEN@WORKSPACE:ROLE` (`acme-token-…@acme:admin`); a plain `TOKEN` is a
+ * member of the `default` workspace, as every token was before workspaces. A token therefore never contains `@`.
+ *
+ * Environment keys: `WEBSEARCH_API_TOKENS` (comma-separated entries as above), `WEBSEARCH_SERVER_MAX_BODY_BYTES`,
  * `WEBSEARCH_SERVER_RATE_LIMIT` (requests per window and token, `0` disables), `WEBSEARCH_SERVER_RATE_WINDOW`
  * (a duration such as `1 minute`), `WEBSEARCH_INSECURE_NO_AUTH` (`true` to serve without tokens).
  *
  * @since 0.1.0
  */
 import * as ConfigText from "@websearch/core/ConfigText"
+import * as ProviderInstance from "@websearch/core/ProviderInstance"
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Config from "effect/Config"
 import * as Context from "effect/Context"
@@ -22,14 +28,51 @@ import * as Redacted from "effect/Redacted"
 import { createHash } from "node:crypto"
 
 /**
+ * What a token may do in its workspace: `member` uses the workspace's provider instances (search, fetch,
+ * research, the provider listing and checks); `admin` also creates, changes and removes them.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type Role = "admin" | "member"
+
+/**
+ * A token with its workspace and role, as code gives it (the environment writes it `TOKEN@WORKSPACE:ROLE`).
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface TokenGrant {
+  readonly token: Redacted.Redacted<string> | string
+  /** Default `default`. */
+  readonly workspace?: string | undefined
+  /** Default `member`. */
+  readonly role?: Role | undefined
+}
+
+/**
+ * The workspace and role of an accepted token.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface TokenScope {
+  readonly workspace: ProviderInstance.WorkspaceId
+  readonly admin: boolean
+}
+
+/**
  * What a caller may set; every field is optional.
  *
  * @since 0.1.0
  * @category models
  */
 export interface Options {
-  /** Bearer tokens the server accepts (added to those from the environment by `layerConfig`). */
-  readonly tokens?: ReadonlyArray<Redacted.Redacted<string> | string> | undefined
+  /**
+   * Bearer tokens the server accepts (added to those from the environment by `layerConfig`): a plain token (a
+   * member of the `default` workspace), a `TOKEN@WORKSPACE:ROLE` string, or a `TokenGrant`.
+   */
+  readonly tokens?: ReadonlyArray<Redacted.Redacted<string> | string | TokenGrant> | undefined
   /**
    * Serve without authentication when no token is configured (tokens, when present, are always required). Only
    * for a trusted network: anyone who can connect may spend provider quota. Rate limits then apply per address.
@@ -74,6 +117,12 @@ export declare namespace ServerConfig {
   export interface Service {
     /** SHA-256 digests of the accepted tokens; empty only when `insecureNoAuth` is set. */
     readonly tokenDigests: ReadonlyArray<Uint8Array>
+    /**
+     * The workspace and role of each token, at the index of its digest in `tokenDigests`.
+     *
+     * @since 0.2.0
+     */
+    readonly tokenScopes: ReadonlyArray<TokenScope>
     readonly insecureNoAuth: boolean
     readonly maxBodyBytes: number
     readonly rateLimit: Option.Option<{ readonly limit: number; readonly window: Duration.Duration }>
@@ -91,6 +140,40 @@ const invalid = (message: string) => WebSearchError.unavailable("invalid_config"
  */
 export const digest = (token: string): Uint8Array => createHash("sha256").update(token, "utf8").digest()
 
+const workspacePattern = /^[a-z0-9][a-z0-9_-]{0,63}$/
+
+/**
+ * Reads one token entry: `TOKEN`, `TOKEN@WORKSPACE`, `TOKEN@WORKSPACE:ROLE` or a `TokenGrant`. Answers the problem
+ * (never quoting the token) when the scope is malformed.
+ *
+ * @since 0.2.0
+ * @category encoding
+ */
+export const grantOf = (
+  entry: Redacted.Redacted<string> | string | TokenGrant
+): { readonly token: string; readonly scope: TokenScope } | string => {
+  const scoped = (token: string, workspace: string, role: string | undefined) => {
+    if (token.includes("@")) return "a token must not contain '@' (it separates the token from its workspace)"
+    if (!workspacePattern.test(workspace)) {
+      return "the workspace must be 1-64 characters of a-z, 0-9, '-' and '_', starting with a letter or digit"
+    }
+    if (role !== undefined && role !== "admin" && role !== "member") return "the role must be admin or member"
+    return { token: token.trim(), scope: { workspace, admin: role === "admin" } }
+  }
+  if (typeof entry === "object" && !Redacted.isRedacted(entry)) {
+    const token = Redacted.isRedacted(entry.token) ? Redacted.value(entry.token) : entry.token
+    return scoped(token, entry.workspace ?? ProviderInstance.defaultWorkspace, entry.role)
+  }
+  const text = (Redacted.isRedacted(entry) ? Redacted.value(entry) : entry).trim()
+  const at = text.indexOf("@")
+  if (at < 0) return { token: text, scope: { workspace: ProviderInstance.defaultWorkspace, admin: false } }
+  const scope = text.slice(at + 1)
+  const colon = scope.indexOf(":")
+  return colon < 0
+    ? scoped(text.slice(0, at), scope, undefined)
+    : scoped(text.slice(0, at), scope.slice(0, colon), scope.slice(colon + 1))
+}
+
 /**
  * Validates options. Fails with `Unavailable/invalid_config` naming the setting at fault; no token and no
  * `insecureNoAuth` is such a failure, so a server never starts open by accident.
@@ -100,13 +183,28 @@ export const digest = (token: string): Uint8Array => createHash("sha256").update
  */
 export const make = (options: Options = {}): Effect.Effect<ServerConfig.Service, WebSearchError.Unavailable> =>
   Effect.suspend(() => {
-    const tokens = (options.tokens ?? []).map((t) => (Redacted.isRedacted(t) ? Redacted.value(t) : t).trim())
+    const grants: Array<{ readonly token: string; readonly scope: TokenScope }> = []
+    for (const [index, entry] of (options.tokens ?? []).entries()) {
+      const grant = grantOf(entry)
+      if (typeof grant === "string") return Effect.fail(invalid(`API token ${index + 1}: ${grant}`))
+      grants.push(grant)
+    }
+    const tokens = grants.map((grant) => grant.token)
     if (tokens.some((t) => t.length === 0)) return Effect.fail(invalid("an API token is empty"))
     if (tokens.some((t) => t.length < 16)) {
       return Effect.fail(invalid("an API token is shorter than 16 characters; use a long random token"))
     }
     if (tokens.some((t) => /[\s,]/.test(t))) {
       return Effect.fail(invalid("an API token contains white space or a comma"))
+    }
+    // One token, one scope: the same token given twice with two scopes would make its rights depend on order.
+    const scopes = new Map<string, TokenScope>()
+    for (const grant of grants) {
+      const seen = scopes.get(grant.token)
+      if (seen !== undefined && (seen.workspace !== grant.scope.workspace || seen.admin !== grant.scope.admin)) {
+        return Effect.fail(invalid("the same API token is given twice with different workspaces or roles"))
+      }
+      scopes.set(grant.token, grant.scope)
     }
     const insecureNoAuth = options.insecureNoAuth === true
     if (tokens.length === 0 && !insecureNoAuth) {
@@ -131,6 +229,7 @@ export const make = (options: Options = {}): Effect.Effect<ServerConfig.Service,
     }
     return Effect.succeed({
       tokenDigests: tokens.map(digest),
+      tokenScopes: grants.map((grant) => grant.scope),
       insecureNoAuth,
       maxBodyBytes,
       rateLimit:

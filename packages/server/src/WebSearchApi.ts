@@ -38,8 +38,10 @@ import * as Schema from "effect/Schema"
 import * as AST from "effect/SchemaAST"
 import { Authorization } from "./Authorization.js"
 import * as ErrorStatus from "./ErrorStatus.js"
+import { withExample } from "./internal/openApiExample.js"
 import * as OpenApiDocument from "./internal/openApiDocument.js"
 import { version } from "./internal/version.js"
+import { Management } from "./ProviderManagementApi.js"
 
 /**
  * One provider as `GET /v1/providers` describes it: capabilities, endpoints, whether keys are configured (a
@@ -87,17 +89,6 @@ export const Health = Schema.Struct({
  * @category models
  */
 export type Health = typeof Health.Type
-
-// An example body per request, shown by the docs page (and its "try it" client) and by code generators. Only the
-// required fields and one common option, so an example stays valid whatever optional fields a request gains.
-const withExample =
-  (summary: string, value: Record<string, unknown>) =>
-  (operation: Record<string, unknown>): Record<string, unknown> => {
-    const content = (operation.requestBody as { content?: Record<string, Record<string, unknown>> } | undefined)
-      ?.content?.["application/json"]
-    if (content !== undefined) content.examples = { example: { summary, value } }
-    return operation
-  }
 
 /**
  * The example body of each capability endpoint, as the OpenAPI document shows it.
@@ -254,7 +245,7 @@ export class System extends HttpApiGroup.make("system")
 
 // Each error component's description, by its name in the document.
 const errorDescriptions: Record<string, string> = Object.fromEntries(
-  ErrorStatus.capabilityErrors.flatMap((schema) =>
+  [...ErrorStatus.capabilityErrors, ...ErrorStatus.managementErrors].flatMap((schema) =>
     Option.match(Option.all([AST.getIdentifierAnnotation(schema.ast), AST.getDescriptionAnnotation(schema.ast)]), {
       onNone: () => [],
       onSome: (pair) => [pair]
@@ -270,6 +261,7 @@ const errorDescriptions: Record<string, string> = Object.fromEntries(
  */
 export class WebSearchApi extends HttpApi.make("websearch")
   .add(V1)
+  .add(Management)
   .add(System)
   .annotate(OpenApi.Title, "websearch")
   .annotate(OpenApi.Version, version)

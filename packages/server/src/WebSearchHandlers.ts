@@ -14,21 +14,33 @@ import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import type { Capability } from "@websearch/core/Capability"
 import * as FetchUrls from "@websearch/core/FetchUrls"
 import * as ProviderChecks from "@websearch/core/ProviderChecks"
+import * as ProviderInstance from "@websearch/core/ProviderInstance"
 import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
+import * as ProviderStore from "@websearch/core/ProviderStore"
 import * as Research from "@websearch/core/Research"
 import * as ResultCache from "@websearch/core/ResultCache"
 import * as SearchKeywords from "@websearch/core/SearchKeywords"
 import * as StoreHealth from "@websearch/core/StoreHealth"
-import type * as WebSearchError from "@websearch/core/WebSearchError"
+import * as WebSearchError from "@websearch/core/WebSearchError"
 import type * as WebSearchRequest from "@websearch/core/WebSearchRequest"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { Caller, retryAfterHeader } from "./Authorization.js"
 import * as RequestBody from "./internal/requestBody.js"
+import * as WorkspaceInstances from "./internal/workspaceInstances.js"
+import * as ProviderManagementHandlers from "./ProviderManagementHandlers.js"
 import { version } from "./internal/version.js"
 import * as ServerConfig from "./ServerConfig.js"
 import * as WebSearchApi from "./WebSearchApi.js"
+
+// A store that cannot answer a read is unavailable, whatever it said: the capability's own errors stay its own.
+const storeRead = <A, R>(
+  effect: Effect.Effect<A, WebSearchError.Unavailable | WebSearchError.RequestFailed, R>
+): Effect.Effect<A, WebSearchError.Unavailable, R> =>
+  Effect.catchTag(effect, "RequestFailed", (error) =>
+    Effect.fail(WebSearchError.unavailable("store_unavailable", `the provider store failed: ${error.message}`))
+  )
 
 const withErrorHeaders = <A, E extends WebSearchError.WebSearchError, R>(
   effect: Effect.Effect<A, E, R>
@@ -90,6 +102,17 @@ export const layerV1 = HttpApiBuilder.group(WebSearchApi.WebSearchApi, "v1", (ha
     const research = yield* Research.Research
     const checks = yield* ProviderChecks.ProviderChecks
     const registry = yield* ProviderRegistry.ProviderRegistry
+    // With a provider store, each call runs with its token's workspace's instances (one revision check per
+    // request); without one, calls run as before, with no per-request step.
+    const instances = Option.map(yield* Effect.serviceOption(ProviderStore.ProviderStore), WorkspaceInstances.make)
+    const withWorkspace = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+      Option.isNone(instances)
+        ? effect
+        : Effect.flatMap(Caller, (caller) =>
+            Effect.flatMap(storeRead(instances.value(caller.workspace)), (current) =>
+              ProviderInstance.withInstances(effect, caller.workspace, current)
+            )
+          )
     // When no cache was composed there is no header to set, so the per-request tracking is left out.
     const cached = Option.isSome(registry.services.resultCache)
     const withCache = <A, E, R>(effect: Effect.Effect<A, E, R>) => (cached ? withCacheHeader(effect) : effect)
@@ -99,7 +122,7 @@ export const layerV1 = HttpApiBuilder.group(WebSearchApi.WebSearchApi, "v1", (ha
     return handlers
       .handleRaw("search", ({ request }) =>
         body<typeof WebSearchRequest.SearchKeywordsRequest.Encoded>(request, "searchKeywords").pipe(
-          Effect.flatMap((request) => withCache(search.searchKeywords(request))),
+          Effect.flatMap((request) => withWorkspace(withCache(search.searchKeywords(request)))),
           withErrorHeaders,
           respond,
           span("search", "searchKeywords")
@@ -107,7 +130,7 @@ export const layerV1 = HttpApiBuilder.group(WebSearchApi.WebSearchApi, "v1", (ha
       )
       .handleRaw("fetch", ({ request }) =>
         body<typeof WebSearchRequest.FetchUrlsRequest.Encoded>(request, "fetchUrls").pipe(
-          Effect.flatMap((request) => withCache(fetch.fetchUrls(request))),
+          Effect.flatMap((request) => withWorkspace(withCache(fetch.fetchUrls(request)))),
           withErrorHeaders,
           respond,
           span("fetch", "fetchUrls")
@@ -115,14 +138,16 @@ export const layerV1 = HttpApiBuilder.group(WebSearchApi.WebSearchApi, "v1", (ha
       )
       .handleRaw("research", ({ request }) =>
         body<typeof WebSearchRequest.ResearchRequest.Encoded>(request, "research").pipe(
-          Effect.flatMap(research.research),
+          Effect.flatMap((request) => withWorkspace(research.research(request))),
           withErrorHeaders,
           respond,
           span("research", "research")
         )
       )
       .handle("providers", () => Effect.sync(() => registry.describe()).pipe(span("providers", undefined)))
-      .handle("check", ({ path }) => checks.check(path.id).pipe(withErrorHeaders, span("check", undefined)))
+      .handle("check", ({ path }) =>
+        withWorkspace(checks.check(path.id)).pipe(withErrorHeaders, span("check", undefined))
+      )
   })
 )
 
@@ -164,9 +189,10 @@ export const layerSystem = HttpApiBuilder.group(WebSearchApi.WebSearchApi, "syst
 )
 
 /**
- * Both groups, given the capability services, settings and server settings.
+ * Every group (the capability endpoints, provider management, the system endpoints), given the capability
+ * services, settings and server settings; a `ProviderStore` in context, when there is one, keeps the instances.
  *
  * @since 0.1.0
  * @category layers
  */
-export const layer = Layer.mergeAll(layerV1, layerSystem)
+export const layer = Layer.mergeAll(layerV1, ProviderManagementHandlers.layer, layerSystem)

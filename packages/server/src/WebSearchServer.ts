@@ -20,6 +20,7 @@ import * as HttpApiScalar from "@effect/platform/HttpApiScalar"
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
 import type * as HttpServer from "@effect/platform/HttpServer"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
+import type * as ProviderStore from "@websearch/core/ProviderStore"
 import type * as Settings from "@websearch/core/Settings"
 import type * as WebSearch from "@websearch/core/WebSearch"
 import * as WebSearchError from "@websearch/core/WebSearchError"
@@ -84,6 +85,14 @@ export interface Options extends ServerConfig.Options {
   readonly host?: string | undefined
   /** Log one line per request (at Info). Default true. */
   readonly logRequests?: boolean | undefined
+  /**
+   * Where the workspaces' provider instances are kept (`ProviderStoreSql.layerConfig()` of `@websearch/node`,
+   * or `ProviderStore.layerMemory`); a `ProviderStore` already in context serves too. Without one, searches use
+   * the composed providers only and the management routes answer 503.
+   *
+   * @since 0.2.0
+   */
+  readonly providerStore?: Layer.Layer<ProviderStore.ProviderStore, WebSearchError.Unavailable> | undefined
 }
 
 const serveWith = (
@@ -104,7 +113,8 @@ const serveWith = (
       )
     )
   )
-  return HttpLayerRouter.serve(routes, {
+  const served = options.providerStore === undefined ? routes : Layer.provide(routes, options.providerStore)
+  return HttpLayerRouter.serve(served, {
     disableListenLog: true,
     disableLogger: options.logRequests === false
   }).pipe(Layer.provideMerge(config), Layer.provideMerge(listen))

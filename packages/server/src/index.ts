@@ -28,6 +28,28 @@ export * as Authorization from "./Authorization.js"
 export * as ErrorStatus from "./ErrorStatus.js"
 
 /**
+ * The provider-management part of the HTTP API: a workspace's provider instances under
+ * `/v1/workspaces/{workspace}/providers` (list, create, read, update, delete, write-only credentials, a test of
+ * each capability) and the catalogue of the provider types instances can configure (`GET /v1/provider-types`).
+ * Answers show an instance as core's `InstanceView`: its keys counted, never shown. Only an admin token of the
+ * workspace manages it; any other workspace's routes answer 404, so a token learns nothing of other workspaces.
+ *
+ * @since 0.2.0
+ */
+export * as ProviderManagementApi from "./ProviderManagementApi.js"
+
+/**
+ * The implementation of the management group: a workspace's provider instances, kept by the `ProviderStore` in
+ * context (optional: without one, the instance routes answer 503 naming what to configure), and the catalogue
+ * of the composed provider types. A token manages only its own workspace and only as an admin: another
+ * workspace's routes answer 404 whatever the token and whatever exists there (so nothing of other workspaces
+ * leaks, not even whether they exist); its own workspace's routes answer 403 to a member token.
+ *
+ * @since 0.2.0
+ */
+export * as ProviderManagementHandlers from "./ProviderManagementHandlers.js"
+
+/**
  * The server's own settings: the bearer tokens it accepts, the request-body cap and the per-token rate limit.
  * They come from code (`layer(options)`) or the environment (`layerConfig`); tokens are `Redacted` from the
  * moment they are read and only their SHA-256 digests are kept. With no token configured the server refuses to

@@ -65,12 +65,29 @@ describe("GET /docs", () => {
           "Research a brief",
           "List the providers",
           "Check a provider",
+          "List the provider types",
+          "List a workspace's provider instances",
+          "Create a provider instance",
+          "Read a provider instance",
+          "Update a provider instance",
+          "Delete a provider instance",
+          "Set a provider instance's credentials",
+          "Test a provider instance",
           "Describe the service",
           "Check liveness"
         ]) {
           expect(text).toContain(summary)
         }
-        for (const path of ["/v1/search", "/v1/fetch", "/v1/research", "/v1/providers", "/v1/providers/{id}/check"]) {
+        for (const path of [
+          "/v1/search",
+          "/v1/fetch",
+          "/v1/research",
+          "/v1/providers",
+          "/v1/providers/{id}/check",
+          "/v1/provider-types",
+          "/v1/workspaces/{workspace}/providers",
+          "/v1/workspaces/{workspace}/providers/{id}/credentials"
+        ]) {
           expect(text).toContain(path)
         }
         expect(text).toContain(`v${version}`)

@@ -200,10 +200,15 @@ describe("endpoints over HTTP", () => {
         "/",
         "/health",
         "/v1/fetch",
+        "/v1/provider-types",
         "/v1/providers",
         "/v1/providers/{id}/check",
         "/v1/research",
-        "/v1/search"
+        "/v1/search",
+        "/v1/workspaces/{workspace}/providers",
+        "/v1/workspaces/{workspace}/providers/{id}",
+        "/v1/workspaces/{workspace}/providers/{id}/credentials",
+        "/v1/workspaces/{workspace}/providers/{id}/test"
       ])
       expect(Object.keys(spec.paths["/v1/search"].post.responses).sort()).toEqual(
         ["200", "400", "401", "413", "429", "499", "502", "503", "504"].sort()

@@ -158,9 +158,12 @@ const anyError: FastCheck.Arbitrary<WebSearchError.WebSearchError> = FastCheck.o
   )
 )
 
+// Every status schema of a websearch error: the capability ones and the management routes' 404 and 409.
+const statusSchemas = [...ErrorStatus.capabilityErrors, ErrorStatus.NotFound, ErrorStatus.Conflict]
+
 describe("ErrorStatus", () => {
   it.prop("every error matches exactly one status schema, the one for its status", [anyError], ([error]) => {
-    const matching = ErrorStatus.capabilityErrors.filter((schema) =>
+    const matching = statusSchemas.filter((schema) =>
       Either.isRight(Schema.encodeEither(schema as Schema.Schema<WebSearchError.WebSearchError, unknown>)(error))
     )
     expect(matching).toHaveLength(1)
@@ -172,13 +175,15 @@ describe("ErrorStatus", () => {
         499: ErrorStatus.AbortedError,
         502: error._tag === "ResponseInvalid" ? ErrorStatus.ResponseInvalidError : ErrorStatus.UpstreamFailed,
         503: ErrorStatus.UnavailableError,
-        504: ErrorStatus.Timeout
+        504: ErrorStatus.Timeout,
+        404: ErrorStatus.NotFound,
+        409: ErrorStatus.Conflict
       }[ErrorStatus.statusOf(error)]
     )
   })
 
   it.prop("the wire body decodes back to the same error through the status schema", [anyError], ([error]) => {
-    const schema = ErrorStatus.capabilityErrors.find((s) =>
+    const schema = statusSchemas.find((s) =>
       Either.isRight(Schema.encodeEither(s as Schema.Schema<WebSearchError.WebSearchError, unknown>)(error))
     ) as Schema.Schema<WebSearchError.WebSearchError, unknown>
     const wire = JSON.parse(JSON.stringify(Schema.encodeSync(schema)(error))) as unknown
@@ -195,5 +200,7 @@ describe("ErrorStatus", () => {
     expect(ErrorStatus.statusOf(WebSearchError.unavailable("unknown_provider", "x"))).toBe(503)
     expect(ErrorStatus.statusOf(WebSearchError.responseInvalid("no_evidence", "x"))).toBe(502)
     expect(ErrorStatus.statusOf(WebSearchError.aborted("x"))).toBe(499)
+    expect(ErrorStatus.statusOf(WebSearchError.requestFailed("not_found", "x"))).toBe(404)
+    expect(ErrorStatus.statusOf(WebSearchError.requestFailed("conflict", "x"))).toBe(409)
   })
 })

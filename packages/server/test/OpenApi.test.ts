@@ -6,9 +6,12 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { createConfig, lintFromString } from "@redocly/openapi-core"
+import * as ProviderInstance from "@websearch/core/ProviderInstance"
+import * as ProviderStore from "@websearch/core/ProviderStore"
 import * as WebSearchRequest from "@websearch/core/WebSearchRequest"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
+import * as Schema from "effect/Schema"
 import { createRequire } from "node:module"
 import * as Support from "./support/server.js"
 
@@ -72,13 +75,21 @@ describe("the OpenAPI document", () => {
       for (const name of Object.keys(document.components.schemas)) expect(name).toMatch(/^[a-zA-Z0-9.\-_]+$/)
       const all = operations(document)
       expect(all.map((o) => `${o.method} ${o.path}`).sort()).toEqual([
+        "delete /v1/workspaces/{workspace}/providers/{id}",
         "get /",
         "get /health",
+        "get /v1/provider-types",
         "get /v1/providers",
+        "get /v1/workspaces/{workspace}/providers",
+        "get /v1/workspaces/{workspace}/providers/{id}",
+        "patch /v1/workspaces/{workspace}/providers/{id}",
         "post /v1/fetch",
         "post /v1/providers/{id}/check",
         "post /v1/research",
-        "post /v1/search"
+        "post /v1/search",
+        "post /v1/workspaces/{workspace}/providers",
+        "post /v1/workspaces/{workspace}/providers/{id}/test",
+        "put /v1/workspaces/{workspace}/providers/{id}/credentials"
       ])
       for (const { operation } of all) {
         expect(operation.summary?.length).toBeGreaterThan(0)
@@ -98,6 +109,19 @@ describe("the OpenAPI document", () => {
       // No body to refuse and no provider call: only the token and the per-token limit can fail.
       expect(statuses("/v1/providers", "get")).toEqual(["200", "401", "429", "502"])
       expect(statuses("/v1/providers/{id}/check", "post")).toEqual(["200", "401", "429", "502", "503"])
+      // The catalogue reads no input; the instance routes add the workspace's rights (403/404), the store (503)
+      // and, with a body, its validation (400, 413) and, for a write that can collide, 409.
+      const instances = "/v1/workspaces/{workspace}/providers"
+      const one = `${instances}/{id}`
+      const scoped = ["401", "403", "404", "429", "502", "503"]
+      expect(statuses("/v1/provider-types", "get")).toEqual(["200", "401", "429", "502"])
+      expect(statuses(instances, "get")).toEqual(["200", ...scoped].sort())
+      expect(statuses(instances, "post")).toEqual(["201", "400", "409", "413", ...scoped].sort())
+      expect(statuses(one, "get")).toEqual(["200", ...scoped].sort())
+      expect(statuses(one, "patch")).toEqual(["200", "400", "409", "413", ...scoped].sort())
+      expect(statuses(one, "delete")).toEqual(["204", ...scoped].sort())
+      expect(statuses(`${one}/credentials`, "put")).toEqual(["200", "400", "413", ...scoped].sort())
+      expect(statuses(`${one}/test`, "post")).toEqual(["200", ...scoped].sort())
       expect(statuses("/health", "get")).toEqual(["200"])
       expect(statuses("/", "get")).toEqual(["200"])
       // The platform's decode error is never answered (the bodies are validated by the core schemas).
@@ -108,18 +132,22 @@ describe("the OpenAPI document", () => {
   it.scoped("has an example for every request body, and the API accepts each one", () =>
     Effect.gen(function* () {
       const document = JSON.parse(yield* served) as Document
+      const strict = <A, I>(schema: Schema.Schema<A, I>) => Schema.decodeUnknown(schema, { onExcessProperty: "error" })
       const decoders: Record<string, (body: unknown) => Effect.Effect<unknown, unknown>> = {
-        "/v1/search": WebSearchRequest.normalizeSearchKeywords,
-        "/v1/fetch": WebSearchRequest.normalizeFetchUrls,
-        "/v1/research": WebSearchRequest.decodeResearch
+        "post /v1/search": WebSearchRequest.normalizeSearchKeywords,
+        "post /v1/fetch": WebSearchRequest.normalizeFetchUrls,
+        "post /v1/research": WebSearchRequest.decodeResearch,
+        "post /v1/workspaces/{workspace}/providers": strict(ProviderStore.CreateInstance),
+        "patch /v1/workspaces/{workspace}/providers/{id}": strict(ProviderStore.UpdateInstance),
+        "put /v1/workspaces/{workspace}/providers/{id}/credentials": strict(ProviderInstance.InstanceCredentials)
       }
       const withBody = operations(document).filter((o) => o.operation.requestBody !== undefined)
-      expect(withBody.map((o) => o.path).sort()).toEqual(["/v1/fetch", "/v1/research", "/v1/search"])
-      for (const { path, operation } of withBody) {
+      expect(withBody.map((o) => `${o.method} ${o.path}`).sort()).toEqual(Object.keys(decoders).sort())
+      for (const { method, path, operation } of withBody) {
         const examples = Object.values(operation.requestBody!.content["application/json"].examples ?? {})
         expect(examples.length).toBeGreaterThan(0)
         for (const example of examples) {
-          expect(Exit.isSuccess(yield* Effect.exit(decoders[path](example.value)))).toBe(true)
+          expect(Exit.isSuccess(yield* Effect.exit(decoders[`${method} ${path}`](example.value)))).toBe(true)
         }
       }
     })

@@ -1,0 +1,231 @@
+/**
+ * The implementation of the management group: a workspace's provider instances, kept by the `ProviderStore` in
+ * context (optional: without one, the instance routes answer 503 naming what to configure), and the catalogue
+ * of the composed provider types. A token manages only its own workspace and only as an admin: another
+ * workspace's routes answer 404 whatever the token and whatever exists there (so nothing of other workspaces
+ * leaks, not even whether they exist); its own workspace's routes answer 403 to a member token.
+ *
+ * @since 0.2.0
+ */
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as ProviderChecks from "@websearch/core/ProviderChecks"
+import * as ProviderInstance from "@websearch/core/ProviderInstance"
+import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
+import * as ProviderStore from "@websearch/core/ProviderStore"
+import * as Redaction from "@websearch/core/Redaction"
+import * as WebSearchError from "@websearch/core/WebSearchError"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import { Caller } from "./Authorization.js"
+import * as ErrorStatus from "./ErrorStatus.js"
+import * as InstanceInput from "./internal/instanceInput.js"
+import * as ProviderTypes from "./internal/providerTypes.js"
+import * as RequestBody from "./internal/requestBody.js"
+import * as ServerConfig from "./ServerConfig.js"
+import * as WebSearchApi from "./WebSearchApi.js"
+
+/**
+ * What the 503 of a server without a provider store says.
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const noStoreMessage =
+  "provider management needs a provider store, and this server has none: set WEBSEARCH_PROVIDER_STORE_KEY (the " +
+  "encryption key, base64 of 32 bytes) and optionally WEBSEARCH_PROVIDER_STORE (a SQLite file or a postgres:// " +
+  "URL; default a SQLite file in the data directory), or give the server a ProviderStore layer"
+
+const noStore = WebSearchError.unavailable("store_unavailable", noStoreMessage)
+
+// The same answer whether or not the other workspace exists.
+const otherWorkspace = (workspace: string) =>
+  WebSearchError.requestFailed(
+    "not_found",
+    `no workspace "${workspace.slice(0, 64)}" for this token: a token manages only its own workspace`
+  )
+
+const scrub = (url: string): string => {
+  try {
+    return Redaction.scrubUrl(new URL(url)).href
+  } catch {
+    return url
+  }
+}
+
+/**
+ * The view of an instance as the API answers it: core's view (keys counted, never shown), with any password or
+ * credential-named query parameter in its URLs (the proxy's, the endpoints') replaced by a placeholder.
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const viewOf = (instance: ProviderInstance.ProviderInstance): ProviderInstance.InstanceView => {
+  const view = ProviderInstance.view(instance)
+  const settings = view.settings
+  const capabilities = settings.capabilities
+  return {
+    ...view,
+    settings: {
+      ...settings,
+      ...(settings.proxyUrl === undefined ? {} : { proxyUrl: scrub(settings.proxyUrl) }),
+      ...(capabilities === undefined
+        ? {}
+        : {
+            capabilities: Object.fromEntries(
+              Object.entries(capabilities).map(([capability, override]) => [
+                capability,
+                override?.apiHost === undefined ? override : { ...override, apiHost: scrub(override.apiHost) }
+              ])
+            )
+          })
+    }
+  }
+}
+
+/**
+ * The management group.
+ *
+ * @since 0.2.0
+ * @category layers
+ */
+export const layer = HttpApiBuilder.group(WebSearchApi.WebSearchApi, "management", (handlers) =>
+  Effect.gen(function* () {
+    const config = yield* ServerConfig.ServerConfig
+    const registry = yield* ProviderRegistry.ProviderRegistry
+    const checks = yield* ProviderChecks.ProviderChecks
+    const store = yield* Effect.serviceOption(ProviderStore.ProviderStore)
+    // The workspace's store, for an admin token of that workspace; the checks' order is what keeps other
+    // workspaces unseen (404 before anything else is looked at).
+    const access = (
+      workspace: string
+    ): Effect.Effect<
+      { readonly store: ProviderStore.ProviderStore.Service; readonly workspace: ProviderInstance.WorkspaceId },
+      WebSearchError.RequestFailed | WebSearchError.Unavailable | ErrorStatus.Forbidden,
+      Caller
+    > =>
+      Effect.gen(function* () {
+        const caller = yield* Caller
+        if (!InstanceInput.isWorkspace(workspace) || caller.workspace !== workspace) {
+          return yield* Effect.fail(otherWorkspace(workspace))
+        }
+        if (!caller.admin) {
+          return yield* Effect.fail(
+            new ErrorStatus.Forbidden({
+              message: `managing workspace "${workspace}"'s provider instances needs an admin token of it`
+            })
+          )
+        }
+        if (Option.isNone(store)) return yield* Effect.fail(noStore)
+        return { store: store.value, workspace }
+      })
+    const instance = (workspace: string, id: string) =>
+      Effect.flatMap(access(workspace), (scope) =>
+        InstanceInput.isInstanceId(id)
+          ? Effect.succeed({ ...scope, id: id as ProviderInstance.InstanceId })
+          : Effect.fail(ProviderStore.notFound(scope.workspace, id.slice(0, 64)))
+      )
+    const existing = (
+      store: ProviderStore.ProviderStore.Service,
+      workspace: ProviderInstance.WorkspaceId,
+      id: ProviderInstance.InstanceId
+    ) =>
+      Effect.flatMap(store.get(workspace, id), (found) =>
+        Option.match(found, {
+          onNone: () => Effect.fail(ProviderStore.notFound(workspace, id)),
+          onSome: Effect.succeed
+        })
+      )
+    const body = (request: HttpServerRequest.HttpServerRequest) =>
+      RequestBody.readJson(request, config.maxBodyBytes, undefined)
+    const span =
+      (name: string) =>
+      <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+        Effect.withSpan(effect, `websearch.server.${name}`, { captureStackTrace: false })
+    return handlers
+      .handle("providerTypes", () => Effect.sync(() => registry.types()))
+      .handle("listInstances", ({ path }) =>
+        access(path.workspace).pipe(
+          Effect.flatMap(({ store, workspace }) => store.list(workspace)),
+          Effect.map((instances) => instances.map(viewOf)),
+          span("providers.list")
+        )
+      )
+      .handleRaw("createInstance", ({ path, request }) =>
+        access(path.workspace).pipe(
+          Effect.flatMap(({ store, workspace }) =>
+            body(request).pipe(
+              Effect.flatMap(ProviderStore.decodeCreateInstance),
+              Effect.tap((input) =>
+                Effect.flatMap(ProviderTypes.candidate(workspace, input), (instance) =>
+                  ProviderTypes.check(registry, instance)
+                )
+              ),
+              Effect.flatMap((input) => store.create(workspace, input))
+            )
+          ),
+          Effect.map(viewOf),
+          span("providers.create")
+        )
+      )
+      .handle("readInstance", ({ path }) =>
+        instance(path.workspace, path.id).pipe(
+          Effect.flatMap(({ id, store, workspace }) => existing(store, workspace, id)),
+          Effect.map(viewOf),
+          span("providers.read")
+        )
+      )
+      .handleRaw("updateInstance", ({ path, request }) =>
+        instance(path.workspace, path.id).pipe(
+          Effect.flatMap(({ id, store, workspace }) =>
+            Effect.gen(function* () {
+              const input = yield* Effect.flatMap(body(request), ProviderStore.decodeUpdateInstance)
+              const current = yield* existing(store, workspace, id)
+              yield* ProviderTypes.check(registry, {
+                ...current,
+                ...(input.name === undefined ? {} : { name: input.name }),
+                ...(input.settings === undefined ? {} : { settings: input.settings })
+              })
+              return viewOf(yield* store.update(workspace, id, input))
+            })
+          ),
+          span("providers.update")
+        )
+      )
+      .handle("deleteInstance", ({ path }) =>
+        instance(path.workspace, path.id).pipe(
+          Effect.flatMap(({ id, store, workspace }) => store.remove(workspace, id)),
+          span("providers.delete")
+        )
+      )
+      .handleRaw("setCredentials", ({ path, request }) =>
+        instance(path.workspace, path.id).pipe(
+          Effect.flatMap(({ id, store, workspace }) =>
+            Effect.gen(function* () {
+              const credentials = yield* Effect.flatMap(body(request), ProviderStore.decodeCredentials)
+              // A password without a user name (or the reverse) is refused here, not at the next search.
+              yield* ProviderTypes.check(registry, { ...(yield* existing(store, workspace, id)), credentials })
+              return yield* store.setCredentials(workspace, id, credentials)
+            })
+          ),
+          Effect.map(viewOf),
+          span("providers.credentials")
+        )
+      )
+      .handle("testInstance", ({ path }) =>
+        instance(path.workspace, path.id).pipe(
+          Effect.flatMap(({ id, store, workspace }) =>
+            Effect.gen(function* () {
+              // Read now, not from a cache: a test right after a change tests the change.
+              const instances = yield* store.list(workspace)
+              if (!instances.some((candidate) => candidate.id === id)) {
+                return yield* Effect.fail(ProviderStore.notFound(workspace, id))
+              }
+              return yield* checks.check(id).pipe(ProviderInstance.withInstances(workspace, instances))
+            })
+          ),
+          span("providers.test")
+        )
+      )
+  })
+)
