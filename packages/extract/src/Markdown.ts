@@ -135,11 +135,18 @@ const tagLike = /\uE002(?=[A-Za-z!/?])/g
 // A text that starts like a list item or a heading ("100. Ray Gillen", "- note", "# 1") is escaped at its start
 // too: at the start of a line it would turn a paragraph into a list item or a heading and lose its number. Only
 // the first characters are tested (whitespace is collapsed first), so the test is constant-time.
+const softHyphen = /\u00ad/g
 const markerStart = /^( ?)(?:(\d{1,9})([.)])|([-+*]|#{1,6}))(?= |$)/
 const text = (data: string, pre: boolean, _link = false): string => {
   const clean = data.replace(sentinels, pre ? "" : " ")
   if (pre) return clean
-  const out = clean.replace(whitespace, " ").replace(/</g, LT).replace(/`/g, "\\`").replace(/[[\]]/g, "\\$&")
+  // Soft hyphens are invisible break hints ("Kiess\u00adling"): left in, the text no longer matches its words.
+  const out = clean
+    .replace(softHyphen, "")
+    .replace(whitespace, " ")
+    .replace(/</g, LT)
+    .replace(/`/g, "\\`")
+    .replace(/[[\]]/g, "\\$&")
   return out.replace(markerStart, (_m, space: string, digits: string | undefined, dot: string, mark: string) =>
     digits === undefined ? `${space}\\${mark}` : `${space}${digits}\\${dot}`
   )

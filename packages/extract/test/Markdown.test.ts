@@ -26,6 +26,10 @@ describe("Markdown", () => {
     expect(md("<p>a [note] here</p>")).toBe("a \\[note\\] here")
   })
 
+  it("drops soft hyphens, which no reader sees", () => {
+    expect(md("<p>Kiess\u00adling hat vie\u00adle</p>")).toBe("Kiessling hat viele")
+  })
+
   it("escapes a paragraph that starts like a list item or a heading, keeping its number", () => {
     expect(md("<p>100. Ray Gillen</p>")).toBe("100\\. Ray Gillen")
     expect(md("<h2>1. Step one</h2>")).toBe("## 1\\. Step one")
