@@ -11,6 +11,7 @@ import * as Metadata from "./Metadata.js"
 import * as Boilerplate from "./internal/boilerplate.js"
 import * as HtmlDocument from "./internal/htmlDocument.js"
 import * as Inert from "./internal/inert.js"
+import * as Lead from "./internal/lead.js"
 import * as Nesting from "./internal/nesting.js"
 
 /**
@@ -226,7 +227,10 @@ export const fromHtml = (source: string, options?: Options): Result => {
       before
     )
   }
+  // Listed before Readability moves the article's nodes out of the page, to find where the article began.
+  const texts = huge || doc.body === null ? undefined : Lead.list(doc.body)
   const found = huge ? { node: undefined, title: undefined, meta: {} } : article(doc)
+  if (found.node !== undefined && texts !== undefined && doc.body !== null) Lead.restore(doc.body, found.node, texts)
   // Readability mutates `doc`; the whole-page pass and our own metadata reading need the page as it was when
   // Readability found nothing (untouched when it was skipped). Parsed at most once more, and only then.
   let pristine: Document | undefined = huge ? doc : undefined

@@ -129,13 +129,27 @@ const tagLike = /\uE002(?=[A-Za-z!/?])/g
 
 // A backtick in text is escaped too: left bare, it can pair with a following code span's fence ("`" then
 // `<script>` would read as "``<script>`", an unclosed span followed by raw HTML).
-// Inside a link label, brackets are escaped here, on the text, and not on the rendered label: an image in a link
-// renders as `[![alt](src)](href)`, whose own brackets must stay markup.
-const text = (data: string, pre: boolean, link = false): string => {
+// Brackets are escaped here, on the text, and not on a rendered link label: an image in a link renders as
+// `[![alt](src)](href)`, whose own brackets must stay markup. All text's brackets, not only labels': "[1]" or
+// "[Militär]" in a paragraph is text, and a reader of the markdown must not take it for a link or drop it as markup.
+// A text that starts like a list item or a heading ("100. Ray Gillen", "- note", "# 1") is escaped at its start
+// too: at the start of a line it would turn a paragraph into a list item or a heading and lose its number. Only
+// the first characters are tested (whitespace is collapsed first), so the test is constant-time.
+const softHyphen = /\u00ad/g
+const markerStart = /^( ?)(?:(\d{1,9})([.)])|([-+*]|#{1,6}))(?= |$)/
+const text = (data: string, pre: boolean, _link = false): string => {
   const clean = data.replace(sentinels, pre ? "" : " ")
   if (pre) return clean
-  const out = clean.replace(whitespace, " ").replace(/</g, LT).replace(/`/g, "\\`")
-  return link ? out.replace(/[[\]]/g, "\\$&") : out
+  // Soft hyphens are invisible break hints ("Kiess\u00adling"): left in, the text no longer matches its words.
+  const out = clean
+    .replace(softHyphen, "")
+    .replace(whitespace, " ")
+    .replace(/</g, LT)
+    .replace(/`/g, "\\`")
+    .replace(/[[\]]/g, "\\$&")
+  return out.replace(markerStart, (_m, space: string, digits: string | undefined, dot: string, mark: string) =>
+    digits === undefined ? `${space}\\${mark}` : `${space}${digits}\\${dot}`
+  )
 }
 
 /** Plain text of a subtree, iteratively (for `pre` and for nesting beyond `maxDepth`). */

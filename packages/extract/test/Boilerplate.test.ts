@@ -140,6 +140,21 @@ describe("Boilerplate sections after the article", () => {
       expect(result.markdown).not.toContain(gone)
   })
 
+  it("knows further labels: 'Weiterführende Links', 'Zum Weiterlesen', 'Keine Kommentare', 'Neueste Artikel'", () => {
+    for (const label of [
+      "Weiterführende Links",
+      "Zum Weiterlesen:",
+      "Keine Kommentare",
+      "Neueste Artikel",
+      "Mehr Themen"
+    ]) {
+      const result = extract(page(prose(6) + `<h3>${label}</h3><p><a href="/x">A further headline</a></p>`))
+      expect(result.markdown).toContain("Paragraph 5")
+      expect(result.markdown).not.toContain(label.replace(":", ""))
+      expect(result.markdown).not.toContain("A further headline")
+    }
+  })
+
   it("keeps a heading of the same words in the first half, where it is the article's own", () => {
     const result = extract(page("<h2>Newsletter</h2>" + prose(6)))
     expect(result.markdown).toContain("Newsletter")

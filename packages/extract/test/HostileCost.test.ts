@@ -111,6 +111,26 @@ const cases: ReadonlyArray<Case> = [
     )
   },
   {
+    // The lead paragraphs before the article are looked for in a bounded window of text nodes and blocks, each
+    // block read once: thousands of blocks before the article, each under a chain of inline elements, cost what
+    // the same blocks after it do.
+    name: "an article after 2 000 short blocks nested in inline elements",
+    hostile: extract(
+      `<html><body>${`<div>${"<span>".repeat(20)}x${"</span>".repeat(20)}</div>`.repeat(2000)}<article>${fill(
+        "<p>lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt.</p>",
+        8 * kib
+      )}</article></body></html>`,
+      "text/html"
+    ),
+    benign: extract(
+      `<html><body><article>${fill(
+        "<p>lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt.</p>",
+        8 * kib
+      )}</article>${`<div>${"<span>".repeat(20)}x${"</span>".repeat(20)}</div>`.repeat(2000)}</body></html>`,
+      "text/html"
+    )
+  },
+  {
     name: "160 000 top-level elements with no <html> or <body>",
     hostile: () => HtmlDocument.parse(fill("<br>", 640 * kib)),
     benign: () => HtmlDocument.parse(`<html><head></head><body>${fill("<br>", 640 * kib)}</body></html>`)

@@ -14,7 +14,7 @@ const body = (html: string): Node =>
 const md = (html: string, options?: Markdown.Options) => Markdown.fromNode(body(html), options)
 
 describe("Markdown", () => {
-  it("renders an image inside a link as a linked image, escaping brackets only in the label's text", () => {
+  it("renders an image inside a link as a linked image, escaping brackets in the text, not in the markup", () => {
     // Escaping the rendered label turned the image's own markup into text: `[!\\[alt\\](src)](href)`.
     expect(md('<a href="https://x.test/big.jpg"><img alt="A cat" src="https://x.test/small.jpg"></a>')).toBe(
       "[![A cat](https://x.test/small.jpg)](https://x.test/big.jpg)"
@@ -22,7 +22,20 @@ describe("Markdown", () => {
     expect(md('<a href="https://x.test/">see [1] <img alt="x" src="https://x.test/i.png"></a>')).toBe(
       "[see \\[1\\] ![x](https://x.test/i.png)](https://x.test/)"
     )
-    expect(md("<p>a [note] here</p>")).toBe("a [note] here")
+    // Brackets in any text are escaped (they were left bare outside labels): "[1]" is text, not markup to drop.
+    expect(md("<p>a [note] here</p>")).toBe("a \\[note\\] here")
+  })
+
+  it("drops soft hyphens, which no reader sees", () => {
+    expect(md("<p>Kiess\u00adling hat vie\u00adle</p>")).toBe("Kiessling hat viele")
+  })
+
+  it("escapes a paragraph that starts like a list item or a heading, keeping its number", () => {
+    expect(md("<p>100. Ray Gillen</p>")).toBe("100\\. Ray Gillen")
+    expect(md("<h2>1. Step one</h2>")).toBe("## 1\\. Step one")
+    expect(md("<p>- a dash</p><p># a hash</p><p>2) two</p>")).toBe("\\- a dash\n\n\\# a hash\n\n2\\) two")
+    // Real lists keep their markers; a number inside a sentence is untouched.
+    expect(md("<ol><li>one</li></ol><p>In 2020. Then</p>")).toBe("1. one\n\nIn 2020. Then")
   })
 
   it("fences inline code that holds a backtick with a longer run (found by the property below)", () => {
