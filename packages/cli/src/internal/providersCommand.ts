@@ -79,7 +79,11 @@ const call = (
       catch: () =>
         WebSearchError.unavailable("store_unavailable", `the server at ${target.url.origin} cannot be reached`)
     })
-    const text = yield* Effect.promise(() => response.text())
+    const text = yield* Effect.tryPromise({
+      try: () => response.text(),
+      catch: () =>
+        WebSearchError.unavailable("store_unavailable", `the server at ${target.url.origin} broke off its answer`)
+    })
     let json: unknown = undefined
     try {
       json = text === "" ? undefined : JSON.parse(text)
@@ -97,7 +101,14 @@ const call = (
             `the server answered ${method} ${url.pathname} with HTTP ${response.status}`
           )
     )
-  })
+  }).pipe(
+    // A server that never answers (or never ends its answer) does not hold the command forever.
+    Effect.timeoutFail({
+      duration: "30 seconds",
+      onTimeout: () =>
+        WebSearchError.unavailable("store_unavailable", `the server at ${target.url.origin} did not answer within 30s`)
+    })
+  )
 
 const invalidAnswer = (what: string) =>
   WebSearchError.responseInvalid("parse_failed", `the server's answer is not ${what}`)
