@@ -21,6 +21,7 @@ import { choice, flag, list, optional, parsePort, text, wholeNumber } from "./in
 import * as Grammar from "./internal/grammar.js"
 import * as Help from "./internal/help.js"
 import * as Overview from "./internal/overview.js"
+import * as ProvidersArgs from "./internal/providersArgs.js"
 
 /**
  * How results are printed: `text` for a terminal, `markdown`, or one `json` object (`--json`).
@@ -99,7 +100,10 @@ export type Command = Data.TaggedEnum<{
   }
   Research: CommonOptions & { readonly query: string; readonly domains: ReadonlyArray<string> }
   Providers: CommonOptions
-  Check: CommonOptions & { readonly providerId: string }
+  /** `providers ACTION`: instances in the local store or on a server. */
+  ProvidersManage: CommonOptions & { readonly manage: ProvidersArgs.Manage }
+  /** `workspace`: check an instance of the local store's workspace (`providers test ID`). */
+  Check: CommonOptions & { readonly providerId: string; readonly workspace?: string | undefined }
   Mcp: CommonOptions & { readonly http: number | undefined; readonly host: string }
   Serve: CommonOptions & { readonly port: number; readonly host: string; readonly insecureNoAuth: boolean }
   ConfigPath: CommonOptions
@@ -300,9 +304,16 @@ const build = (
           insecureNoAuth: flag(values, "insecure-no-auth")
         })
       }
-      case "providers":
-        yield* noArguments("providers", args)
-        return Command.Providers(base)
+      case "providers": {
+        const manage = ProvidersArgs.parse(values, args)
+        if (manage === undefined) return Command.Providers(base)
+        const parsed = yield* manage
+        // A local test is `check` with the store's instances of the workspace.
+        if (parsed.action._tag === "test" && parsed.target._tag === "Local") {
+          return Command.Check({ ...base, providerId: parsed.action.id, workspace: parsed.workspace })
+        }
+        return Command.ProvidersManage({ ...base, manage: parsed })
+      }
       case "doctor":
         yield* noArguments("doctor", args)
         return Command.Doctor(base)

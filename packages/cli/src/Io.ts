@@ -18,6 +18,8 @@ export interface Io {
   readonly env: Readonly<Record<string, string | undefined>>
   /** All of standard input, read when an input is `-` (none: `-` is refused). */
   readonly stdin?: (() => string) | undefined
+  /** Whether standard input is a terminal (`providers set-key` then says what it waits for). */
+  readonly stdinIsTTY?: boolean | undefined
   /** Whether stdout and stderr are terminals, and stdout's width: colour and wrapping follow them. */
   readonly stdoutIsTTY?: boolean | undefined
   readonly stderrIsTTY?: boolean | undefined

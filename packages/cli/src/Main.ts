@@ -10,6 +10,7 @@ import * as Composition from "@websearch/core/Composition"
 import * as FetchUrls from "@websearch/core/FetchUrls"
 import * as Progress from "@websearch/core/Progress"
 import * as ProviderChecks from "@websearch/core/ProviderChecks"
+import * as ProviderInstance from "@websearch/core/ProviderInstance"
 import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
 import * as Research from "@websearch/core/Research"
 import * as ResultCache from "@websearch/core/ResultCache"
@@ -135,7 +136,10 @@ const listed = (command: Cli.CommonOptions, response: WebSearchResponse.WebSearc
 }
 
 const program = (
-  command: Exclude<Cli.Command, { _tag: "Help" | "Version" | "Completions" | "ConfigPath" | "ConfigInit" | "Doctor" }>,
+  command: Exclude<
+    Cli.Command,
+    { _tag: "Help" | "Version" | "Completions" | "ConfigPath" | "ConfigInit" | "Doctor" | "ProvidersManage" }
+  >,
   io: Io,
   live: Layer.Layer<WebSearch.WebSearch | Settings.Settings, WebSearchError.Unavailable>,
   inputs: ReadonlyArray<string>,
@@ -191,11 +195,20 @@ const program = (
         }
         return succeed(command, rows, Render.providers(rows))
       })
-    case "Check":
-      return Effect.map(ProviderChecks.check(command.providerId), (check) => ({
+    case "Check": {
+      const checked = Effect.map(ProviderChecks.check(command.providerId), (check) => ({
         ...succeed(command, check, Render.check(check)),
         code: check.ok ? ExitCode.ok : ExitCode.failed
       }))
+      const workspace = command.workspace
+      if (workspace === undefined) return checked
+      // `providers test ID`: the local store's instances of the workspace are nameable by the check.
+      return Effect.gen(function* () {
+        const ProvidersCommand = yield* Effect.promise(() => import("./internal/providersCommand.js"))
+        const instances = yield* ProvidersCommand.localInstances(io.env, workspace)
+        return yield* ProviderInstance.withInstances(checked, workspace, instances)
+      })
+    }
   }
 }
 
@@ -291,6 +304,11 @@ export const run = (argv: ReadonlyArray<string>, io: Io, options: RunOptions = {
         io.stdout(command.json ? `${Render.jsonSuccess({ shell: command.shell, script })}\n` : script)
         return ExitCode.ok
       })
+    case "ProvidersManage":
+      return Effect.flatMap(
+        Effect.promise(() => import("./internal/providersCommand.js")),
+        (ProvidersCommand) => ProvidersCommand.run(command, io)
+      )
     case "ConfigPath":
     case "ConfigInit":
       return Effect.flatMap(

@@ -42,6 +42,7 @@ async function runCommand() {
         env: process.env,
         // Read only when an input is `-`.
         stdin: () => readFileSync(0, "utf8"),
+        stdinIsTTY: process.stdin.isTTY,
         stdoutIsTTY: process.stdout.isTTY,
         stderrIsTTY: process.stderr.isTTY,
         columns: process.stdout.columns

@@ -155,7 +155,33 @@ export const flags: ReadonlyArray<Flag> = [
     commands: "all",
     help: 'print exactly one JSON object to stdout: {"ok":true,"response":...} or {"ok":false,"error":{...},...}'
   },
-  { name: "verbose", commands: "all", help: "log provider calls and failures to stderr" }
+  { name: "verbose", commands: "all", help: "log provider calls and failures to stderr" },
+  {
+    name: "workspace",
+    value: "WORKSPACE",
+    commands: ["providers"],
+    help: 'providers ACTION: the workspace of the instances, default "default"'
+  },
+  {
+    name: "type",
+    value: "TYPE",
+    commands: ["providers"],
+    help: "providers add: the provider type (bing, searxng, ...)"
+  },
+  { name: "name", value: "NAME", commands: ["providers"], help: "providers add: a display name" },
+  {
+    name: "settings",
+    value: "JSON",
+    commands: ["providers"],
+    help: "providers add: the instance's settings as JSON (endpoints, engines, options; never keys)"
+  },
+  {
+    name: "server",
+    value: "URL",
+    commands: ["providers"],
+    help: "providers ACTION: manage the instances on this websearch server instead of the local store"
+  },
+  { name: "token", value: "TOKEN", commands: ["providers"], help: "providers ACTION with --server: an admin token" }
 ]
 
 /** The options of one command. */
@@ -199,7 +225,10 @@ export const descriptions: Record<CommandName, string> = {
   fetch:
     "fetch the content of http(s) URLs; a bare domain means https ('-' reads URLs from standard input, one per line)",
   research: "research one BRIEF with a hosted provider (--allow-domain to restrict)",
-  providers: "list providers, their capabilities, endpoints and defaults",
+  providers:
+    "list providers, their capabilities, endpoints and defaults; with an ACTION, manage provider instances in the " +
+    "local store (WEBSEARCH_PROVIDER_STORE, WEBSEARCH_PROVIDER_STORE_KEY) or on a server (--server): list, add ID " +
+    "--type TYPE, remove ID, set-key ID (the key on standard input), test ID, rotate-key",
   check: "run every capability of a provider once and report each",
   mcp: "serve the web_search, web_fetch and web_research tools over MCP (stdio, or HTTP with --http)",
   serve: "serve the HTTP API (POST /v1/search, /v1/fetch, /v1/research, ...)",
@@ -213,7 +242,11 @@ const subcommands = [
   make("search", descriptions.search, texts("KEYWORD", "a query; '-' reads queries from standard input")),
   make("fetch", descriptions.fetch, texts("URL", "an http(s) URL or a bare domain; '-' reads standard input")),
   make("research", descriptions.research, texts("BRIEF", "what to research (the words are joined)")),
-  make("providers", descriptions.providers),
+  make(
+    "providers",
+    descriptions.providers,
+    texts("ACTION", "list, add ID, remove ID, set-key ID, test ID or rotate-key; none lists the composed providers")
+  ),
   make("check", descriptions.check, texts("ID", "a provider id, as `websearch providers` lists them")),
   make("mcp", descriptions.mcp),
   make("serve", descriptions.serve),
