@@ -20,6 +20,7 @@ import type * as WebSearch from "@websearch/core/WebSearch"
 import type * as WebSearchResponse from "@websearch/core/WebSearchResponse"
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Cause from "effect/Cause"
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
@@ -304,11 +305,23 @@ export const run = (argv: ReadonlyArray<string>, io: Io, options: RunOptions = {
         io.stdout(command.json ? `${Render.jsonSuccess({ shell: command.shell, script })}\n` : script)
         return ExitCode.ok
       })
-    case "ProvidersManage":
+    case "ProvidersManage": {
+      // A local add is judged by the registry the other commands build, so a type, option or endpoint it could not
+      // use fails now, naming the field, rather than at the instance's first search (the server judges its own).
+      const judge = (instance: ProviderInstance.ProviderInstance) =>
+        Effect.scoped(
+          Effect.flatMap(Layer.build(Live.layer(command, io.env, options.providers ?? providers)), (context) =>
+            Either.match(Context.get(context, ProviderRegistry.ProviderRegistry).checkInstance(instance), {
+              onLeft: (error) => Effect.fail(WebSearchError.requestFailed("invalid_input", error.message)),
+              onRight: () => Effect.void
+            })
+          )
+        )
       return Effect.flatMap(
         Effect.promise(() => import("./internal/providersCommand.js")),
-        (ProvidersCommand) => ProvidersCommand.run(command, io)
+        (ProvidersCommand) => ProvidersCommand.run(command, io, judge)
       )
+    }
     case "ConfigPath":
     case "ConfigInit":
       return Effect.flatMap(

@@ -82,8 +82,30 @@ const json = (stdout: string) => JSON.parse(stdout.trim().split("\n").at(-1) ?? 
 describe("websearch providers ACTION against the local store", () => {
   it("add, set-key from standard input, list, test with the instance's settings, remove; keys never printed", async () => {
     const settings = JSON.stringify({ capabilities: { searchKeywords: { apiHost: origin } } })
+    // The registry judges an instance before it is stored: an unknown type, or an endpoint the URL policy refuses.
+    const unknownType = await websearch(["providers", "add", "x-search", "--type", "no-such-type"], env())
+    expect(unknownType.code).toBe(1)
+    expect(unknownType.stderr).toContain('no composed provider "no-such-type"')
+    const refused = await websearch(
+      ["providers", "add", "local-searx", "--type", "searxng", "--settings", settings],
+      env()
+    )
+    expect(refused.code).toBe(1)
+    expect(refused.stderr).toContain("capabilities.searchKeywords.apiHost")
     const added = await websearch(
-      ["providers", "add", "local-searx", "--type", "searxng", "--name", "Local", "--settings", settings],
+      [
+        "providers",
+        "add",
+        "local-searx",
+        "--type",
+        "searxng",
+        "--name",
+        "Local",
+        "--settings",
+        settings,
+        "--allow-host",
+        "127.0.0.1"
+      ],
       env()
     )
     expect([added.code, added.stderr]).toEqual([0, ""])
