@@ -151,8 +151,21 @@ export const InstanceView = Schema.Struct({
  */
 export type InstanceView = typeof InstanceView.Type
 
+// A proxy URL may carry credentials (`http://user:pass@proxy:3128`, a token as the user name): the view shows
+// where the proxy is, never who logs in to it. Reading the view back into an update therefore drops them, which
+// fails loudly at the proxy (407) instead of storing a placeholder as the password.
+const shownProxyUrl = (url: string): string => {
+  const text = url.trim()
+  if (!URL.canParse(text)) return url
+  const parsed = new URL(text)
+  return parsed.username === "" && parsed.password === "" ? url : `${parsed.protocol}//${parsed.host}`
+}
+
+const shownSettings = (settings: InstanceSettings): InstanceSettings =>
+  settings.proxyUrl === undefined ? settings : { ...settings, proxyUrl: shownProxyUrl(settings.proxyUrl) }
+
 /**
- * The view of an instance: its secrets counted, never shown.
+ * The view of an instance: its secrets counted, never shown (nor a proxy URL's user name and password).
  *
  * @since 0.2.0
  * @category constructors
@@ -162,7 +175,7 @@ export const view = (instance: ProviderInstance): InstanceView => ({
   id: instance.id,
   type: instance.type,
   ...(instance.name === undefined ? {} : { name: instance.name }),
-  settings: instance.settings,
+  settings: shownSettings(instance.settings),
   credentials: {
     apiKeys: instance.credentials.apiKeys?.length ?? 0,
     basicAuthPassword: instance.credentials.basicAuthPassword !== undefined
