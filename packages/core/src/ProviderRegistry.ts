@@ -368,13 +368,32 @@ export const options = <Options, OptionsEncoded>(
       : Effect.succeed(one.options as Options | undefined)
   )
 
+// A proxy URL's password (decoded, as it travels), and `user:password`, whose base64 is the Proxy-Authorization
+// token: a proxy or a transport error may echo either.
+const proxySecrets = (url: string): ReadonlyArray<string> => {
+  const trimmed = url.trim()
+  const text = /^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed) ? trimmed : `http://${trimmed}`
+  if (!URL.canParse(text)) return []
+  const parsed = new URL(text)
+  if (parsed.password === "") return []
+  try {
+    const user = decodeURIComponent(parsed.username)
+    const password = decodeURIComponent(parsed.password)
+    return [password, `${user}:${password}`]
+  } catch {
+    return [parsed.password]
+  }
+}
+
 /**
- * The secrets of a resolved provider, for scrubbing: its API keys and basic-auth password.
+ * The secrets of a resolved provider, for scrubbing: its API keys, basic-auth password and its proxy URL's
+ * password.
  *
  * @since 0.2.0
  * @category accessors
  */
 export const secretsOf = (provider: ResolvedProvider): ReadonlyArray<string> => [
   ...provider.apiKeys.map(Redacted.value),
-  ...Option.match(provider.basicAuth, { onNone: () => [], onSome: (auth) => [Redacted.value(auth.password)] })
+  ...Option.match(provider.basicAuth, { onNone: () => [], onSome: (auth) => [Redacted.value(auth.password)] }),
+  ...Option.match(provider.proxyUrl, { onNone: () => [], onSome: (url) => proxySecrets(Redacted.value(url)) })
 ]
