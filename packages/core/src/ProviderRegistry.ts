@@ -178,9 +178,19 @@ export const unknownProvider = (
 ): WebSearchError.Unavailable =>
   WebSearchError.unavailable(
     "unknown_provider",
-    `unknown provider "${id}": no composed provider has this id (composed: ${composed.join(", ") || "none"})`,
+    `unknown provider "${id}": no composed provider has this id (composed: ${listed(composed)})`,
     { providerId: id, capability }
   )
+
+// A workspace may hold thousands of instances: the message names the first ones and counts the rest.
+const maxListed = 40
+
+const listed = (ids: ReadonlyArray<string>): string =>
+  ids.length === 0
+    ? "none"
+    : ids.length <= maxListed
+      ? ids.join(", ")
+      : `${ids.slice(0, maxListed).join(", ")} and ${ids.length - maxListed} more`
 
 /**
  * Builds the registry from what the application's parts contributed and the settings. Fails with
