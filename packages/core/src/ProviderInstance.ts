@@ -12,6 +12,7 @@ import * as Effect from "effect/Effect"
 import { dual } from "effect/Function"
 import * as Schema from "effect/Schema"
 import * as ProviderId from "./ProviderId.js"
+import * as Redaction from "./Redaction.js"
 import * as SettingsInput from "./SettingsInput.js"
 
 /**
@@ -161,11 +162,36 @@ const shownProxyUrl = (url: string): string => {
   return parsed.username === "" && parsed.password === "" ? url : `${parsed.protocol}//${parsed.host}`
 }
 
-const shownSettings = (settings: InstanceSettings): InstanceSettings =>
-  settings.proxyUrl === undefined ? settings : { ...settings, proxyUrl: shownProxyUrl(settings.proxyUrl) }
+// An endpoint may carry a key in its query (`?api_key=…`): shown as the placeholder, as every URL is shown.
+const shownEndpoint = (url: string): string => {
+  const text = url.trim()
+  if (!URL.canParse(text)) return url
+  const parsed = new URL(text)
+  const shown = Redaction.scrubUrl(parsed)
+  return shown.href === parsed.href ? url : shown.href
+}
+
+const shownSettings = (settings: InstanceSettings): InstanceSettings => {
+  const { capabilities, proxyUrl } = settings
+  return {
+    ...settings,
+    ...(proxyUrl === undefined ? {} : { proxyUrl: shownProxyUrl(proxyUrl) }),
+    ...(capabilities === undefined
+      ? {}
+      : {
+          capabilities: Object.fromEntries(
+            Object.entries(capabilities).map(([feature, override]) => [
+              feature,
+              override?.apiHost === undefined ? override : { ...override, apiHost: shownEndpoint(override.apiHost) }
+            ])
+          )
+        })
+  }
+}
 
 /**
- * The view of an instance: its secrets counted, never shown (nor a proxy URL's user name and password).
+ * The view of an instance: its secrets counted, never shown (nor a proxy URL's user name and password, nor a
+ * credential in an endpoint's query).
  *
  * @since 0.2.0
  * @category constructors

@@ -46,3 +46,28 @@ describe("InstanceView", () => {
     )
   })
 })
+
+describe("InstanceView endpoints", () => {
+  it.prop(
+    "shows a credential in an endpoint's query as the placeholder, and an endpoint without one as written",
+    { secret: credential },
+    ({ secret }) => {
+      const instance: ProviderInstance.ProviderInstance = {
+        ...withProxy("http://proxy.example:3128"),
+        settings: {
+          capabilities: { searchKeywords: { apiHost: `https://echo.example/search?api_key=${secret}&q=1` } }
+        }
+      }
+      const shown = ProviderInstance.view(instance)
+      expect(JSON.stringify(Schema.encodeSync(ProviderInstance.InstanceView)(shown))).not.toContain(secret)
+      expect(shown.settings.capabilities?.searchKeywords?.apiHost).toBe(
+        "https://echo.example/search?api_key=%5Bredacted%5D&q=1"
+      )
+      const plain = ProviderInstance.view({
+        ...instance,
+        settings: { capabilities: { searchKeywords: { apiHost: "https://echo.example/search" } } }
+      })
+      expect(plain.settings.capabilities?.searchKeywords?.apiHost).toBe("https://echo.example/search")
+    }
+  )
+})
