@@ -12,6 +12,7 @@ import * as Effect from "effect/Effect"
 import { dual } from "effect/Function"
 import * as Schema from "effect/Schema"
 import * as ProviderId from "./ProviderId.js"
+import * as Redaction from "./Redaction.js"
 import * as SettingsInput from "./SettingsInput.js"
 
 /**
@@ -151,8 +152,46 @@ export const InstanceView = Schema.Struct({
  */
 export type InstanceView = typeof InstanceView.Type
 
+// A proxy URL may carry credentials (`http://user:pass@proxy:3128`, a token as the user name): the view shows
+// where the proxy is, never who logs in to it. Reading the view back into an update therefore drops them, which
+// fails loudly at the proxy (407) instead of storing a placeholder as the password.
+const shownProxyUrl = (url: string): string => {
+  const text = url.trim()
+  if (!URL.canParse(text)) return url
+  const parsed = new URL(text)
+  return parsed.username === "" && parsed.password === "" ? url : `${parsed.protocol}//${parsed.host}`
+}
+
+// An endpoint may carry a key in its query (`?api_key=…`): shown as the placeholder, as every URL is shown.
+const shownEndpoint = (url: string): string => {
+  const text = url.trim()
+  if (!URL.canParse(text)) return url
+  const parsed = new URL(text)
+  const shown = Redaction.scrubUrl(parsed)
+  return shown.href === parsed.href ? url : shown.href
+}
+
+const shownSettings = (settings: InstanceSettings): InstanceSettings => {
+  const { capabilities, proxyUrl } = settings
+  return {
+    ...settings,
+    ...(proxyUrl === undefined ? {} : { proxyUrl: shownProxyUrl(proxyUrl) }),
+    ...(capabilities === undefined
+      ? {}
+      : {
+          capabilities: Object.fromEntries(
+            Object.entries(capabilities).map(([feature, override]) => [
+              feature,
+              override?.apiHost === undefined ? override : { ...override, apiHost: shownEndpoint(override.apiHost) }
+            ])
+          )
+        })
+  }
+}
+
 /**
- * The view of an instance: its secrets counted, never shown.
+ * The view of an instance: its secrets counted, never shown (nor a proxy URL's user name and password, nor a
+ * credential in an endpoint's query).
  *
  * @since 0.2.0
  * @category constructors
@@ -162,7 +201,7 @@ export const view = (instance: ProviderInstance): InstanceView => ({
   id: instance.id,
   type: instance.type,
   ...(instance.name === undefined ? {} : { name: instance.name }),
-  settings: instance.settings,
+  settings: shownSettings(instance.settings),
   credentials: {
     apiKeys: instance.credentials.apiKeys?.length ?? 0,
     basicAuthPassword: instance.credentials.basicAuthPassword !== undefined

@@ -33,6 +33,7 @@ import * as Composition from "./Composition.js"
 import { defaults, type RateLimit } from "./Settings.js"
 import * as WebSearchError from "./WebSearchError.js"
 import * as Deadline from "./internal/deadline.js"
+import * as MemoryQuota from "./internal/memoryQuota.js"
 
 /**
  * A store failed or timed out. It never reaches a caller: the quota lets the call through and logs it.
@@ -148,41 +149,14 @@ export declare namespace ProviderQuota {
 }
 
 /**
- * A store in this process's memory: token buckets and hold-offs in two maps. Each provider registry keeps its
- * budgets in one; `layerMemory` provides a quota of its own to a part of a program.
+ * A store in this process's memory: token buckets and hold-offs in two maps, holding only what is in use (a
+ * full bucket and an expired hold-off are dropped). Each provider registry keeps its budgets in one;
+ * `layerMemory` provides a quota of its own to a part of a program.
  *
  * @since 0.1.0
  * @category constructors
  */
-export const memoryStore = (): Store => {
-  const buckets = new Map<string, { tokens: number; refilled: number }>()
-  const holdOffs = new Map<string, number>()
-  return {
-    synchronous: true,
-    consume: ({ key, limit, window }) =>
-      Effect.map(Clock.currentTimeMillis, (now) => {
-        const every = Duration.toMillis(window) / limit
-        const bucket = buckets.get(key) ?? { tokens: limit, refilled: now }
-        const back = Math.floor((now - bucket.refilled) / every)
-        if (back > 0) {
-          bucket.tokens = Math.min(limit, bucket.tokens + back)
-          bucket.refilled = bucket.tokens === limit ? now : bucket.refilled + back * every
-        }
-        buckets.set(key, bucket)
-        if (bucket.tokens === 0) return Option.some(Duration.millis(bucket.refilled + every - now))
-        bucket.tokens -= 1
-        return Option.none()
-      }),
-    holdOffUntil: (key) =>
-      Effect.map(Clock.currentTimeMillis, (now) => {
-        const until = holdOffs.get(key)
-        if (until === undefined || until > now) return Option.fromNullable(until)
-        holdOffs.delete(key)
-        return Option.none()
-      }),
-    setHoldOff: (key, until) => Effect.sync(() => void holdOffs.set(key, until))
-  }
-}
+export const memoryStore = (): Store => MemoryQuota.make()
 
 /**
  * A part with a quota of its own, in memory, with options (a store timeout) the registry's own does not take.

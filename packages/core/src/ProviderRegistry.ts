@@ -178,9 +178,19 @@ export const unknownProvider = (
 ): WebSearchError.Unavailable =>
   WebSearchError.unavailable(
     "unknown_provider",
-    `unknown provider "${id}": no composed provider has this id (composed: ${composed.join(", ") || "none"})`,
+    `unknown provider "${id}": no composed provider has this id (composed: ${listed(composed)})`,
     { providerId: id, capability }
   )
+
+// A workspace may hold thousands of instances: the message names the first ones and counts the rest.
+const maxListed = 40
+
+const listed = (ids: ReadonlyArray<string>): string =>
+  ids.length === 0
+    ? "none"
+    : ids.length <= maxListed
+      ? ids.join(", ")
+      : `${ids.slice(0, maxListed).join(", ")} and ${ids.length - maxListed} more`
 
 /**
  * Builds the registry from what the application's parts contributed and the settings. Fails with
@@ -368,13 +378,32 @@ export const options = <Options, OptionsEncoded>(
       : Effect.succeed(one.options as Options | undefined)
   )
 
+// A proxy URL's password (decoded, as it travels), and `user:password`, whose base64 is the Proxy-Authorization
+// token: a proxy or a transport error may echo either.
+const proxySecrets = (url: string): ReadonlyArray<string> => {
+  const trimmed = url.trim()
+  const text = /^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed) ? trimmed : `http://${trimmed}`
+  if (!URL.canParse(text)) return []
+  const parsed = new URL(text)
+  if (parsed.password === "") return []
+  try {
+    const user = decodeURIComponent(parsed.username)
+    const password = decodeURIComponent(parsed.password)
+    return [password, `${user}:${password}`]
+  } catch {
+    return [parsed.password]
+  }
+}
+
 /**
- * The secrets of a resolved provider, for scrubbing: its API keys and basic-auth password.
+ * The secrets of a resolved provider, for scrubbing: its API keys, basic-auth password and its proxy URL's
+ * password.
  *
  * @since 0.2.0
  * @category accessors
  */
 export const secretsOf = (provider: ResolvedProvider): ReadonlyArray<string> => [
   ...provider.apiKeys.map(Redacted.value),
-  ...Option.match(provider.basicAuth, { onNone: () => [], onSome: (auth) => [Redacted.value(auth.password)] })
+  ...Option.match(provider.basicAuth, { onNone: () => [], onSome: (auth) => [Redacted.value(auth.password)] }),
+  ...Option.match(provider.proxyUrl, { onNone: () => [], onSome: (url) => proxySecrets(Redacted.value(url)) })
 ]

@@ -7,6 +7,8 @@
  */
 import * as DateTime from "effect/DateTime"
 import * as Either from "effect/Either"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import type * as Capability from "../Capability.js"
 import * as Preset from "../Preset.js"
@@ -189,6 +191,24 @@ const indexOf = (instances: ReadonlyArray<ProviderInstance.ProviderInstance>) =>
   return index
 }
 
+// What an instance is, beyond its key: a store numbers a re-created instance from revision 1 again, and its
+// creation time is in milliseconds (a delete and a create in the same millisecond, or any two under a test clock,
+// share it), so a cached resolution is reused only for an instance that says the same. Undefined (never cached)
+// for a hand-made instance JSON cannot write.
+const contentOf = (instance: ProviderInstance.ProviderInstance): string | undefined => {
+  try {
+    return JSON.stringify([
+      instance.type,
+      instance.name ?? null,
+      instance.settings,
+      instance.credentials.apiKeys?.map(Redacted.value) ?? null,
+      Option.getOrNull(Option.map(Option.fromNullable(instance.credentials.basicAuthPassword), Redacted.value))
+    ])
+  } catch {
+    return undefined
+  }
+}
+
 /**
  * A cache of resolved call instances, holding at most `bound` of them: the least recently used is dropped first
  * (an old revision is never asked for again, so it ages out).
@@ -198,7 +218,10 @@ export const makeCache = (
   policy: UrlPolicy.UrlPolicy,
   bound = 1024
 ): Cache => {
-  const resolved = new Map<string, Either.Either<Entry, WebSearchError.Unavailable>>()
+  const resolved = new Map<
+    string,
+    { readonly content: string; readonly entry: Either.Either<Entry, WebSearchError.Unavailable> }
+  >()
   const byObject = new WeakMap<
     ProviderInstance.ProviderInstance,
     { readonly workspace: string; readonly entry: Either.Either<Entry, WebSearchError.Unavailable> }
@@ -211,15 +234,17 @@ export const makeCache = (
       const seen = byObject.get(instance)
       if (seen !== undefined && seen.workspace === calls.workspace) return seen.entry
       const key = stateKeyOf(calls.workspace, instance)
-      let entry = resolved.get(key)
-      if (entry !== undefined) {
-        // The most recently used last, so the instances in use are the last to be dropped.
-        resolved.delete(key)
-      } else {
-        entry = fromStored(drivers, policy, calls.workspace, instance)
-        if (resolved.size >= bound) resolved.delete(resolved.keys().next().value as string)
-      }
-      resolved.set(key, entry)
+      const content = contentOf(instance)
+      if (content === undefined) return fromStored(drivers, policy, calls.workspace, instance)
+      const cached = resolved.get(key)
+      // The most recently used last, so the instances in use are the last to be dropped.
+      if (cached !== undefined) resolved.delete(key)
+      else if (resolved.size >= bound) resolved.delete(resolved.keys().next().value as string)
+      const entry =
+        cached !== undefined && cached.content === content
+          ? cached.entry
+          : fromStored(drivers, policy, calls.workspace, instance)
+      resolved.set(key, { content, entry })
       byObject.set(instance, { workspace: calls.workspace, entry })
       return entry
     }

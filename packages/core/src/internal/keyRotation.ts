@@ -1,23 +1,41 @@
 /**
  * Which API key each provider's next call takes: round-robin over its configured keys, one position per
- * provider, held in a `Ref` that the registry owns (so two registries, two applications, never share positions).
+ * provider, held by the registry (so two registries, two applications, never share positions).
+ *
+ * Positions are kept per call-state key, and a call instance's key names its workspace and revision, so every
+ * change to every workspace's instances makes a new one: the positions are bounded, the least recently used
+ * dropped first. A dropped position only starts that provider's rotation at its first key again.
  */
 import * as Effect from "effect/Effect"
-import * as HashMap from "effect/HashMap"
-import * as Option from "effect/Option"
-import * as Ref from "effect/Ref"
 
 /** The rotation of one registry's providers. */
 export interface KeyRotation {
   /** The position of the key to use now among `count` keys (`count` > 0), advancing the provider's position. */
   readonly next: (providerId: string, count: number) => Effect.Effect<number>
+  /** How many positions are held (at most the bound). */
+  readonly size: () => number
 }
 
+/** The most positions a rotation holds by default. */
+export const defaultBound = 4096
+
+/** A rotation with every provider at its first key, holding at most `bound` positions. */
+export const makeBounded = (bound: number = defaultBound): Effect.Effect<KeyRotation> =>
+  Effect.sync(() => {
+    // A Map iterates in insertion order: re-inserting on use keeps the least recently used first.
+    const positions = new Map<string, number>()
+    return {
+      next: (providerId, count) =>
+        Effect.sync(() => {
+          const position = (positions.get(providerId) ?? 0) % count
+          positions.delete(providerId)
+          positions.set(providerId, (position + 1) % count)
+          if (positions.size > bound) positions.delete(positions.keys().next().value as string)
+          return position
+        }),
+      size: () => positions.size
+    }
+  })
+
 /** A rotation with every provider at its first key. */
-export const make: Effect.Effect<KeyRotation> = Effect.map(Ref.make(HashMap.empty<string, number>()), (positions) => ({
-  next: (providerId, count) =>
-    Ref.modify(positions, (map) => {
-      const position = Option.getOrElse(HashMap.get(map, providerId), () => 0) % count
-      return [position, HashMap.set(map, providerId, (position + 1) % count)]
-    })
-}))
+export const make: Effect.Effect<KeyRotation> = makeBounded()

@@ -48,7 +48,13 @@ export const parse = (
     } catch {
       return Either.left(invalid(name, "is not a valid postgres:// URL"))
     }
-    const password = decodeURIComponent(parsed.password)
+    let password: string
+    try {
+      password = decodeURIComponent(parsed.password)
+    } catch {
+      // Never the value: it is the password.
+      return Either.left(invalid(name, "has a password that is not URL-encoded (write % as %25)"))
+    }
     const shown = new URL(parsed.href)
     if (shown.password !== "") shown.password = "***"
     shown.search = ""
