@@ -188,9 +188,12 @@ export const memory: Effect.Effect<ProviderStore.Service> = Effect.sync(() => {
       return next
     })
   return {
+    // Reads never make a workspace's map: asking about any number of workspaces keeps memory where it was.
     list: (workspace) =>
-      Effect.sync(() => Array.from(of(workspace).values()).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))),
-    get: (workspace, id) => Effect.sync(() => Option.fromNullable(of(workspace).get(id))),
+      Effect.sync(() =>
+        Array.from(workspaces.get(workspace)?.values() ?? []).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+      ),
+    get: (workspace, id) => Effect.sync(() => Option.fromNullable(workspaces.get(workspace)?.get(id))),
     create: (workspace, input) =>
       Effect.gen(function* () {
         if (of(workspace).has(input.id)) return yield* Effect.fail(exists(workspace, input.id))

@@ -836,6 +836,39 @@ describe("SafeTransport", () => {
       })
     )
 
+    it.scopedLive("reads a CONNECT reply trickled in pieces, its end split across them", () =>
+      Effect.gen(function* () {
+        // Pieces of 3 bytes split the blank line ending the head; the connector searches only the new bytes.
+        const proxy = yield* Support.serveProxy({ trickle: 3, extraHead: "x-padding: " + "p".repeat(200) + "\r\n" })
+        const server = yield* Support.serve(page("trickled tunnel"))
+        const t = yield* setup(
+          { allowHosts: [`allowed.test:${server.port}`, `127.0.0.1:${proxy.port}`] },
+          { "allowed.test": ["127.0.0.1"] },
+          { proxy: `http://127.0.0.1:${proxy.port}` }
+        )
+        const response = yield* t.transport.request({ url: `http://allowed.test:${server.port}/` })
+        expect(Buffer.from(response.body).toString()).toBe("trickled tunnel")
+        expect(proxy.targets).toEqual([`127.0.0.1:${server.port}`])
+      })
+    )
+
+    it.scopedLive("refuses a CONNECT reply head over 16 KiB", () =>
+      Effect.gen(function* () {
+        const proxy = yield* Support.serveProxy({
+          trickle: 1024,
+          extraHead: "x-padding: " + "p".repeat(17_000) + "\r\n"
+        })
+        const server = yield* Support.serve(page("never"))
+        const t = yield* setup(
+          { allowHosts: [`allowed.test:${server.port}`, `127.0.0.1:${proxy.port}`] },
+          { "allowed.test": ["127.0.0.1"] },
+          { proxy: `http://127.0.0.1:${proxy.port}` }
+        )
+        const error = yield* Effect.flip(t.transport.request({ url: `http://allowed.test:${server.port}/` }))
+        expect(error.message).toContain("oversized")
+      })
+    )
+
     it.scopedLive("still refuses a target that resolves to a non-public address, without asking the proxy", () =>
       Effect.gen(function* () {
         const proxy = yield* Support.serveProxy()

@@ -114,7 +114,10 @@ const tunnel = (
     },
     (error, socket) => {
       if (error !== null || socket === null) return done(error ?? new Error("proxy connection failed"), null)
-      let head = Buffer.alloc(0)
+      // The reply head is copied once into a buffer of the cap, and its end is searched only in the new bytes (and
+      // the 3 before them), so a reply trickled in one-byte chunks costs linear time, not a concat per chunk.
+      const head = Buffer.allocUnsafe(maxProxyHead)
+      let filled = 0
       let settled = false
       const finish = (failure: Error | null) => {
         if (settled) return
@@ -133,10 +136,13 @@ const tunnel = (
       const onError = (cause: Error) => finish(cause)
       const onClose = () => finish(new ProxyFailed("the proxy closed the connection during CONNECT", "ECONNRESET"))
       const onData = (chunk: Buffer) => {
-        head = Buffer.concat([head, chunk])
-        const end = head.indexOf("\r\n\r\n")
+        const take = Math.min(maxProxyHead - filled, chunk.length)
+        chunk.copy(head, filled, 0, take)
+        const from = Math.max(0, filled - 3)
+        filled += take
+        const end = head.subarray(0, filled).indexOf("\r\n\r\n", from)
         if (end === -1) {
-          if (head.length > maxProxyHead) finish(new ProxyFailed("the proxy sent an oversized reply", "EPROTO"))
+          if (take < chunk.length) finish(new ProxyFailed("the proxy sent an oversized reply", "EPROXY"))
           return
         }
         const status = /^HTTP\/1\.[01] (\d{3})/.exec(head.subarray(0, end).toString("latin1"))
@@ -144,7 +150,8 @@ const tunnel = (
         if (code < 200 || code > 299) {
           return finish(new ProxyFailed(`the proxy refused the tunnel (status ${code || "unreadable"})`, "EPROXY"))
         }
-        const rest = head.subarray(end + 4)
+        // What followed the head (the tunnel's first bytes) goes back to the socket, copied out of the reused buffer.
+        const rest = Buffer.concat([head.subarray(end + 4, filled), chunk.subarray(take)])
         finish(null)
         if (rest.length > 0) socket.unshift(rest)
       }

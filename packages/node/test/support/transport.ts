@@ -169,7 +169,16 @@ export const closedPort = (): Effect.Effect<number> =>
  * A minimal CONNECT proxy on 127.0.0.1: records each CONNECT target and the Proxy-Authorization it got, tunnels
  * only to loopback targets (anything else gets 403) and refuses plain requests.
  */
-export const serveProxy = (): Effect.Effect<
+export const serveProxy = (
+  options: {
+    /**
+     * Sends the CONNECT reply in pieces of this many bytes, each in its own write after a pause, with `extraHead`
+     * header text in it (the connector must find the head's end across pieces).
+     */
+    readonly trickle?: number | undefined
+    readonly extraHead?: string | undefined
+  } = {}
+): Effect.Effect<
   { readonly port: number; readonly targets: Array<string>; readonly authorizations: Array<string | undefined> },
   never,
   Scope.Scope
@@ -196,10 +205,21 @@ export const serveProxy = (): Effect.Effect<
             return
           }
           const upstream = net.connect({ host: match[1], port: Number(match[2]) }, () => {
-            client.write("HTTP/1.1 200 Connection Established\r\n\r\n")
-            if (head.length > 0) upstream.write(head)
-            upstream.pipe(client)
-            client.pipe(upstream)
+            const reply = Buffer.from(`HTTP/1.1 200 Connection Established\r\n${options.extraHead ?? ""}\r\n`)
+            const step = options.trickle ?? reply.length
+            client.setNoDelay(true)
+            const send = (from: number) => {
+              if (from >= reply.length) {
+                if (head.length > 0) upstream.write(head)
+                upstream.pipe(client)
+                client.pipe(upstream)
+                return
+              }
+              client.write(reply.subarray(from, from + step))
+              if (from + step >= reply.length) send(from + step)
+              else setTimeout(() => send(from + step), 1)
+            }
+            send(0)
           })
           sockets.add(upstream)
           upstream.on("error", () => client.destroy())
