@@ -3,8 +3,12 @@
  * addresses, ports and lists.
  */
 import { describe, expect, it } from "@effect/vitest"
+import * as UrlPolicy from "@websearch/core/UrlPolicy"
+import * as Effect from "effect/Effect"
 import * as FastCheck from "effect/FastCheck"
+import * as Logger from "effect/Logger"
 import * as NoProxy from "../src/internal/noProxy.js"
+import * as ProxyEnvironment from "../src/internal/proxyEnvironment.js"
 import * as ProxyRoute from "../src/internal/proxyRoute.js"
 
 const label = FastCheck.stringMatching(/^[a-z0-9]([a-z0-9-]{0,8}[a-z0-9])?$/)
@@ -110,5 +114,36 @@ describe("the environment's proxy for a target", () => {
           : { field: "http_proxy", url: proxyA }
       expect(chosen).toEqual(expected)
     }
+  )
+})
+
+describe("NO_PROXY entries that mean nothing", () => {
+  const junk = FastCheck.constantFrom("10.*", "host:99999", "10.0.0.0/33", "a*b.example", "[::1")
+
+  it.prop(
+    "are exactly the ones said at start, in order; every readable entry is kept",
+    [FastCheck.array(FastCheck.oneof(domain, ipv4.map(dotted), junk), { maxLength: 12 })],
+    ([entries]) => {
+      const text = entries.join(", ")
+      const bad = entries.filter((entry) => NoProxy.parse(entry).entries.length === 0)
+      expect(NoProxy.unreadable(text)).toEqual(bad.slice(0, 20))
+      expect(NoProxy.parse(text).entries).toHaveLength(entries.length - bad.length)
+    }
+  )
+
+  it.effect("are logged as a warning naming the variable when the environment is checked", () =>
+    Effect.gen(function* () {
+      const lines: Array<string> = []
+      const logger = Logger.make(({ message }) => lines.push(String(message)))
+      yield* ProxyEnvironment.validate(UrlPolicy.make({}), { NO_PROXY: "intranet.example, 10.*, host:99999" }).pipe(
+        Effect.provide(Logger.replace(Logger.defaultLogger, logger))
+      )
+      expect(lines).toEqual([expect.stringContaining('NO_PROXY: ignored "10.*", "host:99999"')])
+      lines.length = 0
+      yield* ProxyEnvironment.validate(UrlPolicy.make({}), { NO_PROXY: "intranet.example, 10.0.0.0/8" }).pipe(
+        Effect.provide(Logger.replace(Logger.defaultLogger, logger))
+      )
+      expect(lines).toEqual([])
+    })
   )
 })

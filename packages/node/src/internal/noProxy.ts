@@ -87,6 +87,19 @@ const parseEntry = (raw: string): Entry | undefined => {
   return name === "" || name.includes("*") ? undefined : { _tag: "Name", name, port }
 }
 
+/**
+ * The entries of a `NO_PROXY` text that mean nothing here (`10.*`, a port out of range, a block over /32): they are
+ * skipped, as curl skips them, and said once at start so a host the user meant to keep direct is not sent to the
+ * proxy without a word.
+ */
+export const unreadable = (text: string | undefined): ReadonlyArray<string> =>
+  text === undefined
+    ? []
+    : text
+        .split(/[\s,]+/)
+        .filter((item) => item !== "" && item !== "*" && parseEntry(item) === undefined)
+        .slice(0, 20)
+
 /** Parses the text of `NO_PROXY`. */
 export const parse = (text: string | undefined): NoProxy => {
   if (text === undefined) return none

@@ -10,6 +10,7 @@ import * as Config from "effect/Config"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
+import * as NoProxy from "./noProxy.js"
 import * as ProxyRoute from "./proxyRoute.js"
 
 /** The variables, as a record (unset ones `undefined`). */
@@ -39,5 +40,13 @@ export const validate = (
     const checked = ProxyRoute.check(policy, source)
     if (Either.isLeft(checked)) return Effect.fail(configProblem(checked.left.message))
   }
-  return Effect.void
+  // The variable read is the one `fromEnv` reads: the first of no_proxy, NO_PROXY that is set and not blank.
+  const name = (env.no_proxy?.trim() ?? "") !== "" ? "no_proxy" : "NO_PROXY"
+  const skipped = NoProxy.unreadable(env[name])
+  return skipped.length === 0
+    ? Effect.void
+    : Effect.logWarning(
+        `${name}: ignored ${skipped.map((entry) => JSON.stringify(entry.slice(0, 80))).join(", ")} (not a host name, ` +
+          "address, CIDR block or host:port); hosts they were meant to cover are reached through the proxy"
+      )
 }
