@@ -17,7 +17,7 @@
 import type * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import type * as Exit from "effect/Exit"
+import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
 
 // The clock every fiber gets by default: its `sleep` is a `setTimeout`, which this module may arm itself.
@@ -44,13 +44,16 @@ export const timeoutFail = <A, E, R, E1>(
     if (clock !== liveClock) return raced(clock, self, duration, onTimeout)
     const millis = Duration.toMillis(duration)
     return Effect.uninterruptibleMask((restore) =>
-      Effect.flatMap(Effect.fork(restore(self)), (child) =>
+      // The child runs `Effect.exit(self)`, so it never fails itself: a fiber that ends in a failure is logged by
+      // the runtime as "terminated with an unhandled error" (with the failure, which may quote a provider's
+      // answer), although its exit is handed back here, as a race's fibers never are.
+      Effect.flatMap(Effect.fork(Effect.exit(restore(self))), (child) =>
         restore(
           Effect.async<A, E | E1>((resume) => {
             let timer: ReturnType<typeof setTimeout> | undefined
-            const onExit = (exit: Exit.Exit<A, E>) => {
+            const onExit = (exit: Exit.Exit<Exit.Exit<A, E>>) => {
               clearTimeout(timer)
-              resume(exit)
+              resume(Exit.flatten(exit))
             }
             if (millis <= maxTimerMillis) {
               timer = setTimeout(() => {
