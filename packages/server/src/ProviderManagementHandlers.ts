@@ -13,7 +13,6 @@ import * as ProviderChecks from "@websearch/core/ProviderChecks"
 import * as ProviderInstance from "@websearch/core/ProviderInstance"
 import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
 import * as ProviderStore from "@websearch/core/ProviderStore"
-import * as Redaction from "@websearch/core/Redaction"
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
@@ -45,43 +44,15 @@ const otherWorkspace = (workspace: string) =>
     `no workspace "${workspace.slice(0, 64)}" for this token: a token manages only its own workspace`
   )
 
-const scrub = (url: string): string => {
-  try {
-    return Redaction.scrubUrl(new URL(url)).href
-  } catch {
-    return url
-  }
-}
-
 /**
- * The view of an instance as the API answers it: core's view (keys counted, never shown), with any password or
- * credential-named query parameter in its URLs (the proxy's, the endpoints') replaced by a placeholder.
+ * The view of an instance as the API answers it: core's view (keys counted, never shown; a proxy shown as its
+ * origin, without its credentials; a credential-named query parameter in an endpoint replaced by a placeholder).
  *
  * @since 0.2.0
  * @category constructors
  */
-export const viewOf = (instance: ProviderInstance.ProviderInstance): ProviderInstance.InstanceView => {
-  const view = ProviderInstance.view(instance)
-  const settings = view.settings
-  const capabilities = settings.capabilities
-  return {
-    ...view,
-    settings: {
-      ...settings,
-      ...(settings.proxyUrl === undefined ? {} : { proxyUrl: scrub(settings.proxyUrl) }),
-      ...(capabilities === undefined
-        ? {}
-        : {
-            capabilities: Object.fromEntries(
-              Object.entries(capabilities).map(([capability, override]) => [
-                capability,
-                override?.apiHost === undefined ? override : { ...override, apiHost: scrub(override.apiHost) }
-              ])
-            )
-          })
-    }
-  }
-}
+export const viewOf: (instance: ProviderInstance.ProviderInstance) => ProviderInstance.InstanceView =
+  ProviderInstance.view
 
 /**
  * The management group.
