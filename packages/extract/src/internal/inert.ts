@@ -45,7 +45,11 @@ export const strip = (html: string): string => {
   // `>` after it costs one search, not a read to the end of the page.
   const closes = elements.map((name) => ahead(new RegExp(`</${name}(?=[\\t\\n\\f\\r />])`, "gi")))
   const comment = ahead(/-->/g)
+  // Each memo is searched from positions that only grow: the `>` of an opening tag from the scan position, and the
+  // `>` ending an element's end tag from where that element's end tags are found (one memo per element, since one
+  // element's end tag may lie beyond where a later element starts).
   const gt = ahead(/>/g)
+  const closeGts = elements.map(() => ahead(/>/g))
   const jsonLd = ahead(/application\/ld\+json/gi)
   let out = ""
   let from = 0
@@ -67,7 +71,7 @@ export const strip = (html: string): string => {
           if (ld !== undefined && ld <= tagEnd) break
         }
         const close = next(html, closes[e], tagEnd + 1)?.end
-        end = close === undefined ? -1 : (next(html, gt, close)?.end ?? -1)
+        end = close === undefined ? -1 : (next(html, closeGts[e], close)?.end ?? -1)
         break
       }
     }
