@@ -320,6 +320,8 @@ export const make = (options?: Options): Effect.Effect<BrowserRenderer.Service, 
         yield* RenderSession.settle(session, idleMs, settleDeadline)
         if (session.overBudget()) return yield* tooLarge(where)
         const html = yield* snapshot(page, started + timeoutMs)
+        // A fetch the page started after the network went quiet may have crossed the budget while the DOM was read.
+        if (session.overBudget()) return yield* tooLarge(where)
         const url = page.url()
         if (!/^https?:/i.test(url)) {
           const failure = session.mainFailure()
