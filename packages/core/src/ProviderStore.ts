@@ -154,6 +154,32 @@ export const staleRevision = (id: InstanceId, given: number, current: number): W
   )
 
 /**
+ * The instance a create stores: revision 1, created and updated now. For stores, and for a caller that judges an
+ * instance (`ProviderRegistry.checkInstance`) before creating it.
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const newInstance = (
+  workspace: WorkspaceId,
+  input: Pick<CreateInstance, "id" | "type" | "name" | "settings" | "credentials">
+): Effect.Effect<ProviderInstance> =>
+  Effect.map(Clock.currentTimeMillis, (millis) => {
+    const at = DateTime.unsafeMake(millis)
+    return {
+      workspace,
+      id: input.id,
+      type: input.type,
+      ...(input.name === undefined ? {} : { name: input.name }),
+      settings: input.settings,
+      credentials: input.credentials,
+      revision: 1,
+      createdAt: at,
+      updatedAt: at
+    }
+  })
+
+/**
  * A store in this process's memory: for tests and for an application that manages instances itself. Nothing
  * survives the process.
  *
@@ -197,18 +223,7 @@ export const memory: Effect.Effect<ProviderStore.Service> = Effect.sync(() => {
     create: (workspace, input) =>
       Effect.gen(function* () {
         if (of(workspace).has(input.id)) return yield* Effect.fail(exists(workspace, input.id))
-        const at = yield* now
-        const instance: ProviderInstance = {
-          workspace,
-          id: input.id,
-          type: input.type,
-          ...(input.name === undefined ? {} : { name: input.name }),
-          settings: input.settings,
-          credentials: input.credentials,
-          revision: 1,
-          createdAt: at,
-          updatedAt: at
-        }
+        const instance = yield* newInstance(workspace, input)
         of(workspace).set(input.id, instance)
         bump(workspace)
         return instance

@@ -128,7 +128,7 @@ export const layer = HttpApiBuilder.group(WebSearchApi.WebSearchApi, "management
             body(request).pipe(
               Effect.flatMap(ProviderStore.decodeCreateInstance),
               Effect.tap((input) =>
-                Effect.flatMap(ProviderTypes.candidate(workspace, input), (instance) =>
+                Effect.flatMap(ProviderStore.newInstance(workspace, input), (instance) =>
                   ProviderTypes.check(registry, instance)
                 )
               ),

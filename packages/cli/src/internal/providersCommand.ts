@@ -5,11 +5,9 @@
  * instance is its view: keys counted, never shown. `set-key` reads the keys from standard input, one per line.
  */
 import * as ProviderInstance from "@websearch/core/ProviderInstance"
-import type * as ProviderStore from "@websearch/core/ProviderStore"
+import * as ProviderStore from "@websearch/core/ProviderStore"
 import * as WebSearchError from "@websearch/core/WebSearchError"
-import * as Clock from "effect/Clock"
 import * as ConfigProvider from "effect/ConfigProvider"
-import * as DateTime from "effect/DateTime"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
@@ -172,16 +170,6 @@ const printed = (command: Command, io: Io.Io, value: unknown, human: string): nu
 const viewOut = (command: Command, io: Io.Io, view: ProviderInstance.InstanceView, verb: string) =>
   printed(command, io, encodeView(view), `${verb} ${line(view)}\n`)
 
-// The instance a local create would store, for the registry to judge first.
-const candidate = (
-  workspace: ProviderInstance.WorkspaceId,
-  input: Pick<ProviderInstance.ProviderInstance, "id" | "type" | "name" | "settings" | "credentials">
-): Effect.Effect<ProviderInstance.ProviderInstance> =>
-  Effect.map(Clock.currentTimeMillis, (millis) => {
-    const at = DateTime.unsafeMake(millis)
-    return { ...input, workspace, revision: 1, createdAt: at, updatedAt: at }
-  })
-
 /** Runs the action; the exit code. */
 export const run = (
   command: Command,
@@ -223,7 +211,7 @@ export const run = (
           settings: action.settings,
           credentials: {}
         }
-        if (target._tag === "Local") yield* Effect.flatMap(candidate(workspace, input), judge)
+        if (target._tag === "Local") yield* Effect.flatMap(ProviderStore.newInstance(workspace, input), judge)
         const view =
           target._tag === "Local"
             ? ProviderInstance.view(yield* local(io.env, (store) => store.create(workspace, input)))

@@ -7,8 +7,6 @@
 import type * as ProviderInstance from "@websearch/core/ProviderInstance"
 import type * as ProviderRegistry from "@websearch/core/ProviderRegistry"
 import * as WebSearchError from "@websearch/core/WebSearchError"
-import * as Clock from "effect/Clock"
-import * as DateTime from "effect/DateTime"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 
@@ -20,30 +18,4 @@ export const check = (
   Either.match(registry.checkInstance(instance), {
     onLeft: (error) => Effect.fail(WebSearchError.requestFailed("invalid_input", error.message)),
     onRight: () => Effect.void
-  })
-
-/** The instance a create would store, for `check`. */
-export const candidate = (
-  workspace: ProviderInstance.WorkspaceId,
-  input: {
-    readonly id: string
-    readonly type: string
-    readonly name?: string | undefined
-    readonly settings: ProviderInstance.InstanceSettings
-    readonly credentials: ProviderInstance.InstanceCredentials
-  }
-): Effect.Effect<ProviderInstance.ProviderInstance> =>
-  Effect.map(Clock.currentTimeMillis, (millis) => {
-    const at = DateTime.unsafeMake(millis)
-    return {
-      workspace,
-      id: input.id,
-      type: input.type,
-      ...(input.name === undefined ? {} : { name: input.name }),
-      settings: input.settings,
-      credentials: input.credentials,
-      revision: 1,
-      createdAt: at,
-      updatedAt: at
-    }
   })
