@@ -107,6 +107,14 @@ for (const name of ["vitest-20.json", "vitest-24.json", "consumer.json"]) {
     passed += r.numPassedTests
     failed += r.numFailedTests
     skipped += r.numPendingTests + r.numTodoTests
+    // Vitest fails a run whose tests all passed when an error escaped them (an unhandled rejection, an error thrown
+    // after a test ended, a file that failed to load): the report then says success false. Count it, and say so,
+    // so the closing line never reads "0 failed" over a red run.
+    const suitesFailed = r.numFailedTestSuites ?? 0
+    if (r.success === false && r.numFailedTests === 0) {
+      console.log(`${name}: the run failed outside its tests (${suitesFailed} file(s) failed; see "Unhandled" or "FAIL" above)`)
+      failed += Math.max(1, suitesFailed)
+    }
   }
 }
 console.log(`${passed} passed, ${failed} failed` + (skipped ? `, ${skipped} skipped` : ""))
