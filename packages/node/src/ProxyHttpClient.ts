@@ -13,6 +13,9 @@
  *   local name, is refused unless `urlPolicy.allowHosts`/`allowCidrs` trusts it. An environment proxy is checked
  *   when the Layer is built (a refused or malformed one fails it, naming the variable); a call's proxy when it is
  *   used (a `RequestError` whose cause is the `RequestFailed` naming the setting).
+ * - Every new connection, to a provider or to a proxy, resolves its host once and dials an address only when every
+ *   answer passes the same policy, so a name that passed at load cannot later point at a loopback or private address
+ *   (DNS rebinding); a refusal is a `RequestError` whose cause is `RequestFailed/ssrf_rejected`.
  * - Credentials in a proxy URL (`http://user:pass@proxy.example:3128`) are sent as `Proxy-Authorization` on the
  *   CONNECT only; messages and spans name the proxy's scheme, host and port at most.
  *
@@ -28,6 +31,7 @@ import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientError from "@effect/platform/HttpClientError"
 import * as OutboundProxy from "@websearch/core/OutboundProxy"
 import * as Settings from "@websearch/core/Settings"
+import type * as SafeTransport from "./SafeTransport.js"
 import * as UrlPolicy from "@websearch/core/UrlPolicy"
 import type * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Effect from "effect/Effect"
@@ -36,7 +40,8 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import type * as Scope from "effect/Scope"
-import { Agent, ProxyAgent } from "undici"
+import { Agent, Pool, ProxyAgent } from "undici"
+import * as CheckedDial from "./internal/checkedDial.js"
 import * as DispatcherCache from "./internal/dispatcherCache.js"
 import * as ProxyEnvironment from "./internal/proxyEnvironment.js"
 import * as ProxyRoute from "./internal/proxyRoute.js"
@@ -52,6 +57,11 @@ export interface Options {
   readonly env?: Readonly<Record<string, string | undefined>> | undefined
   /** The most proxies with an open connection pool at once; default 16. */
   readonly maxProxies?: number | undefined
+  /**
+   * The resolver each new connection asks (to a provider or to a proxy) before it dials; every answer must pass the
+   * policy. Default `dns.promises.lookup(host, { all: true, verbatim: true })`.
+   */
+  readonly lookup?: SafeTransport.Lookup | undefined
 }
 
 /**
@@ -65,8 +75,10 @@ export const make = (options: Options): Effect.Effect<HttpClient.HttpClient, Web
   Effect.gen(function* () {
     const environment = options.env === undefined ? ProxyRoute.direct : ProxyRoute.fromEnv(options.env)
     if (options.env !== undefined) yield* ProxyEnvironment.validate(options.policy, options.env)
+    // Every dial, direct or to a proxy, resolves and checks its host first (internal/checkedDial.ts).
+    const connect = (label?: string) => CheckedDial.make(options.policy, options.lookup, label)
     const directAgent = yield* Effect.acquireRelease(
-      Effect.sync(() => new Agent()),
+      Effect.sync(() => new Agent({ connect: connect() })),
       (agent) => Effect.promise(() => agent.destroy().catch(() => undefined))
     )
     const proxies = DispatcherCache.make<ProxyAgent>(options.maxProxies)
@@ -80,6 +92,8 @@ export const make = (options: Options): Effect.Effect<HttpClient.HttpClient, Web
           () =>
             new ProxyAgent({
               uri: proxy.origin,
+              clientFactory: (origin, poolOptions) =>
+                new Pool(origin, { ...poolOptions, connect: connect(`the proxy ${proxy.origin}`) }),
               ...(proxy.authorization === undefined ? {} : { token: proxy.authorization })
             })
         )

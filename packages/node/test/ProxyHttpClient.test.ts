@@ -65,6 +65,47 @@ describe("ProxyHttpClient", () => {
     })
   )
 
+  it.scopedLive(
+    "every dial resolves and checks its host: a name that resolves to loopback is refused, direct or as a proxy",
+    () =>
+      Effect.gen(function* () {
+        const proxy = yield* startProxy
+        const server = yield* LocalServer.start({ "/": { body: "ok" } })
+        // Both names pass the policy by name (they look public) and resolve to 127.0.0.1: DNS rebinding.
+        const lookups: Array<string> = []
+        const lookup = (hostname: string) => {
+          lookups.push(hostname)
+          return Promise.resolve([{ address: "127.0.0.1", family: 4 }])
+        }
+        const strict = yield* ProxyHttpClient.make({
+          policy: UrlPolicy.make({ allowHosts: [`127.0.0.1:${server.port}`] }),
+          lookup
+        })
+        const proxied = yield* Effect.flip(
+          strict.get(server.url("/")).pipe(withCallProxy(`http://proxy.rebind.example:${proxy.port}`))
+        )
+        expect((proxied.cause as WebSearchError.RequestFailed).reason).toBe("ssrf_rejected")
+        expect((proxied.cause as WebSearchError.RequestFailed).message).toContain(
+          `the proxy http://proxy.rebind.example:${proxy.port}: proxy.rebind.example resolved to 127.0.0.1`
+        )
+        expect(proxy.targets).toEqual([])
+        const direct = yield* Effect.flip(strict.get(`http://api.rebind.example:${server.port}/`))
+        expect((direct.cause as WebSearchError.RequestFailed).reason).toBe("ssrf_rejected")
+        expect(server.hits).toEqual([])
+        expect(lookups).toEqual(["proxy.rebind.example", "api.rebind.example"])
+        // Trusted by name, the same proxy is dialled at the address its name resolves to.
+        const trusting = yield* ProxyHttpClient.make({
+          policy: UrlPolicy.make({ allowHosts: [`127.0.0.1:${server.port}`, "proxy.rebind.example"] }),
+          lookup
+        })
+        const response = yield* trusting
+          .get(server.url("/"))
+          .pipe(withCallProxy(`http://proxy.rebind.example:${proxy.port}`))
+        expect(yield* response.text).toBe("ok")
+        expect(proxy.targets).toEqual([`127.0.0.1:${server.port}`])
+      })
+  )
+
   it.scopedLive("a bad call proxy URL fails typed, naming the field", () =>
     Effect.gen(function* () {
       const client = yield* ProxyHttpClient.make({ policy: UrlPolicy.make({}) })
