@@ -54,6 +54,13 @@ const otherWorkspace = (workspace: string) =>
 export const viewOf: (instance: ProviderInstance.ProviderInstance) => ProviderInstance.InstanceView =
   ProviderInstance.view
 
+const full = (workspace: ProviderInstance.WorkspaceId) =>
+  WebSearchError.requestFailed(
+    "conflict",
+    `workspace "${workspace}" has as many provider instances as the server allows (maxInstancesPerWorkspace); ` +
+      "remove one first"
+  )
+
 /**
  * The management group.
  *
@@ -130,6 +137,13 @@ export const layer = HttpApiBuilder.group(WebSearchApi.WebSearchApi, "management
               Effect.tap((input) =>
                 Effect.flatMap(ProviderStore.newInstance(workspace, input), (instance) =>
                   ProviderTypes.check(registry, instance)
+                )
+              ),
+              // Counted before the create: concurrent creates can pass the count together, so the cap can be
+              // crossed by at most the requests in flight (each of them rate-limited), never without bound.
+              Effect.tap(() =>
+                Effect.flatMap(store.list(workspace), (instances) =>
+                  instances.length < config.maxInstancesPerWorkspace ? Effect.void : Effect.fail(full(workspace))
                 )
               ),
               Effect.flatMap((input) => store.create(workspace, input))

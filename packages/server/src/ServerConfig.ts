@@ -82,16 +82,26 @@ export interface Options {
   readonly maxBodyBytes?: number | undefined
   /** Requests each token may make per `window`; `false` or `0` disables the limit. */
   readonly rateLimit?: { readonly limit: number; readonly window: Duration.DurationInput } | false | undefined
+  /**
+   * The most provider instances a workspace may keep through the management API (default 100): a create beyond it
+   * fails `RequestFailed/conflict` (409), so one workspace's admin cannot grow the store, or the instances every
+   * call of the workspace loads, without bound.
+   *
+   * @since 0.2.0
+   */
+  readonly maxInstancesPerWorkspace?: number | undefined
 }
 
 /**
- * Defaults: 64 KiB bodies (a full request is a few KiB at most) and 600 requests per minute per token.
+ * Defaults: 64 KiB bodies (a full request is a few KiB at most), 600 requests per minute per token and 100 provider
+ * instances per workspace.
  *
  * @since 0.1.0
  * @category constants
  */
 export const defaults = {
   maxBodyBytes: 64 * 1024,
+  maxInstancesPerWorkspace: 100,
   rateLimit: { limit: 600, window: Duration.minutes(1) }
 } as const
 
@@ -126,6 +136,8 @@ export declare namespace ServerConfig {
     readonly insecureNoAuth: boolean
     readonly maxBodyBytes: number
     readonly rateLimit: Option.Option<{ readonly limit: number; readonly window: Duration.Duration }>
+    /** @since 0.2.0 */
+    readonly maxInstancesPerWorkspace: number
   }
 }
 
@@ -219,6 +231,10 @@ export const make = (options: Options = {}): Effect.Effect<ServerConfig.Service,
     if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes < 1024 || maxBodyBytes > 16 * 1024 * 1024) {
       return Effect.fail(invalid(`maxBodyBytes must be an integer from 1024 to 16777216 (got ${maxBodyBytes})`))
     }
+    const maxInstances = options.maxInstancesPerWorkspace ?? defaults.maxInstancesPerWorkspace
+    if (!Number.isSafeInteger(maxInstances) || maxInstances < 1 || maxInstances > 10_000) {
+      return Effect.fail(invalid(`maxInstancesPerWorkspace must be an integer from 1 to 10000 (got ${maxInstances})`))
+    }
     const limit = options.rateLimit === undefined ? defaults.rateLimit : options.rateLimit
     if (limit !== false && (!Number.isSafeInteger(limit.limit) || limit.limit < 0)) {
       return Effect.fail(invalid(`rateLimit.limit must be a whole number, 0 to disable (got ${limit.limit})`))
@@ -232,6 +248,7 @@ export const make = (options: Options = {}): Effect.Effect<ServerConfig.Service,
       tokenScopes: grants.map((grant) => grant.scope),
       insecureNoAuth,
       maxBodyBytes,
+      maxInstancesPerWorkspace: maxInstances,
       rateLimit:
         limit === false || limit.limit === 0 || Option.isNone(window)
           ? Option.none()
@@ -261,6 +278,7 @@ export const fromConfig = (options: Options = {}): Effect.Effect<Options, WebSea
     const maxBodyBytes = yield* Config.option(Config.integer("WEBSEARCH_SERVER_MAX_BODY_BYTES"))
     const limit = yield* Config.option(Config.integer("WEBSEARCH_SERVER_RATE_LIMIT"))
     const window = yield* Config.option(Config.duration("WEBSEARCH_SERVER_RATE_WINDOW"))
+    const maxInstances = yield* Config.option(Config.integer("WEBSEARCH_SERVER_MAX_PROVIDER_INSTANCES"))
     const insecure = yield* Config.withDefault(Config.boolean("WEBSEARCH_INSECURE_NO_AUTH"), false)
     const fromEnv = Option.getOrElse(tokens, () => [])
     const rateLimit =
@@ -276,6 +294,7 @@ export const fromConfig = (options: Options = {}): Effect.Effect<Options, WebSea
       tokens: [...fromEnv, ...(options.tokens ?? [])],
       insecureNoAuth: options.insecureNoAuth ?? insecure,
       maxBodyBytes: options.maxBodyBytes ?? Option.getOrUndefined(maxBodyBytes),
+      maxInstancesPerWorkspace: options.maxInstancesPerWorkspace ?? Option.getOrUndefined(maxInstances),
       rateLimit
     }
   }).pipe(

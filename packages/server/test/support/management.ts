@@ -12,6 +12,7 @@ import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
 import * as LogLevel from "effect/LogLevel"
 import type * as Scope from "effect/Scope"
+import type * as WebSearchServer from "../../src/WebSearchServer.js"
 import * as Support from "./server.js"
 
 /** Tokens, each long enough for the server's rules. */
@@ -79,9 +80,10 @@ export const capturedLogs = () => {
 /** Starts a server with the workspace tokens and a provider store (or none). */
 export const start = (
   services: Layer.Layer<WebSearch.WebSearch | Settings.Settings, WebSearchError.Unavailable>,
-  store: Layer.Layer<ProviderStore.ProviderStore, WebSearchError.Unavailable> | undefined
+  store: Layer.Layer<ProviderStore.ProviderStore, WebSearchError.Unavailable> | undefined,
+  options: WebSearchServer.Options = {}
 ): Effect.Effect<string, WebSearchError.Unavailable, Scope.Scope> =>
   Support.start(
-    { tokens: tokenOptions, logRequests: true, ...(store === undefined ? {} : { providerStore: store }) },
+    { tokens: tokenOptions, logRequests: true, ...(store === undefined ? {} : { providerStore: store }), ...options },
     services
   )
