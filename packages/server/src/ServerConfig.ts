@@ -11,7 +11,8 @@
  *
  * Environment keys: `WEBSEARCH_API_TOKENS` (comma-separated entries as above), `WEBSEARCH_SERVER_MAX_BODY_BYTES`,
  * `WEBSEARCH_SERVER_RATE_LIMIT` (requests per window and token, `0` disables), `WEBSEARCH_SERVER_RATE_WINDOW`
- * (a duration such as `1 minute`), `WEBSEARCH_INSECURE_NO_AUTH` (`true` to serve without tokens).
+ * (a duration such as `1 minute`), `WEBSEARCH_SERVER_MAX_PROVIDER_INSTANCES` (per workspace, default 100),
+ * `WEBSEARCH_INSECURE_NO_AUTH` (`true` to serve without tokens).
  *
  * @since 0.1.0
  */
