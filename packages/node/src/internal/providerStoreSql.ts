@@ -263,9 +263,33 @@ export const make = (
 export const rotate = (context: Context): Effect.Effect<number, WebSearchError.Unavailable, SqlClient.SqlClient> =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
+    const { target, timeout } = context
+    let rotated = 0
+    // In pages in key order, so memory stays one page whatever the store holds.
+    let after: { readonly workspace: string; readonly id: string } | undefined = undefined
+    while (true) {
+      const from: { readonly workspace: string; readonly id: string } | undefined = after
+      const rows: ReadonlyArray<Row> = yield* SqlDatabase.bounded(
+        target,
+        timeout,
+        sql<Row>`SELECT * FROM websearch_provider_instances
+          ${from === undefined ? sql`` : sql`WHERE workspace > ${from.workspace} OR (workspace = ${from.workspace} AND id > ${from.id})`}
+          ORDER BY workspace, id LIMIT ${rotatePage}`
+      )
+      const last = rows[rows.length - 1]
+      if (last === undefined) break
+      after = { workspace: last.workspace, id: last.id }
+      rotated += yield* rotateRows(context, sql, rows)
+    }
+    return rotated
+  })
+
+const rotatePage = 100
+
+const rotateRows = (context: Context, sql: SqlClient.SqlClient, rows: ReadonlyArray<Row>) =>
+  Effect.gen(function* () {
     const { keys, target, timeout } = context
     const current = keys.current.id
-    const rows = yield* SqlDatabase.bounded(target, timeout, sql<Row>`SELECT * FROM websearch_provider_instances`)
     let rotated = 0
     for (const row of rows) {
       if (SecretBox.sealedKeyId(row.settings) === current && SecretBox.sealedKeyId(row.credentials) === current) {
