@@ -292,7 +292,18 @@ fetch("/hang").catch(() => undefined)</script>`),
           })
         )
         const { transport } = yield* transportFor([`127.0.0.1:${site.port}`])
-        const renderer = yield* BrowserRenderer.make({ maxPageBytes: 100 * 1024, maxRequests: 5, timeout: "3 seconds" })
+        // A long timeout for the pages that must not time out (a busy machine loads them slowly), a short one for
+        // the page that must.
+        const renderer = yield* BrowserRenderer.make({
+          maxPageBytes: 100 * 1024,
+          maxRequests: 5,
+          timeout: "20 seconds"
+        })
+        const impatient = yield* BrowserRenderer.make({
+          maxPageBytes: 100 * 1024,
+          maxRequests: 5,
+          timeout: "3 seconds"
+        })
 
         const heavy = yield* Effect.flip(renderer.render({ url: `${site.origin}/heavy`, transport }))
         expect(heavy._tag).toBe("RequestFailed")
@@ -307,11 +318,11 @@ fetch("/hang").catch(() => undefined)</script>`),
         // A snapshot at all shows the stalled sub-resource did not hold the page: waiting on it would be a timeout.
         expect(stalled.html).toContain("Visible before the stall")
 
-        const blocking = yield* Effect.flip(renderer.render({ url: `${site.origin}/blocking`, transport }))
+        const blocking = yield* Effect.flip(impatient.render({ url: `${site.origin}/blocking`, transport }))
         expect(blocking._tag).toBe("RequestFailed")
         expect(blocking.reason).toBe("timeout")
       }),
-    30_000
+    90_000
   )
 
   it.scopedLive(
