@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { spawnSync } from "node:child_process"
+import { spawn } from "node:child_process"
 import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -12,14 +12,25 @@ const guard = fileURLToPath(new URL("../../../test-support/loopbackGuard.js", im
 // Only what the command may read: no provider keys or defaults leak in from the developer's shell.
 const baseEnv = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "" }
 
-const websearch = (args: ReadonlyArray<string>, env: Record<string, string> = {}) => {
-  const result = spawnSync(process.execPath, ["--import", guard, bin, ...args], {
-    env: { ...baseEnv, ...env },
-    encoding: "utf8",
-    timeout: 60_000
+// Asynchronous on purpose: a spawnSync blocks the test worker for the whole run of the command, and a worker
+// blocked for 60 s misses vitest's own messages (its RPC times out and fails a run whose tests all passed).
+const websearch = (
+  args: ReadonlyArray<string>,
+  env: Record<string, string> = {}
+): Promise<{ readonly code: number | null; readonly stdout: string; readonly stderr: string }> =>
+  new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", guard, bin, ...args], {
+      env: { ...baseEnv, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+      timeout: 60_000
+    })
+    let stdout = ""
+    let stderr = ""
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk))
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk))
+    child.on("error", reject)
+    child.on("close", (code) => resolve({ code, stdout, stderr }))
   })
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr }
-}
 
 const json = (stdout: string): Record<string, unknown> => {
   const lines = stdout.trim().split("\n")
@@ -35,22 +46,22 @@ const tempFile = (content: string): string => {
 }
 
 describe("websearch as a process", () => {
-  it("--help prints usage and exits 0", () => {
-    const { code, stdout } = websearch(["--help"])
+  it("--help prints usage and exits 0", async () => {
+    const { code, stdout } = await websearch(["--help"])
     expect(code).toBe(0)
     expect(stdout).toContain("websearch search KEYWORD...")
     expect(stdout).toContain("--json")
   })
 
-  it("--version prints the package version", () => {
-    const { code, stdout } = websearch(["--version"])
+  it("--version prints the package version", async () => {
+    const { code, stdout } = await websearch(["--version"])
     expect(code).toBe(0)
     expect(stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/)
   })
 
-  it("human output of a failure goes to stderr, stdout stays empty", () => {
+  it("human output of a failure goes to stderr, stdout stays empty", async () => {
     // A loopback URL that is not allowlisted: refused by the URL policy before anything is sent.
-    const { code, stdout, stderr } = websearch(["fetch", "http://127.0.0.1:9/"])
+    const { code, stdout, stderr } = await websearch(["fetch", "http://127.0.0.1:9/"])
     expect(code).toBe(1)
     expect(stdout).toBe("")
     expect(stderr).toContain("RequestFailed/ssrf_rejected")
@@ -58,8 +69,8 @@ describe("websearch as a process", () => {
   })
 
   // Issue 21: a request left with no valid input is a usage error (exit 2) that names what is wrong with each input.
-  it("an invalid URL as the only input is a usage error naming the scheme rule", () => {
-    const { code, stdout } = websearch(["fetch", "ftp://example.com/file", "--json"])
+  it("an invalid URL as the only input is a usage error naming the scheme rule", async () => {
+    const { code, stdout } = await websearch(["fetch", "ftp://example.com/file", "--json"])
     expect(code).toBe(2)
     const out = json(stdout)
     expect(out.error).toMatchObject({ _tag: "UsageError", reason: "usage" })
@@ -67,8 +78,8 @@ describe("websearch as a process", () => {
   })
 
   // Issue 21: --max-results out of range is a usage error (exit 2) naming the flag.
-  it("--max-results out of range is a usage error naming the flag", () => {
-    const { code, stdout } = websearch(["search", "x", "--max-results", "99", "--json"])
+  it("--max-results out of range is a usage error naming the flag", async () => {
+    const { code, stdout } = await websearch(["search", "x", "--max-results", "99", "--json"])
     expect(code).toBe(2)
     const out = json(stdout)
     expect(out.error).toMatchObject({ _tag: "UsageError", reason: "usage" })
@@ -82,19 +93,19 @@ describe("websearch as a process", () => {
     [["search", "x", "--bogus"], "bogus"],
     [["fetch", "https://a.example", "--max-results", "3"], "does not apply"],
     [["check"], "exactly one provider"]
-  ])("usage error %j exits 2 with a JSON error under --json", (args, fragment) => {
-    const plain = websearch(args)
+  ])("usage error %j exits 2 with a JSON error under --json", async (args, fragment) => {
+    const plain = await websearch(args)
     expect(plain.code).toBe(2)
     expect(plain.stderr).toContain(fragment)
-    const structured = websearch([...args, "--json"])
+    const structured = await websearch([...args, "--json"])
     expect(structured.code).toBe(2)
     const out = json(structured.stdout)
     expect(out).toMatchObject({ ok: false, error: { _tag: "UsageError", reason: "usage" }, failures: [] })
   })
 
-  it("providers --json lists every composed provider with key counts, never a key", () => {
+  it("providers --json lists every composed provider with key counts, never a key", async () => {
     const secret = "tvly-SECRET-do-not-print-123456"
-    const { code, stdout, stderr } = websearch(["providers", "--json"], {
+    const { code, stdout, stderr } = await websearch(["providers", "--json"], {
       TAVILY_API_KEY: `${secret},second-key-abcdef`
     })
     expect(code).toBe(0)
@@ -115,8 +126,8 @@ describe("websearch as a process", () => {
     expect(duckduckgo?.defaultFor).toEqual(["searchKeywords"])
   })
 
-  it("providers --provider ID shows one provider in human form", () => {
-    const { code, stdout } = websearch(["providers", "--provider", "jina"])
+  it("providers --provider ID shows one provider in human form", async () => {
+    const { code, stdout } = await websearch(["providers", "--provider", "jina"])
     expect(code).toBe(0)
     expect(stdout).toContain("jina")
     expect(stdout).toContain("https://r.jina.ai")
@@ -127,8 +138,8 @@ describe("websearch as a process", () => {
     [["providers", "--provider", "Not An Id"]],
     [["check", "Not An Id"]],
     [["providers", "--provider", "nope"]]
-  ])("an unknown or malformed provider id %j is Unavailable/unknown_provider, exit 1", (args) => {
-    const { code, stdout } = websearch([...args, "--json"])
+  ])("an unknown or malformed provider id %j is Unavailable/unknown_provider, exit 1", async (args) => {
+    const { code, stdout } = await websearch([...args, "--json"])
     expect(code).toBe(1)
     expect(json(stdout).error).toMatchObject({
       _tag: "Unavailable",
@@ -137,15 +148,15 @@ describe("websearch as a process", () => {
     })
   })
 
-  it("a malformed --provider on search is an invalid request naming providerId", () => {
-    const { code, stdout } = websearch(["search", "x", "--provider", "Not An Id", "--json"])
+  it("a malformed --provider on search is an invalid request naming providerId", async () => {
+    const { code, stdout } = await websearch(["search", "x", "--provider", "Not An Id", "--json"])
     expect(code).toBe(1)
     const error = json(stdout).error as { _tag: string; reason: string; message: string }
     expect(error).toMatchObject({ _tag: "RequestFailed", reason: "invalid_input" })
     expect(error.message).toContain("providerId")
   })
 
-  it("--config applies a JSON settings file, and the environment is laid over it", () => {
+  it("--config applies a JSON settings file, and the environment is laid over it", async () => {
     const path = tempFile(
       JSON.stringify({
         defaults: { searchKeywords: "tavily", fetchUrls: null },
@@ -154,49 +165,49 @@ describe("websearch as a process", () => {
         urlPolicy: { allowHosts: ["127.0.0.1:9"] }
       })
     )
-    const listed = json(websearch(["providers", "--json", "--config", path]).stdout) as {
+    const listed = json((await websearch(["providers", "--json", "--config", path])).stdout) as {
       response: Array<{ id: string; defaultFor: Array<string>; capabilities: Array<{ apiHost: string }> }>
     }
     expect(listed.response.find((r) => r.id === "tavily")?.defaultFor).toEqual(["searchKeywords"])
     expect(listed.response.find((r) => r.id === "jina")?.capabilities[1].apiHost).toBe("http://127.0.0.1:9/reader")
 
-    const nullDefault = websearch(["fetch", "https://example.com", "--json", "--config", path])
+    const nullDefault = await websearch(["fetch", "https://example.com", "--json", "--config", path])
     expect(nullDefault.code).toBe(1)
     expect(json(nullDefault.stdout).error).toMatchObject({ _tag: "Unavailable", reason: "no_default_provider" })
 
-    const overlaid = websearch(["search", "x", "--json", "--config", path], {
+    const overlaid = await websearch(["search", "x", "--json", "--config", path], {
       WEBSEARCH_DEFAULT_SEARCH_KEYWORDS_PROVIDER: "exa"
     })
     expect(json(overlaid.stdout).error).toMatchObject({ providerId: "exa" })
   })
 
-  it("an invalid settings file fails with Unavailable/invalid_config naming the field", () => {
+  it("an invalid settings file fails with Unavailable/invalid_config naming the field", async () => {
     const path = tempFile(JSON.stringify({ providers: { tavily: { capabilities: { research: {} } } }, maxResults: 0 }))
-    const { code, stdout } = websearch(["search", "x", "--json", "--config", path])
+    const { code, stdout } = await websearch(["search", "x", "--json", "--config", path])
     expect(code).toBe(1)
     const error = json(stdout).error as { _tag: string; reason: string; message: string }
     expect(error).toMatchObject({ _tag: "Unavailable", reason: "invalid_config" })
     expect(error.message).toContain("maxResults")
   })
 
-  it("a settings file that is not JSON names the file", () => {
+  it("a settings file that is not JSON names the file", async () => {
     const path = tempFile("{ not json")
-    const { code, stdout } = websearch(["providers", "--json", "--config", path])
+    const { code, stdout } = await websearch(["providers", "--json", "--config", path])
     expect(code).toBe(1)
     const error = json(stdout).error as { reason: string; message: string }
     expect(error.reason).toBe("invalid_config")
     expect(error.message).toContain(path)
   })
 
-  it("WEBSEARCH_CONFIG names the settings file when --config is absent", () => {
+  it("WEBSEARCH_CONFIG names the settings file when --config is absent", async () => {
     const path = tempFile(JSON.stringify({ defaults: { searchKeywords: "brave" } }))
-    const { stdout } = websearch(["search", "x", "--json"], { WEBSEARCH_CONFIG: path })
+    const { stdout } = await websearch(["search", "x", "--json"], { WEBSEARCH_CONFIG: path })
     expect(json(stdout).error).toMatchObject({ providerId: "brave" })
   })
 
-  it("check reports each capability and exits 1 when one fails", () => {
+  it("check reports each capability and exits 1 when one fails", async () => {
     // The Reader is keyless, so it is pointed at a closed loopback port: nothing leaves the machine.
-    const { code, stdout } = websearch(["check", "jina", "--json", "--allow-host", "127.0.0.1:9"], {
+    const { code, stdout } = await websearch(["check", "jina", "--json", "--allow-host", "127.0.0.1:9"], {
       JINA_FETCH_URLS_API_HOST: "http://127.0.0.1:9"
     })
     expect(code).toBe(1)

@@ -79,23 +79,31 @@ export const start = (): Effect.Effect<Postgres, never, Scope.Scope> =>
       }
       const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", LANG: "C.UTF-8", LC_ALL: "C.UTF-8" }
       const ids = user === undefined ? {} : { uid: user.uid, gid: user.gid }
-      const init = spawnSync(
-        join(bin, "initdb"),
-        [
-          "-D",
-          data,
-          "-U",
-          "websearch",
-          "-A",
-          "scram-sha-256",
-          `--pwfile=${join(dir, "pwfile")}`,
-          "-E",
-          "UTF8",
-          "--no-sync"
-        ],
-        { cwd: dir, env, encoding: "utf8", ...ids }
-      )
-      if (init.status !== 0) throw new Error(`initdb failed (${init.status}):\n${init.stdout}\n${init.stderr}`)
+      // Asynchronous: a spawnSync would block the test worker for all of initdb (vitest's RPC times out past 60 s).
+      const init = await new Promise<{ status: number | null; output: string }>((resolve, reject) => {
+        const child = spawn(
+          join(bin, "initdb"),
+          [
+            "-D",
+            data,
+            "-U",
+            "websearch",
+            "-A",
+            "scram-sha-256",
+            `--pwfile=${join(dir, "pwfile")}`,
+            "-E",
+            "UTF8",
+            "--no-sync"
+          ],
+          { cwd: dir, env, stdio: ["ignore", "pipe", "pipe"], ...ids }
+        )
+        let output = ""
+        child.stdout.setEncoding("utf8").on("data", (chunk: string) => (output += chunk))
+        child.stderr.setEncoding("utf8").on("data", (chunk: string) => (output += chunk))
+        child.on("error", reject)
+        child.on("close", (status) => resolve({ status, output }))
+      })
+      if (init.status !== 0) throw new Error(`initdb failed (${init.status}):\n${init.output}`)
       const port = await freePort()
       const child = spawn(
         join(bin, "postgres"),
