@@ -13,6 +13,7 @@ import * as HtmlDocument from "./internal/htmlDocument.js"
 import * as Inert from "./internal/inert.js"
 import * as Lead from "./internal/lead.js"
 import * as Nesting from "./internal/nesting.js"
+import * as TagWalk from "./internal/tagWalk.js"
 
 /**
  * @since 0.1.0
@@ -172,7 +173,9 @@ const article = (
   }
   try {
     // The serializer hands back the element itself: rendering it directly saves a serialize + re-parse.
-    const parsed = new Readability<Element>(doc, { serializer: (node) => node as Element, keepClasses: true }).parse()
+    const reader = new Readability<Element>(doc, { serializer: (node) => node as Element, keepClasses: true })
+    TagWalk.install(reader)
+    const parsed = reader.parse()
     if (parsed === null) return { node: undefined, title: undefined, meta: {} }
     const or = (s: string | null | undefined) =>
       s === null || s === undefined || s.trim() === "" ? undefined : s.trim()
