@@ -16,12 +16,18 @@ const SHOW_ELEMENT = 1
 export const withTags = (root: Node, tagNames: ReadonlyArray<string>): Array<Element> => {
   const doc = root.nodeType === DOCUMENT ? (root as Document) : root.ownerDocument
   if (doc === null || (root.nodeType !== ELEMENT && root.nodeType !== DOCUMENT)) return []
-  const wanted = new Set(tagNames.map((name) => name.toLowerCase()))
+  // Both cases up front, so a miss (the common case) costs one lookup: the HTML parser lowers every tag name, and
+  // Readability names what it creates in upper case; no element of a page has a name in mixed case.
+  const wanted = new Set<string>()
+  for (const name of tagNames) {
+    wanted.add(name.toLowerCase())
+    wanted.add(name.toUpperCase())
+  }
   const out: Array<Element> = []
   const walker = doc.createTreeWalker(root, SHOW_ELEMENT)
   for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
     const name = (node as Element).localName
-    if (wanted.has(name) || wanted.has(name.toLowerCase())) out.push(node as Element)
+    if (wanted.has(name)) out.push(node as Element)
   }
   return out
 }
