@@ -151,12 +151,53 @@ export const isCaption = (
   return words.some((t) => captionTokens.has(t))
 }
 
+// Elements whose text is set apart from what surrounds them: the indentation between them is not in the page's
+// text (see `blankRuns.ts`), so reading their text puts the space in.
+const separated = new Set([
+  "p",
+  "div",
+  "li",
+  "ul",
+  "ol",
+  "dl",
+  "dt",
+  "dd",
+  "h1",
+  "h2",
+  "h3",
+  "h4",
+  "h5",
+  "h6",
+  "section",
+  "article",
+  "header",
+  "footer",
+  "aside",
+  "nav",
+  "table",
+  "tr",
+  "td",
+  "th",
+  "blockquote",
+  "figure",
+  "figcaption",
+  "br",
+  "hr",
+  "P",
+  "DIV"
+])
+
 /** Plain text of a subtree with whitespace collapsed, iteratively and at most `max` characters. */
 const textOf = (root: Node, max: number): string => {
   let out = ""
-  const stack: Array<Node> = [root]
+  // `null`: the end of a separated element.
+  const stack: Array<Node | null> = [root]
   while (stack.length > 0 && out.length < max) {
     const node = stack.pop()!
+    if (node === null) {
+      out += " "
+      continue
+    }
     if (node.nodeType === TEXT) {
       // A blank node (indentation between tags) counts as the one space it collapses to, not toward `max`.
       const data = (node as CharacterData).data
@@ -164,6 +205,10 @@ const textOf = (root: Node, max: number): string => {
       continue
     }
     if (node.nodeType !== ELEMENT) continue
+    if (node !== root && separated.has((node as Element).localName)) {
+      out += " "
+      stack.push(null)
+    }
     for (let c = node.lastChild; c !== null; c = c.previousSibling) stack.push(c)
   }
   return out.slice(0, max).replace(/\s+/g, " ").trim()
