@@ -14,6 +14,7 @@ import * as HtmlDocument from "./internal/htmlDocument.js"
 import * as Inert from "./internal/inert.js"
 import * as Lead from "./internal/lead.js"
 import * as Nesting from "./internal/nesting.js"
+import * as Prompts from "./internal/prompts.js"
 import * as TagWalk from "./internal/tagWalk.js"
 
 /**
@@ -204,7 +205,12 @@ const before: ReadonlyArray<Boilerplate.Rule> = [
   Boilerplate.captionRule,
   Boilerplate.trailingRule
 ]
-const after: ReadonlyArray<Boilerplate.Rule> = [Boilerplate.linkRule, Boilerplate.sectionRule, Boilerplate.headRule]
+const after: ReadonlyArray<Boilerplate.Rule> = [
+  Boilerplate.linkRule,
+  Boilerplate.sectionRule,
+  Boilerplate.headRule,
+  Prompts.promptRule
+]
 
 /**
  * Extracts the main content of an HTML page as markdown. Synchronous and CPU-bound: call it from a worker for
