@@ -224,3 +224,48 @@ describe("Title, byline and dateline at the top", () => {
     expect(result.markdown).toContain("On 30 November 2026 the harbour reopened")
   })
 })
+
+describe("Prompts to the reader", () => {
+  it("drops short blocks that open with a stock prompt, keeping prose that only mentions the same words", () => {
+    const prompts = [
+      "<p>War der Artikel nützlich?</p>",
+      "<div>Möchten Sie weiterlesen?</div>",
+      "<p>Ja. Ich bin Abonnent.</p>",
+      "<p>To view the full story, please subscribe to the Harbour Times.</p>",
+      "<p>Never miss the latest news by signing up to our newsletter.</p>",
+      "<span>- Anzeige -</span>",
+      "<p>Lade weitere Inhalte</p>",
+      "<p>Externer Inhalt</p>",
+      "<h3>Keine Kommentare</h3>",
+      "<p>LEA TAMBIÉN: El puerto abre de noche</p>",
+      "<p>We want to hear what you think about this article.</p>",
+      "<p>Follow the Harbour Times on Twitter and Instagram.</p>"
+    ]
+    const keep = [
+      "<p>Readers who subscribe to the harbour newsletter hear of the night shift first, the union says.</p>",
+      `<p>Keine Kommentare wollte der Hafenmeister abgeben, als wir ihn fragten, ${"und die Kräne liefen weiter, ".repeat(8)}bis zum Morgen.</p>`,
+      "<p>Anzeigen gegen die Reederei wurden bisher nicht erstattet.</p>"
+    ]
+    const result = extract(
+      page(prose(3) + prompts.slice(0, 6).join("") + keep.join("") + prose(3, 3) + prompts.slice(6).join(""))
+    )
+    expect(result.markdown).toContain("Paragraph 5")
+    for (const gone of [
+      "nützlich",
+      "weiterlesen",
+      "Abonnent",
+      "full story",
+      "Never miss",
+      "Anzeige -",
+      "Lade",
+      "Externer",
+      "LEA",
+      "hear what you think",
+      "Follow the"
+    ])
+      expect(result.markdown).not.toContain(gone)
+    expect(result.markdown).not.toMatch(/^### Keine Kommentare/m)
+    for (const kept of ["Readers who subscribe", "Keine Kommentare wollte", "Anzeigen gegen"])
+      expect(result.markdown).toContain(kept)
+  })
+})

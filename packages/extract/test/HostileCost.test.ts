@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Extract from "../src/Extract.js"
 import * as Feed from "../src/Feed.js"
+import * as BlankRuns from "../src/internal/blankRuns.js"
 import * as HtmlDocument from "../src/internal/htmlDocument.js"
 import * as MainContent from "../src/MainContent.js"
 
@@ -78,6 +79,12 @@ const cases: ReadonlyArray<Case> = [
     name: "512 KiB of `<a` without a `>`",
     hostile: extract(`<html><body><textarea>${fill("<a", 512 * kib)}</textarea><p>x</p></body></html>`, "text/html"),
     benign: extract(`<html><body><textarea>${fill("a a ", 512 * kib)}</textarea><p>x</p></body></html>`, "text/html")
+  },
+  {
+    // Each tag is read once, quoted values included; a tag that never ends stops the scan.
+    name: "64 KiB of start tags with quoted values and no `>`, then indentation",
+    hostile: () => BlankRuns.dropBetweenBlocks(fill('<p a="x" ', 64 * kib) + "\n  <p>"),
+    benign: () => BlankRuns.dropBetweenBlocks(fill('<p a="x">', 64 * kib) + "\n  <p>")
   },
   {
     name: "an XML prolog of 500 empty comments (exponential before)",

@@ -84,7 +84,23 @@ const prompt = new RegExp(
   "iu"
 )
 
-const blockNames = new Set(["p", "div", "span", "li", "strong", "b", "em", "h2", "h3", "h4", "h5", "h6", "small", "P", "DIV"])
+const blockNames = new Set([
+  "p",
+  "div",
+  "span",
+  "li",
+  "strong",
+  "b",
+  "em",
+  "h2",
+  "h3",
+  "h4",
+  "h5",
+  "h6",
+  "small",
+  "P",
+  "DIV"
+])
 
 /** A prompt to the reader (see the module comment): a short block whose text opens with one of the stock phrases. */
 export const promptRule: Rule = (element, facts) =>
