@@ -10,6 +10,7 @@ import * as Markdown from "./Markdown.js"
 import * as Metadata from "./Metadata.js"
 import * as BlankRuns from "./internal/blankRuns.js"
 import * as Boilerplate from "./internal/boilerplate.js"
+import * as Credits from "./internal/credits.js"
 import * as HtmlDocument from "./internal/htmlDocument.js"
 import * as Inert from "./internal/inert.js"
 import * as Lead from "./internal/lead.js"
@@ -203,6 +204,7 @@ const article = (
 const before: ReadonlyArray<Boilerplate.Rule> = [
   Boilerplate.hiddenRule,
   Boilerplate.captionRule,
+  Credits.creditRule,
   Boilerplate.trailingRule
 ]
 const after: ReadonlyArray<Boilerplate.Rule> = [

@@ -269,3 +269,20 @@ describe("Prompts to the reader", () => {
       expect(result.markdown).toContain(kept)
   })
 })
+
+describe("Captions in plain blocks", () => {
+  it("drops blocks that open with a figure label or end with a photo credit, unless captions are kept", () => {
+    const captions =
+      "<p>Abbildung 4: Die Kräne im Hafen bei Nacht.</p><div>Foto: Hafenbetrieb</div>" +
+      "<p>Der Kai im Morgennebel (Foto: Getty)</p><p>The night crew at work (REUTERS/Jane Doe)</p>"
+    const source = "<p>Die Schicht endet um sechs, sagte der Hafenmeister. (dpa)</p>"
+    const html = page(prose(3) + captions + source + prose(3, 3))
+    const result = extract(html)
+    for (const gone of ["Abbildung 4", "Hafenbetrieb", "Morgennebel", "REUTERS"])
+      expect(result.markdown).not.toContain(gone)
+    expect(result.markdown).toContain("sagte der Hafenmeister. (dpa)")
+    const kept = extract(html, { keepCaptions: true })
+    for (const caption of ["Abbildung 4", "Hafenbetrieb", "Morgennebel", "REUTERS"])
+      expect(kept.markdown).toContain(caption)
+  })
+})

@@ -1,0 +1,23 @@
+/**
+ * Captions and photo credits set as plain blocks (not `figcaption`, no caption class): a short block that opens
+ * with a figure label ("Abbildung 4:", "Foto:", "Titelbild:", "Photo:") or that ends with a credit in parentheses
+ * ("(Foto: Getty)", "(crédito: …)", "(REUTERS/Denis Balibouse)"). A paragraph's own source tag ("… sagte er.
+ * (dpa)") has no photographer after the agency, and stays. Anchored tests on at most 300 characters: linear.
+ */
+import type { Rule } from "./boilerplate.js"
+
+const label =
+  /^(?:abbildung|abb\.|bild|bilder|foto|fotos|titelbild|titelfoto|grafik|photo|photos|image|figure|fig\.|imagen|zdjęcie|fot\.)\s*\d{0,3}\s*:/iu
+
+const credit =
+  /\((?:foto|fotos|photo|photos|bild|bildquelle|crédito|credito|credit|créditos|fuente|quelle|source|image|imagen|fot\.)\s*:[^()]{1,80}\)?\s*$|\((?:reuters|afp|dpa|ap|epa|efe|getty images|getty|imago|ansa|anadolu)\s*\/[^()]{1,60}\)\s*$/iu
+
+const blockNames = new Set(["p", "div", "span", "small", "em", "i", "P", "DIV"])
+
+/** A caption or photo credit in a plain block (see the module comment), unless the caller keeps captions. */
+export const creditRule: Rule = (element, facts) => {
+  if (facts.context.keepCaptions || facts.stats.text === 0 || facts.stats.text > 200) return false
+  if (facts.stats.embed || !blockNames.has(element.localName)) return false
+  const text = facts.text()
+  return label.test(text) || credit.test(text)
+}
