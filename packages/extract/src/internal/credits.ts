@@ -18,6 +18,24 @@ const blockNames = new Set(["p", "div", "span", "small", "em", "i", "P", "DIV"])
 export const creditRule: Rule = (element, facts) => {
   if (facts.context.keepCaptions || facts.stats.text === 0 || facts.stats.text > 200) return false
   if (facts.stats.embed || !blockNames.has(element.localName)) return false
-  const text = facts.text()
-  return label.test(text) || credit.test(text)
+  if (label.test(facts.head())) return true
+  // A credit ends the block with ")": looked for in its last text first, so most blocks are not read in full.
+  return endsWithParen(element) && credit.test(facts.text())
+}
+
+const TEXT = 3
+
+/** Whether the last non-blank text at the end of `element` (down its last children, at most 20 levels) ends in ")". */
+const endsWithParen = (element: Element): boolean => {
+  let node: Node | null = element.lastChild
+  for (let level = 0; node !== null && level < 20; level++) {
+    if (node.nodeType === TEXT) {
+      const data = (node as CharacterData).data.trimEnd()
+      if (data !== "") return data.endsWith(")")
+      node = node.previousSibling
+      continue
+    }
+    node = node.lastChild ?? node.previousSibling
+  }
+  return false
 }
