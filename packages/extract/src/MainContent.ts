@@ -10,6 +10,7 @@ import * as Markdown from "./Markdown.js"
 import * as Metadata from "./Metadata.js"
 import * as BlankRuns from "./internal/blankRuns.js"
 import * as Boilerplate from "./internal/boilerplate.js"
+import * as BoilerplateRules from "./internal/boilerplateRules.js"
 import * as Credits from "./internal/credits.js"
 import * as HtmlDocument from "./internal/htmlDocument.js"
 import * as Inert from "./internal/inert.js"
@@ -202,15 +203,15 @@ const article = (
 // Rules on class/id words run over the whole page before Readability, which renames the classes away when it turns
 // a <div> into a <p>; rules on position and link density run over the article it found.
 const before: ReadonlyArray<Boilerplate.Rule> = [
-  Boilerplate.hiddenRule,
-  Boilerplate.captionRule,
+  BoilerplateRules.hiddenRule,
+  BoilerplateRules.captionRule,
   Credits.creditRule,
-  Boilerplate.trailingRule
+  BoilerplateRules.trailingRule
 ]
 const after: ReadonlyArray<Boilerplate.Rule> = [
-  Boilerplate.linkRule,
-  Boilerplate.sectionRule,
-  Boilerplate.headRule,
+  BoilerplateRules.linkRule,
+  BoilerplateRules.sectionRule,
+  BoilerplateRules.headRule,
   Prompts.promptRule
 ]
 
@@ -233,7 +234,7 @@ export const fromHtml = (source: string, options?: Options): Result => {
     depth > (options?.maxDepth ?? defaultMaxDepth) ||
     (doc.body !== null && Nesting.cost(doc.body, maxNestingCost) > maxNestingCost)
   if (!huge && doc.body !== null) {
-    Boilerplate.protectEmbeds(doc.body)
+    BoilerplateRules.protectEmbeds(doc.body)
     Boilerplate.prune(
       doc.body,
       { title: undefined, byline: undefined, keepCaptions: options?.keepCaptions === true },
@@ -281,7 +282,7 @@ export const fromHtml = (source: string, options?: Options): Result => {
   // leftovers were pruned, not this copy), so hidden text, captions and trailing boilerplate stay out of it as well.
   const pageDoc = original()
   if (pageDoc !== doc && pageDoc.body !== null) {
-    Boilerplate.protectEmbeds(pageDoc.body)
+    BoilerplateRules.protectEmbeds(pageDoc.body)
     Boilerplate.prune(
       pageDoc.body,
       { title: metadata.title, byline: metadata.byline, keepCaptions: options?.keepCaptions === true },
