@@ -52,6 +52,14 @@ interface ServerReport {
   /** Longest event-loop delay, ms. */
   readonly loopMaxMs: number
   readonly loopP99Ms: number
+  /**
+   * Of the stretches the loop ran no timer, the one whose main thread spent the most time on a CPU: its lateness,
+   * that CPU time (our synchronous work) and the time the thread was runnable but waiting for a CPU (the machine's
+   * load), ms, from the kernel's per-thread counters.
+   */
+  readonly longestOwn: { readonly ms: number; readonly runMs: number; readonly waitMs: number }
+  /** The machine's one-minute load average when the phase ended. */
+  readonly loadAverage: number
   /** Max RSS sampled every 20 ms since the reset, and the kernel's peak RSS of the whole process life, MiB. */
   readonly sampledRssMiB: number
   readonly maxRssMiB: number
@@ -99,6 +107,8 @@ const pagesChild = async () => {
 
 // HOSTILE_CPU_PROF=dir writes a CPU profile of the server child there (to find what blocks its event loop).
 const profile = process.env.HOSTILE_CPU_PROF
+// HOSTILE_GAPS=file: the server child writes there every stretch its loop ran no timer (see hostileServer.mjs).
+const gapsFile = process.env.HOSTILE_GAPS
 
 const fromSources = process.env.HOSTILE_SOURCES === "1"
 const here = fileURLToPath(import.meta.url)
@@ -408,7 +418,7 @@ export const measure = async (seconds = 12, normalClients = 4, hostileClients = 
         child.exitCode !== null ? resolve(undefined) : child.once("exit", resolve)
       )
       if (child.connected) child.disconnect()
-      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, profile === undefined ? 0 : 5000))])
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, profile === undefined && gapsFile === undefined ? 0 : 5000))])
       child.kill()
     }
   }
