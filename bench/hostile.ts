@@ -418,7 +418,10 @@ export const measure = async (seconds = 12, normalClients = 4, hostileClients = 
         child.exitCode !== null ? resolve(undefined) : child.once("exit", resolve)
       )
       if (child.connected) child.disconnect()
-      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, profile === undefined && gapsFile === undefined ? 0 : 5000))])
+      await Promise.race([
+        exited,
+        new Promise((resolve) => setTimeout(resolve, profile === undefined && gapsFile === undefined ? 0 : 5000))
+      ])
       child.kill()
     }
   }

@@ -60,7 +60,12 @@ let worst = { ms: 0, runMs: 0, waitMs: 0 }
     const sched = readSched()
     const ms = (at - last) / 1000 - 10
     if (ms > 10) {
-      const gap = { endUs: at, ms, runMs: (sched.run - lastSched.run) / 1e6, waitMs: (sched.wait - lastSched.wait) / 1e6 }
+      const gap = {
+        endUs: at,
+        ms,
+        runMs: (sched.run - lastSched.run) / 1e6,
+        waitMs: (sched.wait - lastSched.wait) / 1e6
+      }
       if (!(gap.runMs <= worst.runMs)) worst = { ms: gap.ms, runMs: gap.runMs, waitMs: gap.waitMs }
       if (gapsFile !== undefined && ms > 30) gaps.push(gap)
     }
