@@ -14,7 +14,8 @@
  * event loop (`monitorEventLoopDelay`, 10 ms resolution) and RSS and reports both over IPC. This process runs the
  * load: a prober calling `GET /health` every 50 ms, 4 normal clients each fetching the article in a loop
  * (`POST /v1/fetch`, one URL a request), and, in the hostile phase only, 2 hostile clients looping over the hostile
- * set. A quiet phase (prober + normal clients) comes first, then the hostile phase, each `seconds` long; requests
+ * set. An idle phase (the prober alone, 6 s: the floor this machine's load sets) comes first, then a quiet phase
+ * (prober + normal clients), then the hostile phase, these two `seconds` long each; requests
  * still running at the end of a phase are awaited (the fetch timeout bounds them) and counted in their phase.
  *
  * A bench that measured nothing must not pass: the run fails when no hostile request reached the page child, when
@@ -209,6 +210,8 @@ export interface Figures {
   readonly sizes: Record<string, number>
   /** The server child's RSS once built, before any request. */
   readonly idleRssMiB: number
+  /** The prober alone, no other client: the latency floor of this machine at the time (its load, not our work). */
+  readonly idle: Phase
   readonly quiet: Phase
   readonly hostile: Phase
 }
@@ -377,6 +380,9 @@ const warmUp = async (serverPort: number, pagesPort: number, clients: number) =>
 /** Normal load before the quiet phase, not measured: the JIT and the heap settle. */
 const warmUpSeconds = 2
 
+/** The prober alone, after the warm-up: what the machine's load alone does to the figures. */
+const idleSeconds = 6
+
 /** The quiet phase, then the hostile phase, each `seconds` long, against fresh children. */
 export const measure = async (seconds = 12, normalClients = 4, hostileClients = 2): Promise<Figures> => {
   if (!fromSources) build()
@@ -394,6 +400,8 @@ export const measure = async (seconds = 12, normalClients = 4, hostileClients = 
     // limit starts the extraction worker, as on any server that has been up a while.
     await warmUp(serverPort, pagesPort, normalClients)
     await runPhase(serverPort, pagesPort, server, pages, warmUpSeconds, normalClients, 0)
+    const idle = await runPhase(serverPort, pagesPort, server, pages, idleSeconds, 0, 0)
+    process.stderr.write(`hostile: idle phase ${JSON.stringify(idle)}\n`)
     const quiet = await runPhase(serverPort, pagesPort, server, pages, seconds, normalClients, 0)
     process.stderr.write(`hostile: quiet phase ${JSON.stringify(quiet)}\n`)
     const hostile = await runPhase(serverPort, pagesPort, server, pages, seconds, normalClients, hostileClients)
@@ -409,7 +417,7 @@ export const measure = async (seconds = 12, normalClients = 4, hostileClients = 
     if (quiet.normal.ok === 0 || hostile.normal.ok === 0) {
       throw new Error(`a phase had no successful normal fetch: ${JSON.stringify([quiet.normal, hostile.normal])}`)
     }
-    return { seconds, normalClients, hostileClients, sizes, idleRssMiB: ready.idleRssMiB ?? NaN, quiet, hostile }
+    return { seconds, normalClients, hostileClients, sizes, idleRssMiB: ready.idleRssMiB ?? NaN, idle, quiet, hostile }
   } finally {
     for (const child of [server, pages]) {
       if (child === undefined) continue
