@@ -14,7 +14,8 @@
  * event loop (`monitorEventLoopDelay`, 10 ms resolution) and RSS and reports both over IPC. This process runs the
  * load: a prober calling `GET /health` every 50 ms, 4 normal clients each fetching the article in a loop
  * (`POST /v1/fetch`, one URL a request), and, in the hostile phase only, 2 hostile clients looping over the hostile
- * set. A quiet phase (prober + normal clients) comes first, then the hostile phase, each `seconds` long; requests
+ * set. An idle phase (the prober alone, 6 s: the floor this machine's load sets) comes first, then a quiet phase
+ * (prober + normal clients), then the hostile phase, these two `seconds` long each; requests
  * still running at the end of a phase are awaited (the fetch timeout bounds them) and counted in their phase.
  *
  * A bench that measured nothing must not pass: the run fails when no hostile request reached the page child, when
@@ -52,6 +53,14 @@ interface ServerReport {
   /** Longest event-loop delay, ms. */
   readonly loopMaxMs: number
   readonly loopP99Ms: number
+  /**
+   * Of the stretches the loop ran no timer, the one whose main thread spent the most time on a CPU: its lateness,
+   * that CPU time (our synchronous work) and the time the thread was runnable but waiting for a CPU (the machine's
+   * load), ms, from the kernel's per-thread counters.
+   */
+  readonly longestOwn: { readonly ms: number; readonly runMs: number; readonly waitMs: number }
+  /** The machine's one-minute load average when the phase ended. */
+  readonly loadAverage: number
   /** Max RSS sampled every 20 ms since the reset, and the kernel's peak RSS of the whole process life, MiB. */
   readonly sampledRssMiB: number
   readonly maxRssMiB: number
@@ -99,6 +108,8 @@ const pagesChild = async () => {
 
 // HOSTILE_CPU_PROF=dir writes a CPU profile of the server child there (to find what blocks its event loop).
 const profile = process.env.HOSTILE_CPU_PROF
+// HOSTILE_GAPS=file: the server child writes there every stretch its loop ran no timer (see hostileServer.mjs).
+const gapsFile = process.env.HOSTILE_GAPS
 
 const fromSources = process.env.HOSTILE_SOURCES === "1"
 const here = fileURLToPath(import.meta.url)
@@ -199,6 +210,8 @@ export interface Figures {
   readonly sizes: Record<string, number>
   /** The server child's RSS once built, before any request. */
   readonly idleRssMiB: number
+  /** The prober alone, no other client: the latency floor of this machine at the time (its load, not our work). */
+  readonly idle: Phase
   readonly quiet: Phase
   readonly hostile: Phase
 }
@@ -367,6 +380,9 @@ const warmUp = async (serverPort: number, pagesPort: number, clients: number) =>
 /** Normal load before the quiet phase, not measured: the JIT and the heap settle. */
 const warmUpSeconds = 2
 
+/** The prober alone, after the warm-up: what the machine's load alone does to the figures. */
+const idleSeconds = 6
+
 /** The quiet phase, then the hostile phase, each `seconds` long, against fresh children. */
 export const measure = async (seconds = 12, normalClients = 4, hostileClients = 2): Promise<Figures> => {
   if (!fromSources) build()
@@ -384,6 +400,8 @@ export const measure = async (seconds = 12, normalClients = 4, hostileClients = 
     // limit starts the extraction worker, as on any server that has been up a while.
     await warmUp(serverPort, pagesPort, normalClients)
     await runPhase(serverPort, pagesPort, server, pages, warmUpSeconds, normalClients, 0)
+    const idle = await runPhase(serverPort, pagesPort, server, pages, idleSeconds, 0, 0)
+    process.stderr.write(`hostile: idle phase ${JSON.stringify(idle)}\n`)
     const quiet = await runPhase(serverPort, pagesPort, server, pages, seconds, normalClients, 0)
     process.stderr.write(`hostile: quiet phase ${JSON.stringify(quiet)}\n`)
     const hostile = await runPhase(serverPort, pagesPort, server, pages, seconds, normalClients, hostileClients)
@@ -399,7 +417,7 @@ export const measure = async (seconds = 12, normalClients = 4, hostileClients = 
     if (quiet.normal.ok === 0 || hostile.normal.ok === 0) {
       throw new Error(`a phase had no successful normal fetch: ${JSON.stringify([quiet.normal, hostile.normal])}`)
     }
-    return { seconds, normalClients, hostileClients, sizes, idleRssMiB: ready.idleRssMiB ?? NaN, quiet, hostile }
+    return { seconds, normalClients, hostileClients, sizes, idleRssMiB: ready.idleRssMiB ?? NaN, idle, quiet, hostile }
   } finally {
     for (const child of [server, pages]) {
       if (child === undefined) continue
@@ -408,7 +426,10 @@ export const measure = async (seconds = 12, normalClients = 4, hostileClients = 
         child.exitCode !== null ? resolve(undefined) : child.once("exit", resolve)
       )
       if (child.connected) child.disconnect()
-      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, profile === undefined ? 0 : 5000))])
+      await Promise.race([
+        exited,
+        new Promise((resolve) => setTimeout(resolve, profile === undefined && gapsFile === undefined ? 0 : 5000))
+      ])
       child.kill()
     }
   }

@@ -453,6 +453,28 @@ const cases: Record<string, () => Promise<Measured>> = {
           baseline: ms(quiet.server.loopMaxMs)
         },
         {
+          figure:
+            `  of the stretches the loop ran no timer, the one whose main thread ran longest: CPU time, hostile vs ` +
+            `quiet (that stretch ${hostile.server.longestOwn.ms.toFixed(0)} vs ` +
+            `${quiet.server.longestOwn.ms.toFixed(0)} ms, of which waiting for a CPU ` +
+            `${hostile.server.longestOwn.waitMs.toFixed(0)} vs ${quiet.server.longestOwn.waitMs.toFixed(0)} ms; ` +
+            `load average ${hostile.server.loadAverage.toFixed(1)} vs ${quiet.server.loadAverage.toFixed(1)})`,
+          ours: ms(hostile.server.longestOwn.runMs),
+          baseline: ms(quiet.server.longestOwn.runMs)
+        },
+        {
+          figure:
+            `  the machine's floor, the prober alone for 6 s: /health p99 (${f.idle.health.count} probes, load ` +
+            `average ${f.idle.server.loadAverage.toFixed(1)})`,
+          ours: ms(f.idle.health.p99),
+          peakRssMiB: null
+        },
+        {
+          figure: `  the machine's floor, the prober alone: longest event-loop delay`,
+          ours: ms(f.idle.server.loopMaxMs),
+          peakRssMiB: null
+        },
+        {
           figure: `/health every 50 ms: p99, hostile vs quiet (${hostile.health.count} vs ${quiet.health.count} probes; aim ≤ 50 ms)`,
           ours: ms(hostile.health.p99),
           baseline: ms(quiet.health.p99)

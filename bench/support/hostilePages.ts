@@ -1,6 +1,6 @@
 /**
  * The pages of bench/hostile.ts: a plain ~30 KB article and the hostile set (long whitespace runs, deep nesting, a
- * 3 MiB attribute, gzip/deflate/br bombs inflating to 256 MiB, a one-page PDF whose FlateDecode stream is 1 GiB of
+ * 3 MiB attribute, JSON nested 500 deep, gzip/deflate/br bombs inflating to 256 MiB, a one-page PDF whose FlateDecode stream is 1 GiB of
  * zeros). The bombs are built at start with node:zlib, so nothing big is committed.
  */
 import zlib from "node:zlib"
@@ -61,7 +61,9 @@ export const plainPages = (): Map<string, Page> => {
     ],
     ["/nested-lists", "text/html", html("lists", `${"<ul><li>".repeat(1000)}deep${"</li></ul>".repeat(1000)}`)],
     ["/nested-divs", "text/html", html("divs", `${"<div>".repeat(5000)}deep${"</div>".repeat(5000)}`)],
-    ["/huge-attribute", "text/html", html("attribute", `<div title="${"a".repeat(3 * MiB)}">${paragraph(1)}</div>`)]
+    ["/huge-attribute", "text/html", html("attribute", `<div title="${"a".repeat(3 * MiB)}">${paragraph(1)}</div>`)],
+    // Under the 64 KiB JSON is extracted inline up to: 500 levels, then 31 000 numbers (indented, 1 000 spaces each).
+    ["/deep-json", "application/json", `${"[".repeat(500)}${"1,".repeat(31_000)}1${"]".repeat(500)}`]
   ]
   return new Map(pages.map(([path, type, body]) => [path, { type, body: Buffer.from(body, "utf8") }]))
 }
@@ -137,6 +139,7 @@ export const hostilePaths = [
   "/nested-lists",
   "/nested-divs",
   "/huge-attribute",
+  "/deep-json",
   "/bomb-gzip",
   "/bomb-deflate",
   "/bomb-br",

@@ -5,6 +5,8 @@
 //   node bench/support/hostileServer.mjs <pages-port> <token>
 //
 // It watches its own event loop (`monitorEventLoopDelay`, 10 ms resolution) and RSS and reports both over IPC.
+import { readFileSync, writeFileSync } from "node:fs"
+import { loadavg } from "node:os"
 import { monitorEventLoopDelay } from "node:perf_hooks"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
@@ -23,15 +25,61 @@ const pagesPort = Number(process.argv[2])
 const token = process.argv[3]
 
 const send = (message) => process.send(message)
-process.on("disconnect", () => process.exit(0))
 const loop = monitorEventLoopDelay({ resolution: 10 })
 loop.enable()
 let sampled = 0
 setInterval(() => {
   sampled = Math.max(sampled, process.memoryUsage.rss())
 }, 20).unref()
+// Every late tick of a 10 ms timer is a stretch the loop ran no timers. On an overloaded machine most of such a
+// stretch is the main thread waiting for a CPU, not running: the kernel's per-thread counters
+// (/proc/self/task/<pid>/schedstat: ns on a CPU, ns runnable in a run queue) split each stretch into the two, so
+// the report gives the longest stretch the thread spent running our code apart from the machine's noise.
+// HOSTILE_GAPS=file also writes every stretch over 30 ms (its end in µs on the clock of a CPU profile's samples)
+// and the phases' starts, to line a profile's samples up with them.
+const gapsFile = process.env.HOSTILE_GAPS
+const schedstat = `/proc/self/task/${process.pid}/schedstat`
+const readSched = () => {
+  try {
+    const [run, wait] = readFileSync(schedstat, "latin1").split(" ")
+    return { run: Number(run), wait: Number(wait) }
+  } catch {
+    return { run: NaN, wait: NaN }
+  }
+}
+const gaps = []
+const phases = []
+/** The stretch with the most own CPU since the reset: its length, own CPU and run-queue wait, ms. */
+let worst = { ms: 0, runMs: 0, waitMs: 0 }
+{
+  const now = () => Number(process.hrtime.bigint() / 1000n)
+  let last = now()
+  let lastSched = readSched()
+  setInterval(() => {
+    const at = now()
+    const sched = readSched()
+    const ms = (at - last) / 1000 - 10
+    if (ms > 10) {
+      const gap = {
+        endUs: at,
+        ms,
+        runMs: (sched.run - lastSched.run) / 1e6,
+        waitMs: (sched.wait - lastSched.wait) / 1e6
+      }
+      if (!(gap.runMs <= worst.runMs)) worst = { ms: gap.ms, runMs: gap.runMs, waitMs: gap.waitMs }
+      if (gapsFile !== undefined && ms > 30) gaps.push(gap)
+    }
+    last = at
+    lastSched = sched
+  }, 10).unref()
+}
+if (gapsFile !== undefined) {
+  process.on("disconnect", () => writeFileSync(gapsFile, JSON.stringify({ phases, gaps })))
+}
 process.on("message", (message) => {
   if (message.type === "reset") {
+    phases.push(Number(process.hrtime.bigint() / 1000n))
+    worst = { ms: 0, runMs: 0, waitMs: 0 }
     loop.reset()
     sampled = process.memoryUsage.rss()
   } else if (message.type === "report") {
@@ -41,12 +89,16 @@ process.on("message", (message) => {
       report: {
         loopMaxMs: loop.max / 1e6,
         loopP99Ms: loop.percentile(99) / 1e6,
+        longestOwn: worst,
+        loadAverage: loadavg()[0],
         sampledRssMiB: sampled / MiB,
         maxRssMiB: process.resourceUsage().maxRSS / KiB
       }
     })
   }
 })
+
+process.on("disconnect", () => process.exit(0))
 
 const live = WebSearch.layer(Fetch.layerWith(), SharedStores.layerMemory()).pipe(
   Layer.provideMerge(Settings.layer({ urlPolicy: { allowHosts: ["127.0.0.1"], allowPorts: [pagesPort] } }))

@@ -180,6 +180,17 @@ describe("Extract: other kinds", () => {
     expect(broken).toMatchObject({ kind: "text", markdown: "{not json" })
   })
 
+  it("prints deeply nested JSON compact when indenting it would outgrow the body (the output stays linear)", () => {
+    // 500 levels, then 32 000 numbers: indented, 1 000 spaces before each number (32 MB from 64 KiB).
+    const deep = "[".repeat(500) + "1,".repeat(32_000) + "1" + "]".repeat(500)
+    const doc = ok(Extract.extractSync(input(deep, "application/json")))
+    expect(doc.kind).toBe("json")
+    expect(doc.markdown).toBe("```json\n" + deep + "\n```")
+    // Nesting that pretty-prints to a bounded size keeps its indentation.
+    const shallow = JSON.stringify({ items: Array.from({ length: 200 }, (_, i) => ({ id: i, tags: ["a", "b"] })) })
+    expect(ok(Extract.extractSync(input(shallow, "application/json"))).markdown).toContain('\n      "tags": [\n')
+  })
+
   it("renders RSS items as text, with links, dates, authors and HTML descriptions", () => {
     const rss = `<?xml version="1.0"?><rss version="2.0" xmlns:dc="http://purl.org/dc/elements/1.1/"><channel>
       <title>Example feed</title><description>All the news</description><language>en</language>

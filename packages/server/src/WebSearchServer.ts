@@ -16,7 +16,7 @@
  * @since 0.1.0
  */
 import * as RateLimiter from "@effect/experimental/RateLimiter"
-import * as HttpApiScalar from "@effect/platform/HttpApiScalar"
+import type * as HttpApiScalar from "@effect/platform/HttpApiScalar"
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
 import type * as HttpServer from "@effect/platform/HttpServer"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
@@ -24,7 +24,9 @@ import type * as ProviderStore from "@websearch/core/ProviderStore"
 import type * as Settings from "@websearch/core/Settings"
 import type * as WebSearch from "@websearch/core/WebSearch"
 import * as WebSearchError from "@websearch/core/WebSearchError"
+import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Scope from "effect/Scope"
 import { createServer } from "node:http"
 import * as Authorization from "./Authorization.js"
 import * as ServerConfig from "./ServerConfig.js"
@@ -50,6 +52,33 @@ const scalar: HttpApiScalar.ScalarConfig & {
   authentication: { preferredSecurityScheme: "bearer" }
 }
 
+// Scalar's API reference with its bundled script inlined: nothing loads from a CDN, so it works offline. The
+// document is embedded in the page, and its relative `servers` entry sends "try it" requests to this host. The
+// module holds Scalar's 3.4 MB script, and the page built from it a second copy with the document: both are
+// loaded and built on the first request for the page, not when the server starts (most servers never serve it).
+// The page's own router answers any path, so the route works under whatever prefix it is mounted at.
+const docs = Layer.scopedDiscard(
+  Effect.gen(function* () {
+    const router = yield* HttpLayerRouter.HttpRouter
+    const scope = yield* Effect.scope
+    const page = yield* Effect.cached(
+      Effect.promise(() => import("@effect/platform/HttpApiScalar")).pipe(
+        Effect.flatMap((HttpApiScalar) =>
+          HttpLayerRouter.toHttpEffect(
+            HttpApiScalar.layerHttpLayerRouter({ api: WebSearchApi, path: "/*", scalar })
+          ).pipe(
+            // A router of its own: in the server's memo map, the page's router would be the server's, and the
+            // page route would answer itself.
+            Effect.provideServiceEffect(Layer.CurrentMemoMap, Layer.makeMemoMap)
+          )
+        ),
+        Scope.extend(scope)
+      )
+    )
+    yield* router.add("GET", paths.docs, Effect.flatten(page))
+  })
+)
+
 /**
  * The API's routes, handlers, OpenAPI document and API reference, to add to an existing `HttpLayerRouter`
  * application. Needs the capability services and settings (`WebSearch.layer` with providers), `ServerConfig` and
@@ -63,13 +92,7 @@ export const routes = Layer.mergeAll(
     Layer.provide(WebSearchHandlers.layer),
     Layer.provide(Authorization.layer)
   ),
-  // Scalar's API reference with its bundled script inlined: nothing loads from a CDN, so it works offline. The
-  // document is embedded in the page, and its relative `servers` entry sends "try it" requests to this host.
-  HttpApiScalar.layerHttpLayerRouter({
-    api: WebSearchApi,
-    path: paths.docs,
-    scalar
-  })
+  docs
 )
 
 /**
@@ -132,7 +155,9 @@ const serveWith = (
  * import * as WebSearch from "@websearch/core/WebSearch"
  * import * as Fetch from "@websearch/node/Fetch"
  * import * as WebSearchServer from "@websearch/server/WebSearchServer"
- * import * as Layer from "effect/Layer"
+ * import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Scope from "effect/Scope"
  *
  * // The HTTP API on port 8080; every /v1 call needs one of the bearer tokens.
  * const Server = WebSearchServer.layer({ port: 8080, tokens: ["a-long-random-token"] }).pipe(
