@@ -2,7 +2,7 @@
  * What the pipeline reads, captured by the capability services when their Layer is built, and the services it
  * provides to post-processing and driver calls.
  */
-import type * as Context from "effect/Context"
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Compression from "../Compression.js"
 import * as ContentBudget from "../ContentBudget.js"
@@ -25,11 +25,10 @@ export interface Env {
 }
 
 /** A driver context for a call: the resolved configuration, the provider's options and the late-bound fetcher. */
-export const driverContext = (env: Env, config: ProviderConfig): DriverContext => ({
-  ...config,
-  options: config.provider.options,
-  fetchUrls: env.fetchUrls
-})
+export const driverContext = (env: Env, config: ProviderConfig): DriverContext =>
+  // `Object.assign`, not `{ ...config, options, fetchUrls }`: on Node 20 a key added after a spread costs about a
+  // microsecond per key (the clone's map does not take the transition), once per input of every request.
+  Object.assign({}, config, { options: config.provider.options, fetchUrls: env.fetchUrls })
 
 /**
  * The optional services are read once, from the composition; one provided to a call instead (or beside
@@ -56,10 +55,27 @@ export const checkPlacement = (env: Env): Effect.Effect<void, WebSearchError.Una
         )
   })
 
+type Services = ProviderRegistry.ProviderRegistry.Service["services"]
+
+// One context per composition, built on first use: providing it is one change of the fiber's context, where a
+// `provideService` per service made three, each costing about as much as a span (bench/pipeline-call.ts).
+const contexts = new WeakMap<
+  Services,
+  Context.Context<ContentBudget.TokenCounter | Compression.ChunkRanker | UsageSink.UsageSink>
+>()
+
+const servicesContext = (services: Services) => {
+  let context = contexts.get(services)
+  if (context === undefined) {
+    context = Context.make(ContentBudget.TokenCounter, services.tokenCounter).pipe(
+      Context.add(Compression.ChunkRanker, services.chunkRanker),
+      Context.add(UsageSink.UsageSink, services.usageSink)
+    )
+    contexts.set(services, context)
+  }
+  return context
+}
+
 /** Runs post-processing and driver calls with the composed token counter, ranker and usage sink. */
 export const withServices = <A, E, R>(env: Env, effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-  effect.pipe(
-    Effect.provideService(ContentBudget.TokenCounter, env.registry.services.tokenCounter),
-    Effect.provideService(Compression.ChunkRanker, env.registry.services.chunkRanker),
-    Effect.provideService(UsageSink.UsageSink, env.registry.services.usageSink)
-  )
+  Effect.provide(effect, servicesContext(env.registry.services)) as Effect.Effect<A, E, R>
