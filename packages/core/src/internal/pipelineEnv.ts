@@ -4,6 +4,7 @@
  */
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import * as Tracer from "effect/Tracer"
 import * as Compression from "../Compression.js"
 import * as ContentBudget from "../ContentBudget.js"
 import type { DriverContext } from "../ProviderDriver.js"
@@ -57,8 +58,9 @@ export const checkPlacement = (env: Env): Effect.Effect<void, WebSearchError.Una
 
 type Services = ProviderRegistry.ProviderRegistry.Service["services"]
 
-// One context per composition, built on first use: providing it is one change of the fiber's context, where a
-// `provideService` per service made three, each costing about as much as a span (bench/pipeline-call.ts).
+// One context per composition, built on first use: providing it with the span is one change of the fiber's
+// context, where a `provideService` per service made three more, each costing about as much as a span
+// (bench/pipeline-call.ts).
 const contexts = new WeakMap<
   Services,
   Context.Context<ContentBudget.TokenCounter | Compression.ChunkRanker | UsageSink.UsageSink>
@@ -76,6 +78,14 @@ const servicesContext = (services: Services) => {
   return context
 }
 
-/** Runs post-processing and driver calls with the composed token counter, ranker and usage sink. */
-export const withServices = <A, E, R>(env: Env, effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-  Effect.provide(effect, servicesContext(env.registry.services)) as Effect.Effect<A, E, R>
+/**
+ * A capability's span around a whole request, with the composed token counter, ranker and usage sink in context
+ * for everything inside (post-processing, driver calls): `Effect.withSpan`'s meaning, the span and the services
+ * provided in one change of the fiber's context instead of two.
+ */
+export const withSpanAndServices =
+  (env: Env, name: string, options: Tracer.SpanOptions) =>
+  <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+    Effect.useSpan(name, options, (span) =>
+      Effect.provide(effect, Context.add(servicesContext(env.registry.services), Tracer.ParentSpan, span))
+    ) as Effect.Effect<A, E, R>
