@@ -275,7 +275,8 @@ export const measure = async (seconds = 3, concurrency = 32, rounds = 3) => {
     // Warm-up: JIT, connection pools and the mock's sockets on both sides. Three seconds each: on a loaded machine
     // one second was a few hundred requests, too few for the longer of the paths (ours) to be optimised, so the
     // first measured rounds still compiled it.
-    for (const port of [ports.ours, ports.bare, ports.piped, ports.platform]) await load(port, 3, concurrency, ports.bare)
+    for (const port of [ports.ours, ports.bare, ports.piped, ports.platform])
+      await load(port, 3, concurrency, ports.bare)
     const ours: Array<Round> = []
     const bare: Array<Round> = []
     const piped: Array<Round> = []
