@@ -3,10 +3,16 @@
  * with an in-memory driver answering 10 results, in milliseconds per call (sequential calls, after a warm-up).
  *
  *   node --conditions=@websearch/source --import tsx bench/pipeline-call.ts [seconds] [keywords]
+ *
+ * Also the Effect operations the runtime steps through per call (counted by a supervisor over a few calls): a
+ * figure no other process on the machine disturbs, which the CPU time per call follows.
  */
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as ManagedRuntime from "effect/ManagedRuntime"
+import * as RuntimeFlags from "effect/RuntimeFlags"
+import * as RuntimeFlagsPatch from "effect/RuntimeFlagsPatch"
+import * as Supervisor from "effect/Supervisor"
 import * as ProviderRegistry from "../packages/core/src/ProviderRegistry.js"
 import * as SearchKeywords from "../packages/core/src/SearchKeywords.js"
 import * as Settings from "../packages/core/src/Settings.js"
@@ -58,4 +64,22 @@ console.log(
   `pipeline ${count} keyword(s) x 10 results: best ${best((r) => r.wall)} ms/call wall, ${best((r) => r.cpu)} ms/call CPU ` +
     `(wall rounds ${results.map((r) => r.wall.toFixed(3)).join(", ")})`
 )
+class OpCounter extends Supervisor.AbstractSupervisor<void> {
+  ops = 0
+  readonly value = Effect.void
+  override onEffect() {
+    this.ops++
+  }
+}
+const counter = new OpCounter()
+const counted = Effect.supervised(
+  Effect.withRuntimeFlagsPatch(
+    SearchKeywords.searchKeywords({ keywords }),
+    RuntimeFlagsPatch.enable(RuntimeFlags.OpSupervision)
+  ),
+  counter
+)
+const countedCalls = 20
+for (let i = 0; i < countedCalls; i++) await runtime.runPromise(counted)
+console.log(`Effect operations per call: ${(counter.ops / countedCalls).toFixed(0)}`)
 await runtime.dispose()

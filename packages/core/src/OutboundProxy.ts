@@ -53,18 +53,26 @@ export declare namespace CallProxy {
 export const withProvider =
   (provider: Pick<ResolvedProvider, "id" | "proxyUrl" | "instanceOf">) =>
   <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-    Effect.provideService(
-      effect,
-      CallProxy,
-      Option.map(provider.proxyUrl, (url) => ({
-        // An instance's proxy is named as the instance's (settings or stored), a provider's by its settings field.
-        field:
-          provider.instanceOf === undefined
-            ? `providers.${provider.id}.proxyUrl`
-            : `the proxyUrl of the provider instance "${provider.id}"`,
-        url
-      }))
-    )
+    // Most providers have no proxy and most calls none around them: then there is nothing to change, and a
+    // change of the fiber's context costs about as much as a span, once per input of every request.
+    Option.isNone(provider.proxyUrl)
+      ? Effect.contextWithEffect((context) =>
+          Option.isNone(Context.get(context, CallProxy))
+            ? effect
+            : Effect.provideService(effect, CallProxy, Option.none())
+        )
+      : Effect.provideService(
+          effect,
+          CallProxy,
+          Option.map(provider.proxyUrl, (url) => ({
+            // An instance's proxy is named as the instance's (settings or stored), a provider's by its settings field.
+            field:
+              provider.instanceOf === undefined
+                ? `providers.${provider.id}.proxyUrl`
+                : `the proxyUrl of the provider instance "${provider.id}"`,
+            url
+          }))
+        )
 
 /**
  * A proxy someone configured, and where (for messages): `HTTPS_PROXY`, `providers.bing.proxyUrl`.

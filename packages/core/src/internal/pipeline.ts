@@ -19,7 +19,7 @@ import * as WebSearchResponse from "../WebSearchResponse.js"
 import { runFused } from "./fusedRun.js"
 import { collect, finish, type ListRequest, prepare } from "./listRun.js"
 import { allFailed, logFailure } from "./listOutcome.js"
-import { driverContext, type Env, withServices } from "./pipelineEnv.js"
+import { driverContext, type Env, withSpanAndServices } from "./pipelineEnv.js"
 import { resolve } from "./resolveProvider.js"
 import { callGuard } from "./stages/callGuard.js"
 import { driverCall } from "./stages/driverCall.js"
@@ -59,7 +59,7 @@ export const runList = (
       : [])
   if (fused.length > 0) {
     return runFused(env, request, fused, method).pipe(
-      Effect.withSpan(`websearch.${request.capability}`, {
+      withSpanAndServices(env, `websearch.${request.capability}`, {
         captureStackTrace: false,
         attributes: {
           "websearch.capability": request.capability,
@@ -93,7 +93,7 @@ export const runList = (
       )
     )
   return attempt(request.providerId, chain, []).pipe(
-    Effect.withSpan(`websearch.${request.capability}`, {
+    withSpanAndServices(env, `websearch.${request.capability}`, {
       captureStackTrace: false,
       attributes: { "websearch.capability": request.capability, "websearch.inputs": request.inputs.length }
     })
@@ -152,10 +152,7 @@ export const runResearch = (
     const output = yield* callGuard(
       call,
       ctx.timeout,
-      withServices(
-        env,
-        driverCall(call, () => OutboundProxy.withProvider(ctx.provider)(resolved.call(request, ctx)))
-      )
+      driverCall(call, () => OutboundProxy.withProvider(ctx.provider)(resolved.call(request, ctx)))
     )
     return yield* decodeResearch({ ...output, providerId: resolved.providerId, query: request.query }).pipe(
       Effect.mapError((error) =>
@@ -166,4 +163,9 @@ export const runResearch = (
         )
       )
     )
-  }).pipe(Effect.withSpan("websearch.research", { attributes: { "websearch.capability": "research" } }))
+  }).pipe(
+    withSpanAndServices(env, "websearch.research", {
+      captureStackTrace: false,
+      attributes: { "websearch.capability": "research" }
+    })
+  )

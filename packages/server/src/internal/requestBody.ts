@@ -54,9 +54,11 @@ export const readJson = (
     const declared = request.headers["content-length"]
     if (declared !== undefined && Number(declared) > limit) return yield* tooLarge(limit)
     const bytes =
-      declared === undefined
-        ? yield* readChunked(request, limit, invalid)
-        : yield* readDeclared(request, limit, invalid)
+      request.source instanceof Http.IncomingMessage
+        ? yield* readNode(request.source, limit, invalid)
+        : declared === undefined
+          ? yield* readStream(request, limit, invalid)
+          : yield* readDeclared(request, limit, invalid)
     if (bytes.length === 0) return yield* Effect.fail(invalid("the request body is empty: send a JSON object"))
     const text = yield* Effect.try({
       try: () => utf8.decode(bytes),
@@ -74,7 +76,8 @@ type Invalid = (message: string) => WebSearchError.RequestFailed
 const unreadable = (invalid: Invalid) =>
   invalid("the request body could not be read (the connection failed while sending it)")
 
-// A declared length at most the limit: one read, still capped by the platform in case the length lied.
+// Elsewhere than on Node, a declared length at most the limit: one read, still capped by the platform in case the
+// length lied.
 const readDeclared = (request: HttpServerRequest.HttpServerRequest, limit: number, invalid: Invalid) =>
   request.arrayBuffer.pipe(
     IncomingMessage.withMaxBodySize(Option.some(limit)),
@@ -82,19 +85,19 @@ const readDeclared = (request: HttpServerRequest.HttpServerRequest, limit: numbe
     Effect.mapError(() => unreadable(invalid))
   )
 
-// No declared length (chunked): counted chunk by chunk and cut off at the first chunk past the limit. On Node the
-// request is read from its IncomingMessage and only paused at the cap: the platform's `request.stream` destroys
-// the socket when its consumer stops early, and then no 413 can be sent (the client saw a reset instead).
-const readChunked = (
-  request: HttpServerRequest.HttpServerRequest,
+// On Node, with or without a declared length, the body is read from its IncomingMessage, counted chunk by chunk and
+// cut off at the first chunk past the limit (so a length that lied is capped too), and only paused at the cap: the
+// platform's `request.stream` destroys the socket when its consumer stops early, and then no 413 can be sent (the
+// client saw a reset instead). No change of the fiber's context either, where the platform's capped `arrayBuffer`
+// set its body-size limit around the read (a `FiberRef` change costs about as much as a span).
+const readNode = (
+  message: Http.IncomingMessage,
   limit: number,
   invalid: Invalid
 ): Effect.Effect<Uint8Array, WebSearchError.RequestFailed> =>
-  request.source instanceof Http.IncomingMessage
-    ? Effect.catchAll(readIncoming(request.source, limit), (error) =>
-        error instanceof TooLarge ? tooLarge(limit) : Effect.fail(unreadable(invalid))
-      )
-    : readStream(request, limit, invalid)
+  Effect.catchAll(readIncoming(message, limit), (error) =>
+    error instanceof TooLarge ? tooLarge(limit) : Effect.fail(unreadable(invalid))
+  )
 
 const readIncoming = (message: Http.IncomingMessage, limit: number): Effect.Effect<Uint8Array, TooLarge | Error> =>
   Effect.async<Uint8Array, TooLarge | Error>((resume) => {

@@ -7,6 +7,8 @@
 import * as Cause from "effect/Cause"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Option from "effect/Option"
 import * as Redaction from "../../Redaction.js"
 import * as WebSearchError from "../../WebSearchError.js"
 import * as Deadline from "../deadline.js"
@@ -63,30 +65,41 @@ export const callGuard = <A>(
   effect: Effect.Effect<A, WebSearchError.WebSearchError>
 ): Effect.Effect<A, WebSearchError.WebSearchError> => {
   const { capability, input, resolved } = call
+  const attach = (error: WebSearchError.WebSearchError) =>
+    WebSearchError.scrub(
+      WebSearchError.annotate(named(resolved, error), {
+        providerId: resolved.providerId,
+        capability,
+        input,
+        // A driver's empty message would leave the caller with nothing but the reason.
+        ...(error.message.trim() === ""
+          ? {
+              message: `${resolved.provider.name} failed ${capability} for "${input}": ${error._tag}/${error.reason}`
+            }
+          : {})
+      }),
+      resolved.secrets
+    )
   return Deadline.timeoutFail(effect, timeout, () =>
     WebSearchError.requestFailed(
       "timeout",
       `${resolved.provider.name} did not answer ${capability} for "${input}" within ${Duration.format(timeout)}`
     )
   ).pipe(
-    Effect.catchAllDefect((defect) =>
-      defect instanceof DriverDefect ? driverFailed(call, defect.defect) : ownDefect(call, defect)
-    ),
-    Effect.mapError((error) =>
-      WebSearchError.scrub(
-        WebSearchError.annotate(named(resolved, error), {
-          providerId: resolved.providerId,
-          capability,
-          input,
-          // A driver's empty message would leave the caller with nothing but the reason.
-          ...(error.message.trim() === ""
-            ? {
-                message: `${resolved.provider.name} failed ${capability} for "${input}": ${error._tag}/${error.reason}`
-              }
-            : {})
-        }),
-        resolved.secrets
-      )
+    // `catchAllDefect` then `mapError` in one handler (one frame on the way out instead of two): a defect is
+    // handled as above, the driver's with its error attached; any other failure gets the context attached.
+    Effect.catchAllCause((cause) =>
+      Option.match(Cause.dieOption(cause), {
+        onNone: () =>
+          Either.match(Cause.failureOrCause(cause), {
+            onLeft: (error) => Effect.fail(attach(error)),
+            onRight: Effect.failCause
+          }),
+        onSome: (defect) =>
+          defect instanceof DriverDefect
+            ? Effect.catchAll(driverFailed(call, defect.defect), (error) => Effect.fail(attach(error)))
+            : ownDefect(call, defect)
+      })
     ),
     // A stack trace per span costs more than the rest of the pipeline's own work; the span name locates it.
     Effect.withSpan(`websearch.provider.${capability}`, {

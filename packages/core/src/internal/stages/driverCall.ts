@@ -5,7 +5,9 @@
  * defects while they pass the quota and the cache (which never stores one), until `callGuard` reports them as
  * `ResponseInvalid/parse_failed`. A defect without the mark is ours, and stays a defect.
  */
+import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
 import * as WebSearchError from "../../WebSearchError.js"
@@ -45,7 +47,15 @@ export const driverCall = <A>(
   call: InputCall,
   run: () => Effect.Effect<A, WebSearchError.WebSearchError>
 ): Effect.Effect<A, WebSearchError.WebSearchError> =>
-  Effect.suspend(run).pipe(
-    Effect.mapError((error: unknown) => typed(call, error)),
-    Effect.catchAllDefect((defect) => Effect.die(new DriverDefect(defect)))
+  // `mapError` then `catchAllDefect` in one handler (one frame on the way out instead of two), in that order: a
+  // failure is typed (a defect beside it goes, as `mapError` drops it), a cause without one has its defect marked.
+  Effect.catchAllCause(Effect.suspend(run), (cause) =>
+    Either.match(Cause.failureOrCause(cause), {
+      onLeft: (error: unknown) => Effect.fail(typed(call, error)),
+      onRight: (other) =>
+        Option.match(Cause.dieOption(other), {
+          onNone: () => Effect.failCause(other),
+          onSome: (defect) => Effect.die(new DriverDefect(defect))
+        })
+    })
   )

@@ -25,5 +25,6 @@ export const quota = <A>(
       retryAfterHoldsProvider: provider.type !== "local"
     },
     effect
-  ).pipe(Effect.mapError((error) => WebSearchError.scrub(error, secrets)))
+    // `mapError`'s meaning in an error-only handler, which costs nothing when the call succeeds.
+  ).pipe(Effect.catchAll((error) => Effect.fail(WebSearchError.scrub(error, secrets))))
 }
