@@ -92,15 +92,27 @@ export const layer = (
 export const defaultCapacity = 5_000
 
 /**
- * An in-memory cache for one process, holding at most `capacity` entries (default 5000).
+ * The default byte budget of the in-memory cache: 64 MiB, each entry counted as the length of its JSON.
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const defaultMaxBytes = BoundedMemory.defaultMaxBytes
+
+/**
+ * An in-memory cache for one process, holding at most `capacity` entries (default 5000) and at most `maxBytes` of
+ * them (default 64 MiB, each entry counted as the length of its JSON), the least recently used evicted first; an
+ * answer larger than the whole budget is not cached.
  *
  * @since 0.1.0
  * @category layers
  */
 export const layerMemory = (
-  options?: Options & { readonly capacity?: number | undefined }
+  options?: Options & { readonly capacity?: number | undefined; readonly maxBytes?: number | undefined }
 ): Layer.Layer<never, never, Composition.Composition> =>
-  layer(options).pipe(Layer.provide(BoundedMemory.layer(options?.capacity ?? defaultCapacity)))
+  layer(options).pipe(
+    Layer.provide(BoundedMemory.layer(options?.capacity ?? defaultCapacity, options?.maxBytes ?? defaultMaxBytes))
+  )
 
 /**
  * A cache over the `BackingPersistence` in context, whose misses are single-flight across every replica on the

@@ -68,6 +68,13 @@ export interface Options {
   readonly maxWait?: Duration.DurationInput | undefined
   /** In memory only: the most results kept. Default `ResultCacheStore.defaultCapacity`. */
   readonly cacheCapacity?: number | undefined
+  /**
+   * In memory only: the most bytes of results kept (each counted as the length of its JSON). Default
+   * `ResultCacheStore.defaultMaxBytes` (64 MiB).
+   *
+   * @since 0.2.0
+   */
+  readonly cacheMaxBytes?: number | undefined
 }
 
 const services = (
@@ -96,7 +103,10 @@ export const layerMemory = (options?: Options): Layer.Layer<SharedStores, never,
     Layer.provide(
       Layer.merge(
         TokenBucket.layerMemory,
-        BoundedMemory.layer(options?.cacheCapacity ?? ResultCacheStore.defaultCapacity)
+        BoundedMemory.layer(
+          options?.cacheCapacity ?? ResultCacheStore.defaultCapacity,
+          options?.cacheMaxBytes ?? ResultCacheStore.defaultMaxBytes
+        )
       )
     ),
     Layer.merge(Layer.succeed(StoreHealth.StoreHealth, StoreHealth.none))
@@ -190,7 +200,8 @@ export const layerRedisUrl = (
 
 /**
  * Redis when `REDIS_URL` is set (a secret: it may carry a password), memory otherwise. Also reads
- * `WEBSEARCH_REDIS_PREFIX` (key namespace) and `WEBSEARCH_CACHE_MEMORY_ENTRIES` (in-memory capacity).
+ * `WEBSEARCH_REDIS_PREFIX` (key namespace), `WEBSEARCH_CACHE_MEMORY_ENTRIES` (in-memory capacity, in entries)
+ * and `WEBSEARCH_CACHE_MEMORY_BYTES` (in-memory capacity, in bytes).
  *
  * @since 0.1.0
  * @category layers
@@ -205,10 +216,17 @@ export const layerConfig = (
       )
       const prefix = yield* ConfigText.optionalString("WEBSEARCH_REDIS_PREFIX")
       const capacity = yield* Config.option(Config.integer("WEBSEARCH_CACHE_MEMORY_ENTRIES"))
+      const maxBytes = yield* Config.option(Config.integer("WEBSEARCH_CACHE_MEMORY_BYTES"))
       const merged: Options = {
         ...options,
         ...(Option.isSome(prefix) ? { prefix: prefix.value } : {}),
-        ...(Option.isSome(capacity) ? { cacheCapacity: capacity.value } : {})
+        ...(Option.isSome(capacity) ? { cacheCapacity: capacity.value } : {}),
+        ...(Option.isSome(maxBytes) ? { cacheMaxBytes: maxBytes.value } : {})
+      }
+      if (merged.cacheMaxBytes !== undefined && merged.cacheMaxBytes < 1024) {
+        return yield* Effect.fail(
+          WebSearchError.unavailable("invalid_config", "WEBSEARCH_CACHE_MEMORY_BYTES must be at least 1024")
+        )
       }
       if (merged.cacheCapacity !== undefined && merged.cacheCapacity < 1) {
         return yield* Effect.fail(

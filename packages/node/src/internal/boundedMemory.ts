@@ -1,8 +1,11 @@
 /**
  * An in-memory `BackingPersistence` with a capacity: @effect/experimental's `layerMemory` only forgets an
  * expired entry when it is read again, so a long-running server caching many distinct queries would grow
- * without bound. Here each store keeps at most `capacity` entries, evicting the least recently used, and
- * drops expired entries as it meets them. Expiry follows the Effect `Clock` (so tests can use the TestClock).
+ * without bound. Here each store keeps at most `capacity` entries and at most `maxBytes` of them (each entry
+ * counted as the length of its JSON, about its size in memory: fetched pages make entries of very different
+ * sizes, so a count alone bounds nothing), evicting the least recently used, and drops expired entries as it meets
+ * them. An entry over the whole budget is not kept. Expiry follows the Effect `Clock` (so tests can use the
+ * TestClock).
  */
 import * as Persistence from "@effect/experimental/Persistence"
 import type * as Clock from "effect/Clock"
@@ -14,18 +17,45 @@ import * as Option from "effect/Option"
 interface Entry {
   readonly value: unknown
   readonly expires: number | null
+  readonly bytes: number
+}
+
+/** One store's entries, oldest first, and the bytes they count. */
+interface Held {
+  readonly map: Map<string, Entry>
+  bytes: number
+}
+
+/** The default byte budget of one store: 64 MiB. */
+export const defaultMaxBytes = 64 * 1024 * 1024
+
+// The length of the value's JSON (what a shared store would hold); a value JSON cannot write counts as too big.
+const sizeOf = (value: unknown): number => {
+  try {
+    return JSON.stringify(value)?.length ?? 0
+  } catch {
+    return Number.POSITIVE_INFINITY
+  }
 }
 
 const makeStore = (
-  map: Map<string, Entry>,
+  held: Held,
   capacity: number,
+  maxBytes: number,
   clock: Clock.Clock
 ): Persistence.BackingPersistenceStore => {
+  const { map } = held
+  const drop = (key: string) => {
+    const entry = map.get(key)
+    if (entry === undefined) return
+    map.delete(key)
+    held.bytes -= entry.bytes
+  }
   const read = (key: string): Option.Option<unknown> => {
     const entry = map.get(key)
     if (entry === undefined) return Option.none()
     if (entry.expires !== null && entry.expires <= clock.unsafeCurrentTimeMillis()) {
-      map.delete(key)
+      drop(key)
       return Option.none()
     }
     // Re-inserting moves the entry to the young end of the Map's insertion order.
@@ -34,15 +64,19 @@ const makeStore = (
     return Option.some(entry.value)
   }
   const write = (key: string, value: unknown, ttl: Option.Option<Duration.Duration>) => {
-    map.delete(key)
+    drop(key)
+    const bytes = sizeOf(value)
+    if (bytes > maxBytes) return
     map.set(key, {
       value,
-      expires: Option.isNone(ttl) ? null : clock.unsafeCurrentTimeMillis() + Duration.toMillis(ttl.value)
+      expires: Option.isNone(ttl) ? null : clock.unsafeCurrentTimeMillis() + Duration.toMillis(ttl.value),
+      bytes
     })
-    while (map.size > capacity) {
+    held.bytes += bytes
+    while (map.size > capacity || held.bytes > maxBytes) {
       const oldest = map.keys().next()
       if (oldest.done === true) break
-      map.delete(oldest.value)
+      drop(oldest.value)
     }
   }
   return {
@@ -53,25 +87,31 @@ const makeStore = (
       Effect.sync(() => {
         for (const [key, value, ttl] of entries) write(key, value, ttl)
       }),
-    remove: (key) => Effect.sync(() => void map.delete(key)),
-    clear: Effect.sync(() => map.clear())
+    remove: (key) => Effect.sync(() => drop(key)),
+    clear: Effect.sync(() => {
+      map.clear()
+      held.bytes = 0
+    })
   }
 }
 
 /** A bounded in-memory backing store; every `make(storeId)` with the same id shares one map. */
-export const layer = (capacity: number): Layer.Layer<Persistence.BackingPersistence> =>
+export const layer = (
+  capacity: number,
+  maxBytes: number = defaultMaxBytes
+): Layer.Layer<Persistence.BackingPersistence> =>
   Layer.sync(Persistence.BackingPersistence, () => {
-    const stores = new Map<string, Map<string, Entry>>()
+    const stores = new Map<string, Held>()
     return Persistence.BackingPersistence.of({
       [Persistence.BackingPersistenceTypeId]: Persistence.BackingPersistenceTypeId,
       make: (storeId) =>
         Effect.map(Effect.clock, (clock) => {
-          let map = stores.get(storeId)
-          if (map === undefined) {
-            map = new Map()
-            stores.set(storeId, map)
+          let held = stores.get(storeId)
+          if (held === undefined) {
+            held = { map: new Map(), bytes: 0 }
+            stores.set(storeId, held)
           }
-          return makeStore(map, capacity, clock)
+          return makeStore(held, capacity, maxBytes, clock)
         })
     })
   })
