@@ -135,6 +135,11 @@ const tagLike = /\uE002(?=[A-Za-z!/?])/g
 // A text that starts like a list item or a heading ("100. Ray Gillen", "- note", "# 1") is escaped at its start
 // too: at the start of a line it would turn a paragraph into a list item or a heading and lose its number. Only
 // the first characters are tested (whitespace is collapsed first), so the test is constant-time.
+// A backslash in text is escaped where CommonMark would read it as an escape: before ASCII punctuation, and at the
+// end of the text, where the next node may start with a code span's fence, a bracket or a tag. Left bare, the
+// page's "\" before our own escaped bracket or a code span's backtick ("\\`<script>`") would undo that escape.
+// Elsewhere ("C:\Users") it is literal already and stays as written. One lookahead per backslash: linear.
+const backslash = /\\(?=[!-/:-@[-`{-~]|$)/g
 const softHyphen = /\u00ad/g
 const markerStart = /^( ?)(?:(\d{1,9})([.)])|([-+*]|#{1,6}))(?= |$)/
 const text = (data: string, pre: boolean, _link = false): string => {
@@ -144,6 +149,7 @@ const text = (data: string, pre: boolean, _link = false): string => {
   const out = clean
     .replace(softHyphen, "")
     .replace(whitespace, " ")
+    .replace(backslash, "\\\\")
     .replace(/</g, LT)
     .replace(/`/g, "\\`")
     .replace(/[[\]]/g, "\\$&")
@@ -411,7 +417,9 @@ const render = (node: Node, ctx: Context, depth: number): string => {
       // No source: a lazy-loading placeholder nobody sees; its alt would be text the page never shows.
       if (alt === "" || raw.trim() === "") return ""
       const src = resolve(raw, ctx)
-      return src === undefined ? alt : "![" + alt.replace(/([[\]])/g, "\\$1") + "](" + src + ")"
+      // Escaped as text is (backslashes, backticks, brackets): the alt is the page's text either way.
+      const escaped = alt.replace(backslash, "\\\\").replace(/`/g, "\\`").replace(/[[\]]/g, "\\$&")
+      return src === undefined ? escaped : "![" + escaped + "](" + src + ")"
     }
     case "ul":
     case "ol":

@@ -48,6 +48,20 @@ describe("Markdown", () => {
     expect(md("a`b <code>x</code>")).toBe("a\\`b `x`")
   })
 
+  it("escapes a backslash in text where CommonMark would read it as an escape, and nowhere else", () => {
+    // Found by the property below (seed 1342213649): "\\" then <code>&lt;script&gt;</code> came out as
+    // "\\`<script>`", whose backslash escaped the code span's fence and left "<script>" as raw HTML.
+    expect(md("\\<code>&lt;script&gt;</code>")).toBe("\\\\`<script>`")
+    // Before our own escape of a bracket or backtick, and before "<": each still escaped after it.
+    expect(md("a\\[b] c\\` d\\&lt;script&gt;")).toBe("a\\\\\\[b\\] c\\\\\\` d\\\\\\<script>")
+    // Not before a letter or a space: "C:\\Users" is literal already.
+    expect(md("C:\\Users\\me and \\ here")).toBe("C:\\Users\\me and \\ here")
+    // An image's alt text too.
+    expect(md("<img alt='x\\' src='/i.png'>", { baseUrl: "https://e.example/" })).toBe(
+      "![x\\\\](https://e.example/i.png)"
+    )
+  })
+
   it("renders headings and paragraphs, collapsing whitespace", () => {
     expect(md("<h1>Title</h1>\n<p>One   two\n three.</p><h3> Sub  <em>head</em> </h3><p>Four</p>")).toBe(
       "# Title\n\nOne two three.\n\n### Sub _head_\n\nFour"
@@ -191,6 +205,8 @@ describe("Markdown", () => {
       // CommonMark code spans: a run of N backticks to the next run of exactly N (escaped backticks are text).
       const outsideCode = out
         .replace(/(`{3,})[^\n]*\n[\s\S]*?\n\1/g, "")
+        // An escaped backslash is a literal one: the character after it is not escaped by it.
+        .replace(/\\\\/g, "\u0001")
         .replace(/\\`/g, "\u0000")
         .replace(/(?<!`)(`+)(?!`)[\s\S]*?(?<!`)\1(?!`)/g, "")
       // `\<script` is CommonMark's escaped, literal "<script" text, not markup.
