@@ -2,7 +2,7 @@
  * An in-memory `BackingPersistence` with a capacity: @effect/experimental's `layerMemory` only forgets an
  * expired entry when it is read again, so a long-running server caching many distinct queries would grow
  * without bound. Here each store keeps at most `capacity` entries and at most `maxBytes` of them (each entry
- * counted as the length of its JSON, about its size in memory: fetched pages make entries of very different
+ * counted as about the length of its JSON, about its size in memory: fetched pages make entries of very different
  * sizes, so a count alone bounds nothing), evicting the least recently used, and drops expired entries as it meets
  * them. An entry over the whole budget is not kept. Expiry follows the Effect `Clock` (so tests can use the
  * TestClock).
@@ -29,13 +29,28 @@ interface Held {
 /** The default byte budget of one store: 64 MiB. */
 export const defaultMaxBytes = 64 * 1024 * 1024
 
-// The length of the value's JSON (what a shared store would hold); a value JSON cannot write counts as too big.
-const sizeOf = (value: unknown): number => {
-  try {
-    return JSON.stringify(value)?.length ?? 0
-  } catch {
-    return Number.POSITIVE_INFINITY
+// About the length of the value's JSON (what a shared store would hold): the length of every string and key, 8 for
+// any other leaf. Walked with its own stack, so any depth is safe, and without writing the JSON, which for a
+// fetched page would allocate a copy of several MiB on every write. It stops past `limit` (nothing over it is kept),
+// which also ends the walk of a value that holds itself.
+const sizeOf = (value: unknown, limit: number): number => {
+  let size = 0
+  const stack: Array<unknown> = [value]
+  while (stack.length > 0 && size <= limit) {
+    const item = stack.pop()
+    if (typeof item === "string") size += item.length + 2
+    else if (Array.isArray(item)) {
+      size += 2 + item.length
+      for (const element of item) stack.push(element)
+    } else if (typeof item === "object" && item !== null) {
+      size += 2
+      for (const [key, element] of Object.entries(item)) {
+        size += key.length + 4
+        stack.push(element)
+      }
+    } else size += 8
   }
+  return size
 }
 
 const makeStore = (
@@ -65,7 +80,7 @@ const makeStore = (
   }
   const write = (key: string, value: unknown, ttl: Option.Option<Duration.Duration>) => {
     drop(key)
-    const bytes = sizeOf(value)
+    const bytes = sizeOf(value, maxBytes)
     if (bytes > maxBytes) return
     map.set(key, {
       value,
