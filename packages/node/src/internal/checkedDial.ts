@@ -13,10 +13,8 @@ import { buildConnector } from "undici"
 import * as HopAddress from "./hopAddress.js"
 import type * as TransportModel from "./transportModel.js"
 
-const refused = (host: string, what: string) =>
-  WebSearchError.requestFailed("dns_failed", `${host}: ${what}`, { retryable: true })
-
-// The address to dial for `host`, or the refusal. Any port: the port rule is the target URL's, judged at load.
+// The address to dial for `host` (resolved once, every answer checked: `hopAddress.ts`, as the fetcher's hops are),
+// or the refusal. Any port: the port rule is the target URL's, judged at load.
 const resolveChecked = async (
   policy: UrlPolicy.UrlPolicy,
   lookup: TransportModel.Lookup,
@@ -28,27 +26,11 @@ const resolveChecked = async (
   const bracketed = net.isIPv6(host) ? `[${host}]` : host
   const checked = UrlPolicy.checkUrl(anyPort, `${protocol}//${bracketed}:${port}/`)
   if (Either.isLeft(checked)) throw checked.left
-  const verify = (address: string) => {
-    const verdict = UrlPolicy.checkAddress(anyPort, checked.right, address)
-    if (Either.isLeft(verdict)) throw verdict.left
-  }
-  if (checked.right.literal) {
-    verify(checked.right.host)
-    return checked.right.host
-  }
-  let answers: ReadonlyArray<TransportModel.LookupAddress>
-  try {
-    const answer = lookup(checked.right.host)
-    answers = await (Effect.isEffect(answer) ? Effect.runPromise(answer) : answer)
-  } catch (error) {
-    if (error instanceof WebSearchError.RequestFailed) throw error
-    throw refused(host, "the host name did not resolve")
-  }
-  // Every answer must pass, not only the one dialled: a mixed answer is a rebinding attempt or a misconfiguration.
-  for (const answer of answers) verify(answer.address)
-  const dialable = answers.find((a) => !a.address.includes("%") && net.isIP(a.address) !== 0)
-  if (dialable === undefined) throw refused(host, "the host name has no address that can be dialled")
-  return dialable.address
+  const address = await Effect.runPromise(
+    Effect.either(HopAddress.resolve({ policy: anyPort, lookup, maxBodyBytes: 0 }, checked.right, "dial", 0))
+  )
+  if (Either.isLeft(address)) throw address.left
+  return address.right
 }
 
 /**

@@ -42,11 +42,14 @@ export interface ResolveOptions {
   readonly maxBodyBytes: number
 }
 
-/** Resolves once, checks every answer, returns the address to dial. */
+/**
+ * Resolves once, checks every answer, returns the address to dial. `method` names the request in messages (a
+ * connection that is not one request's, as `ProxyHttpClient`'s, says `dial`).
+ */
 export const resolve = (
   options: ResolveOptions,
   checked: UrlPolicy.CheckedUrl,
-  method: TransportModel.Method,
+  method: TransportModel.Method | "dial",
   hop: number
 ): Effect.Effect<string, WebSearchError.RequestFailed> => {
   const ctx = { method, url: checked.url, hop, maxBodyBytes: options.maxBodyBytes }
