@@ -63,6 +63,11 @@ interface ServerReport {
   readonly loadAverage: number
   /** Max RSS sampled every 20 ms since the reset, and the kernel's peak RSS of the whole process life, MiB. */
   readonly sampledRssMiB: number
+  /**
+   * The main thread's share at the sample with the highest RSS: its V8 heap (committed), and the memory outside
+   * any heap that it holds (`external`, of which `arrayBuffers`), MiB. The workers' heaps are the rest.
+   */
+  readonly atPeak: { readonly heapMiB: number; readonly externalMiB: number; readonly arrayBuffersMiB: number }
   readonly maxRssMiB: number
 }
 
@@ -112,6 +117,9 @@ const profile = process.env.HOSTILE_CPU_PROF
 const gapsFile = process.env.HOSTILE_GAPS
 
 const fromSources = process.env.HOSTILE_SOURCES === "1"
+// HOSTILE_NODE_FLAGS="--trace-gc ..." passes node flags to the server child (NODE_OPTIONS refuses some, --trace-gc
+// among them), e.g. to line garbage collection pauses up with the probes.
+const nodeFlags = (process.env.HOSTILE_NODE_FLAGS ?? "").split(" ").filter((flag) => flag !== "")
 const here = fileURLToPath(import.meta.url)
 const serverScript = fileURLToPath(new URL("./support/hostileServer.mjs", import.meta.url))
 
@@ -125,6 +133,7 @@ const startChild = (args: ReadonlyArray<string>): ChildProcess => {
     process.execPath,
     [
       ...(profile !== undefined && serving ? ["--cpu-prof", `--cpu-prof-dir=${profile}`] : []),
+      ...(serving ? nodeFlags : []),
       ...(serving && !fromSources ? [] : loader),
       ...(serving ? [serverScript, ...args.slice(1), token] : [here, ...args])
     ],

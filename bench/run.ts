@@ -513,6 +513,15 @@ const cases: Record<string, () => Promise<Measured>> = {
         },
         {
           figure:
+            `  of which the main thread's V8 heap at the sampled peak, hostile vs quiet (its ArrayBuffers outside the ` +
+            `heap ${hostile.server.atPeak.arrayBuffersMiB.toFixed(0)} vs ${quiet.server.atPeak.arrayBuffersMiB.toFixed(0)} ` +
+            `MiB; the rest is the extraction workers' heaps, code and native memory)`,
+          ours: mib(hostile.server.atPeak.heapMiB),
+          baseline: mib(quiet.server.atPeak.heapMiB),
+          peakRssMiB: null
+        },
+        {
+          figure:
             `hostile fetches (${f.hostileClients} clients over ${Hostile.hostilePaths.length} pages; ` +
             `${hostile.hostileHits} reached the page server) by outcome: too_large ${outcomes.too_large ?? 0}, ` +
             `timeout ${outcomes.timeout ?? 0}, ok ${outcomes.ok ?? 0}, other ${otherCount}` +

@@ -28,9 +28,20 @@ const send = (message) => process.send(message)
 const loop = monitorEventLoopDelay({ resolution: 10 })
 loop.enable()
 let sampled = 0
-setInterval(() => {
-  sampled = Math.max(sampled, process.memoryUsage.rss())
-}, 20).unref()
+/** The main thread's own share at the sample with the highest RSS: its V8 heap, and memory outside any heap. */
+let atPeak = { heapMiB: 0, externalMiB: 0, arrayBuffersMiB: 0 }
+const sample = () => {
+  const rss = process.memoryUsage.rss()
+  if (rss <= sampled) return
+  sampled = rss
+  const usage = process.memoryUsage()
+  atPeak = {
+    heapMiB: usage.heapTotal / MiB,
+    externalMiB: usage.external / MiB,
+    arrayBuffersMiB: usage.arrayBuffers / MiB
+  }
+}
+setInterval(sample, 20).unref()
 // Every late tick of a 10 ms timer is a stretch the loop ran no timers. On an overloaded machine most of such a
 // stretch is the main thread waiting for a CPU, not running: the kernel's per-thread counters
 // (/proc/self/task/<pid>/schedstat: ns on a CPU, ns runnable in a run queue) split each stretch into the two, so
@@ -81,9 +92,10 @@ process.on("message", (message) => {
     phases.push(Number(process.hrtime.bigint() / 1000n))
     worst = { ms: 0, runMs: 0, waitMs: 0 }
     loop.reset()
-    sampled = process.memoryUsage.rss()
+    sampled = 0
+    sample()
   } else if (message.type === "report") {
-    sampled = Math.max(sampled, process.memoryUsage.rss())
+    sample()
     send({
       type: "report",
       report: {
@@ -92,6 +104,7 @@ process.on("message", (message) => {
         longestOwn: worst,
         loadAverage: loadavg()[0],
         sampledRssMiB: sampled / MiB,
+        atPeak,
         maxRssMiB: process.resourceUsage().maxRSS / KiB
       }
     })
@@ -100,9 +113,15 @@ process.on("message", (message) => {
 
 process.on("disconnect", () => process.exit(0))
 
-const live = WebSearch.layer(Fetch.layerWith(), SharedStores.layerMemory()).pipe(
-  Layer.provideMerge(Settings.layer({ urlPolicy: { allowHosts: ["127.0.0.1"], allowPorts: [pagesPort] } }))
-)
+// HOSTILE_WORKERS=n sets the extraction pool's size (default: the library's own), to see what each worker costs.
+const workers = process.env.HOSTILE_WORKERS === undefined ? undefined : { size: Number(process.env.HOSTILE_WORKERS) }
+// HOSTILE_CACHE_BYTES=n sets the in-memory result cache's byte budget, to see what the cache holds at the peak.
+const cacheOptions =
+  process.env.HOSTILE_CACHE_BYTES === undefined ? undefined : { cacheMaxBytes: Number(process.env.HOSTILE_CACHE_BYTES) }
+const live = WebSearch.layer(
+  Fetch.layerWith(workers === undefined ? undefined : { workers }),
+  SharedStores.layerMemory(cacheOptions)
+).pipe(Layer.provideMerge(Settings.layer({ urlPolicy: { allowHosts: ["127.0.0.1"], allowPorts: [pagesPort] } })))
 const server = WebSearchServer.layer({
   port: 0,
   tokens: [token],
