@@ -26,7 +26,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net"
 import { fileURLToPath } from "node:url"
 import { Client, Pool } from "undici"
-import { article, bombPages, hostilePaths, plainPages } from "./support/hostilePages.js"
+import { article, bombPages, hostilePaths, plainPages, type Page } from "./support/hostilePages.js"
 
 const token = "bench-hostile-token-0123456789abcdef"
 
@@ -80,8 +80,11 @@ const pagesChild = async () => {
   const pages = plainPages()
   // Built once: this child shares the machine's cores with the server it loads, so it must cost next to nothing
   // per request (building the article per request took about a quarter of a core in the hostile phase).
-  const articlePage = { type: "text/html", body: Buffer.from(article(1)) }
-  const longArticle = { type: "text/html", body: Buffer.from(Array.from({ length: 8 }, (_, i) => article(i)).join("")) }
+  const articlePage: Page = { type: "text/html", body: Buffer.from(article(1)) }
+  const longArticle: Page = {
+    type: "text/html",
+    body: Buffer.from(Array.from({ length: 8 }, (_, i) => article(i)).join(""))
+  }
   const hits: Record<string, number> = {}
   const serve = (request: IncomingMessage, response: ServerResponse) => {
     const path = (request.url ?? "/").split("?")[0]

@@ -5,6 +5,7 @@
  * @since 0.1.0
  */
 import { readFileSync } from "node:fs"
+import * as HiddenInput from "./internal/hiddenInput.js"
 import * as QuickAnswer from "./internal/quickAnswer.js"
 
 const argv = process.argv.slice(2)
@@ -43,6 +44,9 @@ async function runCommand() {
         // Read only when an input is `-`.
         stdin: () => readFileSync(0, "utf8"),
         stdinIsTTY: process.stdin.isTTY,
+        stdinSecret: process.stdin.isTTY
+          ? (prompt) => HiddenInput.read(process.stdin, (text) => process.stderr.write(text), prompt)
+          : undefined,
         stdoutIsTTY: process.stdout.isTTY,
         stderrIsTTY: process.stderr.isTTY,
         columns: process.stdout.columns

@@ -9,14 +9,14 @@ import { createServer, type IncomingMessage, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { websearch } from "./support/process.js"
+import { websearch, websearchOnTerminal } from "./support/process.js"
 
 const storeKey = Buffer.alloc(32, 9).toString("base64")
 const apiKey = "sk-cli-canary-5e1f"
 
 let server: Server
 let origin = ""
-const seen: Array<{ method: string; url: string; authorization: string; body: string }> = []
+const seen: Array<{ method: string; url: string; authorization: string; token: string; body: string }> = []
 let dir = ""
 
 const body = (request: IncomingMessage): Promise<string> =>
@@ -42,7 +42,13 @@ beforeAll(async () => {
   server = createServer(async (request, response) => {
     const text = await body(request)
     const url = request.url ?? ""
-    seen.push({ method: request.method ?? "", url, authorization: request.headers.authorization ?? "", body: text })
+    seen.push({
+      method: request.method ?? "",
+      url,
+      authorization: request.headers.authorization ?? "",
+      token: String(request.headers["x-subscription-token"] ?? ""),
+      body: text
+    })
     const json = (status: number, value: unknown) =>
       response.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(value))
     // A SearXNG for the local `test`: the instance's endpoint.
@@ -80,6 +86,37 @@ const env = () => ({ XDG_DATA_HOME: join(dir, "data"), WEBSEARCH_PROVIDER_STORE_
 const json = (stdout: string) => JSON.parse(stdout.trim().split("\n").at(-1) ?? "")
 
 describe("websearch providers ACTION against the local store", () => {
+  it("set-key on a terminal does not show the key it reads; Ctrl-C there sets nothing and exits 130", async () => {
+    // Brave sends its key in a header, so the key set can be read back from the request the check makes.
+    const settings = JSON.stringify({ capabilities: { searchKeywords: { apiHost: origin } } })
+    const add = ["providers", "add", "tty-brave", "--type", "brave", "--settings", settings]
+    const added = await websearch([...add, "--allow-host", "127.0.0.1"], env())
+    expect([added.code, added.stderr]).toEqual([0, ""])
+
+    // Typed as a user types: a slip corrected with Backspace, Enter between two keys, Ctrl-D to end.
+    const typed = `${apiKey}x\x7f\rsecond-key\r\x04`
+    const keyed = await websearchOnTerminal(["providers", "set-key", "tty-brave"], env(), "then Ctrl-D", typed)
+    expect(keyed.code).toBe(0)
+    expect(keyed.transcript).toContain("not shown")
+    expect(keyed.transcript).toContain("2 key(s)  revision 2")
+    // Neither key was echoed (nor the slip).
+    expect(keyed.transcript).not.toContain(apiKey)
+    expect(keyed.transcript).not.toContain("second-key")
+
+    const gaveUp = await websearchOnTerminal(["providers", "set-key", "tty-brave"], env(), "then Ctrl-D", "half\x03")
+    expect(gaveUp.code).toBe(130)
+    expect(gaveUp.transcript).toContain("interrupted by the user; no key was set")
+    expect(gaveUp.transcript).not.toContain("half")
+    const listed = await websearch(["providers", "list", "--json"], env())
+    expect(json(listed.stdout).response).toEqual(
+      expect.arrayContaining([expect.objectContaining({ id: "tty-brave", revision: 2 })])
+    )
+    // The first key is exactly what was meant (the slip taken back, Enter ending it): the check sends it.
+    await websearch(["providers", "test", "tty-brave", "--allow-host", "127.0.0.1"], env())
+    expect(seen.filter((s) => s.url.startsWith("/res/v1/web/search")).map((s) => s.token)).toContain(apiKey)
+    expect((await websearch(["providers", "remove", "tty-brave"], env())).code).toBe(0)
+  }, 180_000)
+
   it("add, set-key from standard input, list, test with the instance's settings, remove; keys never printed", async () => {
     const settings = JSON.stringify({ capabilities: { searchKeywords: { apiHost: origin } } })
     // The registry judges an instance before it is stored: an unknown type, or an endpoint the URL policy refuses.

@@ -121,13 +121,36 @@ const viewFrom = (json: unknown) =>
 
 // --- reading keys ---------------------------------------------------------------------------------------------------
 
-const keysFrom = (io: Io.Io): Either.Either<ReadonlyArray<Redacted.Redacted<string>>, WebSearchError.RequestFailed> => {
+const prompt = "websearch: type or paste the API key (several: one per line; not shown), then Ctrl-D\n"
+
+/** Standard input as typed: read without echo on a terminal that offers it. */
+const keyText = (io: Io.Io): Either.Either<string, WebSearchError.RequestFailed | WebSearchError.Aborted> => {
+  if (io.stdinIsTTY === true && io.stdinSecret !== undefined) {
+    const input = io.stdinSecret(prompt)
+    switch (input._tag) {
+      case "Text":
+        return Either.right(input.text)
+      case "Interrupted":
+        return Either.left(WebSearchError.aborted("set-key was interrupted by the user; no key was set"))
+      case "Failed":
+        return Either.left(
+          WebSearchError.requestFailed("invalid_input", `set-key could not read the terminal: ${input.message}`)
+        )
+    }
+  }
   if (io.stdin === undefined) {
     return Either.left(WebSearchError.requestFailed("invalid_input", "set-key reads the key from standard input"))
   }
-  if (io.stdinIsTTY === true) io.stderr("websearch: type or paste the API key (several: one per line), then Ctrl-D\n")
-  const keys = io
-    .stdin()
+  if (io.stdinIsTTY === true) io.stderr(prompt.replace("; not shown", ""))
+  return Either.right(io.stdin())
+}
+
+const keysFrom = (
+  io: Io.Io
+): Either.Either<ReadonlyArray<Redacted.Redacted<string>>, WebSearchError.RequestFailed | WebSearchError.Aborted> => {
+  const text = keyText(io)
+  if (Either.isLeft(text)) return Either.left(text.left)
+  const keys = text.right
     .split(/\r?\n/)
     .map((line) => line.trim())
     .filter((line) => line.length > 0)
@@ -276,7 +299,8 @@ export const run = (
       Effect.sync(() => {
         if (command.json) io.stdout(`${Render.jsonFailure(error)}\n`)
         else io.stderr(Render.error(error, { look: errLook }))
-        return 1
+        // As every command: Ctrl-C (at the key prompt) exits 130.
+        return error._tag === "Aborted" ? 130 : 1
       })
     )
   )

@@ -56,3 +56,48 @@ export const websearch = (
       resolve({ code, stdout, stderr })
     })
   })
+
+/** How a command on a terminal ended, and everything the terminal showed (stdout and stderr, and any echo). */
+export interface RanOnTerminal {
+  readonly code: number | null
+  readonly transcript: string
+}
+
+const shellQuoted = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`
+
+/**
+ * Runs `websearch ARGS` on a pseudo-terminal (util-linux's `script`), as a user at a terminal runs it: what the
+ * terminal shows comes back as one transcript, echo included. `typed` is sent, as keystrokes, once the transcript
+ * shows `typeAfter`.
+ */
+export const websearchOnTerminal = (
+  args: ReadonlyArray<string>,
+  env: Record<string, string>,
+  typeAfter: string,
+  typed: string,
+  timeoutMs = 90_000
+): Promise<RanOnTerminal> =>
+  new Promise((resolve, reject) => {
+    const command = [process.execPath, "--import", guard, bin, ...args].map(shellQuoted).join(" ")
+    const child = spawn("script", ["--quiet", "--return", "--flush", "--command", command, "/dev/null"], {
+      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", SHELL: "/bin/sh", ...env },
+      stdio: ["pipe", "pipe", "pipe"]
+    })
+    let transcript = ""
+    let sent = false
+    const onOutput = (chunk: string) => {
+      transcript += chunk
+      if (!sent && transcript.includes(typeAfter)) {
+        sent = true
+        child.stdin.write(typed)
+      }
+    }
+    child.stdout.setEncoding("utf8").on("data", onOutput)
+    child.stderr.setEncoding("utf8").on("data", onOutput)
+    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs)
+    child.on("error", reject)
+    child.on("close", (code) => {
+      clearTimeout(timer)
+      resolve({ code, transcript })
+    })
+  })
