@@ -13,12 +13,14 @@ cd "$(dirname "$0")/.."
 
 # --- system packages -------------------------------------------------------------------------------------------------
 # redis-server: the Redis store tests start their own; chromium: the rendering tests drive it through playwright-core
-# (which never downloads a browser); postgresql: the server for the storage tests to come.
+# (which never downloads a browser); postgresql: the server for the storage tests to come; script (bsdutils): the CLI's
+# tests run `providers set-key` on a pseudo-terminal with it.
 missing=()
 command -v redis-server >/dev/null || missing+=(redis-server)
 command -v chromium >/dev/null || missing+=(chromium)
 compgen -G "/usr/lib/postgresql/*/bin/postgres" >/dev/null || missing+=(postgresql)
 command -v npm >/dev/null || missing+=(npm)
+command -v script >/dev/null || missing+=(bsdutils)
 if ((${#missing[@]} > 0)); then
   if [[ "$(id -u)" != 0 ]] || ! command -v apt-get >/dev/null; then
     echo "test:all: missing system packages: ${missing[*]}" >&2
