@@ -258,6 +258,7 @@ export const extract = (input: Input, options?: Options): Effect.Effect<Document
       : extractSync(input, options)
   ).pipe(
     Effect.withSpan("websearch.extract", {
+      captureStackTrace: false,
       attributes: {
         "websearch.content_type": ContentKind.mediaType(input.contentType) ?? "",
         "websearch.bytes": input.body.length

@@ -394,6 +394,7 @@ export const make = (options?: Options): Effect.Effect<BrowserRenderer.Service, 
         return yield* pool.withPermits(1)(renderPage(request, document))
       }).pipe(
         Effect.withSpan("websearch.render.page", {
+          captureStackTrace: false,
           attributes: { "url.host": TransportError.hostOf(request.document?.url ?? request.url) }
         })
       )

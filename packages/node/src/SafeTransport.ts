@@ -281,6 +281,7 @@ export const make = (options: Options): Effect.Effect<SafeTransport.Service, nev
             WebSearchError.requestFailed("timeout", `${where}: no complete response within ${Duration.format(timeout)}`)
         }),
         Effect.withSpan("websearch.transport.request", {
+          captureStackTrace: false,
           attributes: { "url.host": TransportError.hostOf(request.url), "http.request.method": method }
         })
       )

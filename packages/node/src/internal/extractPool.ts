@@ -329,7 +329,12 @@ export const make = (options: Options): Effect.Effect<Pool, never, Scope.Scope> 
                 next(job)
               )
             )
-      ).pipe(Effect.withSpan("websearch.fetch.extract.worker", { attributes: { "websearch.bytes": job.body.length } }))
+      ).pipe(
+        Effect.withSpan("websearch.fetch.extract.worker", {
+          captureStackTrace: false,
+          attributes: { "websearch.bytes": job.body.length }
+        })
+      )
 
     return { extract, size: () => all.size }
   })

@@ -94,6 +94,7 @@ export const resolve = (
       )
     }),
     Effect.withSpan("websearch.transport.lookup", {
+      captureStackTrace: false,
       attributes: { "url.host": checked.url.host, "websearch.hop": hop }
     })
   )

@@ -115,6 +115,7 @@ export const send = (
   ).pipe(
     Effect.tap((outcome) => Effect.annotateCurrentSpan("http.response.status_code", outcome.status)),
     Effect.withSpan("websearch.transport.hop", {
+      captureStackTrace: false,
       attributes: {
         "url.host": url.host,
         "url.scheme": url.protocol.slice(0, -1),

@@ -64,7 +64,10 @@ export const make = (
               message: `robots.txt of ${origin} could not be read, so nothing there is fetched while robots.txt is respected: ${error.message}`
             })
           ),
-          Effect.withSpan("websearch.fetch.robots", { attributes: { "websearch.origin": origin } })
+          Effect.withSpan("websearch.fetch.robots", {
+            captureStackTrace: false,
+            attributes: { "websearch.origin": origin }
+          })
         )
     // Each origin's file is read by a fiber of the driver's scope that every asker joins: an asker that times
     // out or is interrupted stops waiting without cancelling the read the others wait for.
