@@ -5,15 +5,24 @@
  *
  *   node --conditions=@websearch/source --import tsx bench/server.ts [seconds-per-round] [concurrency]
  *
+ * The servers' child runs our packages as users run them: their built `dist` under plain node (the packages are
+ * built first, and this file is bundled with every package left an import, so no tsx loader and no source
+ * condition are in the measured process). `BENCH_SOURCES=1` runs it over the sources under tsx instead (to profile
+ * the TypeScript). After the timed rounds a second child counts the Effect operations each server's fiber steps
+ * through per request (a supervisor with op supervision on: too slow to time, but a figure the load does not move).
+ *
  * A child process hosts the mock and both servers; this process generates the load (N concurrent request loops
  * over an undici Pool), alternating ours and the baseline round by round and keeping each one's best round, so
  * a burst of machine noise does not decide the ratio. The server runs as configured by default except request
  * logging (off, as a load balancer's access log would replace it) and a per-token limit high enough not to trip.
  */
-import { spawn } from "node:child_process"
+import { spawn, spawnSync } from "node:child_process"
+import { mkdirSync, mkdtempSync } from "node:fs"
 import { createServer, type IncomingMessage } from "node:http"
 import type { AddressInfo } from "node:net"
+import { join } from "node:path"
 import { fileURLToPath } from "node:url"
+import * as esbuild from "esbuild"
 import { Pool } from "undici"
 
 export const token = "bench-token-0123456789abcdef"
@@ -65,12 +74,12 @@ const serveChild = async () => {
   const Layer = await import("effect/Layer")
   const Context = await import("effect/Context")
   const HttpServer = await import("@effect/platform/HttpServer")
-  const Tavily = await import("../packages/providers/src/Tavily.js")
-  const ProviderRegistry = await import("../packages/core/src/ProviderRegistry.js")
-  const Settings = await import("../packages/core/src/Settings.js")
-  const WebSearch = await import("../packages/core/src/WebSearch.js")
-  const WebSearchError = await import("../packages/core/src/WebSearchError.js")
-  const WebSearchServer = await import("../packages/server/src/WebSearchServer.js")
+  const Tavily = await import("@websearch/providers/Tavily")
+  const ProviderRegistry = await import("@websearch/core/ProviderRegistry")
+  const Settings = await import("@websearch/core/Settings")
+  const WebSearch = await import("@websearch/core/WebSearch")
+  const WebSearchError = await import("@websearch/core/WebSearchError")
+  const WebSearchServer = await import("@websearch/server/WebSearchServer")
   const oursPool = new Pool(mockOrigin, { connections: 64 })
   const driver = {
     preset: Tavily.preset,
@@ -80,6 +89,21 @@ const serveChild = async () => {
         catch: () => WebSearchError.requestFailed("network", "the mock did not answer", { providerId: "tavily" })
       })
   }
+  // BENCH_OPS=1: every fiber of each Effect server counts the operations it steps through (op supervision on).
+  const Supervisor = await import("effect/Supervisor")
+  const RuntimeFlags = await import("effect/RuntimeFlags")
+  class OpCounter extends Supervisor.AbstractSupervisor<void> {
+    ops = 0
+    readonly value = Effect.void
+    override onEffect() {
+      this.ops++
+    }
+  }
+  const counters = { ours: new OpCounter(), piped: new OpCounter(), platform: new OpCounter() }
+  const counted = (counter: OpCounter) =>
+    process.env.BENCH_OPS === "1"
+      ? Layer.merge(Supervisor.addSupervisor(counter), RuntimeFlags.enableOpSupervision)
+      : Layer.empty
   const live = WebSearch.layer(ProviderRegistry.register(driver)).pipe(
     Layer.provideMerge(
       Settings.layer({
@@ -93,7 +117,11 @@ const serveChild = async () => {
     tokens: [token],
     logRequests: false,
     rateLimit: { limit: 100_000_000, window: "1 minute" }
-  }).pipe(Layer.provide(WebSearchServer.layerRateLimiterMemory), Layer.provide(live))
+  }).pipe(
+    Layer.provide(WebSearchServer.layerRateLimiterMemory),
+    Layer.provide(live),
+    Layer.provide(counted(counters.ours))
+  )
   const Scope = await import("effect/Scope")
   // A scope that lives as long as the process: the server stops when the parent ends the run.
   const scope = Effect.runSync(Scope.make())
@@ -114,6 +142,11 @@ const serveChild = async () => {
       const used = process.cpuUsage()
       response.writeHead(200, { "content-type": "application/json" })
       return void response.end(JSON.stringify({ micros: used.user + used.system }))
+    }
+    if (request.method === "GET" && request.url === "/bench/ops") {
+      response.writeHead(200, { "content-type": "application/json" })
+      const { ours, piped, platform } = counters
+      return void response.end(JSON.stringify({ ours: ours.ops, piped: piped.ops, platform: platform.ops }))
     }
     if (request.method !== "POST" || request.url !== "/v1/search") return fail(404, "not found")
     if (request.headers.authorization !== `Bearer ${token}`) return fail(401, "unauthorized")
@@ -142,8 +175,8 @@ const serveChild = async () => {
   // A second baseline: node:http around the same core pipeline, so the server's own cost shows apart from the
   // pipeline's (which bench/run.ts "pipeline" measures against a bare fanout).
   const ManagedRuntime = await import("effect/ManagedRuntime")
-  const SearchKeywords = await import("../packages/core/src/SearchKeywords.js")
-  const runtime = ManagedRuntime.make(live)
+  const SearchKeywords = await import("@websearch/core/SearchKeywords")
+  const runtime = ManagedRuntime.make(Layer.provideMerge(live, counted(counters.piped)))
   const piped = createServer((request, response) => {
     const fail = (status: number, message: string) => {
       response.writeHead(status, { "content-type": "application/json" })
@@ -191,7 +224,8 @@ const serveChild = async () => {
     })
   )
   const platformServer = HttpLayerRouter.serve(platformRoute, { disableLogger: true, disableListenLog: true }).pipe(
-    Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" }))
+    Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" })),
+    Layer.provide(counted(counters.platform))
   )
   const platformBuilt = await Effect.runPromise(Layer.buildWithScope(platformServer, scope))
   const platformAddress = Context.get(platformBuilt, HttpServer.HttpServer).address
@@ -256,21 +290,103 @@ interface Ports {
   readonly platform: number
 }
 
-/** The measurement: each side's best round, and the ratio ours / baseline in requests per second. */
-export const measure = async (seconds = 3, concurrency = 32, rounds = 3) => {
-  const script = fileURLToPath(import.meta.url)
-  const child = spawn(process.execPath, ["--conditions=@websearch/source", "--import", "tsx", script, "--serve"], {
-    stdio: ["pipe", "pipe", "inherit"]
+/** Whether the servers' child runs over the sources under tsx (`BENCH_SOURCES=1`) rather than the built dist. */
+export const fromSources = process.env.BENCH_SOURCES === "1"
+
+const root = fileURLToPath(new URL("..", import.meta.url))
+
+/**
+ * The servers' child script: this file itself over the sources, or else, after building the packages it runs
+ * (a stale dist would measure other code than the sources'), this file bundled with every package left an import,
+ * placed under node_modules so those imports resolve to the packages' dist as a user's would.
+ */
+const childScript = async (): Promise<{ readonly script: string; readonly args: ReadonlyArray<string> }> => {
+  const here = fileURLToPath(import.meta.url)
+  if (fromSources) return { script: here, args: ["--conditions=@websearch/source", "--import", "tsx"] }
+  const workspaces = ["core", "providers", "server"].flatMap((name) => ["-w", `packages/${name}`])
+  const built = spawnSync("npm", ["run", "build", "--silent", ...workspaces], {
+    cwd: root,
+    stdio: ["ignore", 2, "inherit"]
+  })
+  if (built.status !== 0) throw new Error(`npm run build failed (${built.status}): the server child needs dist`)
+  const dir = join(root, "node_modules", ".cache")
+  mkdirSync(dir, { recursive: true })
+  const outfile = join(mkdtempSync(join(dir, "websearch-bench-server-")), "server.mjs")
+  await esbuild.build({
+    entryPoints: [here],
+    outfile,
+    bundle: true,
+    packages: "external",
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    logLevel: "warning"
+  })
+  return { script: outfile, args: [] }
+}
+
+const startChild = async (
+  child: { readonly script: string; readonly args: ReadonlyArray<string> },
+  env: NodeJS.ProcessEnv = process.env
+) => {
+  const process_ = spawn(process.execPath, [...child.args, child.script, "--serve"], {
+    stdio: ["pipe", "pipe", "inherit"],
+    env
   })
   const ports = await new Promise<Ports>((resolve, reject) => {
     let out = ""
-    child.stdout.on("data", (data: Buffer) => {
+    process_.stdout.on("data", (data: Buffer) => {
       out += data.toString("utf8")
       const line = out.split("\n").find((l) => l.startsWith("{"))
       if (line !== undefined && out.includes("\n")) resolve(JSON.parse(line) as Ports)
     })
-    child.once("exit", (code) => reject(new Error(`the bench server exited with ${code}`)))
+    process_.once("exit", (code) => reject(new Error(`the bench server exited with ${code}`)))
   })
+  const stop = () => {
+    process_.stdin.end()
+    process_.kill()
+  }
+  return { ports, stop }
+}
+
+/** Sequential requests to `port`, the last `counted` of `warm + counted` counted: `ours / piped / platform` ops. */
+const countOps = async (ports: Ports, warm = 50, counted = 100) => {
+  const read = async () => {
+    const pool = new Pool(`http://127.0.0.1:${ports.bare}`, { connections: 1 })
+    const { body } = await pool.request({ method: "GET", path: "/bench/ops" })
+    const ops = (await body.json()) as { ours: number; piped: number; platform: number }
+    await pool.close()
+    return ops
+  }
+  const send = async (port: number, times: number) => {
+    const pool = new Pool(`http://127.0.0.1:${port}`, { connections: 1 })
+    const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" }
+    for (let i = 0; i < times; i++) {
+      const { statusCode, body } = await pool.request({
+        method: "POST",
+        path: "/v1/search",
+        headers,
+        body: JSON.stringify({ keywords })
+      })
+      await body.text()
+      if (statusCode !== 200) throw new Error(`the ops count's request answered ${statusCode}`)
+    }
+    await pool.close()
+  }
+  const perRequest = async (key: "ours" | "piped" | "platform") => {
+    await send(ports[key], warm)
+    const before = (await read())[key]
+    await send(ports[key], counted)
+    return ((await read())[key] - before) / counted
+  }
+  return { ours: await perRequest("ours"), piped: await perRequest("piped"), platform: await perRequest("platform") }
+}
+
+/** The measurement: each side's best round, and the ratio ours / baseline in requests per second. */
+export const measure = async (seconds = 3, concurrency = 32, rounds = 3) => {
+  const script = await childScript()
+  const { ports, stop } = await startChild(script)
+  let ops: Awaited<ReturnType<typeof countOps>>
   try {
     // Warm-up: JIT, connection pools and the mock's sockets on both sides. Three seconds each: on a loaded machine
     // one second was a few hundred requests, too few for the longer of the paths (ours) to be optimised, so the
@@ -290,7 +406,16 @@ export const measure = async (seconds = 3, concurrency = 32, rounds = 3) => {
     const best = (list: Array<Round>) => list.reduce((a, b) => (b.requestsPerSecond > a.requestsPerSecond ? b : a))
     // The least CPU per request of any round: noise only ever adds to it.
     const leastCpu = (list: Array<Round>) => Math.min(...list.map((round) => round.cpuPerRequest))
+    stop()
+    const counting = await startChild(script, { ...process.env, BENCH_OPS: "1" })
+    try {
+      ops = await countOps(counting.ports)
+    } finally {
+      counting.stop()
+    }
     return {
+      ops,
+      fromSources,
       ours: best(ours),
       bare: best(bare),
       piped: best(piped),
@@ -301,8 +426,7 @@ export const measure = async (seconds = 3, concurrency = 32, rounds = 3) => {
       cpu: { ours: leastCpu(ours), bare: leastCpu(bare), piped: leastCpu(piped), platform: leastCpu(platform) }
     }
   } finally {
-    child.stdin.end()
-    child.kill()
+    stop()
   }
 }
 
@@ -317,6 +441,11 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     const seconds = Number(process.argv[2] ?? 3)
     const concurrency = Number(process.argv[3] ?? 32)
     const result = await measure(seconds, concurrency)
+    console.log(
+      result.fromSources
+        ? "servers' child: our packages' sources under tsx (BENCH_SOURCES=1)"
+        : "servers' child: our packages' built dist under plain node, as users run them"
+    )
     console.log(`ours      ${format(result.ours)}`)
     console.log(`@effect/platform route, same job as node:http ${format(result.platform)}`)
     console.log(
@@ -327,6 +456,10 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       `CPU/req   ours ${result.cpu.ours.toFixed(0)} us, route ${result.cpu.platform.toFixed(0)} us, ` +
         `node:http + core pipeline ${result.cpu.piped.toFixed(0)} us, node:http ${result.cpu.bare.toFixed(0)} us ` +
         `(server child, provider mock included; ours / route ${(result.cpu.ours / result.cpu.platform).toFixed(2)})`
+    )
+    console.log(
+      `ops/req   ours ${result.ops.ours.toFixed(0)}, route ${result.ops.platform.toFixed(0)}, ` +
+        `node:http + core pipeline ${result.ops.piped.toFixed(0)} (Effect operations per request, sequential)`
     )
     console.log(`node:http ${format(result.bare)}`)
     console.log(`node:http + core pipeline ${format(result.piped)}`)
