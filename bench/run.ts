@@ -358,7 +358,7 @@ const cases: Record<string, () => Promise<Measured>> = {
   // The servers' child does not report its RSS, and the load generator's would not be the server's: no RSS shown.
   server: async () => {
     const Server = await import("./server.js")
-    const { ours, bare, piped, platform, cpu } = await Server.measure()
+    const { ours, bare, piped, platform, cpu, ops } = await Server.measure()
     return {
       rows: [
         {
@@ -379,6 +379,13 @@ const cases: Record<string, () => Promise<Measured>> = {
           figure: "CPU time per request of the servers' process, provider mock included (vs the plain route)",
           ours: ms(cpu.ours / 1000),
           baseline: ms(cpu.platform / 1000),
+          peakRssMiB: null
+        },
+        {
+          // Counted by a supervisor over sequential requests: a figure the machine's load does not move.
+          figure: "Effect operations per request (vs the plain route)",
+          ours: { value: ops.ours, unit: "count" },
+          baseline: { value: ops.platform, unit: "count" },
           peakRssMiB: null
         },
         {

@@ -17,7 +17,7 @@
  * logging (off, as a load balancer's access log would replace it) and a per-token limit high enough not to trip.
  */
 import { spawn, spawnSync } from "node:child_process"
-import { mkdirSync, mkdtempSync } from "node:fs"
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs"
 import { createServer, type IncomingMessage } from "node:http"
 import type { AddressInfo } from "node:net"
 import { join } from "node:path"
@@ -300,7 +300,12 @@ const root = fileURLToPath(new URL("..", import.meta.url))
  * (a stale dist would measure other code than the sources'), this file bundled with every package left an import,
  * placed under node_modules so those imports resolve to the packages' dist as a user's would.
  */
-const childScript = async (): Promise<{ readonly script: string; readonly args: ReadonlyArray<string> }> => {
+const childScript = async (): Promise<{
+  readonly script: string
+  readonly args: ReadonlyArray<string>
+  /** The bundle's folder, removed after the run. */
+  readonly dir?: string
+}> => {
   const here = fileURLToPath(import.meta.url)
   if (fromSources) return { script: here, args: ["--conditions=@websearch/source", "--import", "tsx"] }
   const workspaces = ["core", "providers", "server"].flatMap((name) => ["-w", `packages/${name}`])
@@ -311,7 +316,8 @@ const childScript = async (): Promise<{ readonly script: string; readonly args: 
   if (built.status !== 0) throw new Error(`npm run build failed (${built.status}): the server child needs dist`)
   const dir = join(root, "node_modules", ".cache")
   mkdirSync(dir, { recursive: true })
-  const outfile = join(mkdtempSync(join(dir, "websearch-bench-server-")), "server.mjs")
+  const outdir = mkdtempSync(join(dir, "websearch-bench-server-"))
+  const outfile = join(outdir, "server.mjs")
   await esbuild.build({
     entryPoints: [here],
     outfile,
@@ -322,7 +328,7 @@ const childScript = async (): Promise<{ readonly script: string; readonly args: 
     target: "node20",
     logLevel: "warning"
   })
-  return { script: outfile, args: [] }
+  return { script: outfile, args: [], dir: outdir }
 }
 
 const startChild = async (
@@ -386,7 +392,6 @@ const countOps = async (ports: Ports, warm = 50, counted = 100) => {
 export const measure = async (seconds = 3, concurrency = 32, rounds = 3) => {
   const script = await childScript()
   const { ports, stop } = await startChild(script)
-  let ops: Awaited<ReturnType<typeof countOps>>
   try {
     // Warm-up: JIT, connection pools and the mock's sockets on both sides. Three seconds each: on a loaded machine
     // one second was a few hundred requests, too few for the longer of the paths (ours) to be optimised, so the
@@ -408,11 +413,7 @@ export const measure = async (seconds = 3, concurrency = 32, rounds = 3) => {
     const leastCpu = (list: Array<Round>) => Math.min(...list.map((round) => round.cpuPerRequest))
     stop()
     const counting = await startChild(script, { ...process.env, BENCH_OPS: "1" })
-    try {
-      ops = await countOps(counting.ports)
-    } finally {
-      counting.stop()
-    }
+    const ops = await countOps(counting.ports).finally(counting.stop)
     return {
       ops,
       fromSources,
@@ -427,6 +428,7 @@ export const measure = async (seconds = 3, concurrency = 32, rounds = 3) => {
     }
   } finally {
     stop()
+    if (script.dir !== undefined) rmSync(script.dir, { recursive: true, force: true })
   }
 }
 
