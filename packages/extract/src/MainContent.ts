@@ -11,6 +11,7 @@ import * as Metadata from "./Metadata.js"
 import * as BlankRuns from "./internal/blankRuns.js"
 import * as Boilerplate from "./internal/boilerplate.js"
 import * as BoilerplateRules from "./internal/boilerplateRules.js"
+import * as Container from "./internal/container.js"
 import * as Credits from "./internal/credits.js"
 import * as HtmlDocument from "./internal/htmlDocument.js"
 import * as Inert from "./internal/inert.js"
@@ -215,6 +216,18 @@ const after: ReadonlyArray<Boilerplate.Rule> = [
   Prompts.promptRule
 ]
 
+/** Our block in a fresh copy of the page, pruned as the page was before Readability, then as an article is. */
+const ownBlock = (copy: Document, index: number, metadata: Metadata.Metadata, keepCaptions: boolean) => {
+  if (copy.body === null) return undefined
+  BoilerplateRules.protectEmbeds(copy.body)
+  Boilerplate.prune(copy.body, { title: undefined, byline: undefined, keepCaptions }, before)
+  const element = Container.at(copy.body, index)
+  if (element !== undefined) {
+    Boilerplate.prune(element, { title: metadata.title, byline: metadata.byline, keepCaptions }, after)
+  }
+  return element
+}
+
 /**
  * Extracts the main content of an HTML page as markdown. Synchronous and CPU-bound: call it from a worker for
  * big pages.
@@ -243,8 +256,17 @@ export const fromHtml = (source: string, options?: Options): Result => {
   }
   // Listed before Readability moves the article's nodes out of the page, to find where the article began.
   const texts = huge || doc.body === null ? undefined : Lead.list(doc.body)
+  const block = texts === undefined || doc.body === null ? undefined : Container.best(doc.body, texts)
   const found = huge ? { node: undefined, title: undefined, meta: {} } : article(doc)
-  if (found.node !== undefined && texts !== undefined && doc.body !== null) Lead.restore(doc.body, found.node, texts)
+  // Our own block replaces Readability's article when that is plainly the wrong block or a small part of ours.
+  const elsewhere =
+    found.node !== undefined &&
+    block !== undefined &&
+    texts !== undefined &&
+    Container.replaces(found.node, block, texts)
+  if (found.node !== undefined && texts !== undefined && doc.body !== null && !elsewhere) {
+    Lead.restore(doc.body, found.node, texts)
+  }
   // Readability mutates `doc`; the whole-page pass and our own metadata reading need the page as it was when
   // Readability found nothing (untouched when it was skipped). Parsed at most once more, and only then.
   let pristine: Document | undefined = huge ? doc : undefined
@@ -266,14 +288,25 @@ export const fromHtml = (source: string, options?: Options): Result => {
     excerpt: pick("excerpt")
   }
   const title = metadata.title ?? ""
-  if (found.node !== undefined && after.length > 0) {
+  if (found.node !== undefined && after.length > 0 && !elsewhere) {
     Boilerplate.prune(
       found.node,
       { title: metadata.title, byline: metadata.byline, keepCaptions: options?.keepCaptions === true },
       after
     )
   }
-  const articleMarkdown = found.node === undefined ? "" : Markdown.fromNode(found.node, { baseUrl: base })
+  // Our block is read from the page as parsed, pruned as `doc` was before Readability (which moved and rewrote
+  // parts of `doc`): the same tree, so the same position finds it.
+  const ours =
+    elsewhere && block !== undefined
+      ? ownBlock(original(), block.index, metadata, options?.keepCaptions === true)
+      : undefined
+  const articleMarkdown =
+    ours !== undefined
+      ? Markdown.fromNode(ours, { baseUrl: base, dropChrome: true })
+      : found.node === undefined
+        ? ""
+        : Markdown.fromNode(found.node, { baseUrl: base })
   const minChars = options?.minArticleChars ?? defaultMinArticleChars
   if (found.node !== undefined && letters(articleMarkdown) >= minChars) {
     return { title, markdown: articleMarkdown, metadata, method: "article" }
@@ -281,7 +314,7 @@ export const fromHtml = (source: string, options?: Options): Result => {
   // The page pass reads the page as parsed, before any pruning: the whole-page rules run on it too (Readability's
   // leftovers were pruned, not this copy), so hidden text, captions and trailing boilerplate stay out of it as well.
   const pageDoc = original()
-  if (pageDoc !== doc && pageDoc.body !== null) {
+  if (pageDoc !== doc && pageDoc.body !== null && ours === undefined) {
     BoilerplateRules.protectEmbeds(pageDoc.body)
     Boilerplate.prune(
       pageDoc.body,
