@@ -138,6 +138,28 @@ const cases: ReadonlyArray<Case> = [
     )
   },
   {
+    // Our own block replaces Readability's article here (the list continues the article; Readability scores only
+    // its paragraphs): the page is parsed and pruned once more and the block found by one walk, as cheap as
+    // Readability keeping the same text as paragraphs.
+    name: "an article continued by 1 000 list items, which our own block takes in",
+    hostile: extract(
+      `<html><body><article><div><div>${"<p>lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do.</p>".repeat(
+        40
+      )}</div></div><div><ul>${"<li>lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod.</li>".repeat(
+        1000
+      )}</ul></div></article></body></html>`,
+      "text/html"
+    ),
+    benign: extract(
+      `<html><body><article><div><div>${"<p>lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do.</p>".repeat(
+        40
+      )}${"<p>lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod.</p>".repeat(
+        1000
+      )}</div></div></article></body></html>`,
+      "text/html"
+    )
+  },
+  {
     name: "160 000 top-level elements with no <html> or <body>",
     hostile: () => HtmlDocument.parse(fill("<br>", 640 * kib)),
     benign: () => HtmlDocument.parse(`<html><head></head><body>${fill("<br>", 640 * kib)}</body></html>`)
