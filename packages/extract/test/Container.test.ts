@@ -46,7 +46,7 @@ describe("our own main block", () => {
 
   const page = HtmlDocument.parse(
     `<html><body><nav><a href="/a">Home</a> <a href="/b">News</a> <a href="/c">Sport</a></nav>` +
-      `<div class="sidebar"><p>${sentence("Side", 12)}</p></div>` +
+      `<div class="sidebar"><p>${sentence("Side", 30)}</p></div>` +
       `<div id="main"><h1>Harbour</h1><p>${sentence("One", 4)}</p><p>${sentence("Two", 4)}</p>` +
       `<ul><li>${sentence("Three", 3)}</li><li>${sentence("Four", 3)}</li></ul></div>` +
       `<div class="flyout"><p>${sentence("Contact", 2)}</p></div>` +

@@ -246,9 +246,9 @@ export const overlap = (
 /** Readability's article is another block than ours when at most this share of its text is from ours ... */
 export const maxApartShare = 0.3
 /** ... and our block scores at least this many times the article's characters. */
-export const minApartRatio = 1.5
+export const minApartRatio = 1
 /** It is a part of ours when at least this share of its text is from ours ... */
-export const minPartShare = 0.9
+export const minPartShare = 0.75
 /** ... our block scores at least this many times its characters ... */
 export const minPartRatio = 1.5
 /** ... and the text ours adds has at most this share in links (more is a teaser list, not the article's rest). */
