@@ -53,7 +53,7 @@ describe("our own main block", () => {
       `<footer><a href="/imprint">Imprint</a> <a href="/privacy">Privacy</a></footer></body></html>`
   )
   const texts = Lead.list(page.body)
-  const best = Container.best(page.body, texts)!
+  const best = Container.best(page.body)!
 
   it("scores prose blocks, not navigation, links or a sidebar's prose", () => {
     expect(best.element.getAttribute("id")).toBe("main")
@@ -140,7 +140,7 @@ describe("our own main block", () => {
 
   it.prop("the best block is the element with the highest sum of block weights", [tree], ([root]) => {
     const doc = HtmlDocument.parse(`<html><body>${html(root)}</body></html>`)
-    const found = Container.best(doc.body, Lead.list(doc.body))
+    const found = Container.best(doc.body)
     // The body is a block with no text of its own: its sum is the root's.
     const [, expected] = sums({ kind: "div", children: [root] })
     if (expected <= 0) expect(found).toBeUndefined()

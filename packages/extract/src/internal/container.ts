@@ -104,12 +104,11 @@ export interface Best {
 interface Frame {
   readonly element: Element
   readonly index: number
-  readonly block: boolean
   readonly chrome: boolean
-  /** In a script, a style or a template: its text is not read. */
-  readonly dead: boolean
+  /** Its own text (in it or its inline elements, not in the blocks it holds), outside and inside links. */
   chars: number
   links: number
+  /** Over the blocks it holds, itself included. */
   sum: number
   prose: number
   linkSum: number
@@ -118,28 +117,41 @@ interface Frame {
   last: number
 }
 
-/** The element under `root` (or `root`) with the highest score; `undefined` when no block scores above zero. */
-export const best = (root: Element, texts: Lead.Texts): Best | undefined => {
+// End markers on the walk's stack: of a block (its frame closes), of a link, of a script-like element.
+const blockEnd = 0
+const linkEnd = 1
+const deadEnd = 2
+
+/**
+ * The block under `root` (or `root`) with the highest score; `undefined` when none scores above zero. Only blocks
+ * get a frame (inline elements only count links), so the walk allocates one object per block. Text nodes are
+ * numbered as {@link Lead.list} numbers them (every non-blank one, in document order), for `first` and `last`.
+ */
+export const best = (root: Element): Best | undefined => {
   let found: Best | undefined
   const open: Array<Frame> = []
-  // The innermost open block, for the text of inline elements; a stack of positions in `open`.
-  const blocks: Array<number> = []
   let linkDepth = 0
+  let deadDepth = 0
   let elements = 0
-  const stack: Array<Node | null> = [root]
+  let texts = 0
+  const stack: Array<Node | number> = [root]
   while (stack.length > 0) {
     const node = stack.pop()!
-    if (node === null) {
-      const frame = open.pop()!
-      if (frame.element.localName === "a") linkDepth--
-      if (frame.block) {
-        blocks.pop()
-        const w = weight(frame.chars, frame.links, frame.chrome)
-        frame.sum += w
-        if (w > 0) frame.prose += frame.chars + frame.links
-        frame.text += frame.chars + frame.links
-        frame.linkSum += frame.links
+    if (typeof node === "number") {
+      if (node === linkEnd) {
+        linkDepth--
+        continue
       }
+      if (node === deadEnd) {
+        deadDepth--
+        continue
+      }
+      const frame = open.pop()!
+      const w = weight(frame.chars, frame.links, frame.chrome)
+      frame.sum += w
+      if (w > 0) frame.prose += frame.chars + frame.links
+      frame.text += frame.chars + frame.links
+      frame.linkSum += frame.links
       if (frame.first >= 0 && (found === undefined || frame.sum > found.score)) {
         found = {
           element: frame.element,
@@ -167,43 +179,45 @@ export const best = (root: Element, texts: Lead.Texts): Best | undefined => {
     }
     if (node.nodeType === TEXT) {
       const n = (node as Text).data.trim().length
-      if (n === 0 || blocks.length === 0 || open[open.length - 1].dead) continue
-      const block = open[blocks[blocks.length - 1]]
+      if (n === 0) continue
+      const i = texts++
+      if (deadDepth > 0) continue
+      const block = open[open.length - 1]
       if (linkDepth > 0) block.links += n
       else block.chars += n
-      const i = texts.index.get(node as Text)
-      const parent = open[open.length - 1]
-      if (i !== undefined) {
-        if (parent.first < 0) parent.first = i
-        parent.last = i
-      }
+      if (block.first < 0) block.first = i
+      block.last = i
       continue
     }
     if (node.nodeType !== ELEMENT) continue
     const element = node as Element
     const name = element.localName
-    const parent = open[open.length - 1]
-    const block = !inline.has(name) || open.length === 0
-    const frame: Frame = {
-      element,
-      index: elements++,
-      block,
-      dead: skipped.has(name) || (parent?.dead ?? false),
-      chrome:
-        (parent?.chrome ?? false) || chrome.has(name) || Boilerplate.tokens(element).some((t) => chromeTokens.has(t)),
-      chars: 0,
-      links: 0,
-      sum: 0,
-      prose: 0,
-      linkSum: 0,
-      text: 0,
-      first: -1,
-      last: -1
+    const index = elements++
+    if (skipped.has(name)) {
+      deadDepth++
+      stack.push(deadEnd)
+    } else if (name === "a") {
+      linkDepth++
+      stack.push(linkEnd)
     }
-    open.push(frame)
-    if (block) blocks.push(open.length - 1)
-    if (name === "a") linkDepth++
-    stack.push(null)
+    if (open.length === 0 || !inline.has(name)) {
+      const parent = open[open.length - 1]
+      open.push({
+        element,
+        index,
+        chrome:
+          (parent?.chrome ?? false) || chrome.has(name) || Boilerplate.tokens(element).some((t) => chromeTokens.has(t)),
+        chars: 0,
+        links: 0,
+        sum: 0,
+        prose: 0,
+        linkSum: 0,
+        text: 0,
+        first: -1,
+        last: -1
+      })
+      stack.push(blockEnd)
+    }
     for (let c = element.lastChild; c !== null; c = c.previousSibling) stack.push(c)
   }
   return found !== undefined && found.score > 0 ? found : undefined
@@ -220,11 +234,11 @@ export const overlap = (
   first: number,
   last: number
 ): { readonly inside: number; readonly all: number; readonly links: number } => {
-  const own = new Set<string>()
-  for (let i = first; i <= last; i++) own.add(texts.nodes[i].data.trim())
   let inside = 0
   let all = 0
   let links = 0
+  // Text nodes Readability made (not listed): matched by their text, against a set made only when there are any.
+  const unlisted: Array<string> = []
   const stack: Array<{ readonly node: Node; readonly link: boolean }> = [{ node: article, link: false }]
   while (stack.length > 0) {
     const { link, node } = stack.pop()!
@@ -233,12 +247,19 @@ export const overlap = (
       all += text.length
       if (link) links += text.length
       const i = texts.index.get(node as Text)
-      if ((i !== undefined && i >= first && i <= last) || own.has(text)) inside += text.length
+      if (i === undefined) {
+        if (text !== "") unlisted.push(text)
+      } else if (i >= first && i <= last) inside += text.length
       continue
     }
     if (node.nodeType !== ELEMENT) continue
     const here = link || (node as Element).localName === "a"
     for (let c = node.lastChild; c !== null; c = c.previousSibling) stack.push({ node: c, link: here })
+  }
+  if (unlisted.length > 0) {
+    const own = new Set<string>()
+    for (let i = first; i <= last; i++) own.add(texts.nodes[i].data.trim())
+    for (const text of unlisted) if (own.has(text)) inside += text.length
   }
   return { inside, all, links }
 }
