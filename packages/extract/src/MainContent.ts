@@ -255,8 +255,10 @@ export const fromHtml = (source: string, options?: Options): Result => {
     )
   }
   // Listed before Readability moves the article's nodes out of the page, to find where the article began.
-  const texts = huge || doc.body === null ? undefined : Lead.list(doc.body)
-  const block = texts === undefined || doc.body === null ? undefined : Container.best(doc.body)
+  // The walk that scores our own block lists them too.
+  const scanned = huge || doc.body === null ? undefined : Container.scan(doc.body)
+  const texts = scanned?.texts
+  const block = scanned?.best
   const found = huge ? { node: undefined, title: undefined, meta: {} } : article(doc)
   // Our own block replaces Readability's article when that is plainly the wrong block or a small part of ours.
   const elsewhere =

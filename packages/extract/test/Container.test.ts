@@ -62,6 +62,18 @@ describe("our own main block", () => {
     expect(Container.at(page.body, best.index)).toBe(best.element)
   })
 
+  it("lists the page's text nodes as Lead.list does, in the same walk", () => {
+    const doc = HtmlDocument.parse(
+      `<html><body><h1>Title <b>bold</b></h1><script type="application/ld+json">{}</script>` +
+        `<p> </p><p>one <a href="/x">two</a></p><textarea>three</textarea></body></html>`
+    )
+    const { texts: scanned } = Container.scan(doc.body)
+    const listed = Lead.list(doc.body)
+    expect(scanned.nodes).toEqual(listed.nodes)
+    expect([...scanned.titles]).toEqual([...listed.titles])
+    expect([...scanned.index.entries()]).toEqual([...listed.index.entries()])
+  })
+
   it("judges another, lesser block (a flyout) wrong, and a block holding most of ours right", () => {
     expect(Container.replaces(page.querySelector(".flyout")!, best, texts)).toBe(true)
     expect(Container.replaces(page.querySelector("#main")!, best, texts)).toBe(false)
@@ -140,7 +152,8 @@ describe("our own main block", () => {
 
   it.prop("the best block is the element with the highest sum of block weights", [tree], ([root]) => {
     const doc = HtmlDocument.parse(`<html><body>${html(root)}</body></html>`)
-    const found = Container.best(doc.body)
+    const { best: found, texts } = Container.scan(doc.body)
+    expect(texts.nodes).toEqual(Lead.list(doc.body).nodes)
     // The body is a block with no text of its own: its sum is the root's.
     const [, expected] = sums({ kind: "div", children: [root] })
     if (expected <= 0) expect(found).toBeUndefined()

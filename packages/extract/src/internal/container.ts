@@ -117,23 +117,30 @@ interface Frame {
   last: number
 }
 
-// End markers on the walk's stack: of a block (its frame closes), of a link, of a script-like element.
+// End markers on the walk's stack: of a block (its frame closes), of a link, of a script-like element, of an h1.
 const blockEnd = 0
 const linkEnd = 1
 const deadEnd = 2
+const titleEnd = 3
+
+/** The best block under `root`; see {@link scan}. */
+export const best = (root: Element): Best | undefined => scan(root).best
 
 /**
- * The block under `root` (or `root`) with the highest score; `undefined` when none scores above zero. Only blocks
- * get a frame (inline elements only count links), so the walk allocates one object per block. Text nodes are
- * numbered as {@link Lead.list} numbers them (every non-blank one, in document order), for `first` and `last`.
+ * In one walk: the page's text nodes as {@link Lead.list} lists them (every non-blank one in document order, and
+ * which were in an `<h1>`), and the block under `root` (or `root`) with the highest score (`undefined` when none
+ * scores above zero). Only blocks get a frame (inline elements only count links): one object per block.
  */
-export const best = (root: Element): Best | undefined => {
+export const scan = (root: Element): { readonly texts: Lead.Texts; readonly best: Best | undefined } => {
   let found: Best | undefined
   const open: Array<Frame> = []
+  const nodes: Array<Text> = []
+  const listed = new Map<Text, number>()
+  const titles = new Set<number>()
   let linkDepth = 0
   let deadDepth = 0
+  let titleDepth = 0
   let elements = 0
-  let texts = 0
   const stack: Array<Node | number> = [root]
   while (stack.length > 0) {
     const node = stack.pop()!
@@ -144,6 +151,10 @@ export const best = (root: Element): Best | undefined => {
       }
       if (node === deadEnd) {
         deadDepth--
+        continue
+      }
+      if (node === titleEnd) {
+        titleDepth--
         continue
       }
       const frame = open.pop()!
@@ -180,7 +191,10 @@ export const best = (root: Element): Best | undefined => {
     if (node.nodeType === TEXT) {
       const n = (node as Text).data.trim().length
       if (n === 0) continue
-      const i = texts++
+      const i = nodes.length
+      nodes.push(node as Text)
+      listed.set(node as Text, i)
+      if (titleDepth > 0) titles.add(i)
       if (deadDepth > 0) continue
       const block = open[open.length - 1]
       if (linkDepth > 0) block.links += n
@@ -199,6 +213,9 @@ export const best = (root: Element): Best | undefined => {
     } else if (name === "a") {
       linkDepth++
       stack.push(linkEnd)
+    } else if (name === "h1") {
+      titleDepth++
+      stack.push(titleEnd)
     }
     if (open.length === 0 || !inline.has(name)) {
       const parent = open[open.length - 1]
@@ -220,7 +237,10 @@ export const best = (root: Element): Best | undefined => {
     }
     for (let c = element.lastChild; c !== null; c = c.previousSibling) stack.push(c)
   }
-  return found !== undefined && found.score > 0 ? found : undefined
+  return {
+    texts: { nodes, index: listed, titles },
+    best: found !== undefined && found.score > 0 ? found : undefined
+  }
 }
 
 /**
