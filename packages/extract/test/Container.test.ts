@@ -108,7 +108,7 @@ describe("our own main block", () => {
 
   // A random tree of sections holding paragraphs and link lines; the best block's score is the highest sum of
   // block weights over every element, worked out here by recursion.
-  const tree: FastCheck.Arbitrary<Node> = FastCheck.letrec<{ node: Node }>((tie) => ({
+  const tree: FastCheck.Arbitrary<Shape> = FastCheck.letrec<{ node: Shape }>((tie) => ({
     node: FastCheck.oneof(
       { depthSize: "small", withCrossShrink: true },
       FastCheck.record({ kind: FastCheck.constant("p" as const), chars: FastCheck.nat(200) }),
@@ -119,23 +119,20 @@ describe("our own main block", () => {
       })
     )
   })).node
-  type Node =
+  type Shape =
     | { readonly kind: "p" | "a"; readonly chars: number }
-    | { readonly kind: "div"; readonly children: ReadonlyArray<Node> }
-  const html = (node: Node): string =>
+    | { readonly kind: "div"; readonly children: ReadonlyArray<Shape> }
+  const html = (node: Shape): string =>
     node.kind === "div"
       ? `<div>${node.children.map(html).join("")}</div>`
       : node.kind === "p"
         ? `<p>${"x".repeat(node.chars)}</p>`
         : `<p><a href="/x">${"y".repeat(node.chars)}</a></p>`
   // [sum of weights, best sum] of a node, as the walk should find them.
-  const sums = (node: Node): [number, number] => {
-    if (node.kind === "p") {
-      const w = node.chars === 0 ? Container.weight(0, 0, false) : Container.weight(node.chars, 0, false)
-      return [w, node.chars === 0 ? Number.NEGATIVE_INFINITY : w]
-    }
-    if (node.kind === "a") {
-      const w = Container.weight(0, node.chars, false)
+  const sums = (node: Shape): [number, number] => {
+    if (node.kind !== "div") {
+      // A paragraph of `chars` letters, or one link of them; an empty one is no block with text.
+      const w = node.kind === "p" ? Container.weight(node.chars, 0, false) : Container.weight(0, node.chars, false)
       return [w, node.chars === 0 ? Number.NEGATIVE_INFINITY : w]
     }
     let sum = 0
