@@ -2,7 +2,6 @@ import { describe, expect, it } from "@effect/vitest"
 import * as FastCheck from "effect/FastCheck"
 import * as Container from "../src/internal/container.js"
 import * as HtmlDocument from "../src/internal/htmlDocument.js"
-import * as Lead from "../src/internal/lead.js"
 import * as MainContent from "../src/MainContent.js"
 
 // Small hand-written pages. A paragraph of prose: long, with commas (Readability scores commas), no links.
@@ -10,6 +9,30 @@ const sentence = (word: string, n: number) =>
   Array.from({ length: n }, (_, i) => `${word} sentence ${i}, with a comma, and more words about the harbour`).join(
     ". "
   ) + "."
+
+/**
+ * The reference the scan's text list is checked against: every non-blank text node under `root` in document order,
+ * its position, and whether it is in an `<h1>`, by a plain recursion.
+ */
+const listTexts = (root: Element) => {
+  const nodes: Array<Text> = []
+  const index = new Map<Text, number>()
+  const titles = new Set<number>()
+  const visit = (node: Node, title: boolean): void => {
+    if (node.nodeType === 3) {
+      if ((node as Text).data.trim() === "") return
+      if (title) titles.add(nodes.length)
+      index.set(node as Text, nodes.length)
+      nodes.push(node as Text)
+      return
+    }
+    if (node.nodeType !== 1) return
+    const inTitle = title || (node as Element).localName === "h1"
+    for (let c = node.firstChild; c !== null; c = c.nextSibling) visit(c, inTitle)
+  }
+  visit(root, false)
+  return { nodes, index, titles }
+}
 
 const extract = (html: string) => MainContent.fromHtml(html, { url: "https://news.example/2026/harbour" })
 
@@ -52,7 +75,7 @@ describe("our own main block", () => {
       `<div class="flyout"><p>${sentence("Contact", 2)}</p></div>` +
       `<footer><a href="/imprint">Imprint</a> <a href="/privacy">Privacy</a></footer></body></html>`
   )
-  const texts = Lead.list(page.body)
+  const texts = listTexts(page.body)
   const best = Container.best(page.body)!
 
   it("scores prose blocks, not navigation, links or a sidebar's prose", () => {
@@ -62,13 +85,13 @@ describe("our own main block", () => {
     expect(Container.at(page.body, best.index)).toBe(best.element)
   })
 
-  it("lists the page's text nodes as Lead.list does, in the same walk", () => {
+  it("lists the page's text nodes in document order, and which are in an <h1>, in the same walk", () => {
     const doc = HtmlDocument.parse(
       `<html><body><h1>Title <b>bold</b></h1><script type="application/ld+json">{}</script>` +
         `<p> </p><p>one <a href="/x">two</a></p><textarea>three</textarea></body></html>`
     )
     const { texts: scanned } = Container.scan(doc.body)
-    const listed = Lead.list(doc.body)
+    const listed = listTexts(doc.body)
     expect(scanned.nodes).toEqual(listed.nodes)
     expect([...scanned.titles]).toEqual([...listed.titles])
     expect([...scanned.index.entries()]).toEqual([...listed.index.entries()])
@@ -150,7 +173,7 @@ describe("our own main block", () => {
   it.prop("the best block is the element with the highest sum of block weights", [tree], ([root]) => {
     const doc = HtmlDocument.parse(`<html><body>${html(root)}</body></html>`)
     const { best: found, texts } = Container.scan(doc.body)
-    expect(texts.nodes).toEqual(Lead.list(doc.body).nodes)
+    expect(texts.nodes).toEqual(listTexts(doc.body).nodes)
     // The body is a block with no text of its own: its sum is the root's.
     const [, expected] = sums({ kind: "div", children: [root] })
     if (expected <= 0) expect(found).toBeUndefined()

@@ -7,41 +7,12 @@
  * with the highest sum (the deepest of equals). One walk over the page, linear in its size.
  */
 import * as Boilerplate from "./boilerplate.js"
+import { inlineTags } from "./inlineTags.js"
 import type * as Lead from "./lead.js"
 
 const ELEMENT = 1
 const TEXT = 3
 
-// Inline elements: their text belongs to the block around them.
-const inline = new Set([
-  "a",
-  "abbr",
-  "b",
-  "bdi",
-  "bdo",
-  "br",
-  "cite",
-  "code",
-  "data",
-  "dfn",
-  "em",
-  "font",
-  "i",
-  "img",
-  "kbd",
-  "mark",
-  "q",
-  "s",
-  "samp",
-  "small",
-  "span",
-  "strong",
-  "sub",
-  "sup",
-  "time",
-  "u",
-  "var"
-])
 // Page chrome: its text never counts as prose.
 const chrome = new Set(["nav", "aside", "footer", "form", "menu", "dialog", "button", "label", "select", "header"])
 // Class/id words of page chrome (a sidebar of recent comments is prose too, and is not the article).
@@ -127,7 +98,7 @@ const titleEnd = 3
 export const best = (root: Element): Best | undefined => scan(root).best
 
 /**
- * In one walk: the page's text nodes as {@link Lead.list} lists them (every non-blank one in document order, and
+ * In one walk: the page's text nodes (every non-blank one in document order, and
  * which were in an `<h1>`), and the block under `root` (or `root`) with the highest score (`undefined` when none
  * scores above zero). Only blocks get a frame (inline elements only count links): one object per block.
  */
@@ -217,7 +188,7 @@ export const scan = (root: Element): { readonly texts: Lead.Texts; readonly best
       titleDepth++
       stack.push(titleEnd)
     }
-    if (open.length === 0 || !inline.has(name)) {
+    if (open.length === 0 || !inlineTags.has(name)) {
       const parent = open[open.length - 1]
       open.push({
         element,

@@ -1,12 +1,15 @@
 /**
  * The lead paragraphs Readability leaves out: a standfirst, a teaser paragraph or a first paragraph set in its own
  * container just before the article's (a header, an intro box) is not a sibling of the block Readability picks,
- * so it is left in the page. The page's text nodes are listed in document order before Readability runs (it
- * moves the article's nodes out of the page, text nodes included, so they keep their identity); afterwards the
+ * so it is left in the page. The page's text nodes are listed in document order before Readability runs (by
+ * `Container.scan`; Readability moves the article's nodes out of the page, text nodes included, so they keep their
+ * identity); afterwards the
  * blocks just before the article's first text that read as prose (long, next to no links, not in page chrome)
  * are moved to the article's start. Bounded: at most `maxTexts` text nodes and `maxBlocks` blocks are looked at,
  * and each block's text is read at most once, up to `maxBlockChars`.
  */
+
+import { inlineTags } from "./inlineTags.js"
 
 const ELEMENT = 1
 const TEXT = 3
@@ -19,59 +22,9 @@ export interface Texts {
   readonly titles: ReadonlySet<number>
 }
 
-/** Lists the non-blank text nodes under `root` in document order, iteratively. */
-export const list = (root: Element): Texts => {
-  const nodes: Array<Text> = []
-  const index = new Map<Text, number>()
-  const titles = new Set<number>()
-  const stack: Array<{ readonly node: Node; readonly title: boolean }> = [{ node: root, title: false }]
-  while (stack.length > 0) {
-    const { node, title } = stack.pop()!
-    if (node.nodeType === TEXT) {
-      if ((node as Text).data.trim() !== "") {
-        if (title) titles.add(nodes.length)
-        index.set(node as Text, nodes.length)
-        nodes.push(node as Text)
-      }
-      continue
-    }
-    if (node.nodeType !== ELEMENT) continue
-    const inTitle = title || (node as Element).localName === "h1"
-    for (let c = node.lastChild; c !== null; c = c.previousSibling) stack.push({ node: c, title: inTitle })
-  }
-  return { nodes, index, titles }
-}
-
 // Blocks whose own text is one paragraph (a leaf `div` or `section` qualifies too, see `leaf`).
 const paragraphs = new Set(["p", "h2", "h3", "h4", "h5", "h6", "blockquote", "li", "dd"])
 const containers = new Set(["div", "section", "header"])
-const inline = new Set([
-  "a",
-  "abbr",
-  "b",
-  "bdi",
-  "bdo",
-  "cite",
-  "code",
-  "data",
-  "dfn",
-  "em",
-  "font",
-  "i",
-  "kbd",
-  "mark",
-  "q",
-  "s",
-  "samp",
-  "small",
-  "span",
-  "strong",
-  "sub",
-  "sup",
-  "time",
-  "u",
-  "var"
-])
 const chrome = new Set(["nav", "aside", "footer", "form", "menu", "dialog", "button", "label", "select"])
 
 const maxTexts = 60
@@ -86,7 +39,7 @@ const maxLinkChars = 60
 
 const leaf = (element: Element): boolean => {
   for (let c = element.firstElementChild; c !== null; c = c.nextElementSibling) {
-    if (!inline.has(c.localName) && c.localName !== "br" && c.localName !== "img") return false
+    if (!inlineTags.has(c.localName)) return false
   }
   return true
 }
@@ -95,7 +48,7 @@ const leaf = (element: Element): boolean => {
 const blockOf = (text: Text, root: Element): Element | undefined => {
   let node = text.parentElement
   for (let level = 0; node !== null && node !== root && level < 20; level++, node = node.parentElement) {
-    if (!inline.has(node.localName)) return node
+    if (!inlineTags.has(node.localName)) return node
   }
   return undefined
 }
