@@ -121,12 +121,14 @@ const viewFrom = (json: unknown) =>
 
 // --- reading keys ---------------------------------------------------------------------------------------------------
 
-const prompt = "websearch: type or paste the API key (several: one per line; not shown), then Ctrl-D\n"
+/** What `set-key` says at a terminal; `hidden` when what is typed is not echoed. */
+const prompt = (hidden: boolean) =>
+  `websearch: type or paste the API key (several: one per line${hidden ? "; not shown" : ""}), then Ctrl-D\n`
 
 /** Standard input as typed: read without echo on a terminal that offers it. */
 const keyText = (io: Io.Io): Either.Either<string, WebSearchError.RequestFailed | WebSearchError.Aborted> => {
   if (io.stdinIsTTY === true && io.stdinSecret !== undefined) {
-    const input = io.stdinSecret(prompt)
+    const input = io.stdinSecret(prompt(true))
     switch (input._tag) {
       case "Text":
         return Either.right(input.text)
@@ -141,7 +143,7 @@ const keyText = (io: Io.Io): Either.Either<string, WebSearchError.RequestFailed 
   if (io.stdin === undefined) {
     return Either.left(WebSearchError.requestFailed("invalid_input", "set-key reads the key from standard input"))
   }
-  if (io.stdinIsTTY === true) io.stderr(prompt.replace("; not shown", ""))
+  if (io.stdinIsTTY === true) io.stderr(prompt(false))
   return Either.right(io.stdin())
 }
 

@@ -3,9 +3,8 @@
  * container just before the article's (a header, an intro box) is not a sibling of the block Readability picks,
  * so it is left in the page. The page's text nodes are listed in document order before Readability runs (by
  * `Container.scan`; Readability moves the article's nodes out of the page, text nodes included, so they keep their
- * identity); afterwards the
- * blocks just before the article's first text that read as prose (long, next to no links, not in page chrome)
- * are moved to the article's start. Bounded: at most `maxTexts` text nodes and `maxBlocks` blocks are looked at,
+ * identity); afterwards the blocks just before the article's first text that read as prose (long, next to no
+ * links, not in page chrome) are moved to the article's start. Bounded: at most `maxTexts` text nodes and `maxBlocks` blocks are looked at,
  * and each block's text is read at most once, up to `maxBlockChars`.
  */
 
