@@ -70,7 +70,7 @@ export interface Options {
   readonly cacheCapacity?: number | undefined
   /**
    * In memory only: the most bytes of results kept (each counted at about its size in V8's heap). Default
-   * `ResultCacheStore.defaultMaxBytes` (64 MiB).
+   * `ResultCacheStore.defaultMaxBytes` (32 MiB).
    *
    * @since 0.2.0
    */

@@ -26,8 +26,8 @@ interface Held {
   bytes: number
 }
 
-/** The default byte budget of one store: 64 MiB. */
-export const defaultMaxBytes = 64 * 1024 * 1024
+/** The default byte budget of one store: 32 MiB (see `ResultCacheStore.defaultMaxBytes`). */
+export const defaultMaxBytes = 32 * 1024 * 1024
 
 // What a value costs in V8's heap on a 64-bit Node (no pointer compression), about: a flat string is a 16-byte
 // header and its characters at one byte each when they all fit in one, two otherwise (V8 may hold a narrow text two
