@@ -6,16 +6,7 @@
 //
 //   node --expose-gc bench/support/cacheMemory.mjs [budget-bytes|default] [fetches=2600]
 import { createServer } from "node:http"
-import * as Context from "effect/Context"
-import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
-import * as Scope from "effect/Scope"
-import * as HttpServer from "@effect/platform/HttpServer"
-import * as Settings from "@websearch/core/Settings"
-import * as WebSearch from "@websearch/core/WebSearch"
-import * as Fetch from "@websearch/node/Fetch"
-import * as SharedStores from "@websearch/node/SharedStores"
-import * as WebSearchServer from "@websearch/server/WebSearchServer"
+import { serve } from "./benchServer.mjs"
 
 const MiB = 1024 * 1024
 const budget = process.argv[2] === undefined || process.argv[2] === "default" ? undefined : Number(process.argv[2])
@@ -54,19 +45,13 @@ const pages = createServer((_, response) => {
 await new Promise((resolve) => pages.listen(0, "127.0.0.1", resolve))
 const pagesPort = pages.address().port
 
-const live = WebSearch.layer(
-  Fetch.layerWith(),
-  SharedStores.layerMemory(budget === undefined ? undefined : { cacheMaxBytes: budget })
-).pipe(Layer.provideMerge(Settings.layer({ urlPolicy: { allowHosts: ["127.0.0.1"], allowPorts: [pagesPort] } })))
-const server = WebSearchServer.layer({
-  port: 0,
-  tokens: [token],
-  logRequests: false,
-  rateLimit: { limit: 100_000_000, window: "1 minute" }
-}).pipe(Layer.provide(live))
-const built = await Effect.runPromise(Layer.buildWithScope(server, Effect.runSync(Scope.make())))
-const address = Context.get(built, HttpServer.HttpServer).address
-const origin = `http://127.0.0.1:${address.port}`
+const port = await serve({
+  pagesPort,
+  token,
+  fetch: undefined,
+  stores: budget === undefined ? undefined : { cacheMaxBytes: budget }
+})
+const origin = `http://127.0.0.1:${port}`
 
 let hits = 0
 for (let i = 0; i < fetches; i++) {
