@@ -120,6 +120,8 @@ const profile = process.env.HOSTILE_CPU_PROF
 const gapsFile = process.env.HOSTILE_GAPS
 
 const fromSources = process.env.HOSTILE_SOURCES === "1"
+// HOSTILE_BUILD=0 skips the build: for paired runs that swap prebuilt dists between them (the dist must be current).
+const skipBuild = process.env.HOSTILE_BUILD === "0"
 // HOSTILE_NODE_FLAGS="--trace-gc ..." passes node flags to the server child (NODE_OPTIONS refuses some, --trace-gc
 // among them), e.g. to line garbage collection pauses up with the probes.
 const nodeFlags = (process.env.HOSTILE_NODE_FLAGS ?? "").split(" ").filter((flag) => flag !== "")
@@ -397,7 +399,7 @@ const idleSeconds = 6
 
 /** The quiet phase, then the hostile phase, each `seconds` long, against fresh children. */
 export const measure = async (seconds = 12, normalClients = 4, hostileClients = 2): Promise<Figures> => {
-  if (!fromSources) build()
+  if (!fromSources && !skipBuild) build()
   const pages = startChild(["--pages"])
   let server: ChildProcess | undefined
   try {

@@ -8,16 +8,7 @@
 import { readFileSync, writeFileSync } from "node:fs"
 import { loadavg } from "node:os"
 import { monitorEventLoopDelay } from "node:perf_hooks"
-import * as Context from "effect/Context"
-import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
-import * as Scope from "effect/Scope"
-import * as HttpServer from "@effect/platform/HttpServer"
-import * as Settings from "@websearch/core/Settings"
-import * as WebSearch from "@websearch/core/WebSearch"
-import * as Fetch from "@websearch/node/Fetch"
-import * as SharedStores from "@websearch/node/SharedStores"
-import * as WebSearchServer from "@websearch/server/WebSearchServer"
+import { serve } from "./benchServer.mjs"
 
 const KiB = 1024
 const MiB = 1024 * KiB
@@ -118,21 +109,14 @@ const workers = process.env.HOSTILE_WORKERS === undefined ? undefined : { size: 
 // HOSTILE_CACHE_BYTES=n sets the in-memory result cache's byte budget, to see what the cache holds at the peak.
 const cacheOptions =
   process.env.HOSTILE_CACHE_BYTES === undefined ? undefined : { cacheMaxBytes: Number(process.env.HOSTILE_CACHE_BYTES) }
-const live = WebSearch.layer(
-  Fetch.layerWith(workers === undefined ? undefined : { workers }),
-  SharedStores.layerMemory(cacheOptions)
-).pipe(Layer.provideMerge(Settings.layer({ urlPolicy: { allowHosts: ["127.0.0.1"], allowPorts: [pagesPort] } })))
-const server = WebSearchServer.layer({
-  port: 0,
-  tokens: [token],
-  logRequests: false,
-  rateLimit: { limit: 100_000_000, window: "1 minute" }
-}).pipe(Layer.provide(live))
-const scope = Effect.runSync(Scope.make())
-const built = await Effect.runPromise(Layer.buildWithScope(server, scope))
-const address = Context.get(built, HttpServer.HttpServer).address
+const port = await serve({
+  pagesPort,
+  token,
+  fetch: workers === undefined ? undefined : { workers },
+  stores: cacheOptions
+})
 send({
   type: "ready",
-  port: address._tag === "TcpAddress" ? address.port : 0,
+  port,
   idleRssMiB: process.memoryUsage.rss() / MiB
 })

@@ -20,6 +20,7 @@ import * as Json from "./Json.js"
 import * as MainContent from "./MainContent.js"
 import * as Pdf from "./Pdf.js"
 import * as PlainText from "./PlainText.js"
+import * as CompactText from "./internal/compactText.js"
 
 /**
  * A fetched body.
@@ -116,7 +117,8 @@ const finish = (
 ): Either.Either<Document, WebSearchError.ResponseInvalid> => {
   const markdown = truncate(doc.markdown, options?.maxChars)
   if (markdown.trim() === "") return Either.left(empty(input, doc.kind))
-  return Either.right({ ...doc, markdown })
+  // Compact: a document is kept (in a cache) far longer than it took to build.
+  return Either.right({ ...doc, markdown: CompactText.compact(markdown) })
 }
 
 const html = (input: Input, text: string, options: Options | undefined): Document => {

@@ -92,7 +92,11 @@ export const layer = (
 export const defaultCapacity = 5_000
 
 /**
- * The default byte budget of the in-memory cache: 64 MiB, each entry counted at about the length of its JSON.
+ * The default byte budget of the in-memory cache: 32 MiB, each entry counted at about its size in V8's heap (a
+ * string one byte a character when all fit in one byte, two otherwise, plus each object's and string's overhead).
+ * That is about a thousand fetched articles of 30 KB of text, or the default 5000 entries of search answers of 6 KiB.
+ * A full budget costs a server about its size in live heap and up to twice that in RSS (V8 grows its heap ahead of
+ * what is live).
  *
  * @since 0.2.0
  * @category constants
@@ -101,7 +105,7 @@ export const defaultMaxBytes = BoundedMemory.defaultMaxBytes
 
 /**
  * An in-memory cache for one process, holding at most `capacity` entries (default 5000) and at most `maxBytes` of
- * them (default 64 MiB, each entry counted at about the length of its JSON), the least recently used evicted first; an
+ * them (default 32 MiB, each entry counted at about its size in V8's heap), the least recently used evicted first; an
  * answer larger than the whole budget is not cached.
  *
  * @since 0.1.0

@@ -69,8 +69,8 @@ export interface Options {
   /** In memory only: the most results kept. Default `ResultCacheStore.defaultCapacity`. */
   readonly cacheCapacity?: number | undefined
   /**
-   * In memory only: the most bytes of results kept (each counted at about the length of its JSON). Default
-   * `ResultCacheStore.defaultMaxBytes` (64 MiB).
+   * In memory only: the most bytes of results kept (each counted at about its size in V8's heap). Default
+   * `ResultCacheStore.defaultMaxBytes` (32 MiB).
    *
    * @since 0.2.0
    */

@@ -7,8 +7,10 @@ import * as Schedule from "effect/Schedule"
 import * as Scope from "effect/Scope"
 import * as ExtractPool from "../src/internal/extractPool.js"
 import * as LocalServer from "./support/localServer.js"
-import { readdirSync, readFileSync } from "node:fs"
-import { getPriority } from "node:os"
+import { spawnSync } from "node:child_process"
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
+import { getPriority, tmpdir } from "node:os"
+import { join } from "node:path"
 
 const encoder = new TextEncoder()
 
@@ -240,4 +242,40 @@ describe("extraction worker pool", { timeout: 120_000 }, () => {
       })
     )
   )
+
+  it("loads the extractor on the calling thread only when a job runs there", () => {
+    // A child process whose module resolution hook notes every request for linkedom (the extractor's DOM): the
+    // pool's module must import without it, and an inline job must load it (which shows the hook sees it).
+    const dir = mkdtempSync(join(tmpdir(), "websearch-extractor-load-"))
+    const log = join(dir, "resolved")
+    const hooks =
+      `import { appendFileSync } from "node:fs"; let file; export const initialize = (data) => { file = data.file }; ` +
+      `export const resolve = (specifier, context, next) => { if (specifier === "linkedom") appendFileSync(file, ` +
+      `"linkedom\\n"); return next(specifier, context) }`
+    const script = `
+      import { register } from "node:module"
+      import { readFileSync, writeFileSync } from "node:fs"
+      writeFileSync(${JSON.stringify(log)}, "")
+      register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hooks)}`)}, { data: { file: ${JSON.stringify(log)} } })
+      const ExtractPool = await import(${JSON.stringify(new URL("../src/internal/extractPool.ts", import.meta.url).href)})
+      const { runPromise } = await import("effect/Effect")
+      const imported = readFileSync(${JSON.stringify(log)}, "utf8")
+      const job = { body: new TextEncoder().encode('{"a": "b"}'), contentType: "application/json", url: "http://x/", maxChars: undefined }
+      const document = await runPromise(ExtractPool.inline(job))
+      console.log(JSON.stringify({ imported, extracted: readFileSync(${JSON.stringify(log)}, "utf8"), kind: document.kind }))`
+    try {
+      const child = spawnSync(
+        process.execPath,
+        ["--conditions=@websearch/source", "--import", "tsx", "--input-type=module", "-e", script],
+        { encoding: "utf8", timeout: 60_000 }
+      )
+      expect(child.stderr).toBe("")
+      const seen = JSON.parse(child.stdout) as { imported: string; extracted: string; kind: string }
+      expect(seen.imported).toBe("")
+      expect(seen.extracted).toContain("linkedom")
+      expect(seen.kind).toBe("json")
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
 })

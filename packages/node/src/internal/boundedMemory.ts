@@ -2,7 +2,7 @@
  * An in-memory `BackingPersistence` with a capacity: @effect/experimental's `layerMemory` only forgets an
  * expired entry when it is read again, so a long-running server caching many distinct queries would grow
  * without bound. Here each store keeps at most `capacity` entries and at most `maxBytes` of them (each entry
- * counted as about the length of its JSON, about its size in memory: fetched pages make entries of very different
+ * counted at about what it costs in V8's heap, see `entryBytes`: fetched pages make entries of very different
  * sizes, so a count alone bounds nothing), evicting the least recently used, and drops expired entries as it meets
  * them. An entry over the whole budget is not kept. Expiry follows the Effect `Clock` (so tests can use the
  * TestClock).
@@ -26,32 +26,49 @@ interface Held {
   bytes: number
 }
 
-/** The default byte budget of one store: 64 MiB. */
-export const defaultMaxBytes = 64 * 1024 * 1024
+/** The default byte budget of one store: 32 MiB (see `ResultCacheStore.defaultMaxBytes`). */
+export const defaultMaxBytes = 32 * 1024 * 1024
 
-// About the length of the value's JSON (what a shared store would hold): the length of every string and key, 8 for
-// any other leaf. Walked with its own stack, so any depth is safe, and without writing the JSON, which for a
-// fetched page would allocate a copy of several MiB on every write. It stops past `limit` (nothing over it is kept),
-// which also ends the walk of a value that holds itself.
-const sizeOf = (value: unknown, limit: number): number => {
+// What a value costs in V8's heap on a 64-bit Node (no pointer compression), about: a flat string is a 16-byte
+// header and its characters at one byte each when they all fit in one, two otherwise (V8 may hold a narrow text two
+// bytes wide; the extractor hands its markdown over narrow, see @websearch/extract's compactText); an object a
+// 24-byte header and an 8-byte slot a property (its key is shared with every object of its shape); an array 48 bytes
+// and a slot an element; any other leaf a slot. Counting the JSON's length instead let a full 64 MiB budget hold
+// about 130 MiB of heap in the hostile bench (two-byte markdown). Walked with its own stack, so any depth is safe,
+// and without writing anything. It stops past `limit` (nothing over it is kept), which also ends the walk of a
+// value that holds itself.
+const wide = /[^\x00-\xff]/
+
+const heapBytes = (value: unknown, limit: number): number => {
   let size = 0
   const stack: Array<unknown> = [value]
   while (stack.length > 0 && size <= limit) {
     const item = stack.pop()
-    if (typeof item === "string") size += item.length + 2
+    if (typeof item === "string") size += 16 + (wide.test(item) ? 2 : 1) * item.length
     else if (Array.isArray(item)) {
-      size += 2 + item.length
+      size += 48 + 8 * item.length
       for (const element of item) stack.push(element)
     } else if (typeof item === "object" && item !== null) {
-      size += 2
-      for (const [key, element] of Object.entries(item)) {
-        size += key.length + 4
-        stack.push(element)
+      size += 24
+      for (const key in item) {
+        if (!Object.hasOwn(item, key)) continue
+        size += 8
+        stack.push((item as Record<string, unknown>)[key])
       }
     } else size += 8
   }
   return size
 }
+
+/** The map's own cost of an entry beside its key and value: the map slot and the entry record. */
+const entryOverhead = 64
+
+/**
+ * What an entry counts against the byte budget: its key, its value and the map's bookkeeping, at about their cost in
+ * V8's heap. Past `limit` the count may stop early (it is then over `limit`).
+ */
+export const entryBytes = (key: string, value: unknown, limit = Number.POSITIVE_INFINITY): number =>
+  entryOverhead + heapBytes(key, limit) + heapBytes(value, limit)
 
 const makeStore = (
   held: Held,
@@ -80,7 +97,7 @@ const makeStore = (
   }
   const write = (key: string, value: unknown, ttl: Option.Option<Duration.Duration>) => {
     drop(key)
-    const bytes = sizeOf(value, maxBytes)
+    const bytes = entryBytes(key, value, maxBytes)
     if (bytes > maxBytes) return
     map.set(key, {
       value,

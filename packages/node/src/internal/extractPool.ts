@@ -10,7 +10,7 @@
  * CLI's esbuild bundle, which builds it as a second entry point.
  */
 import * as ContentKind from "@websearch/extract/ContentKind"
-import * as Extract from "@websearch/extract/Extract"
+import type * as Extract from "@websearch/extract/Extract"
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
@@ -140,15 +140,20 @@ export const inline = (job: Job): Effect.Effect<Extract.Document, Failure> =>
 export const isPdfBomb = async (job: Pick<Job, "body" | "contentType" | "url">): Promise<boolean> =>
   ContentKind.classify(job.contentType, job.body, job.url) === "pdf" && (await PdfBudget.exceeds(job.body))
 
+// The extractor (its DOM, Readability, the markdown rules: about 20 MiB of a server's idle RSS) loads on the first
+// job extracted on this thread: a server whose pages all go to workers never loads it here.
+let extractor: Promise<typeof Extract> | undefined
+const loadExtractor = () => (extractor ??= import("@websearch/extract/Extract"))
+
+const pick = ({ contentType, url }: Job) => ({ contentType, url })
+
 const inlineExtract = (job: Job): Effect.Effect<Extract.Document, Failure> =>
-  Extract.extract(
-    // A Node Buffer is a Uint8Array, but PDF.js refuses one: hand the extractor a plain view of the same bytes.
-    {
-      body: new Uint8Array(job.body.buffer, job.body.byteOffset, job.body.byteLength),
-      contentType: job.contentType,
-      url: job.url
-    },
-    job.maxChars === undefined ? undefined : { maxChars: job.maxChars }
+  Effect.flatMap(Effect.promise(loadExtractor), (loaded) =>
+    loaded.extract(
+      // A Node Buffer is a Uint8Array, but PDF.js refuses one: hand the extractor a plain view of the same bytes.
+      { body: new Uint8Array(job.body.buffer, job.body.byteOffset, job.body.byteLength), ...pick(job) },
+      job.maxChars === undefined ? undefined : { maxChars: job.maxChars }
+    )
   )
 
 /** A throw inside the extractor in a worker: a bug of ours, raised as a defect. */
