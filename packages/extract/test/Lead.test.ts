@@ -49,4 +49,21 @@ describe("lead paragraphs before the article", () => {
     const result = extract(page(`<p>${lead}</p><ul>${links}</ul>`))
     expect(result.markdown).not.toContain(lead)
   })
+
+  it("are taken from the article's header that Readability drops for its class", () => {
+    // Readability drops any element whose class says "header", with the standfirst in it.
+    const header = page(`<p class="standfirst">${lead}</p>`)
+      .replace('<div class="intro">', '<header class="entry-header">')
+      .replace('</div><div class="col">', '</header><div class="col">')
+    const result = extract(header)
+    expect(result.markdown).toContain(lead)
+    expect(result.markdown.indexOf(lead)).toBeLessThan(result.markdown.indexOf("Paragraph 0"))
+  })
+
+  it("are not taken from other blocks Readability drops (a sidebar, a pop-up)", () => {
+    for (const cls of ["sidebar", "popup"]) {
+      const dropped = page(`<div class="${cls}"><p>${lead}</p></div>`)
+      expect(extract(dropped).markdown).not.toContain(lead)
+    }
+  })
 })
