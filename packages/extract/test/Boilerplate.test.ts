@@ -187,6 +187,24 @@ describe("Boilerplate blocks around the article", () => {
       expect(result.markdown).not.toContain(gone)
   })
 
+  it("keeps the article in a wrapper named for its author or share buttons (long comments still go)", () => {
+    // The wrapper holds well under a quarter of the page's text (a long menu holds the rest), as on a big site.
+    const menu = Array.from({ length: 150 }, (_, i) => `<li><a href="/s${i}">Section number ${i} of the paper</a></li>`)
+    const comment = (i: number) =>
+      `<p>Comment ${i}: I worked those night shifts myself for twenty years and the cranes were never that quiet.</p>`
+    const html = page(
+      '<div class="entry author-jane-doe">' +
+        prose(8) +
+        '</div><div class="comments">' +
+        Array.from({ length: 12 }, (_, i) => comment(i)).join("") +
+        "</div>"
+    ).replace("</nav>", `<ul>${menu.join("")}</ul></nav>`)
+    const result = extract(html)
+    expect(result.markdown).toContain("Paragraph 0")
+    expect(result.markdown).toContain("Paragraph 7")
+    expect(result.markdown).not.toContain("Comment 3")
+  })
+
   it("keeps an embedded tweet inside a 'social' wrapper", () => {
     const result = extract(
       page(

@@ -83,13 +83,16 @@ const trailingTokens = new Set([
   "abo"
 ])
 
+/** Text outside links past which a block named as trailing boilerplate is taken for the article it wraps. */
+export const maxTrailingProse = 1000
+
 const legalLine =
   /^(?:©|\(c\)\s|copyright\b|all rights reserved|alle rechte vorbehalten|cite this|zitiervorschlag|zitierweise)/i
 
 /**
  * Boilerplate around the article: author bios, newsletter sign-ups, about boxes, share and tag rows (by their
- * class/id words, when they hold a small part of the article's text and no embedded post), and copyright and
- * citation lines.
+ * class/id words, when they hold a small part of the article's text, less than `maxTrailingProse` outside links, and
+ * no embedded post), and copyright and citation lines.
  */
 export const trailingRule: Rule = (_, facts) => {
   const { stats } = facts
@@ -98,6 +101,10 @@ export const trailingRule: Rule = (_, facts) => {
   const words = facts.words()
   if (words.length === 0 || !words.some((t) => trailingTokens.has(t) || (t === "author" && words.length > 1)))
     return false
+  // A bio, a share row or a tag list is short: this much text outside links is the article in a wrapper named for
+  // its author or its share buttons (`author-jane-doe`, `sharingContainer`). (Long comments stay out all the same:
+  // Readability drops them as unlikely candidates, and our own block counts them as chrome.)
+  if (stats.text - stats.link >= maxTrailingProse) return false
   // An embedded post (a tweet in a "social" wrapper) is content.
   return !stats.embed
 }
