@@ -50,6 +50,28 @@ describe("lead paragraphs before the article", () => {
     expect(result.markdown).not.toContain(lead)
   })
 
+  it("are found behind a row of share links between the lead and the article", () => {
+    const share = [
+      "Facebook",
+      "Twitter",
+      "LinkedIn",
+      "WhatsApp",
+      "E-Mail",
+      "Drucken",
+      "Merken",
+      "Feedback an die Redaktion"
+    ]
+    const row = `<ul>${share.map((s, i) => `<li><a href="/share/${i}">${s}</a></li>`).join("")}</ul>`
+    const result = extract(page(`<p class="standfirst">${lead}</p>${row}`))
+    expect(result.markdown).toContain(lead)
+  })
+
+  it("are found behind twenty short lines (credits, labels) between the lead and the article", () => {
+    const lines = Array.from({ length: 20 }, (_, i) => `<p>Label ${i}</p>`).join("")
+    const result = extract(page(`<p class="standfirst">${lead}</p>${lines}`))
+    expect(result.markdown).toContain(lead)
+  })
+
   it("are taken from the article's header that Readability drops for its class", () => {
     // Readability drops any element whose class says "header", with the standfirst in it.
     const header = page(`<p class="standfirst">${lead}</p>`)

@@ -27,15 +27,17 @@ const paragraphs = new Set(["p", "h2", "h3", "h4", "h5", "h6", "blockquote", "li
 const containers = new Set(["div", "section", "header"])
 const chrome = new Set(["nav", "aside", "footer", "form", "menu", "dialog", "button", "label", "select"])
 
-const maxTexts = 60
-const maxBlocks = 15
+// Room for a share bar, a dateline and an image credit between the title and the lead (60 texts and 15 blocks
+// stopped short of leads on some pages).
+const maxTexts = 120
+const maxBlocks = 30
 const maxBlockChars = 1500
 /** A lead is prose: at least this many characters ... */
 const minLeadChars = 80
 /** ... and at most this share of them in links. */
 const maxLeadLinkShare = 0.1
-/** Past this many characters of link text the walk has reached navigation: it stops. */
-const maxLinkChars = 60
+/** Past this many characters of link text the walk has reached navigation: it stops (share and tag links pass). */
+const maxLinkChars = 120
 
 const leaf = (element: Element): boolean => {
   for (let c = element.firstElementChild; c !== null; c = c.nextElementSibling) {
