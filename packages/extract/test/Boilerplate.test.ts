@@ -92,6 +92,12 @@ describe("Captions and credits", () => {
     for (const gone of ["A crane at dusk", "Credit words", "Image 2 of 5"]) expect(result.markdown).not.toContain(gone)
   })
 
+  it("keeps a heading whose class names a caption type size", () => {
+    const standfirst = "Cranes work through the night as the port moves more freight than ever, and the crews say so"
+    const result = extract(page(`<h2 class="teaser caption-s5">${standfirst}</h2>` + prose(6)))
+    expect(result.markdown).toContain(standfirst)
+  })
+
   it("keeps them when asked", () => {
     const result = extract(page(article), { keepCaptions: true })
     for (const kept of ["A crane at dusk", "Credit words", "Image 2 of 5", "Gallery caption one"])

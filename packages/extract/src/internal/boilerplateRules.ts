@@ -8,9 +8,13 @@ import { type Facts, hoverTokens, isCaption, isEmbed, isHidden, type Rule } from
 /** Hidden elements and hover cards: text nobody sees in the reading flow. */
 export const hiddenRule: Rule = (element, facts) => isHidden(element) || facts.words().some((t) => hoverTokens.has(t))
 
-/** Captions, photo credits, slide counters and galleries, unless the caller keeps them. */
+/**
+ * Captions, photo credits, slide counters and galleries, unless the caller keeps them. Not headings: a heading's
+ * "caption" class word names a type size (`caption-s5`), and a heading is no caption.
+ */
 export const captionRule: Rule = (element, facts) =>
   !facts.context.keepCaptions &&
+  !headings.has(element.localName) &&
   facts.stats.text < 600 &&
   isCaption(element, facts.stats.text <= 40 ? facts.text() : undefined, facts.words())
 
