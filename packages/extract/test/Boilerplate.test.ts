@@ -92,6 +92,12 @@ describe("Captions and credits", () => {
     for (const gone of ["A crane at dusk", "Credit words", "Image 2 of 5"]) expect(result.markdown).not.toContain(gone)
   })
 
+  it("keeps a heading whose class names a caption type size", () => {
+    const standfirst = "Cranes work through the night as the port moves more freight than ever, and the crews say so"
+    const result = extract(page(`<h2 class="teaser caption-s5">${standfirst}</h2>` + prose(6)))
+    expect(result.markdown).toContain(standfirst)
+  })
+
   it("keeps them when asked", () => {
     const result = extract(page(article), { keepCaptions: true })
     for (const kept of ["A crane at dusk", "Credit words", "Image 2 of 5", "Gallery caption one"])
@@ -185,6 +191,24 @@ describe("Boilerplate blocks around the article", () => {
       "Cite"
     ])
       expect(result.markdown).not.toContain(gone)
+  })
+
+  it("keeps the article in a wrapper named for its author or share buttons (long comments still go)", () => {
+    // The wrapper holds well under a quarter of the page's text (a long menu holds the rest), as on a big site.
+    const menu = Array.from({ length: 150 }, (_, i) => `<li><a href="/s${i}">Section number ${i} of the paper</a></li>`)
+    const comment = (i: number) =>
+      `<p>Comment ${i}: I worked those night shifts myself for twenty years and the cranes were never that quiet.</p>`
+    const html = page(
+      '<div class="entry author-jane-doe">' +
+        prose(8) +
+        '</div><div class="comments">' +
+        Array.from({ length: 12 }, (_, i) => comment(i)).join("") +
+        "</div>"
+    ).replace("</nav>", `<ul>${menu.join("")}</ul></nav>`)
+    const result = extract(html)
+    expect(result.markdown).toContain("Paragraph 0")
+    expect(result.markdown).toContain("Paragraph 7")
+    expect(result.markdown).not.toContain("Comment 3")
   })
 
   it("keeps an embedded tweet inside a 'social' wrapper", () => {

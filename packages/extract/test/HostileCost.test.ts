@@ -32,6 +32,18 @@ interface Case {
   readonly benign: () => unknown
 }
 
+const article = `<article>${fill(
+  "<p>lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt.</p>",
+  8 * kib
+)}</article>`
+
+/** `blocks` before an article against the same blocks after it. */
+const blocksAroundArticle = (name: string, blocks: string): Case => ({
+  name,
+  hostile: extract(`<html><body>${blocks}${article}</body></html>`, "text/html"),
+  benign: extract(`<html><body>${article}${blocks}</body></html>`, "text/html")
+})
+
 const cases: ReadonlyArray<Case> = [
   {
     name: "64 KiB of spaces then a letter, as text/plain",
@@ -117,26 +129,21 @@ const cases: ReadonlyArray<Case> = [
       "text/html"
     )
   },
-  {
-    // The lead paragraphs before the article are looked for in a bounded window of text nodes and blocks, each
-    // block read once: thousands of blocks before the article, each under a chain of inline elements, cost what
-    // the same blocks after it do.
-    name: "an article after 2 000 short blocks nested in inline elements",
-    hostile: extract(
-      `<html><body>${`<div>${"<span>".repeat(20)}x${"</span>".repeat(20)}</div>`.repeat(2000)}<article>${fill(
-        "<p>lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt.</p>",
-        8 * kib
-      )}</article></body></html>`,
-      "text/html"
-    ),
-    benign: extract(
-      `<html><body><article>${fill(
-        "<p>lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt.</p>",
-        8 * kib
-      )}</article>${`<div>${"<span>".repeat(20)}x${"</span>".repeat(20)}</div>`.repeat(2000)}</body></html>`,
-      "text/html"
-    )
-  },
+  // The lead paragraphs before the article are looked for in a bounded window of text nodes and blocks, each
+  // block read once: thousands of blocks before the article, each under a chain of inline elements, cost what
+  // the same blocks after it do.
+  blocksAroundArticle(
+    "an article after 2 000 short blocks nested in inline elements",
+    `<div>${"<span>".repeat(20)}x${"</span>".repeat(20)}</div>`.repeat(2000)
+  ),
+  // Leads are also looked for in a header Readability dropped: each block in the window is walked up to the
+  // dropped header once, so blocks deep in a header before the article cost what the same header after it does.
+  blocksAroundArticle(
+    "an article after a dropped header of 2 000 blocks under 400 nested divs",
+    `<header class="entry-header">${"<div>".repeat(400)}${"<p>lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor.</p>".repeat(
+      2000
+    )}${"</div>".repeat(400)}</header>`
+  ),
   {
     // Our own block replaces Readability's article here (the list continues the article; Readability scores only
     // its paragraphs): the page is parsed and pruned once more and the block found by one walk, as cheap as

@@ -49,4 +49,43 @@ describe("lead paragraphs before the article", () => {
     const result = extract(page(`<p>${lead}</p><ul>${links}</ul>`))
     expect(result.markdown).not.toContain(lead)
   })
+
+  it("are found behind a row of share links between the lead and the article", () => {
+    const share = [
+      "Facebook",
+      "Twitter",
+      "LinkedIn",
+      "WhatsApp",
+      "E-Mail",
+      "Drucken",
+      "Merken",
+      "Feedback an die Redaktion"
+    ]
+    const row = `<ul>${share.map((s, i) => `<li><a href="/share/${i}">${s}</a></li>`).join("")}</ul>`
+    const result = extract(page(`<p class="standfirst">${lead}</p>${row}`))
+    expect(result.markdown).toContain(lead)
+  })
+
+  it("are found behind twenty short lines (credits, labels) between the lead and the article", () => {
+    const lines = Array.from({ length: 20 }, (_, i) => `<p>Label ${i}</p>`).join("")
+    const result = extract(page(`<p class="standfirst">${lead}</p>${lines}`))
+    expect(result.markdown).toContain(lead)
+  })
+
+  it("are taken from the article's header that Readability drops for its class", () => {
+    // Readability drops any element whose class says "header", with the standfirst in it.
+    const header = page(`<p class="standfirst">${lead}</p>`)
+      .replace('<div class="intro">', '<header class="entry-header">')
+      .replace('</div><div class="col">', '</header><div class="col">')
+    const result = extract(header)
+    expect(result.markdown).toContain(lead)
+    expect(result.markdown.indexOf(lead)).toBeLessThan(result.markdown.indexOf("Paragraph 0"))
+  })
+
+  it("are not taken from other blocks Readability drops (a sidebar, a pop-up)", () => {
+    for (const cls of ["sidebar", "popup"]) {
+      const dropped = page(`<div class="${cls}"><p>${lead}</p></div>`)
+      expect(extract(dropped).markdown).not.toContain(lead)
+    }
+  })
 })

@@ -8,9 +8,13 @@ import { type Facts, hoverTokens, isCaption, isEmbed, isHidden, type Rule } from
 /** Hidden elements and hover cards: text nobody sees in the reading flow. */
 export const hiddenRule: Rule = (element, facts) => isHidden(element) || facts.words().some((t) => hoverTokens.has(t))
 
-/** Captions, photo credits, slide counters and galleries, unless the caller keeps them. */
+/**
+ * Captions, photo credits, slide counters and galleries, unless the caller keeps them. Not headings: a heading's
+ * "caption" class word names a type size (`caption-s5`), and a heading is no caption.
+ */
 export const captionRule: Rule = (element, facts) =>
   !facts.context.keepCaptions &&
+  !headings.has(element.localName) &&
   facts.stats.text < 600 &&
   isCaption(element, facts.stats.text <= 40 ? facts.text() : undefined, facts.words())
 
@@ -83,13 +87,16 @@ const trailingTokens = new Set([
   "abo"
 ])
 
+/** Text outside links past which a block named as trailing boilerplate is taken for the article it wraps. */
+export const maxTrailingProse = 1000
+
 const legalLine =
   /^(?:©|\(c\)\s|copyright\b|all rights reserved|alle rechte vorbehalten|cite this|zitiervorschlag|zitierweise)/i
 
 /**
  * Boilerplate around the article: author bios, newsletter sign-ups, about boxes, share and tag rows (by their
- * class/id words, when they hold a small part of the article's text and no embedded post), and copyright and
- * citation lines.
+ * class/id words, when they hold a small part of the article's text, less than `maxTrailingProse` outside links, and
+ * no embedded post), and copyright and citation lines.
  */
 export const trailingRule: Rule = (_, facts) => {
   const { stats } = facts
@@ -98,6 +105,10 @@ export const trailingRule: Rule = (_, facts) => {
   const words = facts.words()
   if (words.length === 0 || !words.some((t) => trailingTokens.has(t) || (t === "author" && words.length > 1)))
     return false
+  // A bio, a share row or a tag list is short: this much text outside links is the article in a wrapper named for
+  // its author or its share buttons (`author-jane-doe`, `sharingContainer`). (Long comments stay out all the same:
+  // Readability drops them as unlikely candidates, and our own block counts them as chrome.)
+  if (stats.text - stats.link >= maxTrailingProse) return false
   // An embedded post (a tweet in a "social" wrapper) is content.
   return !stats.embed
 }

@@ -1,13 +1,14 @@
 /**
  * The lead paragraphs Readability leaves out: a standfirst, a teaser paragraph or a first paragraph set in its own
- * container just before the article's (a header, an intro box) is not a sibling of the block Readability picks,
- * so it is left in the page. The page's text nodes are listed in document order before Readability runs (by
- * `Container.scan`; Readability moves the article's nodes out of the page, text nodes included, so they keep their
- * identity); afterwards the blocks just before the article's first text that read as prose (long, next to no
- * links, not in page chrome) are moved to the article's start. Bounded: at most `maxTexts` text nodes and `maxBlocks` blocks are looked at,
- * and each block's text is read at most once, up to `maxBlockChars`.
+ * container just before the article's (a header, an intro box) is not a sibling of the block Readability picks, so it
+ * is left in the page (or dropped with its header, see `droppedHeader`). The page's text nodes are listed in document
+ * order before Readability runs (by `Container.scan`; Readability moves the article's nodes out of the page, text nodes
+ * included, so they keep their identity); afterwards the blocks just before the article's first text that read as prose
+ * (long, next to no links, not in page chrome) are moved to the article's start. Bounded: at most `maxTexts` text nodes
+ * and `maxBlocks` blocks are looked at, and each block's text is read at most once, up to `maxBlockChars`.
  */
 
+import * as Boilerplate from "./boilerplate.js"
 import { inlineTags } from "./inlineTags.js"
 
 const ELEMENT = 1
@@ -26,15 +27,17 @@ const paragraphs = new Set(["p", "h2", "h3", "h4", "h5", "h6", "blockquote", "li
 const containers = new Set(["div", "section", "header"])
 const chrome = new Set(["nav", "aside", "footer", "form", "menu", "dialog", "button", "label", "select"])
 
-const maxTexts = 60
-const maxBlocks = 15
+// Room for a share bar, a dateline and an image credit between the title and the lead (60 texts and 15 blocks
+// stopped short of leads on some pages).
+const maxTexts = 120
+const maxBlocks = 30
 const maxBlockChars = 1500
 /** A lead is prose: at least this many characters ... */
 const minLeadChars = 80
 /** ... and at most this share of them in links. */
 const maxLeadLinkShare = 0.1
-/** Past this many characters of link text the walk has reached navigation: it stops. */
-const maxLinkChars = 60
+/** Past this many characters of link text the walk has reached navigation: it stops (share and tag links pass). */
+const maxLinkChars = 120
 
 const leaf = (element: Element): boolean => {
   for (let c = element.firstElementChild; c !== null; c = c.nextElementSibling) {
@@ -86,6 +89,22 @@ const under = (node: Node, root: Element): boolean => {
   return false
 }
 
+/**
+ * Whether `node` is in a header Readability dropped: it drops every element whose class or id says "header" (an
+ * "unlikely candidate"), and an article's own header (`<header class="entry-header">`) holds its standfirst. Such a
+ * node is out of the page (its topmost ancestor is the dropped element, not the document) and not in `article`.
+ */
+const droppedHeader = (node: Node, article: Element): boolean => {
+  let top: Node = node
+  for (let n: Node | null = node; n !== null; n = n.parentNode) {
+    if (n === article) return false
+    top = n
+  }
+  if (top.nodeType !== ELEMENT) return false
+  const element = top as Element
+  return element.localName === "header" || Boilerplate.tokens(element).includes("header")
+}
+
 /** The first text node of `article` (document order) that was listed, and its position. */
 const start = (article: Element, texts: Texts): number | undefined => {
   const stack: Array<Node> = [article]
@@ -119,7 +138,7 @@ export const restore = (body: Element, article: Element, texts: Texts): number =
     const block = blockOf(text, body)
     if (block === undefined || seen.has(block)) continue
     seen.add(block)
-    if (!under(block, body)) continue
+    if (!under(block, body) && !droppedHeader(block, article)) continue
     const { link, text: chars } = measure(block, maxBlockChars)
     links += link
     if (links >= maxLinkChars) break
