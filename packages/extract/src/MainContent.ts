@@ -18,6 +18,7 @@ import * as Inert from "./internal/inert.js"
 import * as Lead from "./internal/lead.js"
 import * as Nesting from "./internal/nesting.js"
 import * as Prompts from "./internal/prompts.js"
+import * as Tail from "./internal/tail.js"
 import * as TagWalk from "./internal/tagWalk.js"
 
 /**
@@ -216,16 +217,18 @@ const after: ReadonlyArray<Boilerplate.Rule> = [
   Prompts.promptRule
 ]
 
-/** Our block in a fresh copy of the page, pruned as the page was before Readability, then as an article is. */
+/**
+ * Our block in a fresh copy of the page, pruned as the page was before Readability, then as an article is (with
+ * the characters of text its tail lost).
+ */
 const ownBlock = (copy: Document, index: number, metadata: Metadata.Metadata, keepCaptions: boolean) => {
   if (copy.body === null) return undefined
   BoilerplateRules.protectEmbeds(copy.body)
   Boilerplate.prune(copy.body, { title: undefined, byline: undefined, keepCaptions }, before)
   const element = Container.at(copy.body, index)
-  if (element !== undefined) {
-    Boilerplate.prune(element, { title: metadata.title, byline: metadata.byline, keepCaptions }, after)
-  }
-  return element
+  if (element === undefined) return undefined
+  Boilerplate.prune(element, { title: metadata.title, byline: metadata.byline, keepCaptions }, after)
+  return { element, trimmed: Tail.trim(element) }
 }
 
 /**
@@ -290,12 +293,15 @@ export const fromHtml = (source: string, options?: Options): Result => {
     excerpt: pick("excerpt")
   }
   const title = metadata.title ?? ""
+  // Characters of text the article's tail lost: the links after its prose do not make it a short article.
+  let trimmed = 0
   if (found.node !== undefined && after.length > 0 && !elsewhere) {
     Boilerplate.prune(
       found.node,
       { title: metadata.title, byline: metadata.byline, keepCaptions: options?.keepCaptions === true },
       after
     )
+    trimmed = Tail.trim(found.node)
   }
   // Our block is read from the page as parsed, pruned as `doc` was before Readability (which moved and rewrote
   // parts of `doc`): the same tree, so the same position finds it.
@@ -303,14 +309,15 @@ export const fromHtml = (source: string, options?: Options): Result => {
     elsewhere && block !== undefined
       ? ownBlock(original(), block.index, metadata, options?.keepCaptions === true)
       : undefined
+  if (ours !== undefined) trimmed = ours.trimmed
   const articleMarkdown =
     ours !== undefined
-      ? Markdown.fromNode(ours, { baseUrl: base, dropChrome: true })
+      ? Markdown.fromNode(ours.element, { baseUrl: base, dropChrome: true })
       : found.node === undefined
         ? ""
         : Markdown.fromNode(found.node, { baseUrl: base })
   const minChars = options?.minArticleChars ?? defaultMinArticleChars
-  if (found.node !== undefined && letters(articleMarkdown) >= minChars) {
+  if (found.node !== undefined && letters(articleMarkdown) + trimmed >= minChars) {
     return { title, markdown: articleMarkdown, metadata, method: "article" }
   }
   // The page pass reads the page as parsed, before any pruning: the whole-page rules run on it too (Readability's

@@ -160,6 +160,26 @@ const cases: ReadonlyArray<Case> = [
     )
   },
   {
+    // Past the article's last prose, its tail is walked backwards once: nested blocks cost what flat ones do.
+    name: "an article followed by 500 nested blocks of short lines and links",
+    hostile: extract(
+      `<html><body><article>${fill(
+        "<p>lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt.</p>",
+        8 * kib
+      )}${'<div><p>short line</p><p><a href="/x">a link line</a></p>'.repeat(500)}${"</div>".repeat(
+        500
+      )}</article></body></html>`,
+      "text/html"
+    ),
+    benign: extract(
+      `<html><body><article>${fill(
+        "<p>lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt.</p>",
+        8 * kib
+      )}${'<div><p>short line</p><p><a href="/x">a link line</a></p></div>'.repeat(500)}</article></body></html>`,
+      "text/html"
+    )
+  },
+  {
     name: "160 000 top-level elements with no <html> or <body>",
     hostile: () => HtmlDocument.parse(fill("<br>", 640 * kib)),
     benign: () => HtmlDocument.parse(`<html><head></head><body>${fill("<br>", 640 * kib)}</body></html>`)
