@@ -13,6 +13,7 @@ import * as Boilerplate from "./internal/boilerplate.js"
 import * as BoilerplateRules from "./internal/boilerplateRules.js"
 import * as Container from "./internal/container.js"
 import * as Credits from "./internal/credits.js"
+import * as Figures from "./internal/figures.js"
 import * as HtmlDocument from "./internal/htmlDocument.js"
 import * as Inert from "./internal/inert.js"
 import * as Lead from "./internal/lead.js"
@@ -208,6 +209,7 @@ const before: ReadonlyArray<Boilerplate.Rule> = [
   BoilerplateRules.hiddenRule,
   BoilerplateRules.captionRule,
   Credits.creditRule,
+  Figures.figureImageRule,
   BoilerplateRules.trailingRule
 ]
 const after: ReadonlyArray<Boilerplate.Rule> = [
