@@ -187,6 +187,22 @@ describe("Boilerplate blocks around the article", () => {
       expect(result.markdown).not.toContain(gone)
   })
 
+  it("drops post-meta rows, the likes row and an author's profile box", () => {
+    const result = extract(
+      page(
+        prose(6) +
+          '<p class="postmetadata alt">This entry was posted on Monday, filed under Ports. Comments are closed.</p>' +
+          '<div class="entry-utility">Posted in Harbour by Jane Doe, with the tags cranes and barges.</div>' +
+          '<div class="postmeta">Der Beitrag wurde am Montag veröffentlicht und unter Hafen abgelegt.</div>' +
+          '<div class="likes-text">Two bloggers like this.</div>' +
+          '<div class="sect_profile-descr"><p>Has written for the paper since 2008, on ports and barges.</p></div>'
+      )
+    )
+    expect(result.markdown).toContain("Paragraph 5")
+    for (const gone of ["This entry was posted", "Posted in Harbour", "Der Beitrag wurde", "bloggers", "since 2008"])
+      expect(result.markdown).not.toContain(gone)
+  })
+
   it("keeps an embedded tweet inside a 'social' wrapper", () => {
     const result = extract(
       page(

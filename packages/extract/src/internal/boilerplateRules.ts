@@ -80,7 +80,14 @@ const trailingTokens = new Set([
 
   "comments",
   "donate",
-  "abo"
+  "abo",
+  // Post-meta rows under a post ("This entry was posted in …", "Der Beitrag wurde am … veröffentlicht"), the likes
+  // row, an author's profile box.
+  "postmetadata",
+  "postmeta",
+  "utility",
+  "likes",
+  "profile"
 ])
 
 const legalLine =
