@@ -92,6 +92,19 @@ describe("Captions and credits", () => {
     for (const gone of ["A crane at dusk", "Credit words", "Image 2 of 5"]) expect(result.markdown).not.toContain(gone)
   })
 
+  it("drops picture legends and image descriptions by their class words", () => {
+    const result = extract(
+      page(
+        prose(3) +
+          '<div class="legend"><div class="content">The stag beetle on an old oak, seen from below.</div></div>' +
+          '<p class="imagedescription">AFP / Jane Doe</p>' +
+          prose(3, 3)
+      )
+    )
+    expect(result.markdown).toContain("Paragraph 5")
+    for (const gone of ["stag beetle", "Jane Doe"]) expect(result.markdown).not.toContain(gone)
+  })
+
   it("keeps them when asked", () => {
     const result = extract(page(article), { keepCaptions: true })
     for (const kept of ["A crane at dusk", "Credit words", "Image 2 of 5", "Gallery caption one"])

@@ -131,7 +131,9 @@ const captionTokens = new Set([
   "credits",
   "bildunterschrift",
   "bildnachweis",
-  "legende"
+  "legende",
+  "legend",
+  "imagedescription"
 ])
 
 const counter = /^(?:(?:image|photo|picture|slide|bild|foto|photo)\s*)?\d{1,3}\s*(?:of|von|\/|sur|de|z|van)\s*\d{1,3}$/i
