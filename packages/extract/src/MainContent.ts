@@ -333,6 +333,8 @@ export const fromHtml = (source: string, options?: Options): Result => {
       before
     )
   }
+  // Its end is trimmed as an article's is: the links and headings after the page's last text.
+  if (pageDoc.body !== null) Tail.trim(pageDoc.body)
   const page = wholePage(pageDoc, options?.url)
   // The page pass drops chrome the article may have kept, so it can be somewhat shorter and still be the better
   // text; only a page pass with much less than the article loses (everything was in an <aside>, say).

@@ -87,6 +87,18 @@ describe("the article's tail", () => {
     expect(result.markdown).not.toContain("Previous post")
   })
 
+  it("trims the whole-page pass's end too", () => {
+    const result = MainContent.fromHtml(
+      `<html><head><title>Note</title></head><body><main>${paragraph(0)}` +
+        '<div class="more"><p><a href="/a">Give us feedback in our forum</a></p>' +
+        '<p><a href="/b">Privacy</a> <a href="/c">Terms</a></p></div></main></body></html>',
+      { url: "https://blog.example/2026/note" }
+    )
+    expect(result.method).toBe("page")
+    expect(result.markdown).toContain("Paragraph 0")
+    for (const gone of ["feedback", "Privacy", "Terms"]) expect(result.markdown).not.toContain(gone)
+  })
+
   // Random articles: prose paragraphs, link lines, headings and plain short lines in nested divs.
   const block = FastCheck.constantFrom(
     paragraph(1),
