@@ -314,4 +314,12 @@ describe("Captions in plain blocks", () => {
     for (const caption of ["Abbildung 4", "Hafenbetrieb", "Morgennebel", "REUTERS"])
       expect(kept.markdown).toContain(caption)
   })
+
+  it("drops source and photo-credit lines ('Quelle:', 'Source:', 'Crédits photos :'), not a sentence naming one", () => {
+    const lines = "<p>Quelle: Landesregierung</p><p>Source: Port Authority (2026)</p><p>Crédits photos : Jane Doe</p>"
+    const sentence = "<p>Die Quelle: ein Hafenmeister, der seit zwanzig Jahren die Nachtschicht leitet.</p>"
+    const result = extract(page(prose(3) + lines + sentence + prose(3, 3)))
+    for (const gone of ["Landesregierung", "Port Authority", "Crédits"]) expect(result.markdown).not.toContain(gone)
+    expect(result.markdown).toContain("Die Quelle: ein Hafenmeister")
+  })
 })
