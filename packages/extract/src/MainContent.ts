@@ -213,6 +213,7 @@ const before: ReadonlyArray<Boilerplate.Rule> = [
   BoilerplateRules.trailingRule
 ]
 const after: ReadonlyArray<Boilerplate.Rule> = [
+  BoilerplateRules.navRule,
   BoilerplateRules.linkRule,
   BoilerplateRules.sectionRule,
   BoilerplateRules.headRule,

@@ -131,6 +131,20 @@ describe("Links inside the body", () => {
       expect(result.markdown).not.toContain(gone)
   })
 
+  it("drops navigation left inside the article (a nav of links), not a nav that is mostly text", () => {
+    const result = extract(
+      page(
+        prose(3) +
+          '<nav class="tabs"><ul><li><a href="/guide">Guide</a></li><li><a href="/firms">Firms</a></li></ul></nav>' +
+          "<nav><p>This part of the story follows the night crew from the gate to the quay.</p></nav>" +
+          prose(3, 3)
+      )
+    )
+    expect(result.markdown).toContain("Paragraph 5")
+    expect(result.markdown).not.toContain("Firms")
+    expect(result.markdown).toContain("follows the night crew")
+  })
+
   it("keeps a list of links at the top of the text (a table of contents, sources)", () => {
     const result = extract(
       page('<ul><li><a href="/a">Source one</a></li><li><a href="/b">Source two</a></li></ul>' + prose(6))
