@@ -1,14 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as MainContent from "../src/MainContent.js"
+import { prose } from "./support/pages.js"
 
 // Small hand-written pages: an article of prose Readability picks, with one pattern of boilerplate inside it.
-const prose = (n: number, from = 0) =>
-  Array.from(
-    { length: n },
-    (_, i) =>
-      `<p>Paragraph ${from + i} tells of harbour cranes, river barges and the long night shift at the docks, ` +
-      `with commas, clauses, the gulls that follow the boats home, and a full stop at the end of every sentence.</p>`
-  ).join("")
 
 const page = (article: string, head = "<title>Dock Work At Night</title>") =>
   `<html><head>${head}</head><body><nav><a href="/">Home</a> <a href="/news">News</a></nav>` +

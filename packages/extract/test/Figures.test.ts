@@ -2,15 +2,9 @@ import { describe, expect, it } from "@effect/vitest"
 import * as FastCheck from "effect/FastCheck"
 import * as Figures from "../src/internal/figures.js"
 import * as MainContent from "../src/MainContent.js"
+import { prose } from "./support/pages.js"
 
 // Small hand-written pages: an article of prose with pictures, in figures and not.
-const prose = (n: number, from = 0) =>
-  Array.from(
-    { length: n },
-    (_, i) =>
-      `<p>Paragraph ${from + i} tells of harbour cranes, river barges and the long night shift at the docks, ` +
-      `with commas, clauses, the gulls that follow the boats home, and a full stop at the end of every sentence.</p>`
-  ).join("")
 
 const page = (article: string) =>
   `<html><head><title>Dock Work At Night</title></head><body><nav><a href="/">Home</a> <a href="/n">News</a></nav>` +

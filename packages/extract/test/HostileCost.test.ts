@@ -25,6 +25,11 @@ const extract = (body: string, contentType: string) => () =>
 const kib = 1024
 const fill = (pattern: string, size: number) => pattern.repeat(Math.ceil(size / pattern.length)).slice(0, size)
 const words = (size: number) => fill("lorem ipsum dolor sit amet ", size)
+// 8 KiB of paragraphs of prose: an article Readability takes.
+const prose = fill(
+  "<p>lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt.</p>",
+  8 * kib
+)
 
 interface Case {
   readonly name: string
@@ -123,17 +128,11 @@ const cases: ReadonlyArray<Case> = [
     // the same blocks after it do.
     name: "an article after 2 000 short blocks nested in inline elements",
     hostile: extract(
-      `<html><body>${`<div>${"<span>".repeat(20)}x${"</span>".repeat(20)}</div>`.repeat(2000)}<article>${fill(
-        "<p>lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt.</p>",
-        8 * kib
-      )}</article></body></html>`,
+      `<html><body>${`<div>${"<span>".repeat(20)}x${"</span>".repeat(20)}</div>`.repeat(2000)}<article>${prose}</article></body></html>`,
       "text/html"
     ),
     benign: extract(
-      `<html><body><article>${fill(
-        "<p>lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt.</p>",
-        8 * kib
-      )}</article>${`<div>${"<span>".repeat(20)}x${"</span>".repeat(20)}</div>`.repeat(2000)}</body></html>`,
+      `<html><body><article>${prose}</article>${`<div>${"<span>".repeat(20)}x${"</span>".repeat(20)}</div>`.repeat(2000)}</body></html>`,
       "text/html"
     )
   },
@@ -163,19 +162,13 @@ const cases: ReadonlyArray<Case> = [
     // Past the article's last prose, its tail is walked backwards once: nested blocks cost what flat ones do.
     name: "an article followed by 500 nested blocks of short lines and links",
     hostile: extract(
-      `<html><body><article>${fill(
-        "<p>lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt.</p>",
-        8 * kib
-      )}${'<div><p>short line</p><p><a href="/x">a link line</a></p>'.repeat(500)}${"</div>".repeat(
+      `<html><body><article>${prose}${'<div><p>short line</p><p><a href="/x">a link line</a></p>'.repeat(500)}${"</div>".repeat(
         500
       )}</article></body></html>`,
       "text/html"
     ),
     benign: extract(
-      `<html><body><article>${fill(
-        "<p>lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt.</p>",
-        8 * kib
-      )}${'<div><p>short line</p><p><a href="/x">a link line</a></p></div>'.repeat(500)}</article></body></html>`,
+      `<html><body><article>${prose}${'<div><p>short line</p><p><a href="/x">a link line</a></p></div>'.repeat(500)}</article></body></html>`,
       "text/html"
     )
   },

@@ -6,7 +6,7 @@
  * article's size: one gathers text, link text and whether a subtree holds prose bottom-up, one goes backwards
  * from the article's end, removing on the way.
  */
-import { isEmbed } from "./boilerplate.js"
+import { bottomUp, isEmbed } from "./boilerplate.js"
 import { inlineTags } from "./inlineTags.js"
 
 const ELEMENT = 1
@@ -33,21 +33,10 @@ interface Stats {
 
 const headings = new Set(["h1", "h2", "h3", "h4", "h5", "h6"])
 
-/** Bottom-up, without recursion: an element is finished once all its children are. */
+/** Text, link text and prose of every element under `root` (and `root`), bottom-up. */
 const gather = (root: Element): Map<Element, Stats> => {
   const stats = new Map<Element, Stats>()
-  const stack: Array<{ readonly node: Element; visited: boolean }> = [{ node: root, visited: false }]
-  while (stack.length > 0) {
-    const top = stack[stack.length - 1]
-    if (!top.visited) {
-      top.visited = true
-      for (let c = top.node.firstElementChild; c !== null; c = c.nextElementSibling) {
-        stack.push({ node: c, visited: false })
-      }
-      continue
-    }
-    stack.pop()
-    const element = top.node
+  bottomUp(root, (element) => {
     const inLink = element.localName === "a"
     let text = 0
     let link = 0
@@ -85,7 +74,7 @@ const gather = (root: Element): Map<Element, Stats> => {
     const own =
       !inlineTags.has(element.localName) && ownText - ownLink >= minProseChars && ownLink <= ownText * maxProseLinkShare
     stats.set(element, { text, link, own, prose: prose || own, linkedImage, embed })
-  }
+  })
   return stats
 }
 
