@@ -13,11 +13,13 @@ import * as Boilerplate from "./internal/boilerplate.js"
 import * as BoilerplateRules from "./internal/boilerplateRules.js"
 import * as Container from "./internal/container.js"
 import * as Credits from "./internal/credits.js"
+import * as Figures from "./internal/figures.js"
 import * as HtmlDocument from "./internal/htmlDocument.js"
 import * as Inert from "./internal/inert.js"
 import * as Lead from "./internal/lead.js"
 import * as Nesting from "./internal/nesting.js"
 import * as Prompts from "./internal/prompts.js"
+import * as Tail from "./internal/tail.js"
 import * as TagWalk from "./internal/tagWalk.js"
 
 /**
@@ -207,25 +209,29 @@ const before: ReadonlyArray<Boilerplate.Rule> = [
   BoilerplateRules.hiddenRule,
   BoilerplateRules.captionRule,
   Credits.creditRule,
+  Figures.figureImageRule,
   BoilerplateRules.trailingRule
 ]
 const after: ReadonlyArray<Boilerplate.Rule> = [
+  BoilerplateRules.navRule,
   BoilerplateRules.linkRule,
   BoilerplateRules.sectionRule,
   BoilerplateRules.headRule,
   Prompts.promptRule
 ]
 
-/** Our block in a fresh copy of the page, pruned as the page was before Readability, then as an article is. */
+/**
+ * Our block in a fresh copy of the page, pruned as the page was before Readability, then as an article is (with
+ * the characters of text its tail lost).
+ */
 const ownBlock = (copy: Document, index: number, metadata: Metadata.Metadata, keepCaptions: boolean) => {
   if (copy.body === null) return undefined
   BoilerplateRules.protectEmbeds(copy.body)
   Boilerplate.prune(copy.body, { title: undefined, byline: undefined, keepCaptions }, before)
   const element = Container.at(copy.body, index)
-  if (element !== undefined) {
-    Boilerplate.prune(element, { title: metadata.title, byline: metadata.byline, keepCaptions }, after)
-  }
-  return element
+  if (element === undefined) return undefined
+  Boilerplate.prune(element, { title: metadata.title, byline: metadata.byline, keepCaptions }, after)
+  return { element, trimmed: Tail.trim(element) }
 }
 
 /**
@@ -290,12 +296,15 @@ export const fromHtml = (source: string, options?: Options): Result => {
     excerpt: pick("excerpt")
   }
   const title = metadata.title ?? ""
+  // Characters of text the article's tail lost: the links after its prose do not make it a short article.
+  let trimmed = 0
   if (found.node !== undefined && after.length > 0 && !elsewhere) {
     Boilerplate.prune(
       found.node,
       { title: metadata.title, byline: metadata.byline, keepCaptions: options?.keepCaptions === true },
       after
     )
+    trimmed = Tail.trim(found.node)
   }
   // Our block is read from the page as parsed, pruned as `doc` was before Readability (which moved and rewrote
   // parts of `doc`): the same tree, so the same position finds it.
@@ -303,14 +312,15 @@ export const fromHtml = (source: string, options?: Options): Result => {
     elsewhere && block !== undefined
       ? ownBlock(original(), block.index, metadata, options?.keepCaptions === true)
       : undefined
+  if (ours !== undefined) trimmed = ours.trimmed
   const articleMarkdown =
     ours !== undefined
-      ? Markdown.fromNode(ours, { baseUrl: base, dropChrome: true })
+      ? Markdown.fromNode(ours.element, { baseUrl: base, dropChrome: true })
       : found.node === undefined
         ? ""
         : Markdown.fromNode(found.node, { baseUrl: base })
   const minChars = options?.minArticleChars ?? defaultMinArticleChars
-  if (found.node !== undefined && letters(articleMarkdown) >= minChars) {
+  if (found.node !== undefined && letters(articleMarkdown) + trimmed >= minChars) {
     return { title, markdown: articleMarkdown, metadata, method: "article" }
   }
   // The page pass reads the page as parsed, before any pruning: the whole-page rules run on it too (Readability's
@@ -324,6 +334,8 @@ export const fromHtml = (source: string, options?: Options): Result => {
       before
     )
   }
+  // Its end is trimmed as an article's is: the links and headings after the page's last text.
+  if (pageDoc.body !== null) Tail.trim(pageDoc.body)
   const page = wholePage(pageDoc, options?.url)
   // The page pass drops chrome the article may have kept, so it can be somewhat shorter and still be the better
   // text; only a page pass with much less than the article loses (everything was in an <aside>, say).

@@ -1,14 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as MainContent from "../src/MainContent.js"
+import { prose } from "./support/pages.js"
 
 // Small hand-written pages: an article of prose Readability picks, with one pattern of boilerplate inside it.
-const prose = (n: number, from = 0) =>
-  Array.from(
-    { length: n },
-    (_, i) =>
-      `<p>Paragraph ${from + i} tells of harbour cranes, river barges and the long night shift at the docks, ` +
-      `with commas, clauses, the gulls that follow the boats home, and a full stop at the end of every sentence.</p>`
-  ).join("")
 
 const page = (article: string, head = "<title>Dock Work At Night</title>") =>
   `<html><head>${head}</head><body><nav><a href="/">Home</a> <a href="/news">News</a></nav>` +
@@ -98,6 +92,19 @@ describe("Captions and credits", () => {
     expect(result.markdown).toContain(standfirst)
   })
 
+  it("drops picture legends and image descriptions by their class words", () => {
+    const result = extract(
+      page(
+        prose(3) +
+          '<div class="legend"><div class="content">The stag beetle on an old oak, seen from below.</div></div>' +
+          '<p class="imagedescription">AFP / Jane Doe</p>' +
+          prose(3, 3)
+      )
+    )
+    expect(result.markdown).toContain("Paragraph 5")
+    for (const gone of ["stag beetle", "Jane Doe"]) expect(result.markdown).not.toContain(gone)
+  })
+
   it("keeps them when asked", () => {
     const result = extract(page(article), { keepCaptions: true })
     for (const kept of ["A crane at dusk", "Credit words", "Image 2 of 5", "Gallery caption one"])
@@ -122,6 +129,20 @@ describe("Links inside the body", () => {
     expect(result.markdown).toContain("[port report](https://port.example/report)")
     for (const gone of ["Harbour strike ends", "WATCH THE CRANES", "First other story", "Related card title"])
       expect(result.markdown).not.toContain(gone)
+  })
+
+  it("drops navigation left inside the article (a nav of links), not a nav that is mostly text", () => {
+    const result = extract(
+      page(
+        prose(3) +
+          '<nav class="tabs"><ul><li><a href="/guide">Guide</a></li><li><a href="/firms">Firms</a></li></ul></nav>' +
+          "<nav><p>This part of the story follows the night crew from the gate to the quay.</p></nav>" +
+          prose(3, 3)
+      )
+    )
+    expect(result.markdown).toContain("Paragraph 5")
+    expect(result.markdown).not.toContain("Firms")
+    expect(result.markdown).toContain("follows the night crew")
   })
 
   it("keeps a list of links at the top of the text (a table of contents, sources)", () => {
@@ -209,6 +230,22 @@ describe("Boilerplate blocks around the article", () => {
     expect(result.markdown).toContain("Paragraph 0")
     expect(result.markdown).toContain("Paragraph 7")
     expect(result.markdown).not.toContain("Comment 3")
+  })
+
+  it("drops post-meta rows, the likes row and an author's profile box", () => {
+    const result = extract(
+      page(
+        prose(6) +
+          '<p class="postmetadata alt">This entry was posted on Monday, filed under Ports. Comments are closed.</p>' +
+          '<div class="entry-utility">Posted in Harbour by Jane Doe, with the tags cranes and barges.</div>' +
+          '<div class="postmeta">Der Beitrag wurde am Montag veröffentlicht und unter Hafen abgelegt.</div>' +
+          '<div class="likes-text">Two bloggers like this.</div>' +
+          '<div class="sect_profile-descr"><p>Has written for the paper since 2008, on ports and barges.</p></div>'
+      )
+    )
+    expect(result.markdown).toContain("Paragraph 5")
+    for (const gone of ["This entry was posted", "Posted in Harbour", "Der Beitrag wurde", "bloggers", "since 2008"])
+      expect(result.markdown).not.toContain(gone)
   })
 
   it("keeps an embedded tweet inside a 'social' wrapper", () => {
@@ -308,5 +345,13 @@ describe("Captions in plain blocks", () => {
     const kept = extract(html, { keepCaptions: true })
     for (const caption of ["Abbildung 4", "Hafenbetrieb", "Morgennebel", "REUTERS"])
       expect(kept.markdown).toContain(caption)
+  })
+
+  it("drops source and photo-credit lines ('Quelle:', 'Source:', 'Crédits photos :'), not a sentence naming one", () => {
+    const lines = "<p>Quelle: Landesregierung</p><p>Source: Port Authority (2026)</p><p>Crédits photos : Jane Doe</p>"
+    const sentence = "<p>Die Quelle: ein Hafenmeister, der seit zwanzig Jahren die Nachtschicht leitet.</p>"
+    const result = extract(page(prose(3) + lines + sentence + prose(3, 3)))
+    for (const gone of ["Landesregierung", "Port Authority", "Crédits"]) expect(result.markdown).not.toContain(gone)
+    expect(result.markdown).toContain("Die Quelle: ein Hafenmeister")
   })
 })

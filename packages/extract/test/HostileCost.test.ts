@@ -25,6 +25,11 @@ const extract = (body: string, contentType: string) => () =>
 const kib = 1024
 const fill = (pattern: string, size: number) => pattern.repeat(Math.ceil(size / pattern.length)).slice(0, size)
 const words = (size: number) => fill("lorem ipsum dolor sit amet ", size)
+// 8 KiB of paragraphs of prose: an article Readability takes.
+const prose = fill(
+  "<p>lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt.</p>",
+  8 * kib
+)
 
 interface Case {
   readonly name: string
@@ -163,6 +168,20 @@ const cases: ReadonlyArray<Case> = [
       )}${"<p>lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod.</p>".repeat(
         1000
       )}</div></div></article></body></html>`,
+      "text/html"
+    )
+  },
+  {
+    // Past the article's last prose, its tail is walked backwards once: nested blocks cost what flat ones do.
+    name: "an article followed by 500 nested blocks of short lines and links",
+    hostile: extract(
+      `<html><body><article>${prose}${'<div><p>short line</p><p><a href="/x">a link line</a></p>'.repeat(500)}${"</div>".repeat(
+        500
+      )}</article></body></html>`,
+      "text/html"
+    ),
+    benign: extract(
+      `<html><body><article>${prose}${'<div><p>short line</p><p><a href="/x">a link line</a></p></div>'.repeat(500)}</article></body></html>`,
       "text/html"
     )
   },

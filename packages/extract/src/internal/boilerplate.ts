@@ -131,7 +131,9 @@ const captionTokens = new Set([
   "credits",
   "bildunterschrift",
   "bildnachweis",
-  "legende"
+  "legende",
+  "legend",
+  "imagedescription"
 ])
 
 const counter = /^(?:(?:image|photo|picture|slide|bild|foto|photo)\s*)?\d{1,3}\s*(?:of|von|\/|sur|de|z|van)\s*\d{1,3}$/i
@@ -214,9 +216,8 @@ const textOf = (root: Node, max: number): string => {
   return out.slice(0, max).replace(/\s+/g, " ").trim()
 }
 
-/** Text and link-text lengths of every element under `root`, bottom-up without recursion. */
-const gather = (root: Element): Map<Element, Stats> => {
-  const stats = new Map<Element, Stats>()
+/** Calls `finish` on every element under `root` (and `root`) after all its children, without recursion. */
+export const bottomUp = (root: Element, finish: (element: Element) => void): void => {
   // Post-order: an element is finished once all its children are.
   const stack: Array<{ readonly node: Element; visited: boolean }> = [{ node: root, visited: false }]
   while (stack.length > 0) {
@@ -229,11 +230,19 @@ const gather = (root: Element): Map<Element, Stats> => {
       continue
     }
     stack.pop()
+    finish(top.node)
+  }
+}
+
+/** Text and link-text lengths of every element under `root`, bottom-up without recursion. */
+const gather = (root: Element): Map<Element, Stats> => {
+  const stats = new Map<Element, Stats>()
+  bottomUp(root, (element) => {
     let text = 0
     let link = 0
-    let embed = isEmbed(top.node)
-    const inLink = top.node.localName === "a"
-    for (let c = top.node.firstChild; c !== null; c = c.nextSibling) {
+    let embed = isEmbed(element)
+    const inLink = element.localName === "a"
+    for (let c = element.firstChild; c !== null; c = c.nextSibling) {
       if (c.nodeType === TEXT) {
         // Trimmed length: whitespace between tags is not text; runs inside a text are few and count little.
         const n = (c as CharacterData).data.trim().length
@@ -247,8 +256,8 @@ const gather = (root: Element): Map<Element, Stats> => {
         embed ||= s.embed
       }
     }
-    stats.set(top.node, { text, link, embed })
-  }
+    stats.set(element, { text, link, embed })
+  })
   return stats
 }
 

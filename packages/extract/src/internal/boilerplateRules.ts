@@ -61,6 +61,10 @@ export const linkRule: Rule = (element, facts) => {
   return d >= 0.3 && stats.text < facts.total * 0.3 && facts.words().some((t) => relatedTokens.has(t))
 }
 
+/** Navigation left inside the article: a `nav` or `menu` element mostly of links (a section menu, tab links). */
+export const navRule: Rule = (element, facts) =>
+  (element.localName === "nav" || element.localName === "menu") && facts.stats.link >= facts.stats.text * 0.5
+
 const trailingTokens = new Set([
   "bio",
   "biography",
@@ -84,7 +88,14 @@ const trailingTokens = new Set([
 
   "comments",
   "donate",
-  "abo"
+  "abo",
+  // Post-meta rows under a post ("This entry was posted in …", "Der Beitrag wurde am … veröffentlicht"), the likes
+  // row, an author's profile box.
+  "postmetadata",
+  "postmeta",
+  "utility",
+  "likes",
+  "profile"
 ])
 
 /** Text outside links past which a block named as trailing boilerplate is taken for the article it wraps. */

@@ -1,13 +1,14 @@
 /**
  * Captions and photo credits set as plain blocks (not `figcaption`, no caption class): a short block that opens
- * with a figure label ("Abbildung 4:", "Foto:", "Titelbild:", "Photo:") or that ends with a credit in parentheses
- * ("(Foto: Getty)", "(crédito: …)", "(REUTERS/Denis Balibouse)"). A paragraph's own source tag ("… sagte er.
- * (dpa)") has no photographer after the agency, and stays. Anchored tests on at most 300 characters: linear.
+ * with a figure, source or credit label ("Abbildung 4:", "Foto:", "Titelbild:", "Photo:", "Quelle:", "Source:",
+ * "Crédits photos :") or that ends with a credit in parentheses ("(Foto: Getty)", "(crédito: …)", "(REUTERS/Denis
+ * Balibouse)"). A paragraph's own source tag ("… sagte er. (dpa)") has no photographer after the agency, and
+ * stays. Anchored tests on at most 300 characters: linear.
  */
 import type { Rule } from "./boilerplate.js"
 
 const label =
-  /^(?:abbildung|abb\.|bild|bilder|foto|fotos|titelbild|titelfoto|grafik|photo|photos|image|figure|fig\.|imagen|zdjęcie|fot\.)\s*\d{0,3}\s*:/iu
+  /^(?:abbildung|abb\.|bild|bilder|foto|fotos|titelbild|titelfoto|grafik|photo|photos|image|figure|fig\.|imagen|zdjęcie|fot\.|quelle|bildquelle|source|fuente|źródło|crédits? photos?)\s*\d{0,3}\s*:/iu
 
 const credit =
   /\((?:foto|fotos|photo|photos|bild|bildquelle|crédito|credito|credit|créditos|fuente|quelle|source|image|imagen|fot\.)\s*:[^()]{1,80}\)?\s*$|\((?:reuters|afp|dpa|ap|epa|efe|getty images|getty|imago|ansa|anadolu)\s*\/[^()]{1,60}\)\s*$/iu
