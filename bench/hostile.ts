@@ -234,6 +234,11 @@ const increment = (record: Record<string, number>, key: string) => {
   record[key] = (record[key] ?? 0) + 1
 }
 
+// Each phase's normal clients fetch URLs no earlier phase fetched: the result cache would otherwise answer a later
+// phase's normal fetches from an earlier one's (the same `/article/<client>-<n>` sequence), and measure the cache's
+// budget instead of the fetch path (a 64 MiB budget held every quiet-phase page and flattered the hostile phase).
+let phases = 0
+
 const runPhase = async (
   serverPort: number,
   pagesPort: number,
@@ -243,6 +248,7 @@ const runPhase = async (
   normalClients: number,
   hostileClients: number
 ): Promise<Phase> => {
+  const phase = phases++
   const origin = `http://127.0.0.1:${serverPort}`
   const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" }
   const hitsBefore = (await receive(pagesChildProcess, "hits", { type: "hits" })).hits
@@ -315,7 +321,7 @@ const runPhase = async (
   const normal = Array.from({ length: normalClients }, async (_, index) => {
     const client = new Client(origin)
     for (let n = 0; performance.now() < deadline; n++) {
-      const result = await fetchOne(client, `http://127.0.0.1:${pagesPort}/article/${index}-${n}`)
+      const result = await fetchOne(client, `http://127.0.0.1:${pagesPort}/article/${phase}-${index}-${n}`)
       // A failed fetch counts at the time it took: a timeout is the slowest answer, not a missing one.
       normalTimes.push(result.ms)
       if (result.outcome === "ok") normalOk++
