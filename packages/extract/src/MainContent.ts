@@ -21,6 +21,7 @@ import * as Nesting from "./internal/nesting.js"
 import * as Prompts from "./internal/prompts.js"
 import * as Tail from "./internal/tail.js"
 import * as TagWalk from "./internal/tagWalk.js"
+import * as Visibility from "./internal/visibility.js"
 
 /**
  * @since 0.1.0
@@ -182,6 +183,7 @@ const article = (
     // The serializer hands back the element itself: rendering it directly saves a serialize + re-parse.
     const reader = new Readability<Element>(doc, { serializer: (node) => node as Element, keepClasses: true })
     TagWalk.install(reader)
+    Visibility.install(reader)
     const parsed = reader.parse()
     if (parsed === null) return { node: undefined, title: undefined, meta: {} }
     const or = (s: string | null | undefined) =>

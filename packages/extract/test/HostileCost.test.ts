@@ -4,6 +4,7 @@ import * as Feed from "../src/Feed.js"
 import * as BlankRuns from "../src/internal/blankRuns.js"
 import * as HtmlDocument from "../src/internal/htmlDocument.js"
 import * as MainContent from "../src/MainContent.js"
+import * as Visibility from "../src/internal/visibility.js"
 
 // Each hostile body is priced against a benign body of the same size through the same entry point. The cost of a
 // linear pass is about the same for both; the expressions and loops these replaced were quadratic (or worse) in
@@ -184,6 +185,12 @@ const cases: ReadonlyArray<Case> = [
       `<html><body><article>${prose}${'<div><p>short line</p><p><a href="/x">a link line</a></p></div>'.repeat(500)}</article></body></html>`,
       "text/html"
     )
+  },
+  {
+    // Readability's visibility test reads every element's inline style; each declaration looks for its colon.
+    name: "an inline style of 256 KiB of semicolons whose only colon comes last",
+    hostile: () => Visibility.declared(";".repeat(256 * kib) + "display:none", "display"),
+    benign: () => Visibility.declared(fill("color:red;", 256 * kib) + "display:none", "display")
   },
   {
     name: "160 000 top-level elements with no <html> or <body>",

@@ -42,11 +42,19 @@ const words = (raw: string): Array<string> =>
  * than three words is a slug of a heading ("worrying-about-your-tail"), not a name for the element's role: left out.
  */
 export const tokens = (element: Element): ReadonlyArray<string> => {
-  const cls = element.getAttribute("class")
-  const id = element.getAttribute("id")
+  const cls = attribute(element, "class")
+  const id = attribute(element, "id")
   if ((cls === null || cls === "") && (id === null || id === "")) return none
   return tokensOf(cls ?? "", id ?? "")
 }
+
+/**
+ * An attribute's text, read from its node. For `class`, linkedom's `getAttribute` joins the element's class list
+ * anew on every call, which cost more than the rules that read it; the node holds the same text (linkedom's parser
+ * sets every class attribute through the list, and every change of the list is written back to the node).
+ */
+export const attribute = (element: Element, name: string): string | null =>
+  element.getAttributeNode(name)?.value ?? null
 
 const none: ReadonlyArray<string> = []
 
@@ -70,7 +78,7 @@ const tokensOf = (cls: string, id: string): ReadonlyArray<string> => {
 }
 
 const classNames = (element: Element): ReadonlyArray<string> => {
-  const cls = element.getAttribute("class")
+  const cls = attribute(element, "class")
   return cls === null || cls === "" ? none : cls.toLowerCase().split(/\s+/)
 }
 
@@ -111,10 +119,10 @@ const hides = (cls: string): boolean => {
 
 /** Hidden by an attribute, an inline style or a hiding utility class. */
 export const isHidden = (element: Element): boolean => {
-  if (element.hasAttribute("hidden") || element.getAttribute("aria-hidden") === "true") return true
-  const style = element.getAttribute("style")
+  if (element.hasAttribute("hidden") || attribute(element, "aria-hidden") === "true") return true
+  const style = attribute(element, "style")
   if (style !== null && /display\s*:\s*none|visibility\s*:\s*hidden/i.test(style)) return true
-  const cls = element.getAttribute("class")
+  const cls = attribute(element, "class")
   return cls !== null && cls !== "" && cls.length <= 400 && hides(cls)
 }
 
@@ -289,6 +297,7 @@ class ElementFacts implements Facts {
   private element: Element | undefined
   private cachedText: string | undefined
   private cachedWords: ReadonlyArray<string> | undefined
+  private cachedHead: string | undefined
   constructor(
     readonly total: number,
     readonly context: Context
@@ -299,6 +308,7 @@ class ElementFacts implements Facts {
     this.before = before
     this.cachedText = undefined
     this.cachedWords = undefined
+    this.cachedHead = undefined
   }
   text(): string {
     return (this.cachedText ??= this.stats.text === 0 ? "" : textOf(this.element!, 300))
@@ -306,7 +316,7 @@ class ElementFacts implements Facts {
   head(): string {
     // 120 characters of text hold 40 collapsed ones but in rare markup (blank nodes count as one); reading fewer
     // matters on the whole page, where most elements are tested.
-    return this.cachedText ?? (this.stats.text === 0 ? "" : textOf(this.element!, 120))
+    return this.cachedText ?? (this.cachedHead ??= this.stats.text === 0 ? "" : textOf(this.element!, 120))
   }
   words(): ReadonlyArray<string> {
     return (this.cachedWords ??= tokens(this.element!))
