@@ -6,21 +6,15 @@
  *
  * Three entry points share one core: {@link extract} (an Effect, for callers inside Effect), {@link extractAsync}
  * (a plain promise that never rejects, cheap to call from a worker thread) and {@link extractSync} (every kind
- * except PDF, synchronously).
+ * except PDF, synchronously). The work itself is `ExtractCore`'s; this module makes its failures `ResponseInvalid`.
  *
  * @since 0.1.0
  */
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import * as Charset from "./Charset.js"
 import * as ContentKind from "./ContentKind.js"
-import * as Feed from "./Feed.js"
-import * as Json from "./Json.js"
-import * as MainContent from "./MainContent.js"
-import * as Pdf from "./Pdf.js"
-import * as PlainText from "./PlainText.js"
-import * as CompactText from "./internal/compactText.js"
+import * as ExtractCore from "./ExtractCore.js"
 
 /**
  * A fetched body.
@@ -28,13 +22,7 @@ import * as CompactText from "./internal/compactText.js"
  * @since 0.1.0
  * @category models
  */
-export interface Input {
-  readonly body: Uint8Array
-  /** The raw Content-Type header, which may carry a charset. */
-  readonly contentType: string | undefined
-  /** The final URL, for resolving relative links and for sniffing the kind (`.md`). */
-  readonly url: string
-}
+export type Input = ExtractCore.Input
 
 /**
  * The extracted document.
@@ -42,31 +30,13 @@ export interface Input {
  * @since 0.1.0
  * @category models
  */
-export interface Document {
-  readonly kind: ContentKind.Kind
-  /** `""` when the body has none. */
-  readonly title: string
-  /** The model-readable content. */
-  readonly markdown: string
-  readonly byline: string | undefined
-  readonly publishedTime: string | undefined
-  readonly siteName: string | undefined
-  readonly lang: string | undefined
-  readonly excerpt: string | undefined
-}
+export type Document = ExtractCore.Document
 
 /**
  * @since 0.1.0
  * @category models
  */
-export interface Options {
-  /** Cap on the length of `markdown`, in UTF-16 code units; a surrogate pair is never split. */
-  readonly maxChars?: number
-  /** Keep figure captions, photo credits and slide counters of HTML pages (dropped by default). */
-  readonly keepCaptions?: boolean
-}
-
-const none = { byline: undefined, publishedTime: undefined, siteName: undefined, lang: undefined, excerpt: undefined }
+export type Options = ExtractCore.Options
 
 /**
  * Cuts text to at most `max` code units, preferring the last whitespace in the final stretch so a word is not
@@ -75,15 +45,7 @@ const none = { byline: undefined, publishedTime: undefined, siteName: undefined,
  * @since 0.1.0
  * @category encoding
  */
-export const truncate = (text: string, max: number | undefined): string => {
-  if (max === undefined || !(max >= 0) || text.length <= max) return text
-  let end = Math.floor(max)
-  const code = text.charCodeAt(end - 1)
-  if (code >= 0xd800 && code <= 0xdbff) end--
-  const space = text.slice(Math.max(0, end - 200), end).search(/\s\S*$/)
-  if (space >= 0 && end > 200) end = end - 200 + space
-  return text.slice(0, end).trimEnd()
-}
+export const truncate: (text: string, max: number | undefined) => string = ExtractCore.truncate
 
 /**
  * Whether a Content-Type names a body `extract` can read, or one it sniffs (absent, `application/octet-stream`).
@@ -92,83 +54,16 @@ export const truncate = (text: string, max: number | undefined): string => {
  * @since 0.1.0
  * @category guards
  */
-export const supportedContentType = (contentType: string | undefined): boolean =>
-  ContentKind.fromMediaType(ContentKind.mediaType(contentType)) !== undefined
+export const supportedContentType: (contentType: string | undefined) => boolean = ExtractCore.supportedContentType
 
-const unsupported = (input: Input, what: string) =>
-  WebSearchError.responseInvalid(
-    "unsupported_content_type",
-    `cannot extract text from ${what} (supported: HTML, XHTML, text, markdown, JSON, XML/RSS/Atom, PDF)`,
-    { input: input.url }
-  )
+const invalid = (input: Input, failure: ExtractCore.Failure): WebSearchError.ResponseInvalid =>
+  WebSearchError.responseInvalid(failure.reason, failure.message, { input: input.url })
 
-const empty = (input: Input, kind: ContentKind.Kind) =>
-  WebSearchError.responseInvalid("empty_content", `the ${kind} body holds no readable text`, { input: input.url })
-
-const describe = (contentType: string | undefined): string => {
-  const type = ContentKind.mediaType(contentType)
-  return type === undefined ? "a binary body without a Content-Type" : `"${type.slice(0, 100)}"`
-}
-
-const finish = (
+const typed = (
   input: Input,
-  options: Options | undefined,
-  doc: Document
-): Either.Either<Document, WebSearchError.ResponseInvalid> => {
-  const markdown = truncate(doc.markdown, options?.maxChars)
-  if (markdown.trim() === "") return Either.left(empty(input, doc.kind))
-  // Compact: a document is kept (in a cache) far longer than it took to build.
-  return Either.right({ ...doc, markdown: CompactText.compact(markdown) })
-}
-
-const html = (input: Input, text: string, options: Options | undefined): Document => {
-  const { markdown, metadata, title } = MainContent.fromHtml(text, {
-    url: input.url,
-    keepCaptions: options?.keepCaptions
-  })
-  return { kind: "html", ...metadata, title, markdown }
-}
-
-const sync = (input: Input, kind: Exclude<ContentKind.Kind, "pdf">, options: Options | undefined): Document => {
-  switch (kind) {
-    case "html": {
-      return html(input, Charset.decode(input.body, input.contentType, "html").text, options)
-    }
-    case "xml": {
-      const text = Charset.decode(input.body, input.contentType, "xml").text
-      if (Feed.isXhtml(text)) return html(input, text, options)
-      if (Feed.isFeed(text)) {
-        const feed = Feed.fromXml(text, input.url)
-        if (feed !== undefined) return { kind: "xml", ...none, ...feed }
-      }
-      return { kind: "xml", ...none, ...Feed.genericXml(PlainText.clean(text)) }
-    }
-    case "json": {
-      const text = Charset.decode(input.body, input.contentType, "none").text
-      const markdown = Json.toMarkdown(text)
-      return markdown === undefined
-        ? { kind: "text", ...none, title: "", markdown: PlainText.clean(text) }
-        : { kind: "json", ...none, title: "", markdown }
-    }
-    case "markdown": {
-      const { body, title } = PlainText.frontMatter(
-        PlainText.clean(Charset.decode(input.body, input.contentType, "none").text)
-      )
-      return { kind: "markdown", ...none, title: title ?? PlainText.markdownTitle(body), markdown: body.trim() }
-    }
-    case "text": {
-      const text = PlainText.clean(Charset.decode(input.body, input.contentType, "none").text)
-      return { kind: "text", ...none, title: "", markdown: text }
-    }
-  }
-}
-
-const failure = (input: Input, error: unknown) =>
-  WebSearchError.responseInvalid(
-    "parse_failed",
-    `the body could not be parsed: ${(error instanceof Error ? `${error.name}: ${error.message}` : "unknown error").slice(0, 200)}`,
-    { input: input.url }
-  )
+  result: Either.Either<Document, ExtractCore.Failure>
+): Either.Either<Document, WebSearchError.ResponseInvalid> =>
+  Either.mapLeft(result, (failure) => invalid(input, failure))
 
 /**
  * Extracts every kind except PDF synchronously (PDF parsing is asynchronous in every maintained pure-JS engine;
@@ -180,52 +75,11 @@ const failure = (input: Input, error: unknown) =>
  * @since 0.1.0
  * @category utils
  */
-export const extractSync = (
-  input: Input,
-  options?: Options
-): Either.Either<Document, WebSearchError.ResponseInvalid> => {
-  try {
-    const kind = ContentKind.classify(input.contentType, input.body, input.url)
-    if (kind === undefined) return Either.left(unsupported(input, describe(input.contentType)))
-    if (kind === "pdf") return Either.left(unsupported(input, "a PDF synchronously (use extractAsync)"))
-    return finish(input, options, sync(input, kind, options))
-  } catch (error) {
-    // Anything a parser throws on hostile input (including stack exhaustion) is the body's fault, not ours.
-    return Either.left(failure(input, error))
-  }
-}
-
-const pdf = async (
-  input: Input,
-  options: Options | undefined,
-  signal: AbortSignal | undefined
-): Promise<Either.Either<Document, WebSearchError.ResponseInvalid>> => {
-  const read = await Pdf.fromBytes(input.body, { maxChars: options?.maxChars, signal })
-  if (read instanceof Pdf.PdfError) {
-    return Either.left(WebSearchError.responseInvalid("parse_failed", read.message, { input: input.url }))
-  }
-  return finish(input, options, {
-    kind: "pdf",
-    title: read.title,
-    markdown: read.markdown,
-    byline: read.author,
-    publishedTime: read.createdAt,
-    siteName: undefined,
-    lang: read.lang,
-    excerpt: undefined
-  })
-}
-
-const isPdf = (input: Input): boolean => {
-  try {
-    return ContentKind.classify(input.contentType, input.body, input.url) === "pdf"
-  } catch {
-    return false
-  }
-}
+export const extractSync = (input: Input, options?: Options): Either.Either<Document, WebSearchError.ResponseInvalid> =>
+  typed(input, ExtractCore.extractSync(input, options))
 
 /**
- * Extracts any supported kind, PDF included, as a plain promise that never rejects: what a worker thread calls.
+ * Extracts any supported kind, PDF included, as a plain promise that never rejects.
  *
  * @since 0.1.0
  * @category utils
@@ -233,14 +87,8 @@ const isPdf = (input: Input): boolean => {
 export const extractAsync = async (
   input: Input,
   options?: Options & { readonly signal?: AbortSignal }
-): Promise<Either.Either<Document, WebSearchError.ResponseInvalid>> => {
-  if (!isPdf(input)) return extractSync(input, options)
-  try {
-    return await pdf(input, options, options?.signal)
-  } catch (error) {
-    return Either.left(failure(input, error))
-  }
-}
+): Promise<Either.Either<Document, WebSearchError.ResponseInvalid>> =>
+  typed(input, await ExtractCore.extractAsync(input, options))
 
 /**
  * Extracts a fetched body into a {@link Document}. Fails with `ResponseInvalid`: `unsupported_content_type`
@@ -252,12 +100,12 @@ export const extractAsync = async (
  */
 export const extract = (input: Input, options?: Options): Effect.Effect<Document, WebSearchError.ResponseInvalid> =>
   Effect.suspend(() =>
-    isPdf(input)
+    ExtractCore.isPdf(input)
       ? Effect.flatMap(
-          Effect.promise((signal) => pdf(input, options, signal).catch((error) => Either.left(failure(input, error)))),
-          (result) => result
+          Effect.promise((signal) => ExtractCore.extractAsync(input, { ...options, signal })),
+          (result) => typed(input, result)
         )
-      : extractSync(input, options)
+      : typed(input, ExtractCore.extractSync(input, options))
   ).pipe(
     Effect.withSpan("websearch.extract", {
       captureStackTrace: false,

@@ -38,6 +38,16 @@ export * as ContentKind from "./ContentKind.js"
 export * as Extract from "./Extract.js"
 
 /**
+ * The extractor without Effect: {@link extractAsync} and {@link extractSync} of `Extract`, whose failures are plain
+ * values (a reason and a message) rather than `WebSearchError.ResponseInvalid`. What an extraction worker thread
+ * loads: `Extract` brings effect's `Effect` and (through `WebSearchError`) its `Schema`, about 9 MiB of live heap
+ * and 20 MiB of RSS in each worker that would never use them. Applications use `Extract`.
+ *
+ * @since 0.2.0
+ */
+export * as ExtractCore from "./ExtractCore.js"
+
+/**
  * XML bodies. RSS 2.0, RSS 1.0 (RDF) and Atom feeds become their items as text (title, link, date, author,
  * summary rendered from its HTML); any other XML is kept verbatim in a fenced block, which a model reads fine.
  *

@@ -9,7 +9,6 @@
  * @since 0.1.0
  */
 import * as Persistence from "@effect/experimental/Persistence"
-import * as PersistenceRedis from "@effect/experimental/Persistence/Redis"
 import type * as Composition from "@websearch/core/Composition"
 import * as ResultCache from "@websearch/core/ResultCache"
 import * as Effect from "effect/Effect"
@@ -20,6 +19,7 @@ import type { RedisOptions } from "ioredis"
 import * as BoundedMemory from "./internal/boundedMemory.js"
 import * as RedisConnection from "./internal/redisConnection.js"
 import * as RedisLease from "./internal/redisLease.js"
+import * as RedisModules from "./internal/redisModules.js"
 
 /**
  * Options of the cache stores.
@@ -146,4 +146,4 @@ export const layerRedis = (
   redis: RedisOptions,
   options?: Options
 ): Layer.Layer<never, never, Composition.Composition> =>
-  layerLeased(redis, options).pipe(Layer.provide(PersistenceRedis.layer(RedisConnection.bounded(redis))))
+  layerLeased(redis, options).pipe(Layer.provide(RedisModules.persistenceLayer(RedisConnection.bounded(redis))))

@@ -20,9 +20,7 @@
  * @since 0.1.0
  */
 import type * as Persistence from "@effect/experimental/Persistence"
-import * as PersistenceRedis from "@effect/experimental/Persistence/Redis"
 import * as RateLimiter from "@effect/experimental/RateLimiter"
-import * as RateLimiterRedis from "@effect/experimental/RateLimiter/Redis"
 import type * as Composition from "@websearch/core/Composition"
 import * as ConfigText from "@websearch/core/ConfigText"
 import * as StoreHealth from "@websearch/core/StoreHealth"
@@ -37,6 +35,7 @@ import * as Redacted from "effect/Redacted"
 import type { RedisOptions } from "ioredis"
 import * as BoundedMemory from "./internal/boundedMemory.js"
 import * as RedisConnection from "./internal/redisConnection.js"
+import * as RedisModules from "./internal/redisModules.js"
 import * as TokenBucket from "./internal/tokenBucket.js"
 import * as ProviderQuotaStore from "./ProviderQuotaStore.js"
 import * as ResultCacheStore from "./ResultCacheStore.js"
@@ -161,13 +160,13 @@ export const layerRedis = (
         RedisConnection.tolerantRelease(
           Layer.merge(
             boundedLimiterStore(
-              TokenBucket.layerRedis(RateLimiterRedis.layerStore({ ...bounded, prefix: limiterPrefix }), {
+              TokenBucket.layerRedis(RedisModules.rateLimiterStoreLayer({ ...bounded, prefix: limiterPrefix }), {
                 ...bounded,
                 prefix: limiterPrefix
               }),
               timeout
             ),
-            PersistenceRedis.layer(bounded)
+            RedisModules.persistenceLayer(bounded)
           )
         )
       )

@@ -9,7 +9,6 @@
  * sources (started with the tsx loader), `extractWorker.js` from a tsc build, and `extractWorker.mjs` beside the
  * CLI's esbuild bundle, which builds it as a second entry point.
  */
-import * as ContentKind from "@websearch/extract/ContentKind"
 import type * as Extract from "@websearch/extract/Extract"
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Effect from "effect/Effect"
@@ -18,29 +17,15 @@ import { createRequire } from "node:module"
 import { availableParallelism } from "node:os"
 import { pathToFileURL } from "node:url"
 import { Worker } from "node:worker_threads"
+import * as ExtractJob from "./extractJob.js"
 import * as PdfBudget from "./pdfBudget.js"
 import * as TransportError from "./transportError.js"
 
-/** What the pool sends a worker. */
-export interface Job {
-  readonly body: Uint8Array
-  readonly contentType: string | undefined
-  readonly url: string
-  readonly maxChars: number | undefined
-  /**
-   * Whose job this is (the request it serves), for fair turns: jobs of one group wait behind each other, never
-   * behind another group's backlog. Not sent to the worker. Each job is its own group when absent.
-   */
-  readonly group?: unknown
-}
+/** What the pool sends a worker (see `extractJob`). */
+export type Job = ExtractJob.Job
 
-/** What a worker answers: once `Ready` after its modules loaded, then one reply per job. */
-export type Reply =
-  | { readonly _tag: "Ready" }
-  | { readonly _tag: "Done"; readonly document: Extract.Document }
-  | { readonly _tag: "Invalid"; readonly reason: WebSearchError.ResponseInvalidReason; readonly message: string }
-  | { readonly _tag: "Defect"; readonly message: string }
-  | { readonly _tag: "TooLarge"; readonly message: string }
+/** What a worker answers (see `extractJob`). */
+export type Reply = ExtractJob.Reply
 
 /** How an extraction fails: the body is unreadable, or (a PDF bomb) decodes to more than is allowed. */
 export type Failure = WebSearchError.ResponseInvalid | WebSearchError.RequestFailed
@@ -137,8 +122,7 @@ export const inline = (job: Job): Effect.Effect<Extract.Document, Failure> =>
   )
 
 /** Whether a job is a PDF whose streams decode beyond the budget (checked before PDF.js sees it). */
-export const isPdfBomb = async (job: Pick<Job, "body" | "contentType" | "url">): Promise<boolean> =>
-  ContentKind.classify(job.contentType, job.body, job.url) === "pdf" && (await PdfBudget.exceeds(job.body))
+export const isPdfBomb = ExtractJob.isPdfBomb
 
 // The extractor (its DOM, Readability, the markdown rules: about 20 MiB of a server's idle RSS) loads on the first
 // job extracted on this thread: a server whose pages all go to workers never loads it here.

@@ -2,11 +2,11 @@
  * The entry of an extraction worker thread (see `extractPool.ts`): it answers `Ready` once its modules have
  * loaded, then extracts one job at a time and posts back the document or the typed reason it failed.
  */
-import * as Extract from "@websearch/extract/Extract"
+import * as ExtractCore from "@websearch/extract/ExtractCore"
 import * as Either from "effect/Either"
 import { getPriority, setPriority } from "node:os"
 import { parentPort } from "node:worker_threads"
-import { isPdfBomb, type Job, type Reply } from "./extractPool.js"
+import { isPdfBomb, type Job, type Reply } from "./extractJob.js"
 
 const port = parentPort
 
@@ -27,10 +27,13 @@ if (port !== null && process.platform === "linux") {
   }
 }
 
-const extracted = async (input: Extract.Input, job: Job): Promise<Reply> => {
+const extracted = async (input: ExtractCore.Input, job: Job): Promise<Reply> => {
   // A PDF bomb is refused before PDF.js inflates it into memory no heap limit bounds.
   if (await isPdfBomb(input)) return { _tag: "TooLarge", message: "decoded size over the budget" }
-  const result = await Extract.extractAsync(input, job.maxChars === undefined ? undefined : { maxChars: job.maxChars })
+  const result = await ExtractCore.extractAsync(
+    input,
+    job.maxChars === undefined ? undefined : { maxChars: job.maxChars }
+  )
   return Either.isRight(result)
     ? { _tag: "Done", document: result.right }
     : { _tag: "Invalid", reason: result.left.reason, message: result.left.message }

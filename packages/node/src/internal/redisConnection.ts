@@ -15,7 +15,7 @@ import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
 import * as Scope from "effect/Scope"
 import type { RedisOptions } from "ioredis"
-import { Redis } from "ioredis"
+import * as RedisModules from "./redisModules.js"
 
 /** The URL as it may be shown: the password (if any) replaced. */
 export const display = (url: URL): string => {
@@ -93,12 +93,8 @@ export const health = (
   Effect.gen(function* () {
     const millis = Math.max(1, Duration.toMillis(timeout))
     const redis = yield* Effect.acquireRelease(
-      Effect.sync(() => {
-        const client = new Redis({ ...options, lazyConnect: true, commandTimeout: millis, maxRetriesPerRequest: 0 })
-        // Failures are reported through the PING's rejection; without a listener ioredis also prints them.
-        client.on("error", () => {})
-        return client
-      }),
+      // Failures are reported through the PING's rejection.
+      RedisModules.client({ ...options, lazyConnect: true, commandTimeout: millis, maxRetriesPerRequest: 0 }),
       (client) => Effect.sync(() => client.disconnect())
     )
     const scrubbed = scrubber(options)
@@ -120,12 +116,8 @@ export const health = (
 /** Connects once, sends PING and disconnects; fails `Unavailable/invalid_config` naming the (redacted) URL. */
 export const ping = (options: RedisOptions, shown: string): Effect.Effect<void, WebSearchError.Unavailable> =>
   Effect.acquireUseRelease(
-    Effect.sync(() => {
-      const redis = new Redis({ ...options, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null })
-      // The failure is reported through connect()'s rejection; without a listener ioredis also prints it.
-      redis.on("error", () => {})
-      return redis
-    }),
+    // The failure is reported through connect()'s rejection.
+    RedisModules.client({ ...options, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null }),
     (redis) =>
       Effect.tryPromise({
         try: () => redis.connect().then(() => redis.ping()),

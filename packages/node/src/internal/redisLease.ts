@@ -10,9 +10,9 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type * as Scope from "effect/Scope"
 import type { RedisOptions } from "ioredis"
-import { Redis } from "ioredis"
 import { createHash, randomUUID } from "node:crypto"
 import { scrubber } from "./redisConnection.js"
+import * as RedisModules from "./redisModules.js"
 
 // Renew or free only a lease still held under this token: another holder's lease (after this one lapsed) stays.
 const renewScript = `if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("PEXPIRE", KEYS[1], ARGV[2]) else return 0 end`
@@ -37,12 +37,8 @@ export const make = (
   const scrub = scrubber(options)
   return Effect.map(
     Effect.acquireRelease(
-      Effect.sync(() => {
-        const redis = new Redis(options)
-        // Failures reach the caller through each command's rejection; without a listener ioredis prints them.
-        redis.on("error", () => {})
-        return redis
-      }),
+      // Failures reach the caller through each command's rejection.
+      RedisModules.client(options),
       (redis) => Effect.sync(() => redis.disconnect())
     ),
     (redis) => ({

@@ -12,7 +12,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type * as Scope from "effect/Scope"
 import type { RedisOptions } from "ioredis"
-import { Redis } from "ioredis"
+import * as RedisModules from "./redisModules.js"
 
 type TokenBucket = RateLimiter.RateLimiterStore["Type"]["tokenBucket"]
 
@@ -80,11 +80,9 @@ const redisBucket = (
 ): Effect.Effect<TokenBucket, never, Scope.Scope> =>
   Effect.map(
     Effect.acquireRelease(
-      Effect.sync(() => {
+      Effect.suspend(() => {
         const { prefix: _prefix, ...connection } = options
-        const redis = new Redis(connection)
-        redis.on("error", () => {})
-        return redis
+        return RedisModules.client(connection)
       }),
       (redis) => Effect.sync(() => redis.disconnect())
     ),

@@ -1,0 +1,34 @@
+/**
+ * What the extraction pool and its workers exchange, and the PDF-bomb check both sides run: apart from the pool so
+ * that a worker loads neither the pool nor what the pool needs (`WebSearchError` brings effect's `Schema`, about
+ * 4 MiB of live heap in each worker).
+ */
+import type * as ExtractCore from "@websearch/extract/ExtractCore"
+import * as ContentKind from "@websearch/extract/ContentKind"
+import type * as WebSearchError from "@websearch/core/WebSearchError"
+import * as PdfBudget from "./pdfBudget.js"
+
+/** What the pool sends a worker. */
+export interface Job {
+  readonly body: Uint8Array
+  readonly contentType: string | undefined
+  readonly url: string
+  readonly maxChars: number | undefined
+  /**
+   * Whose job this is (the request it serves), for fair turns: jobs of one group wait behind each other, never
+   * behind another group's backlog. Not sent to the worker. Each job is its own group when absent.
+   */
+  readonly group?: unknown
+}
+
+/** What a worker answers: once `Ready` after its modules loaded, then one reply per job. */
+export type Reply =
+  | { readonly _tag: "Ready" }
+  | { readonly _tag: "Done"; readonly document: ExtractCore.Document }
+  | { readonly _tag: "Invalid"; readonly reason: WebSearchError.ResponseInvalidReason; readonly message: string }
+  | { readonly _tag: "Defect"; readonly message: string }
+  | { readonly _tag: "TooLarge"; readonly message: string }
+
+/** Whether a job is a PDF whose streams decode beyond the budget (checked before PDF.js sees it). */
+export const isPdfBomb = async (job: Pick<Job, "body" | "contentType" | "url">): Promise<boolean> =>
+  ContentKind.classify(job.contentType, job.body, job.url) === "pdf" && (await PdfBudget.exceeds(job.body))
