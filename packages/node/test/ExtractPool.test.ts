@@ -7,10 +7,9 @@ import * as Schedule from "effect/Schedule"
 import * as Scope from "effect/Scope"
 import * as ExtractPool from "../src/internal/extractPool.js"
 import * as LocalServer from "./support/localServer.js"
-import { spawnSync } from "node:child_process"
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
-import { getPriority, tmpdir } from "node:os"
-import { join } from "node:path"
+import * as Resolutions from "./support/resolutions.js"
+import { readdirSync, readFileSync } from "node:fs"
+import { getPriority } from "node:os"
 
 const encoder = new TextEncoder()
 
@@ -244,75 +243,39 @@ describe("extraction worker pool", { timeout: 120_000 }, () => {
   )
 
   it("a worker's entry loads neither effect's Effect nor Schema (the extractor core without WebSearchError)", () => {
-    // A child process whose module resolution hook notes every request for effect/Effect, effect/Schema and
-    // WebSearchError: importing the worker's entry (what each worker thread loads) must request none of them, and
-    // importing the pool (which does use them) must, which shows the hook sees the requests. Each cost a worker
-    // heap it never used: 19.3 MiB live at start before, 12.4 after.
-    const dir = mkdtempSync(join(tmpdir(), "websearch-worker-load-"))
-    const log = join(dir, "resolved")
-    const hooks =
-      `import { appendFileSync } from "node:fs"; let file; export const initialize = (data) => { file = data.file }; ` +
-      `export const resolve = (specifier, context, next) => { if (["effect/Effect", "effect/Schema", ` +
-      `"@websearch/core/WebSearchError"].includes(specifier)) appendFileSync(file, specifier + "\\n"); ` +
-      `return next(specifier, context) }`
-    const script = `
-      import { register } from "node:module"
-      import { readFileSync, writeFileSync } from "node:fs"
-      writeFileSync(${JSON.stringify(log)}, "")
-      register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hooks)}`)}, { data: { file: ${JSON.stringify(log)} } })
-      await import(${JSON.stringify(new URL("../src/internal/extractWorker.ts", import.meta.url).href)})
-      const worker = readFileSync(${JSON.stringify(log)}, "utf8")
-      await import(${JSON.stringify(new URL("../src/internal/extractPool.ts", import.meta.url).href)})
-      console.log(JSON.stringify({ worker, pool: readFileSync(${JSON.stringify(log)}, "utf8") }))`
-    try {
-      const child = spawnSync(
-        process.execPath,
-        ["--conditions=@websearch/source", "--import", "tsx", "--input-type=module", "-e", script],
-        { encoding: "utf8", timeout: 60_000 }
-      )
-      expect(child.stderr).toBe("")
-      const seen = JSON.parse(child.stdout) as { worker: string; pool: string }
-      expect(seen.worker).toBe("")
-      expect(seen.pool).toContain("effect/Effect")
-      expect(seen.pool).toContain("@websearch/core/WebSearchError")
-    } finally {
-      rmSync(dir, { recursive: true, force: true })
-    }
+    // Importing the worker's entry (what each worker thread loads) must request none of effect/Effect, effect/Schema
+    // and WebSearchError, and importing the pool (which does use them) must, which shows the hook sees the
+    // requests. Each cost a worker heap it never used: 19.3 MiB live at start before, 12.4 after.
+    const seen = Resolutions.run(
+      `["effect/Effect", "effect/Schema", "@websearch/core/WebSearchError"].includes(specifier)`,
+      `await import(${Resolutions.source("src/internal/extractWorker.ts")})
+      const worker = resolved()
+      await import(${Resolutions.source("src/internal/extractPool.ts")})
+      console.log(JSON.stringify({ worker, pool: resolved() }))`
+    )
+    expect(seen.stderr).toBe("")
+    const printed = seen.printed as { worker: string; pool: string }
+    expect(printed.worker).toBe("")
+    expect(printed.pool).toContain("effect/Effect")
+    expect(printed.pool).toContain("@websearch/core/WebSearchError")
   })
 
   it("loads the extractor on the calling thread only when a job runs there", () => {
-    // A child process whose module resolution hook notes every request for linkedom (the extractor's DOM): the
-    // pool's module must import without it, and an inline job must load it (which shows the hook sees it).
-    const dir = mkdtempSync(join(tmpdir(), "websearch-extractor-load-"))
-    const log = join(dir, "resolved")
-    const hooks =
-      `import { appendFileSync } from "node:fs"; let file; export const initialize = (data) => { file = data.file }; ` +
-      `export const resolve = (specifier, context, next) => { if (specifier === "linkedom") appendFileSync(file, ` +
-      `"linkedom\\n"); return next(specifier, context) }`
-    const script = `
-      import { register } from "node:module"
-      import { readFileSync, writeFileSync } from "node:fs"
-      writeFileSync(${JSON.stringify(log)}, "")
-      register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hooks)}`)}, { data: { file: ${JSON.stringify(log)} } })
-      const ExtractPool = await import(${JSON.stringify(new URL("../src/internal/extractPool.ts", import.meta.url).href)})
+    // The pool's module must import without linkedom (the extractor's DOM), and an inline job must load it (which
+    // shows the hook sees it).
+    const seen = Resolutions.run(
+      `specifier === "linkedom"`,
+      `const ExtractPool = await import(${Resolutions.source("src/internal/extractPool.ts")})
       const { runPromise } = await import("effect/Effect")
-      const imported = readFileSync(${JSON.stringify(log)}, "utf8")
+      const imported = resolved()
       const job = { body: new TextEncoder().encode('{"a": "b"}'), contentType: "application/json", url: "http://x/", maxChars: undefined }
       const document = await runPromise(ExtractPool.inline(job))
-      console.log(JSON.stringify({ imported, extracted: readFileSync(${JSON.stringify(log)}, "utf8"), kind: document.kind }))`
-    try {
-      const child = spawnSync(
-        process.execPath,
-        ["--conditions=@websearch/source", "--import", "tsx", "--input-type=module", "-e", script],
-        { encoding: "utf8", timeout: 60_000 }
-      )
-      expect(child.stderr).toBe("")
-      const seen = JSON.parse(child.stdout) as { imported: string; extracted: string; kind: string }
-      expect(seen.imported).toBe("")
-      expect(seen.extracted).toContain("linkedom")
-      expect(seen.kind).toBe("json")
-    } finally {
-      rmSync(dir, { recursive: true, force: true })
-    }
+      console.log(JSON.stringify({ imported, extracted: resolved(), kind: document.kind }))`
+    )
+    expect(seen.stderr).toBe("")
+    const printed = seen.printed as { imported: string; extracted: string; kind: string }
+    expect(printed.imported).toBe("")
+    expect(printed.extracted).toContain("linkedom")
+    expect(printed.kind).toBe("json")
   })
 })
