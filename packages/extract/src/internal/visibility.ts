@@ -40,7 +40,7 @@ export const isProbablyVisible = (node: Element): boolean => {
 
 /**
  * Gives one Readability instance the test above in place of its own (`_isProbablyVisible`, a method of its
- * prototype since 0.4); an instance without that method is left as it is.
+ * prototype); an instance without that method is left as it is.
  */
 export const install = (reader: object): void => {
   const own = reader as { _isProbablyVisible?: unknown }

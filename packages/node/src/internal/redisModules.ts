@@ -13,7 +13,9 @@ import type { Redis, RedisOptions } from "ioredis"
 export const client = (options: RedisOptions): Effect.Effect<Redis> =>
   Effect.promise(() => import("ioredis")).pipe(
     Effect.map((ioredis) => {
-      const redis = new ioredis.Redis(options)
+      // Through `default` (ioredis's `module.exports`): the CLI's esbuild bundle gives a CommonJS module's chunk only
+      // that export (`ioredis.Redis` was undefined there), and under Node's own loader it is the same object.
+      const redis = new ioredis.default.Redis(options)
       // Without a listener ioredis also prints every failure that each command's rejection already reports.
       redis.on("error", () => {})
       return redis
