@@ -59,11 +59,13 @@ results="$(mktemp -d)"
 status=0
 others_passed=0
 others_failed=0
+failed_steps=""
 step() {
   if "$@"; then
     others_passed=$((others_passed + 1))
   else
     others_failed=$((others_failed + 1))
+    failed_steps="$failed_steps $*;"
     status=1
   fi
 }
@@ -87,6 +89,7 @@ echo "--- consumer test"
 node test-consumer/run.mjs --node "$node20" --node "$node22" --node "$node24" --json "$results/consumer.json" || status=1
 
 # --- the closing line -----------------------------------------------------------------------------------------------
+[[ -n "$failed_steps" ]] && echo "test:all: FAILED steps:$failed_steps"
 node - "$results" "$others_passed" "$others_failed" <<'EOF' || status=1
 const { existsSync, readFileSync } = require("node:fs")
 const [dir, lintPassed, lintFailed] = process.argv.slice(2)
@@ -108,6 +111,17 @@ for (const name of ["vitest-20.json", "vitest-24.json", "consumer.json"]) {
   } else {
     passed += r.numPassedTests
     failed += r.numFailedTests
+    // Name every failed test here, next to the closing line: a CI log is often kept only by its tail.
+    for (const file of r.testResults ?? []) {
+      for (const test of file.assertionResults ?? []) {
+        if (test.status !== "failed") continue
+        const why = String(test.failureMessages?.[0] ?? "").split("\n")[0].slice(0, 300)
+        console.log(`${name}: FAILED ${file.name.replace(`${process.cwd()}/`, "")} > ${test.fullName}: ${why}`)
+      }
+      if (file.status === "failed" && (file.assertionResults ?? []).length === 0) {
+        console.log(`${name}: FAILED ${file.name.replace(`${process.cwd()}/`, "")}: ${String(file.message ?? "").slice(0, 300)}`)
+      }
+    }
     skipped += r.numPendingTests + r.numTodoTests
     // Vitest fails a run whose tests all passed when an error escaped them (an unhandled rejection, an error thrown
     // after a test ended, a file that failed to load): the report then says success false. Count it, and say so,
