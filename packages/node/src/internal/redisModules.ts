@@ -9,13 +9,23 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type { Redis, RedisOptions } from "ioredis"
 
+/** What `import("ioredis")` gives, under Node's loader or inside a bundle. */
+interface Loaded {
+  readonly Redis?: typeof Redis
+  readonly default?: { readonly Redis?: typeof Redis }
+}
+
 /** A new ioredis client on `options`, with a no-op `error` listener (failures reach callers through commands). */
 export const client = (options: RedisOptions): Effect.Effect<Redis> =>
   Effect.promise(() => import("ioredis")).pipe(
     Effect.map((ioredis) => {
-      // Through `default` (ioredis's `module.exports`): the CLI's esbuild bundle gives a CommonJS module's chunk only
-      // that export (`ioredis.Redis` was undefined there), and under Node's own loader it is the same object.
-      const redis = new ioredis.default.Redis(options)
+      // The CLI's esbuild bundle gives a CommonJS module's chunk only its `default` export (ioredis's
+      // `module.exports`: `ioredis.Redis` was undefined there), and TypeScript types `default` as `module.exports`
+      // or as the class itself depending on the module resolution; Node's own loader gives both. So: the named
+      // export when there is one, else `module.exports.Redis`.
+      const loaded = ioredis as unknown as Loaded
+      const Client = (loaded.Redis ?? loaded.default?.Redis)!
+      const redis = new Client(options)
       // Without a listener ioredis also prints every failure that each command's rejection already reports.
       redis.on("error", () => {})
       return redis
