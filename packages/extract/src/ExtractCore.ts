@@ -6,16 +6,15 @@
  *
  * @since 0.2.0
  */
-import type * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Either from "effect/Either"
 import * as Charset from "./Charset.js"
 import * as ContentKind from "./ContentKind.js"
+import * as ExtractPlain from "./ExtractPlain.js"
 import * as Feed from "./Feed.js"
-import * as Json from "./Json.js"
+import * as DocumentEnd from "./internal/documentEnd.js"
 import * as MainContent from "./MainContent.js"
 import * as Pdf from "./Pdf.js"
 import * as PlainText from "./PlainText.js"
-import * as CompactText from "./internal/compactText.js"
 
 /**
  * A fetched body.
@@ -23,13 +22,7 @@ import * as CompactText from "./internal/compactText.js"
  * @since 0.2.0
  * @category models
  */
-export interface Input {
-  readonly body: Uint8Array
-  /** The raw Content-Type header, which may carry a charset. */
-  readonly contentType: string | undefined
-  /** The final URL, for resolving relative links and for sniffing the kind (`.md`). */
-  readonly url: string
-}
+export type Input = ExtractPlain.Input
 
 /**
  * The extracted document.
@@ -37,31 +30,15 @@ export interface Input {
  * @since 0.2.0
  * @category models
  */
-export interface Document {
-  readonly kind: ContentKind.Kind
-  /** `""` when the body has none. */
-  readonly title: string
-  /** The model-readable content. */
-  readonly markdown: string
-  readonly byline: string | undefined
-  readonly publishedTime: string | undefined
-  readonly siteName: string | undefined
-  readonly lang: string | undefined
-  readonly excerpt: string | undefined
-}
+export type Document = ExtractPlain.Document
 
 /**
  * @since 0.2.0
  * @category models
  */
-export interface Options {
-  /** Cap on the length of `markdown`, in UTF-16 code units; a surrogate pair is never split. */
-  readonly maxChars?: number
-  /** Keep figure captions, photo credits and slide counters of HTML pages (dropped by default). */
-  readonly keepCaptions?: boolean
-}
+export type Options = ExtractPlain.Options
 
-const none = { byline: undefined, publishedTime: undefined, siteName: undefined, lang: undefined, excerpt: undefined }
+const none = DocumentEnd.none
 
 /**
  * Cuts text to at most `max` code units, preferring the last whitespace in the final stretch so a word is not
@@ -70,15 +47,7 @@ const none = { byline: undefined, publishedTime: undefined, siteName: undefined,
  * @since 0.2.0
  * @category encoding
  */
-export const truncate = (text: string, max: number | undefined): string => {
-  if (max === undefined || !(max >= 0) || text.length <= max) return text
-  let end = Math.floor(max)
-  const code = text.charCodeAt(end - 1)
-  if (code >= 0xd800 && code <= 0xdbff) end--
-  const space = text.slice(Math.max(0, end - 200), end).search(/\s\S*$/)
-  if (space >= 0 && end > 200) end = end - 200 + space
-  return text.slice(0, end).trimEnd()
-}
+export const truncate: (text: string, max: number | undefined) => string = DocumentEnd.truncate
 
 /**
  * Whether a Content-Type names a body `extract` can read, or one it sniffs (absent, `application/octet-stream`).
@@ -96,31 +65,11 @@ export const supportedContentType = (contentType: string | undefined): boolean =
  * @since 0.2.0
  * @category models
  */
-export interface Failure {
-  readonly reason: WebSearchError.ResponseInvalidReason
-  readonly message: string
-}
-
-const unsupported = (what: string): Failure => ({
-  reason: "unsupported_content_type",
-  message: `cannot extract text from ${what} (supported: HTML, XHTML, text, markdown, JSON, XML/RSS/Atom, PDF)`
-})
-
-const empty = (kind: ContentKind.Kind): Failure => ({
-  reason: "empty_content",
-  message: `the ${kind} body holds no readable text`
-})
+export type Failure = ExtractPlain.Failure
 
 const describe = (contentType: string | undefined): string => {
   const type = ContentKind.mediaType(contentType)
   return type === undefined ? "a binary body without a Content-Type" : `"${type.slice(0, 100)}"`
-}
-
-const finish = (options: Options | undefined, doc: Document): Either.Either<Document, Failure> => {
-  const markdown = truncate(doc.markdown, options?.maxChars)
-  if (markdown.trim() === "") return Either.left(empty(doc.kind))
-  // Compact: a document is kept (in a cache) far longer than it took to build.
-  return Either.right({ ...doc, markdown: CompactText.compact(markdown) })
 }
 
 const html = (input: Input, text: string, options: Options | undefined): Document => {
@@ -145,30 +94,11 @@ const sync = (input: Input, kind: Exclude<ContentKind.Kind, "pdf">, options: Opt
       }
       return { kind: "xml", ...none, ...Feed.genericXml(PlainText.clean(text)) }
     }
-    case "json": {
-      const text = Charset.decode(input.body, input.contentType, "none").text
-      const markdown = Json.toMarkdown(text)
-      return markdown === undefined
-        ? { kind: "text", ...none, title: "", markdown: PlainText.clean(text) }
-        : { kind: "json", ...none, title: "", markdown }
-    }
-    case "markdown": {
-      const { body, title } = PlainText.frontMatter(
-        PlainText.clean(Charset.decode(input.body, input.contentType, "none").text)
-      )
-      return { kind: "markdown", ...none, title: title ?? PlainText.markdownTitle(body), markdown: body.trim() }
-    }
-    case "text": {
-      const text = PlainText.clean(Charset.decode(input.body, input.contentType, "none").text)
-      return { kind: "text", ...none, title: "", markdown: text }
+    default: {
+      return ExtractPlain.fromKind(input, kind)
     }
   }
 }
-
-const failure = (error: unknown): Failure => ({
-  reason: "parse_failed",
-  message: `the body could not be parsed: ${(error instanceof Error ? `${error.name}: ${error.message}` : "unknown error").slice(0, 200)}`
-})
 
 /**
  * Extracts every kind except PDF synchronously (PDF parsing is asynchronous in every maintained pure-JS engine;
@@ -183,12 +113,11 @@ const failure = (error: unknown): Failure => ({
 export const extractSync = (input: Input, options?: Options): Either.Either<Document, Failure> => {
   try {
     const kind = ContentKind.classify(input.contentType, input.body, input.url)
-    if (kind === undefined) return Either.left(unsupported(describe(input.contentType)))
-    if (kind === "pdf") return Either.left(unsupported("a PDF synchronously (use extractAsync)"))
-    return finish(options, sync(input, kind, options))
+    if (kind === undefined) return Either.left(DocumentEnd.unsupported(describe(input.contentType)))
+    if (kind === "pdf") return Either.left(DocumentEnd.unsupported("a PDF synchronously (use extractAsync)"))
+    return DocumentEnd.finish(options?.maxChars, sync(input, kind, options))
   } catch (error) {
-    // Anything a parser throws on hostile input (including stack exhaustion) is the body's fault, not ours.
-    return Either.left(failure(error))
+    return Either.left(DocumentEnd.parseFailed(error))
   }
 }
 
@@ -201,7 +130,7 @@ const pdf = async (
   if (read instanceof Pdf.PdfError) {
     return Either.left({ reason: "parse_failed", message: read.message })
   }
-  return finish(options, {
+  return DocumentEnd.finish(options?.maxChars, {
     kind: "pdf",
     title: read.title,
     markdown: read.markdown,
@@ -241,6 +170,6 @@ export const extractAsync = async (
   try {
     return await pdf(input, options, options?.signal)
   } catch (error) {
-    return Either.left(failure(error))
+    return Either.left(DocumentEnd.parseFailed(error))
   }
 }

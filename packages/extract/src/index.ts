@@ -48,6 +48,16 @@ export * as Extract from "./Extract.js"
 export * as ExtractCore from "./ExtractCore.js"
 
 /**
+ * Extraction of the kinds that need no DOM: plain text, markdown and JSON. It loads neither linkedom, Readability
+ * nor the markdown rules (about 20 MiB of heap and 80 ms of compiling on first use, which a server would pay on its
+ * event loop in the middle of serving), and each step is linear in the body: what a server runs on its own thread
+ * for small bodies. `ExtractCore` (and so `Extract`) gives the same documents for these kinds and handles the rest.
+ *
+ * @since 0.2.0
+ */
+export * as ExtractPlain from "./ExtractPlain.js"
+
+/**
  * XML bodies. RSS 2.0, RSS 1.0 (RDF) and Atom feeds become their items as text (title, link, date, author,
  * summary rendered from its HTML); any other XML is kept verbatim in a fenced block, which a model reads fine.
  *

@@ -1,0 +1,142 @@
+/**
+ * Extraction of the kinds that need no DOM: plain text, markdown and JSON. It loads neither linkedom, Readability
+ * nor the markdown rules (about 20 MiB of heap and 80 ms of compiling on first use, which a server would pay on its
+ * event loop in the middle of serving), and each step is linear in the body: what a server runs on its own thread
+ * for small bodies. `ExtractCore` (and so `Extract`) gives the same documents for these kinds and handles the rest.
+ *
+ * @since 0.2.0
+ */
+import * as Either from "effect/Either"
+import * as Charset from "./Charset.js"
+import * as ContentKind from "./ContentKind.js"
+import * as DocumentEnd from "./internal/documentEnd.js"
+import * as Json from "./Json.js"
+import * as PlainText from "./PlainText.js"
+
+/**
+ * A fetched body.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Input {
+  readonly body: Uint8Array
+  /** The raw Content-Type header, which may carry a charset. */
+  readonly contentType: string | undefined
+  /** The final URL, for resolving relative links and for sniffing the kind (`.md`). */
+  readonly url: string
+}
+
+/**
+ * The extracted document.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Document {
+  readonly kind: ContentKind.Kind
+  /** `""` when the body has none. */
+  readonly title: string
+  /** The model-readable content. */
+  readonly markdown: string
+  readonly byline: string | undefined
+  readonly publishedTime: string | undefined
+  readonly siteName: string | undefined
+  readonly lang: string | undefined
+  readonly excerpt: string | undefined
+}
+
+/**
+ * @since 0.2.0
+ * @category models
+ */
+export interface Options {
+  /** Cap on the length of `markdown`, in UTF-16 code units; a surrogate pair is never split. */
+  readonly maxChars?: number
+  /** Keep figure captions, photo credits and slide counters of HTML pages (dropped by default). */
+  readonly keepCaptions?: boolean
+}
+
+/**
+ * Why a body could not be extracted: the reason and message of the `ResponseInvalid` that `Extract` makes of it.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type Failure = DocumentEnd.Failure
+
+/**
+ * The kinds this module extracts.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type Kind = "text" | "markdown" | "json"
+
+/**
+ * Whether a kind (of `ContentKind.classify`) is one this module extracts.
+ *
+ * @since 0.2.0
+ * @category guards
+ */
+export const isPlain = (kind: ContentKind.Kind | undefined): kind is Kind =>
+  kind === "text" || kind === "markdown" || kind === "json"
+
+const none = DocumentEnd.none
+
+/**
+ * The document of a body already classified as `kind`, before `maxChars`, the emptiness check and compaction that
+ * {@link extractSync} applies. May throw on hostile input (as deep as a JSON parser goes); `extractSync` does not.
+ *
+ * @since 0.2.0
+ * @category utils
+ */
+export const fromKind = (input: Input, kind: Kind): Document => {
+  switch (kind) {
+    case "json": {
+      const text = Charset.decode(input.body, input.contentType, "none").text
+      const markdown = Json.toMarkdown(text)
+      return markdown === undefined
+        ? { kind: "text", ...none, title: "", markdown: PlainText.clean(text) }
+        : { kind: "json", ...none, title: "", markdown }
+    }
+    case "markdown": {
+      const { body, title } = PlainText.frontMatter(
+        PlainText.clean(Charset.decode(input.body, input.contentType, "none").text)
+      )
+      return { kind: "markdown", ...none, title: title ?? PlainText.markdownTitle(body), markdown: body.trim() }
+    }
+    case "text": {
+      const text = PlainText.clean(Charset.decode(input.body, input.contentType, "none").text)
+      return { kind: "text", ...none, title: "", markdown: text }
+    }
+  }
+}
+
+/**
+ * Extracts a text, markdown or JSON body, the same document `ExtractCore.extractSync` gives. Any other kind
+ * (HTML, XML, PDF, binary) fails `unsupported_content_type`: check {@link isPlain} of `ContentKind.classify`
+ * first, and hand the rest to `ExtractCore` or `Extract`. Never throws.
+ *
+ * @example
+ * import * as ExtractPlain from "@websearch/extract/ExtractPlain"
+ *
+ * const body = new TextEncoder().encode('{"name": "websearch"}')
+ * const result = ExtractPlain.extractSync({ body, contentType: "application/json", url: "https://example.com/a.json" })
+ * console.log(result._tag === "Right" ? result.right.kind : result.left.reason) // "json"
+ *
+ * @since 0.2.0
+ * @category utils
+ */
+export const extractSync = (input: Input, options?: Options): Either.Either<Document, Failure> => {
+  try {
+    const kind = ContentKind.classify(input.contentType, input.body, input.url)
+    if (!isPlain(kind)) {
+      const what = kind === undefined ? "this body" : `a ${kind} body`
+      return Either.left(DocumentEnd.unsupported(`${what} without the DOM extractor (use ExtractCore)`))
+    }
+    return DocumentEnd.finish(options?.maxChars, fromKind(input, kind))
+  } catch (error) {
+    return Either.left(DocumentEnd.parseFailed(error))
+  }
+}
