@@ -35,6 +35,7 @@ import * as Settings from "@websearch/core/Settings"
 import * as UrlPolicy from "@websearch/core/UrlPolicy"
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import * as ContentKind from "@websearch/extract/ContentKind"
+import * as ExtractPlain from "@websearch/extract/ExtractPlain"
 import type * as Extract from "@websearch/extract/Extract"
 import * as Config from "effect/Config"
 import * as Effect from "effect/Effect"
@@ -75,7 +76,11 @@ export const preset: Preset.Preset = Preset.make({
  * @category models
  */
 export interface WorkerOptions {
-  /** How many worker threads at most; default one fewer than the CPUs, between 1 and 4. */
+  /**
+   * How many extractions run at once on worker threads; default one fewer than the CPUs, between 2 and 4. Heavy
+   * bodies (1 MiB or more, and PDFs) take at most `size - 1` of these turns, on workers of their own that run at
+   * the lowest priority, so up to `2 × size - 1` threads exist while both kinds arrive (each exits after 30 s idle).
+   */
   readonly size?: number | undefined
   /**
    * Text, markdown and JSON bodies up to this many bytes are extracted on the calling thread (their extraction is
@@ -256,8 +261,7 @@ export const make = (
 
     const cheap = (body: Uint8Array, contentType: string | undefined, url: string): boolean => {
       if (body.length > threshold) return false
-      const kind = ContentKind.classify(contentType, body, url)
-      return kind === "text" || kind === "markdown" || kind === "json"
+      return ExtractPlain.isPlain(ContentKind.classify(contentType, body, url))
     }
 
     const toResult = (

@@ -100,6 +100,36 @@ describe("extraction worker pool", { timeout: 120_000 }, () => {
     )
   )
 
+  it.live("heavy pages run on workers of their own at the lowest priority, beside the ordinary ones", () =>
+    Effect.scoped(
+      Effect.gen(function* () {
+        const niceOf = (task: string) =>
+          Number(readFileSync(`/proc/self/task/${task}/stat`, "utf8").split(") ")[1]!.split(" ")[16])
+        const before = process.platform === "linux" ? niceOf(String(process.pid)) : getPriority()
+        const pool = yield* ExtractPool.make({ size: 2, entry: ExtractPool.defaultEntry() })
+        // 16 000 paragraphs: about 1.1 MiB of HTML, over the heavy threshold; 400 paragraphs are ordinary.
+        const big = page("Big", 16_000)
+        expect(big.body.length).toBeGreaterThanOrEqual(ExtractPool.heavyBytes)
+        expect(ExtractPool.isHeavy(big)).toBe(true)
+        expect(ExtractPool.isHeavy(page("Small", 400))).toBe(false)
+        const titles = yield* Effect.forEach([big, page("Small", 400)], (job) => pool.extract(job), {
+          concurrency: 2
+        }).pipe(Effect.map((documents) => documents.map((document) => document.title)))
+        expect(titles).toEqual(["Big", "Small"])
+        // Two workers, one per lane, though either could have run both pages one after the other.
+        expect(pool.size()).toBe(2)
+        // The next heavy page reuses the heavy worker.
+        yield* pool.extract(big)
+        expect(pool.size()).toBe(2)
+        // Under a nice of 9 or more, both lanes sit at 19 and cannot be told apart.
+        if (process.platform !== "linux" || before + 10 >= 19) return
+        const nice = readdirSync("/proc/self/task").map(niceOf)
+        expect(nice.filter((value) => value === Math.min(19, before + 10)).length).toBe(1)
+        expect(nice.filter((value) => value === 19).length).toBe(1)
+      })
+    )
+  )
+
   it.live("a typed failure in the worker comes back as the same ResponseInvalid reason", () =>
     Effect.scoped(
       Effect.gen(function* () {
@@ -260,22 +290,36 @@ describe("extraction worker pool", { timeout: 120_000 }, () => {
     expect(printed.pool).toContain("@websearch/core/WebSearchError")
   })
 
-  it("loads the extractor on the calling thread only when a job runs there", () => {
-    // The pool's module must import without linkedom (the extractor's DOM), and an inline job must load it (which
-    // shows the hook sees it).
+  it("loads the DOM extractor on the calling thread only for a job that needs it", () => {
+    // The pool's module must import without linkedom (the extractor's DOM), and so must an inline JSON, text or
+    // markdown job (ExtractPlain): compiling the DOM extractor stalled a server's event loop mid-request when a
+    // small hostile text page arrived. An inline HTML job must load it, which shows the hook sees it.
     const seen = Resolutions.run(
       `specifier === "linkedom"`,
       `const ExtractPool = await import(${Resolutions.source("src/internal/extractPool.ts")})
       const { runPromise } = await import("effect/Effect")
       const imported = resolved()
-      const job = { body: new TextEncoder().encode('{"a": "b"}'), contentType: "application/json", url: "http://x/", maxChars: undefined }
-      const document = await runPromise(ExtractPool.inline(job))
-      console.log(JSON.stringify({ imported, extracted: resolved(), kind: document.kind }))`
+      const job = (body, contentType) => ({ body: new TextEncoder().encode(body), contentType, url: "http://x/", maxChars: undefined })
+      const kinds = []
+      for (const [body, type] of [['{"a": "b"}', "application/json"], ["some text", "text/plain"], ["# T\\n\\nbody", "text/markdown"]]) {
+        kinds.push((await runPromise(ExtractPool.inline(job(body, type)))).kind)
+      }
+      const plain = resolved()
+      const html = await runPromise(ExtractPool.inline(job("<p>Some words to read in a page.</p>", "text/html")))
+      console.log(JSON.stringify({ imported, plain, kinds, extracted: resolved(), kind: html.kind }))`
     )
     expect(seen.stderr).toBe("")
-    const printed = seen.printed as { imported: string; extracted: string; kind: string }
+    const printed = seen.printed as {
+      imported: string
+      plain: string
+      kinds: Array<string>
+      extracted: string
+      kind: string
+    }
     expect(printed.imported).toBe("")
+    expect(printed.plain).toBe("")
+    expect(printed.kinds).toEqual(["json", "text", "markdown"])
     expect(printed.extracted).toContain("linkedom")
-    expect(printed.kind).toBe("json")
+    expect(printed.kind).toBe("html")
   })
 })

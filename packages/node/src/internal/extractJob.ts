@@ -21,6 +21,21 @@ export interface Job {
   readonly group?: unknown
 }
 
+/**
+ * What a worker is started with: its lane. Ordinary pages run on `light` workers, heavy ones (a big body, a PDF)
+ * on `heavy` workers of their own, which run at a lower priority still (see `niceness`).
+ */
+export interface WorkerData {
+  readonly lane: "light" | "heavy"
+}
+
+/**
+ * How much lower than the process each lane's threads run (Linux nice values, 19 at most): light workers yield to
+ * the main thread, heavy ones to both. Under contention the kernel gives a nice-10 thread about seven times the CPU
+ * of a nice-19 one, so an ordinary page extracts at nearly full speed while a hostile one runs beside it.
+ */
+export const niceness = { light: 10, heavy: 19 } as const
+
 /** What a worker answers: once `Ready` after its modules loaded, then one reply per job. */
 export type Reply =
   | { readonly _tag: "Ready" }

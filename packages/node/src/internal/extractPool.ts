@@ -3,7 +3,10 @@
  * loop of the process that fetched it. Workers start on first use, run one job at a time, are terminated when a
  * job's fiber is interrupted (a hostile page that takes forever stops costing CPU once its timeout fires), exit
  * after `idleMillis` without a job (each holds tens of MiB of heap; the next job starts one again), and all
- * terminate when the pool's scope closes.
+ * terminate when the pool's scope closes. At most `size` jobs run at once. Heavy jobs (a body of `heavyBytes` or
+ * more, a PDF) run on workers of their own at the lowest priority and never hold more than `size - 1` turns, so an
+ * ordinary page always has a worker and wins the CPU from a heavy one: while both kinds arrive, up to
+ * `2 × size - 1` workers exist.
  *
  * The worker entry sits beside the running module with the running module's extension: `extractWorker.ts` from
  * sources (started with the tsx loader), `extractWorker.js` from a tsc build, and `extractWorker.mjs` beside the
@@ -11,7 +14,10 @@
  */
 import type * as Extract from "@websearch/extract/Extract"
 import * as WebSearchError from "@websearch/core/WebSearchError"
+import * as ContentKind from "@websearch/extract/ContentKind"
+import * as ExtractPlain from "@websearch/extract/ExtractPlain"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import type * as Scope from "effect/Scope"
 import { createRequire } from "node:module"
 import { availableParallelism } from "node:os"
@@ -20,6 +26,7 @@ import { Worker } from "node:worker_threads"
 import * as ExtractJob from "./extractJob.js"
 import * as PdfBudget from "./pdfBudget.js"
 import * as TransportError from "./transportError.js"
+import * as WorkerTurns from "./workerTurns.js"
 
 /** What the pool sends a worker (see `extractJob`). */
 export type Job = ExtractJob.Job
@@ -109,17 +116,52 @@ export interface Pool {
 
 interface Slot {
   readonly worker: Worker
+  /** Whether it runs heavy jobs (at the lowest priority) or ordinary ones. */
+  readonly heavy: boolean
   ready: boolean
   /** Ends the worker once it has been idle for `idleMillis`; set while the slot is idle. */
   retire: ReturnType<typeof setTimeout> | undefined
 }
 
-/** Extraction on the calling thread: small bodies, or when workers cannot start here. */
+/**
+ * Extraction on the calling thread: small bodies, or when workers cannot start here. Text, markdown and JSON go
+ * through `ExtractPlain`, which never loads the DOM extractor (compiling it would stall this event loop for tens
+ * of milliseconds in the middle of serving); anything else loads the whole extractor.
+ */
 export const inline = (job: Job): Effect.Effect<Extract.Document, Failure> =>
-  Effect.flatMap(
-    Effect.promise(() => isPdfBomb(job)),
-    (bomb) => (bomb ? Effect.fail(tooLarge(job.url)) : inlineExtract(job))
-  )
+  Effect.suspend(() => {
+    if (ExtractPlain.isPlain(kindOf(job))) {
+      return Either.mapLeft(ExtractPlain.extractSync(view(job), options(job)), (failure) =>
+        WebSearchError.responseInvalid(failure.reason, failure.message, { input: job.url })
+      )
+    }
+    return Effect.flatMap(
+      Effect.promise(() => isPdfBomb(job)),
+      (bomb) => (bomb ? Effect.fail(tooLarge(job.url)) : inlineExtract(job))
+    )
+  })
+
+// `undefined` when classifying throws: the whole extractor then says why.
+const kindOf = (job: Job): ContentKind.Kind | undefined => {
+  try {
+    return ContentKind.classify(job.contentType, job.body, job.url)
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Bodies of at least this many bytes are heavy: 1 MiB. Extracting one holds a worker for a tenth of a second or
+ * more (a 3 MiB page with one huge attribute: about 90 ms of extraction, after its copy and decoding), where an
+ * ordinary page takes around 10 ms.
+ */
+export const heavyBytes = 1024 * 1024
+
+/**
+ * Whether a job is heavy: a body of {@link heavyBytes} or more, or any PDF (its bomb check inflates up to 128 MiB
+ * of streams, and PDF.js is slow on big documents). Heavy jobs never hold every worker (see `workerTurns`).
+ */
+export const isHeavy = (job: Job): boolean => job.body.length >= heavyBytes || kindOf(job) === "pdf"
 
 /** Whether a job is a PDF whose streams decode beyond the budget (checked before PDF.js sees it). */
 export const isPdfBomb = ExtractJob.isPdfBomb
@@ -129,16 +171,18 @@ export const isPdfBomb = ExtractJob.isPdfBomb
 let extractor: Promise<typeof Extract> | undefined
 const loadExtractor = () => (extractor ??= import("@websearch/extract/Extract"))
 
-const pick = ({ contentType, url }: Job) => ({ contentType, url })
+// A Node Buffer is a Uint8Array, but PDF.js refuses one: hand the extractor a plain view of the same bytes.
+const view = (job: Job): Extract.Input => ({
+  body: new Uint8Array(job.body.buffer, job.body.byteOffset, job.body.byteLength),
+  contentType: job.contentType,
+  url: job.url
+})
+
+const options = (job: Job): Extract.Options | undefined =>
+  job.maxChars === undefined ? undefined : { maxChars: job.maxChars }
 
 const inlineExtract = (job: Job): Effect.Effect<Extract.Document, Failure> =>
-  Effect.flatMap(Effect.promise(loadExtractor), (loaded) =>
-    loaded.extract(
-      // A Node Buffer is a Uint8Array, but PDF.js refuses one: hand the extractor a plain view of the same bytes.
-      { body: new Uint8Array(job.body.buffer, job.body.byteOffset, job.body.byteLength), ...pick(job) },
-      job.maxChars === undefined ? undefined : { maxChars: job.maxChars }
-    )
-  )
+  Effect.flatMap(Effect.promise(loadExtractor), (loaded) => loaded.extract(view(job), options(job)))
 
 /** A throw inside the extractor in a worker: a bug of ours, raised as a defect. */
 export class ExtractorDefect extends Error {
@@ -159,7 +203,7 @@ export const make = (options: Options): Effect.Effect<Pool, never, Scope.Scope> 
     const idle: Array<Slot> = []
     let unusable: string | undefined
     let closed = false
-    const turns = makeTurns(Math.max(1, options.size))
+    const turns = WorkerTurns.make(Math.max(1, options.size))
     const idleMillis = options.idleMillis ?? defaultIdleMillis
 
     const discard = (slot: Slot) => {
@@ -181,14 +225,17 @@ export const make = (options: Options): Effect.Effect<Pool, never, Scope.Scope> 
       slot.retire.unref()
     }
 
-    /** The most recently parked worker (the others age out under light load), or none. */
-    const unpark = (): Slot | undefined => {
-      const slot = idle.pop()
-      if (slot !== undefined) {
+    /** The most recently parked worker of the lane (the others age out under light load), or none. */
+    const unpark = (heavy: boolean): Slot | undefined => {
+      for (let at = idle.length - 1; at >= 0; at--) {
+        const slot = idle[at]!
+        if (slot.heavy !== heavy) continue
+        idle.splice(at, 1)
         clearTimeout(slot.retire)
         slot.retire = undefined
+        return slot
       }
-      return slot
+      return undefined
     }
 
     yield* Effect.addFinalizer(() =>
@@ -198,16 +245,17 @@ export const make = (options: Options): Effect.Effect<Pool, never, Scope.Scope> 
       })
     )
 
-    const spawn = (): Slot => {
+    const spawn = (heavy: boolean): Slot => {
       const worker = new Worker(options.entry.url, {
         execArgv: [...options.entry.execArgv],
+        workerData: { lane: heavy ? "heavy" : "light" } satisfies ExtractJob.WorkerData,
         resourceLimits: { maxOldGenerationSizeMb, maxYoungGenerationSizeMb },
         stdout: false,
         stderr: false
       })
       // Idle workers must not keep the process alive; a worker is ref'd only while it runs a job.
       worker.unref()
-      const slot: Slot = { worker, ready: false, retire: undefined }
+      const slot: Slot = { worker, heavy, ready: false, retire: undefined }
       all.add(slot)
       // A worker that dies while idle leaves the pool, and an error it raises then has a listener, so it never
       // becomes an uncaught exception; a running job has listeners of its own.
@@ -295,11 +343,11 @@ export const make = (options: Options): Effect.Effect<Pool, never, Scope.Scope> 
       ).pipe(Effect.zipRight(inline(job)))
     }
 
-    const next = (job: Job) =>
+    const next = (job: Job, heavy: boolean) =>
       Effect.suspend(() => {
         let slot: Slot
         try {
-          slot = unpark() ?? spawn()
+          slot = unpark(heavy) ?? spawn(heavy)
         } catch (error) {
           // An entry Node cannot even try to load (a bad URL, a missing file on some versions) throws here.
           return fallBack(job, error instanceof Error ? error.message : "unknown error")
@@ -308,17 +356,18 @@ export const make = (options: Options): Effect.Effect<Pool, never, Scope.Scope> 
       })
 
     const extract = (job: Job) =>
-      Effect.suspend(() =>
-        unusable !== undefined || closed
-          ? inline(job)
-          : turns.withTurn(
-              job.group,
-              Effect.zipRight(
-                Effect.logDebug(`websearch: extracting ${job.body.length} bytes of ${job.url} on a worker thread`),
-                next(job)
-              )
-            )
-      ).pipe(
+      Effect.suspend(() => {
+        if (unusable !== undefined || closed) return inline(job)
+        const heavy = isHeavy(job)
+        return turns.withTurn(
+          job.group,
+          heavy,
+          Effect.zipRight(
+            Effect.logDebug(`websearch: extracting ${job.body.length} bytes of ${job.url} on a worker thread`),
+            next(job, heavy)
+          )
+        )
+      }).pipe(
         Effect.withSpan("websearch.fetch.extract.worker", {
           captureStackTrace: false,
           attributes: { "websearch.bytes": job.body.length }
@@ -331,104 +380,4 @@ export const make = (options: Options): Effect.Effect<Pool, never, Scope.Scope> 
 class StartFailed {
   readonly _tag = "StartFailed"
   constructor(readonly message: string) {}
-}
-
-interface Group {
-  readonly queue: Array<Waiter>
-  running: number
-  /** When this group was last given a turn (a counter); -1 for never. */
-  served: number
-}
-
-interface Waiter {
-  resume: (() => void) | undefined
-  group: Group | undefined
-}
-
-/**
- * Turns on the workers, shared fairly: when a worker is free, the waiting group served least recently goes next
- * (a group that never had a turn first), each group in the order its jobs came. A request that sends many slow
- * pages then delays another request's page by the jobs already running, not by its whole backlog. A wait is
- * interruptible (a job whose deadline passes while queued leaves the queue); a turn granted to a fiber
- * interrupted at that moment is given back.
- */
-const makeTurns = (size: number) => {
-  let busy = 0
-  let waiting = 0
-  let clock = 0
-  const groups = new Map<unknown, Group>()
-
-  const grant = (group: Group, waiter: Waiter) => {
-    busy++
-    group.running++
-    group.served = clock++
-    waiter.group = group
-  }
-
-  const forget = (key: unknown, group: Group) => {
-    if (group.running === 0 && group.queue.length === 0) groups.delete(key)
-  }
-
-  const dispatch = () => {
-    while (busy < size && waiting > 0) {
-      let next: Group | undefined
-      for (const group of groups.values()) {
-        if (group.queue.length > 0 && (next === undefined || group.served < next.served)) next = group
-      }
-      const waiter = next!.queue.shift()!
-      waiting--
-      grant(next!, waiter)
-      waiter.resume?.()
-    }
-  }
-
-  const acquire = (key: unknown, waiter: Waiter) =>
-    Effect.async<void>((resume) => {
-      let group = groups.get(key)
-      if (group === undefined) {
-        group = { queue: [], running: 0, served: -1 }
-        groups.set(key, group)
-      }
-      if (busy < size && waiting === 0) {
-        grant(group, waiter)
-        return resume(Effect.void)
-      }
-      waiter.resume = () => resume(Effect.void)
-      group.queue.push(waiter)
-      waiting++
-      const queued = group
-      return Effect.sync(() => {
-        if (waiter.group !== undefined) return
-        const at = queued.queue.indexOf(waiter)
-        if (at === -1) return
-        queued.queue.splice(at, 1)
-        waiting--
-        forget(key, queued)
-      })
-    })
-
-  const release = (key: unknown, waiter: Waiter) =>
-    Effect.sync(() => {
-      const group = waiter.group
-      if (group === undefined) return
-      waiter.group = undefined
-      busy--
-      group.running--
-      forget(key, group)
-      dispatch()
-    })
-
-  const withTurn = <A, E, R>(group: unknown, effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-    Effect.uninterruptibleMask((restore) => {
-      const waiter: Waiter = { resume: undefined, group: undefined }
-      // A job without a group is a group of its own.
-      const key = group === undefined ? waiter : group
-      return restore(acquire(key, waiter)).pipe(
-        // Interrupted just as the turn came: give it back.
-        Effect.onInterrupt(() => release(key, waiter)),
-        Effect.zipRight(Effect.ensuring(restore(effect), release(key, waiter)))
-      )
-    })
-
-  return { withTurn }
 }

@@ -5,23 +5,24 @@
 import * as ExtractCore from "@websearch/extract/ExtractCore"
 import * as Either from "effect/Either"
 import { getPriority, setPriority } from "node:os"
-import { parentPort } from "node:worker_threads"
-import { isPdfBomb, type Job, type Reply } from "./extractJob.js"
+import { parentPort, workerData } from "node:worker_threads"
+import { isPdfBomb, type Job, niceness, type Reply, type WorkerData } from "./extractJob.js"
 
 const port = parentPort
 
-/** How much lower than the process this thread runs: enough that the main thread wins any contended core. */
-const niceness = 10
+/** How much lower than the process this thread runs: its lane's `niceness` (light when started without one). */
+const lowered = niceness[(workerData as WorkerData | undefined)?.lane === "heavy" ? "heavy" : "light"]
 
 // Extraction is the only CPU-heavy work of a server; its event loop, health checks, MCP pings and small inline
-// extractions must not wait for a core behind a hostile page. On Linux the nice value is a property of each
-// thread, and `setPriority(0, …)` (`setpriority(PRIO_PROCESS, 0)`) changes the calling thread alone, so this
-// worker yields to the main thread while the process keeps its priority. Elsewhere the same call would lower the
-// whole process, so it is not made.
+// extractions must not wait for a core behind a hostile page, nor must an ordinary page's extraction wait behind a
+// heavy one's. On Linux the nice value is a property of each thread, and `setPriority(0, …)`
+// (`setpriority(PRIO_PROCESS, 0)`) changes the calling thread alone, so this worker yields to the main thread while
+// the process keeps its priority. Elsewhere the same call would lower the whole process, so it is not made. A thread
+// without privileges can lower its priority but never raise it again: hence a lane per worker, not per job.
 if (port !== null && process.platform === "linux") {
   try {
     // Relative to the thread's own value (a process started under `nice` stays below it), 19 at most.
-    setPriority(0, Math.min(19, getPriority(0) + niceness))
+    setPriority(0, Math.min(19, getPriority(0) + lowered))
   } catch {
     // A sandbox may forbid it; extraction still works at the process's priority.
   }

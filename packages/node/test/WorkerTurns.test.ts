@@ -1,0 +1,119 @@
+import { describe, expect, it } from "@effect/vitest"
+import * as Deferred from "effect/Deferred"
+import * as Effect from "effect/Effect"
+import * as FastCheck from "effect/FastCheck"
+import * as Fiber from "effect/Fiber"
+import * as WorkerTurns from "../src/internal/workerTurns.js"
+
+interface Job {
+  readonly id: number
+  readonly group: string
+  readonly heavy: boolean
+  readonly done: Deferred.Deferred<void>
+  readonly fiber: Fiber.RuntimeFiber<void>
+}
+
+// Lets every fiber that can run, run: a turn granted on release resumes its waiter in the same tick.
+const settle = Effect.repeatN(Effect.yieldNow(), 20)
+
+/** A pool of `size` turns whose jobs run until the test finishes them; `running` is what holds a turn now. */
+const harness = (size: number) =>
+  Effect.sync(() => {
+    const turns = WorkerTurns.make(size)
+    const running = new Set<Job>()
+    const jobs: Array<Job> = []
+    const arrive = (group: string, heavy: boolean) =>
+      Effect.gen(function* () {
+        const done = yield* Deferred.make<void>()
+        const job = { id: jobs.length, group, heavy, done } as Omit<Job, "fiber"> as Job
+        const body = Effect.acquireUseRelease(
+          Effect.sync(() => running.add(job)),
+          () => Deferred.await(done),
+          () => Effect.sync(() => running.delete(job))
+        )
+        ;(job as { fiber: Fiber.RuntimeFiber<void> }).fiber = yield* Effect.fork(turns.withTurn(group, heavy, body))
+        jobs.push(job)
+        yield* settle
+        return job
+      })
+    const finish = (job: Job) => Effect.zipRight(Deferred.succeed(job.done, undefined), settle)
+    const waiting = () => jobs.filter((job) => !running.has(job) && job.fiber.unsafePoll() === null)
+    return { running, jobs, arrive, finish, waiting }
+  })
+
+describe("worker turns", () => {
+  it.effect("heavy jobs never hold the last worker: an ordinary page goes at once while a big one waits", () =>
+    Effect.gen(function* () {
+      const pool = yield* harness(2)
+      const big1 = yield* pool.arrive("a", true)
+      const big2 = yield* pool.arrive("b", true)
+      // One worker is free, and it stays free for an ordinary page.
+      expect([...pool.running]).toEqual([big1])
+      const small = yield* pool.arrive("c", false)
+      expect(new Set(pool.running)).toEqual(new Set([big1, small]))
+      yield* pool.finish(big1)
+      expect(new Set(pool.running)).toEqual(new Set([big2, small]))
+      yield* pool.finish(small)
+      yield* pool.finish(big2)
+      expect(pool.running.size).toBe(0)
+    })
+  )
+
+  it.effect("a group whose next job is heavy lets other groups' ordinary jobs go past it", () =>
+    Effect.gen(function* () {
+      const pool = yield* harness(2)
+      const big = yield* pool.arrive("a", true)
+      const blocked = yield* pool.arrive("a", true)
+      const light = yield* pool.arrive("b", false)
+      expect(new Set(pool.running)).toEqual(new Set([big, light]))
+      expect(pool.waiting()).toEqual([blocked])
+      // Interrupting the waiting heavy job takes it out of the queue.
+      yield* Fiber.interrupt(blocked.fiber)
+      yield* pool.finish(big)
+      yield* pool.finish(light)
+      expect(pool.running.size).toBe(0)
+    })
+  )
+
+  it.effect.prop(
+    "never more turns than workers nor heavy turns than size - 1 (one with one worker), and no job waits that could run",
+    [
+      FastCheck.integer({ min: 1, max: 4 }),
+      FastCheck.array(
+        FastCheck.oneof(
+          FastCheck.record({ group: FastCheck.constantFrom("a", "b", "c"), heavy: FastCheck.boolean() }),
+          FastCheck.nat({ max: 7 })
+        ),
+        { maxLength: 40 }
+      )
+    ],
+    ([size, steps]) =>
+      Effect.gen(function* () {
+        const pool = yield* harness(size)
+        const heavyCap = Math.max(1, size - 1)
+        for (const step of steps) {
+          if (typeof step === "number") {
+            const running = [...pool.running]
+            if (running.length > 0) yield* pool.finish(running[step % running.length])
+          } else {
+            yield* pool.arrive(step.group, step.heavy)
+          }
+          const running = [...pool.running]
+          const heavy = running.filter((job) => job.heavy).length
+          expect(running.length).toBeLessThanOrEqual(size)
+          expect(heavy).toBeLessThanOrEqual(heavyCap)
+          // Work conserving: a waiting job at the head of its group's queue that its kind allows to run, runs.
+          const waiting = pool.waiting()
+          const heads = new Map<string, Job>()
+          for (const job of waiting) if (!heads.has(job.group)) heads.set(job.group, job)
+          for (const head of heads.values()) {
+            const free = running.length < size
+            expect(free && (!head.heavy || heavy < heavyCap)).toBe(false)
+          }
+        }
+        for (const job of pool.jobs) yield* Deferred.succeed(job.done, undefined)
+        yield* settle
+        expect(pool.running.size).toBe(0)
+      })
+  )
+})
