@@ -25,6 +25,10 @@ const page = (title: string, count: number): ExtractPool.Job => ({
   maxChars: undefined
 })
 
+/** A thread's nice value, from Linux's /proc (field 19 of its stat). */
+const niceOf = (task: string) =>
+  Number(readFileSync(`/proc/self/task/${task}/stat`, "utf8").split(") ")[1]!.split(" ")[16])
+
 // Workers started from TypeScript sources load the extractor through tsx, which takes seconds on a busy machine.
 describe("extraction worker pool", { timeout: 120_000 }, () => {
   it.live("starts no worker until the first job, reuses it, and terminates it when its scope closes", () =>
@@ -86,8 +90,6 @@ describe("extraction worker pool", { timeout: 120_000 }, () => {
   it.live("on Linux the workers run at a lower priority than the main thread, which keeps its own", () =>
     Effect.scoped(
       Effect.gen(function* () {
-        const niceOf = (task: string) =>
-          Number(readFileSync(`/proc/self/task/${task}/stat`, "utf8").split(") ")[1]!.split(" ")[16])
         const before = process.platform === "linux" ? niceOf(String(process.pid)) : getPriority()
         const pool = yield* ExtractPool.make({ size: 2, entry: ExtractPool.defaultEntry() })
         yield* Effect.forEach(["a", "b"], (title) => pool.extract(page(title, 400)), { concurrency: 2 })
@@ -103,8 +105,6 @@ describe("extraction worker pool", { timeout: 120_000 }, () => {
   it.live("heavy pages run on workers of their own at the lowest priority, beside the ordinary ones", () =>
     Effect.scoped(
       Effect.gen(function* () {
-        const niceOf = (task: string) =>
-          Number(readFileSync(`/proc/self/task/${task}/stat`, "utf8").split(") ")[1]!.split(" ")[16])
         const before = process.platform === "linux" ? niceOf(String(process.pid)) : getPriority()
         const pool = yield* ExtractPool.make({ size: 2, entry: ExtractPool.defaultEntry() })
         // 16 000 paragraphs: about 1.1 MiB of HTML, over the heavy threshold; 400 paragraphs are ordinary.
