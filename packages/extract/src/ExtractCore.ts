@@ -12,6 +12,7 @@ import * as ContentKind from "./ContentKind.js"
 import * as ExtractPlain from "./ExtractPlain.js"
 import * as Feed from "./Feed.js"
 import * as DocumentEnd from "./internal/documentEnd.js"
+import * as PlainKinds from "./internal/plainKinds.js"
 import * as MainContent from "./MainContent.js"
 import * as Pdf from "./Pdf.js"
 import * as PlainText from "./PlainText.js"
@@ -95,7 +96,7 @@ const sync = (input: Input, kind: Exclude<ContentKind.Kind, "pdf">, options: Opt
       return { kind: "xml", ...none, ...Feed.genericXml(PlainText.clean(text)) }
     }
     default: {
-      return ExtractPlain.fromKind(input, kind)
+      return PlainKinds.fromKind(input, kind)
     }
   }
 }

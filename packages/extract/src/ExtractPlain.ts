@@ -7,11 +7,9 @@
  * @since 0.2.0
  */
 import * as Either from "effect/Either"
-import * as Charset from "./Charset.js"
 import * as ContentKind from "./ContentKind.js"
 import * as DocumentEnd from "./internal/documentEnd.js"
-import * as Json from "./Json.js"
-import * as PlainText from "./PlainText.js"
+import * as PlainKinds from "./internal/plainKinds.js"
 
 /**
  * A fetched body.
@@ -53,7 +51,10 @@ export interface Document {
 export interface Options {
   /** Cap on the length of `markdown`, in UTF-16 code units; a surrogate pair is never split. */
   readonly maxChars?: number
-  /** Keep figure captions, photo credits and slide counters of HTML pages (dropped by default). */
+  /**
+   * Keep figure captions, photo credits and slide counters of HTML pages (dropped by default); `ExtractPlain`
+   * reads no HTML and ignores it.
+   */
   readonly keepCaptions?: boolean
 }
 
@@ -82,41 +83,11 @@ export type Kind = "text" | "markdown" | "json"
 export const isPlain = (kind: ContentKind.Kind | undefined): kind is Kind =>
   kind === "text" || kind === "markdown" || kind === "json"
 
-const none = DocumentEnd.none
-
-/**
- * The document of a body already classified as `kind`, before `maxChars`, the emptiness check and compaction that
- * {@link extractSync} applies. May throw on hostile input (as deep as a JSON parser goes); `extractSync` does not.
- *
- * @since 0.2.0
- * @category utils
- */
-export const fromKind = (input: Input, kind: Kind): Document => {
-  switch (kind) {
-    case "json": {
-      const text = Charset.decode(input.body, input.contentType, "none").text
-      const markdown = Json.toMarkdown(text)
-      return markdown === undefined
-        ? { kind: "text", ...none, title: "", markdown: PlainText.clean(text) }
-        : { kind: "json", ...none, title: "", markdown }
-    }
-    case "markdown": {
-      const { body, title } = PlainText.frontMatter(
-        PlainText.clean(Charset.decode(input.body, input.contentType, "none").text)
-      )
-      return { kind: "markdown", ...none, title: title ?? PlainText.markdownTitle(body), markdown: body.trim() }
-    }
-    case "text": {
-      const text = PlainText.clean(Charset.decode(input.body, input.contentType, "none").text)
-      return { kind: "text", ...none, title: "", markdown: text }
-    }
-  }
-}
-
 /**
  * Extracts a text, markdown or JSON body, the same document `ExtractCore.extractSync` gives. Any other kind
  * (HTML, XML, PDF, binary) fails `unsupported_content_type`: check {@link isPlain} of `ContentKind.classify`
- * first, and hand the rest to `ExtractCore` or `Extract`. Never throws.
+ * first, and hand the rest to `ExtractCore` or `Extract`. Never throws; what a parser throws on hostile input is
+ * `parse_failed`.
  *
  * @example
  * import * as ExtractPlain from "@websearch/extract/ExtractPlain"
@@ -132,10 +103,15 @@ export const extractSync = (input: Input, options?: Options): Either.Either<Docu
   try {
     const kind = ContentKind.classify(input.contentType, input.body, input.url)
     if (!isPlain(kind)) {
-      const what = kind === undefined ? "this body" : `a ${kind} body`
-      return Either.left(DocumentEnd.unsupported(`${what} without the DOM extractor (use ExtractCore)`))
+      return Either.left({
+        reason: "unsupported_content_type",
+        message:
+          kind === undefined
+            ? "cannot extract text from a body that is neither text, markdown nor JSON"
+            : `cannot extract a ${kind} body without the DOM extractor (ExtractPlain reads text, markdown and JSON; ExtractCore reads ${kind})`
+      })
     }
-    return DocumentEnd.finish(options?.maxChars, fromKind(input, kind))
+    return DocumentEnd.finish(options?.maxChars, PlainKinds.fromKind(input, kind))
   } catch (error) {
     return Either.left(DocumentEnd.parseFailed(error))
   }

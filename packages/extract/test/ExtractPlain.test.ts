@@ -24,31 +24,60 @@ const plainBody = FastCheck.oneof(
   )
 )
 
+const none = { byline: undefined, publishedTime: undefined, siteName: undefined, lang: undefined, excerpt: undefined }
+
 describe("ExtractPlain", () => {
+  it("gives each plain kind its document: JSON pretty-printed, markdown with its title, text as it is", () => {
+    const cases: ReadonlyArray<readonly [string, string | undefined, string, ExtractPlain.Document]> = [
+      ['{"a":[1,{"b":null}]}', "application/json", url, { kind: "json", ...none, title: "", markdown: '```json\n{\n  "a": [\n    1,\n    {\n      "b": null\n    }\n  ]\n}\n```' }],
+      // Servers label all kinds of things JSON: what does not parse is kept as text.
+      ["{not json", "application/json", url, { kind: "text", ...none, title: "", markdown: "{not json" }],
+      ["---\ntitle: Front\n---\n# Heading\n\nBody text.", "text/markdown", url, { kind: "markdown", ...none, title: "Front", markdown: "# Heading\n\nBody text." }],
+      ["# Heading\n\nBody text.", "text/plain", `${url}.md`, { kind: "markdown", ...none, title: "Heading", markdown: "# Heading\n\nBody text." }],
+      ["caf\u00e9 \u{1F600} text  \n\n\n\nmore", undefined, url, { kind: "text", ...none, title: "", markdown: "caf\u00e9 \u{1F600} text\n\nmore" }]
+    ]
+    for (const [text, contentType, at, expected] of cases) {
+      expect(ExtractPlain.extractSync({ body: utf8(text), contentType, url: at })).toEqual(Either.right(expected))
+    }
+  })
+
+  it("cuts at maxChars without splitting a surrogate pair", () => {
+    const result = ExtractPlain.extractSync({ body: utf8("ab\u{1F600}cd"), contentType: "text/plain", url }, { maxChars: 3 })
+    expect(result).toEqual(Either.right({ kind: "text", ...none, title: "", markdown: "ab" }))
+  })
+
   it.prop(
-    "gives the document (or failure) ExtractCore gives for text, markdown and JSON bodies",
+    "never throws; a document is of a plain kind, within maxChars and not blank, and ExtractCore gives the same",
     [plainBody, FastCheck.option(FastCheck.integer({ min: 0, max: 500 }))],
     ([[text, contentType], maxChars]) => {
       const input = { body: utf8(text), contentType, url }
       const options = maxChars === null ? undefined : { maxChars }
       expect(ExtractPlain.isPlain(ContentKind.classify(contentType, input.body, url))).toBe(true)
-      expect(ExtractPlain.extractSync(input, options)).toEqual(ExtractCore.extractSync(input, options))
+      const result = ExtractPlain.extractSync(input, options)
+      if (Either.isRight(result)) {
+        expect(ExtractPlain.isPlain(result.right.kind)).toBe(true)
+        expect(result.right.markdown.trim()).not.toBe("")
+        if (maxChars !== null) expect(result.right.markdown.length).toBeLessThanOrEqual(maxChars)
+      } else {
+        expect(result.left.reason).toBe("empty_content")
+      }
+      expect(result).toEqual(ExtractCore.extractSync(input, options))
     },
     { fastCheck: { numRuns: 300 } }
   )
 
   it("refuses HTML, XML, PDF and binary bodies, naming the extractor that reads them", () => {
-    for (const [body, contentType] of [
-      [utf8("<html><body><p>Words.</p></body></html>"), "text/html"],
-      [utf8("<?xml version='1.0'?><a>b</a>"), "application/xml"],
-      [utf8("%PDF-1.4\n"), "application/pdf"],
-      [new Uint8Array([0, 1, 2, 255, 0]), "image/png"]
+    for (const [body, contentType, says] of [
+      [utf8("<html><body><p>Words.</p></body></html>"), "text/html", "ExtractCore reads html"],
+      [utf8("<?xml version='1.0'?><a>b</a>"), "application/xml", "ExtractCore reads xml"],
+      [utf8("%PDF-1.4\n"), "application/pdf", "ExtractCore reads pdf"],
+      [new Uint8Array([0, 1, 2, 255, 0]), "image/png", "neither text, markdown nor JSON"]
     ] as const) {
       const kind = ContentKind.classify(contentType, body, url)
       expect(ExtractPlain.isPlain(kind)).toBe(false)
       const result = ExtractPlain.extractSync({ body, contentType, url })
       expect(Either.isLeft(result) && result.left.reason).toBe("unsupported_content_type")
-      expect(Either.isLeft(result) && result.left.message).toContain("ExtractCore")
+      expect(Either.isLeft(result) && result.left.message).toContain(says)
     }
   })
 

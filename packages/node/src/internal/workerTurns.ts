@@ -4,7 +4,9 @@
 import * as Effect from "effect/Effect"
 
 interface Group {
-  readonly queue: Array<Waiter>
+  /** Its waiting ordinary jobs, then its waiting heavy ones, each in the order they came. */
+  readonly light: Array<Waiter>
+  readonly heavy: Array<Waiter>
   running: number
   /** When this group was last given a turn (a counter); -1 for never. */
   served: number
@@ -12,6 +14,8 @@ interface Group {
 
 interface Waiter {
   readonly heavy: boolean
+  /** When it came, to keep a group's jobs in order across its two queues. */
+  readonly arrived: number
   resume: (() => void) | undefined
   group: Group | undefined
 }
@@ -20,20 +24,27 @@ interface Waiter {
  * Turns on the workers, shared fairly: when a worker is free, the waiting group served least recently goes next
  * (a group that never had a turn first), each group in the order its jobs came. A request that sends many slow
  * pages then delays another request's page by the jobs already running, not by its whole backlog. Heavy jobs (a
- * big body or a PDF, as the pool decides) hold at most `size - 1` workers at once, so an ordinary page always finds
- * a worker that no big page holds for a tenth of a second or more; a heavy job waits for one of its own, however
- * many are idle. A wait is interruptible (a job whose deadline passes while queued leaves the queue); a turn
- * granted to a fiber interrupted at that moment is given back.
+ * big body or a PDF, as the pool decides) hold at most `size - 1` turns at once (the one turn when `size` is 1), so
+ * with two workers or more an ordinary page always finds one that no big page holds for a tenth of a second or
+ * more; a heavy job over that share waits, and the ordinary jobs behind it, of its own request too, go past it. A
+ * wait is interruptible (a job whose deadline passes while queued leaves the queue); a turn granted to a fiber
+ * interrupted at that moment is given back.
  */
 export const make = (size: number) => {
   const heavyCap = Math.max(1, size - 1)
   let busy = 0
   let heavyBusy = 0
   let clock = 0
+  let arrivals = 0
   const groups = new Map<unknown, Group>()
 
-  const grantable = (waiter: Waiter | undefined): boolean =>
-    waiter !== undefined && (!waiter.heavy || heavyBusy < heavyCap)
+  /** The queue whose head is the group's next job that may run now, or none. */
+  const runnable = (group: Group): Array<Waiter> | undefined => {
+    const light = group.light[0]
+    const heavy = heavyBusy < heavyCap ? group.heavy[0] : undefined
+    if (light !== undefined && (heavy === undefined || light.arrived < heavy.arrived)) return group.light
+    return heavy === undefined ? undefined : group.heavy
+  }
 
   const grant = (group: Group, waiter: Waiter) => {
     busy++
@@ -44,19 +55,23 @@ export const make = (size: number) => {
   }
 
   const forget = (key: unknown, group: Group) => {
-    if (group.running === 0 && group.queue.length === 0) groups.delete(key)
+    if (group.running === 0 && group.light.length === 0 && group.heavy.length === 0) groups.delete(key)
   }
 
-  // Each group's jobs go in order: a group whose next job is heavy while the heavy jobs hold their share waits,
-  // and the others go past it.
   const dispatch = () => {
     while (busy < size) {
       let next: Group | undefined
+      let queue: Array<Waiter> | undefined
       for (const group of groups.values()) {
-        if (grantable(group.queue[0]) && (next === undefined || group.served < next.served)) next = group
+        if (next !== undefined && group.served >= next.served) continue
+        const candidate = runnable(group)
+        if (candidate !== undefined) {
+          next = group
+          queue = candidate
+        }
       }
-      if (next === undefined) return
-      const waiter = next.queue.shift()!
+      if (next === undefined || queue === undefined) return
+      const waiter = queue.shift()!
       grant(next, waiter)
       waiter.resume?.()
     }
@@ -66,10 +81,11 @@ export const make = (size: number) => {
     Effect.async<void>((resume) => {
       let group = groups.get(key)
       if (group === undefined) {
-        group = { queue: [], running: 0, served: -1 }
+        group = { light: [], heavy: [], running: 0, served: -1 }
         groups.set(key, group)
       }
-      group.queue.push(waiter)
+      const queue = waiter.heavy ? group.heavy : group.light
+      queue.push(waiter)
       // Every waiter that could run already does, so this one goes at once when a worker is free for it.
       dispatch()
       if (waiter.group !== undefined) return resume(Effect.void)
@@ -77,12 +93,10 @@ export const make = (size: number) => {
       const queued = group
       return Effect.sync(() => {
         if (waiter.group !== undefined) return
-        const at = queued.queue.indexOf(waiter)
+        const at = queue.indexOf(waiter)
         if (at === -1) return
-        queued.queue.splice(at, 1)
+        queue.splice(at, 1)
         forget(key, queued)
-        // A heavy job leaving the head of its group's queue may let the ordinary job behind it go.
-        dispatch()
       })
     })
 
@@ -100,7 +114,7 @@ export const make = (size: number) => {
 
   const withTurn = <A, E, R>(group: unknown, heavy: boolean, effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
     Effect.uninterruptibleMask((restore) => {
-      const waiter: Waiter = { heavy, resume: undefined, group: undefined }
+      const waiter: Waiter = { heavy, arrived: arrivals++, resume: undefined, group: undefined }
       // A job without a group is a group of its own.
       const key = group === undefined ? waiter : group
       return restore(acquire(key, waiter)).pipe(
