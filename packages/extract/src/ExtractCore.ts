@@ -9,7 +9,7 @@
 import * as Either from "effect/Either"
 import * as Charset from "./Charset.js"
 import * as ContentKind from "./ContentKind.js"
-import * as ExtractPlain from "./ExtractPlain.js"
+import type * as ExtractPlain from "./ExtractPlain.js"
 import * as Feed from "./Feed.js"
 import * as DocumentEnd from "./internal/documentEnd.js"
 import * as PlainKinds from "./internal/plainKinds.js"

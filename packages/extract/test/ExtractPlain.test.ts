@@ -27,14 +27,39 @@ const plainBody = FastCheck.oneof(
 const none = { byline: undefined, publishedTime: undefined, siteName: undefined, lang: undefined, excerpt: undefined }
 
 describe("ExtractPlain", () => {
-  it("gives each plain kind its document: JSON pretty-printed, markdown with its title, text as it is", () => {
+  it("gives each plain kind its document: JSON pretty-printed, markdown with its title, text as it is (trailing spaces trimmed)", () => {
     const cases: ReadonlyArray<readonly [string, string | undefined, string, ExtractPlain.Document]> = [
-      ['{"a":[1,{"b":null}]}', "application/json", url, { kind: "json", ...none, title: "", markdown: '```json\n{\n  "a": [\n    1,\n    {\n      "b": null\n    }\n  ]\n}\n```' }],
+      [
+        '{"a":[1,{"b":null}]}',
+        "application/json",
+        url,
+        {
+          kind: "json",
+          ...none,
+          title: "",
+          markdown: '```json\n{\n  "a": [\n    1,\n    {\n      "b": null\n    }\n  ]\n}\n```'
+        }
+      ],
       // Servers label all kinds of things JSON: what does not parse is kept as text.
       ["{not json", "application/json", url, { kind: "text", ...none, title: "", markdown: "{not json" }],
-      ["---\ntitle: Front\n---\n# Heading\n\nBody text.", "text/markdown", url, { kind: "markdown", ...none, title: "Front", markdown: "# Heading\n\nBody text." }],
-      ["# Heading\n\nBody text.", "text/plain", `${url}.md`, { kind: "markdown", ...none, title: "Heading", markdown: "# Heading\n\nBody text." }],
-      ["caf\u00e9 \u{1F600} text  \n\n\n\nmore", undefined, url, { kind: "text", ...none, title: "", markdown: "caf\u00e9 \u{1F600} text\n\nmore" }]
+      [
+        "---\ntitle: Front\n---\n# Heading\n\nBody text.",
+        "text/markdown",
+        url,
+        { kind: "markdown", ...none, title: "Front", markdown: "# Heading\n\nBody text." }
+      ],
+      [
+        "# Heading\n\nBody text.",
+        "text/plain",
+        `${url}.md`,
+        { kind: "markdown", ...none, title: "Heading", markdown: "# Heading\n\nBody text." }
+      ],
+      [
+        "caf\u00e9 \u{1F600} text  \n\n\n\nmore",
+        undefined,
+        url,
+        { kind: "text", ...none, title: "", markdown: "caf\u00e9 \u{1F600} text\n\n\n\nmore" }
+      ]
     ]
     for (const [text, contentType, at, expected] of cases) {
       expect(ExtractPlain.extractSync({ body: utf8(text), contentType, url: at })).toEqual(Either.right(expected))
@@ -42,7 +67,10 @@ describe("ExtractPlain", () => {
   })
 
   it("cuts at maxChars without splitting a surrogate pair", () => {
-    const result = ExtractPlain.extractSync({ body: utf8("ab\u{1F600}cd"), contentType: "text/plain", url }, { maxChars: 3 })
+    const result = ExtractPlain.extractSync(
+      { body: utf8("ab\u{1F600}cd"), contentType: "text/plain", url },
+      { maxChars: 3 }
+    )
     expect(result).toEqual(Either.right({ kind: "text", ...none, title: "", markdown: "ab" }))
   })
 

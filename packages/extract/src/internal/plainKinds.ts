@@ -45,4 +45,3 @@ export const fromKind = (input: Body, kind: "text" | "markdown" | "json"): Plain
     }
   }
 }
-
