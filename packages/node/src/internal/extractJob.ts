@@ -45,5 +45,5 @@ export type Reply =
   | { readonly _tag: "TooLarge"; readonly message: string }
 
 /** Whether a job is a PDF whose streams decode beyond the budget (checked before PDF.js sees it). */
-export const isPdfBomb = async (job: Pick<Job, "body" | "contentType" | "url">): Promise<boolean> =>
-  ContentKind.classify(job.contentType, job.body, job.url) === "pdf" && (await PdfBudget.exceeds(job.body))
+export const isPdfBomb = (job: Pick<Job, "body" | "contentType" | "url">): boolean =>
+  ContentKind.classify(job.contentType, job.body, job.url) === "pdf" && PdfBudget.exceeds(job.body)

@@ -145,10 +145,7 @@ export const inline = (job: Job): Effect.Effect<Extract.Document, Failure> =>
         })
       )
     }
-    return Effect.flatMap(
-      Effect.promise(() => isPdfBomb(job)),
-      (bomb) => (bomb ? Effect.fail(tooLarge(job.url)) : inlineExtract(job))
-    )
+    return isPdfBomb(job) ? Effect.fail(tooLarge(job.url)) : inlineExtract(job)
   })
 
 // `undefined` when classifying throws: the whole extractor then says why.
@@ -168,8 +165,8 @@ const kindOf = (job: Job): ContentKind.Kind | undefined => {
 export const heavyBytes = 1024 * 1024
 
 /**
- * Whether a job is heavy: a body of {@link heavyBytes} or more, or any PDF (its bomb check inflates up to 128 MiB
- * of streams, and PDF.js is slow on big documents). Heavy jobs never hold every turn of two or more (see `workerTurns`).
+ * Whether a job is heavy: a body of {@link heavyBytes} or more, or any PDF (PDF.js is slow on big documents, and
+ * its bomb check walks every compressed stream). Heavy jobs never hold every turn of two or more (see `workerTurns`).
  */
 export const isHeavy = (job: Job): boolean => job.body.length >= heavyBytes || kindOf(job) === "pdf"
 

@@ -30,7 +30,7 @@ if (port !== null && process.platform === "linux") {
 
 const extracted = async (input: ExtractCore.Input, job: Job): Promise<Reply> => {
   // A PDF bomb is refused before PDF.js inflates it into memory no heap limit bounds.
-  if (await isPdfBomb(input)) return { _tag: "TooLarge", message: "decoded size over the budget" }
+  if (isPdfBomb(input)) return { _tag: "TooLarge", message: "decoded size over the budget" }
   const result = await ExtractCore.extractAsync(
     input,
     job.maxChars === undefined ? undefined : { maxChars: job.maxChars }
