@@ -106,6 +106,11 @@ export interface Options {
   readonly respectRobotsTxt?: boolean | undefined
   /** Body cap of the transport this Layer builds (default 5 MiB); ignored by `layerOnTransport`. */
   readonly maxBodyBytes?: number | undefined
+  /**
+   * The pace of the bytes of bodies past their first MiB, for the transport this Layer builds (default 32 MiB a
+   * second, all requests together; `Infinity` for none); ignored by `layerOnTransport`. See `SafeTransport.Options`.
+   */
+  readonly largeBodyBytesPerSecond?: number | undefined
   /** An http(s) proxy for the transport this Layer builds (before the settings' and the environment's). */
   readonly proxy?: string | undefined
   /** Where big bodies are extracted; `false` for never on a worker thread. */
@@ -408,6 +413,7 @@ export const layerTransport = (
         timeout: settings.timeouts.fetchUrls,
         userAgent: resolveOptions(options, configured).userAgent,
         maxBodyBytes: options?.maxBodyBytes,
+        largeBodyBytesPerSecond: options?.largeBodyBytesPerSecond,
         proxy: options?.proxy
       })
     })

@@ -32,6 +32,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type * as Scope from "effect/Scope"
 import { Agent, buildConnector } from "undici"
+import * as BodyPace from "./internal/bodyPace.js"
 import * as PinnedConnector from "./internal/connector.js"
 import * as DispatcherCache from "./internal/dispatcherCache.js"
 import * as HopAddress from "./internal/hopAddress.js"
@@ -102,6 +103,14 @@ export interface Options {
    * and returns bodies as they came.
    */
   readonly decompress?: boolean | undefined
+  /**
+   * How fast the bytes of bodies past their first MiB are read, in bytes a second, all requests of this transport
+   * together, in arrival order: default 32 MiB/s (`defaultLargeBodyBytesPerSecond`); `Infinity` reads them at full
+   * speed. Reading, decoding and extracting a body costs CPU in proportion to its size, and a decompression bomb
+   * decodes the whole cap from a few KiB: unpaced, a client looping over big bodies takes the cores from every
+   * other request. Bodies under 1 MiB never wait; a 5 MiB body alone takes 125 ms more at the default.
+   */
+  readonly largeBodyBytesPerSecond?: number | undefined
   /** The resolver, default `dns.promises.lookup(host, { all: true, verbatim: true })`. */
   readonly lookup?: Lookup | undefined
   /** The socket opener, default undici's `buildConnector` (with `tls`). */
@@ -141,6 +150,15 @@ export interface Response extends TransportModel.Response {}
  * @category constants
  */
 export const defaultMaxBodyBytes = 5 * 1024 * 1024
+
+/**
+ * The default pace of the bytes of bodies past their first MiB, all requests of a transport together: 32 MiB a
+ * second (see `Options.largeBodyBytesPerSecond`).
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const defaultLargeBodyBytesPerSecond: number = BodyPace.defaultBytesPerSecond
 
 /**
  * The default per-request timeout: 15 seconds.
@@ -204,6 +222,10 @@ export const ensureOk: (response: Response) => Effect.Effect<Response, WebSearch
 const positiveInt = (value: number | undefined, fallback: number) =>
   value !== undefined && Number.isFinite(value) && value >= 1 ? Math.floor(value) : fallback
 
+// A rate in bytes a second: positive, `Infinity` allowed; anything else is the default.
+const positiveRate = (value: number | undefined, fallback: number) =>
+  value !== undefined && value > 0 && !Number.isNaN(value) ? value : fallback
+
 const nonNegativeInt = (value: number | undefined, fallback: number) =>
   value !== undefined && Number.isFinite(value) && value >= 0 ? Math.floor(value) : fallback
 
@@ -221,6 +243,7 @@ export const make = (options: Options): Effect.Effect<SafeTransport.Service, nev
     const timeoutMs = Math.max(1, Math.ceil(Duration.toMillis(timeout)))
     const userAgent = options.userAgent ?? defaultUserAgent
     const decompress = options.decompress ?? true
+    const pace = BodyPace.make(positiveRate(options.largeBodyBytesPerSecond, defaultLargeBodyBytesPerSecond))
     const lookup = options.lookup ?? HopAddress.defaultLookup
     const pins = PinnedConnector.makePins()
     const base =
@@ -262,6 +285,7 @@ export const make = (options: Options): Effect.Effect<SafeTransport.Service, nev
             pins,
             maxBodyBytes,
             decompress,
+            pace,
             proxy
           }
           const outcome = yield* HopExchange.send(exchange, checked, address, current, hop)

@@ -1,9 +1,12 @@
 /**
  * Reading a response body: decoded while it streams (gzip, deflate, br) and capped on the decoded bytes, so a
  * small compressed bomb is stopped like an endless body; at the cap the body is destroyed, and with it the socket.
+ * Past its first MiB a body reads at the transport's pace (`bodyPace`).
  */
 import type { Dispatcher } from "undici"
+import { setTimeout as sleep } from "node:timers/promises"
 import * as zlib from "node:zlib"
+import type * as BodyPace from "./bodyPace.js"
 import * as TransportError from "./transportError.js"
 
 /** What the transport asks for when it decodes bodies. */
@@ -37,6 +40,8 @@ export interface ReadOptions {
   /** Decode the body's content coding (and drop `content-encoding` and `content-length` from `headers`). */
   readonly decompress: boolean
   readonly signal: AbortSignal
+  /** The transport's pace for the bytes of big bodies (see `bodyPace`); none reads at full speed. */
+  readonly pace?: BodyPace.BodyPace | undefined
 }
 
 /**
@@ -78,6 +83,10 @@ export const read = async (
       if (decoder === undefined) received = total
       if (total > maxBodyBytes) throw new TransportError.BodyTooLarge(maxBodyBytes, undefined)
       chunks.push(chunk)
+      // Past its first MiB a body waits for its turn at the transport's pace; the stream (and with it the decoder
+      // and the socket) stays paused meanwhile, so waiting costs no CPU and holds no more than one chunk.
+      const wait = options.pace?.delay(total, chunk.byteLength) ?? 0
+      if (wait >= 1) await sleep(wait, undefined, { signal: options.signal })
     }
   } catch (error) {
     // Destroying an unfinished body makes undici destroy the socket: no more bytes are read.

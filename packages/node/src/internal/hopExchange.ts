@@ -8,6 +8,7 @@ import type * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Effect from "effect/Effect"
 import * as net from "node:net"
 import type { Agent, Dispatcher } from "undici"
+import type * as BodyPace from "./bodyPace.js"
 import * as CappedBody from "./cappedBody.js"
 import type * as PinnedConnector from "./connector.js"
 import type * as TransportModel from "./transportModel.js"
@@ -56,6 +57,8 @@ export interface ExchangeOptions {
   readonly pins: PinnedConnector.Pins
   readonly maxBodyBytes: number
   readonly decompress: boolean
+  /** The pace of big bodies' bytes (see `bodyPace`); none reads at full speed. */
+  readonly pace?: BodyPace.BodyPace | undefined
   /** The proxy the agent tunnels through, if any: only its origin is recorded. */
   readonly proxy?: { readonly origin: string } | undefined
 }
@@ -100,7 +103,8 @@ export const send = (
           method: current.method,
           maxBodyBytes: options.maxBodyBytes,
           decompress: options.decompress,
-          signal
+          signal,
+          pace: options.pace
         })
         return { _tag: "Done", status, headers: responseHeaders, body }
       })
