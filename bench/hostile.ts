@@ -26,11 +26,18 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net"
 import { fileURLToPath } from "node:url"
 import { Client, Pool } from "undici"
-import { article, bombPages, hostilePaths, plainPages, type Page } from "./support/hostilePages.js"
+import { article, bombPages, hostilePaths as allHostilePaths, plainPages, type Page } from "./support/hostilePages.js"
 
 const token = "bench-hostile-token-0123456789abcdef"
 
-export { hostilePaths }
+// HOSTILE_PATHS="/bomb-gzip /bomb-pdf" runs the hostile clients over those pages only, to see what each costs.
+const chosenPaths = (process.env.HOSTILE_PATHS ?? "").split(" ").filter((path) => path !== "")
+for (const path of chosenPaths) {
+  if (!allHostilePaths.includes(path)) throw new Error(`HOSTILE_PATHS: ${path} is not a hostile page`)
+}
+
+/** The hostile pages the hostile clients go through: all of them, or `HOSTILE_PATHS`. */
+export const hostilePaths: ReadonlyArray<string> = chosenPaths.length > 0 ? chosenPaths : allHostilePaths
 
 // --- the children ---------------------------------------------------------------------------------------------
 

@@ -106,13 +106,16 @@ process.on("disconnect", () => process.exit(0))
 
 // HOSTILE_WORKERS=n sets the extraction pool's size (default: the library's own), to see what each worker costs.
 const workers = process.env.HOSTILE_WORKERS === undefined ? undefined : { size: Number(process.env.HOSTILE_WORKERS) }
+// HOSTILE_PACE=n sets the transport's pace of big bodies (`largeBodyBytesPerSecond`, bytes a second; `Infinity`
+// for none), to see what the pace buys.
+const pace = process.env.HOSTILE_PACE === undefined ? undefined : Number(process.env.HOSTILE_PACE)
 // HOSTILE_CACHE_BYTES=n sets the in-memory result cache's byte budget, to see what the cache holds at the peak.
 const cacheOptions =
   process.env.HOSTILE_CACHE_BYTES === undefined ? undefined : { cacheMaxBytes: Number(process.env.HOSTILE_CACHE_BYTES) }
 const port = await serve({
   pagesPort,
   token,
-  fetch: workers === undefined ? undefined : { workers },
+  fetch: workers === undefined && pace === undefined ? undefined : { workers, largeBodyBytesPerSecond: pace },
   stores: cacheOptions
 })
 send({
