@@ -36,6 +36,12 @@ for (const path of chosenPaths) {
   if (!allHostilePaths.includes(path)) throw new Error(`HOSTILE_PATHS: ${path} is not a hostile page`)
 }
 
+// HOSTILE_ROUNDS=0.5 starts each hostile client's rounds at most that many times a second (an open loop): code that
+// answers hostile pages faster then gets no more of them, so two builds can be compared at the same hostile load.
+const roundsPerSecond = Number(process.env.HOSTILE_ROUNDS ?? "Infinity")
+if (!(roundsPerSecond > 0)) throw new Error(`HOSTILE_ROUNDS: ${process.env.HOSTILE_ROUNDS} is not a positive number`)
+const roundMillis = 1000 / roundsPerSecond
+
 /** The hostile pages the hostile clients go through: all of them, or `HOSTILE_PATHS`. */
 export const hostilePaths: ReadonlyArray<string> = chosenPaths.length > 0 ? chosenPaths : allHostilePaths
 
@@ -228,6 +234,8 @@ export interface Figures {
   readonly seconds: number
   readonly normalClients: number
   readonly hostileClients: number
+  /** The most rounds over the hostile set each hostile client starts a second (`HOSTILE_ROUNDS`), or none. */
+  readonly hostileRoundsPerSecond: number | null
   readonly sizes: Record<string, number>
   /** The server child's RSS once built, before any request. */
   readonly idleRssMiB: number
@@ -347,12 +355,15 @@ const runPhase = async (
     const paths = index % 2 === 0 ? hostilePaths : [...hostilePaths].reverse()
     // A query of its own for every fetch: identical URLs in flight at once could be fetched once for both.
     for (let round = 0; performance.now() < deadline; round++) {
+      const started = performance.now()
       const urls = paths.map((path) => `http://127.0.0.1:${pagesPort}${path}?fetch=${index}.${round}`)
       for (const [i, result] of (await fetchSet(client, urls)).entries()) {
         total++
         increment(outcomes, result)
         increment((byPage[paths[i]] ??= {}), result)
       }
+      const rest = started + roundMillis - performance.now()
+      if (rest > 0 && performance.now() + rest < deadline) await new Promise((resolve) => setTimeout(resolve, rest))
     }
     await client.close()
   })
@@ -444,7 +455,18 @@ export const measure = async (seconds = 12, normalClients = 4, hostileClients = 
     if (quiet.normal.ok === 0 || hostile.normal.ok === 0) {
       throw new Error(`a phase had no successful normal fetch: ${JSON.stringify([quiet.normal, hostile.normal])}`)
     }
-    return { seconds, normalClients, hostileClients, sizes, idleRssMiB: ready.idleRssMiB ?? NaN, idle, quiet, hostile }
+    const hostileRoundsPerSecond = Number.isFinite(roundsPerSecond) ? roundsPerSecond : null
+    return {
+      seconds,
+      normalClients,
+      hostileClients,
+      hostileRoundsPerSecond,
+      sizes,
+      idleRssMiB: ready.idleRssMiB ?? NaN,
+      idle,
+      quiet,
+      hostile
+    }
   } finally {
     for (const child of [server, pages]) {
       if (child === undefined) continue
