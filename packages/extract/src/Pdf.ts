@@ -94,9 +94,10 @@ export const fromBytes = async (bytes: Uint8Array, options?: Options): Promise<P
   } catch (error) {
     return new PdfError("parse_failed", `the PDF engine could not be loaded: ${message(error)}`)
   }
-  // pdfjs may transfer (detach) the buffer it is given; the caller's bytes must stay usable.
+  // pdfjs may transfer (detach) the buffer it is given, so it gets a copy: the caller's bytes must stay usable. A
+  // plain Uint8Array, because pdfjs throws for a Node Buffer (whose slice() is a Buffer, and a view, not a copy).
   const task = pdfjs.getDocument({
-    data: bytes.slice(),
+    data: new Uint8Array(bytes),
     isEvalSupported: false,
     disableFontFace: true,
     useSystemFonts: false,

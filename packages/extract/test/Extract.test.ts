@@ -368,6 +368,18 @@ describe("Extract: PDF", () => {
     })
   )
 
+  it.effect("reads a PDF given as a Node Buffer (as fs.readFile gives it), and leaves the Buffer as it was", () =>
+    Effect.gen(function* () {
+      // Over a larger pool, as Buffers often are: the PDF is a view into memory shared with other bytes.
+      const pool = Buffer.concat([Buffer.from("before"), makePdf([["from a Buffer"]]), Buffer.from("after")])
+      const pdf = pool.subarray(6, pool.length - 5)
+      const doc = yield* Extract.extract(input(pdf, "application/pdf"))
+      expect(doc).toMatchObject({ kind: "pdf", markdown: "## Page 1\n\nfrom a Buffer" })
+      expect(pool.subarray(0, 6).toString()).toBe("before")
+      expect(pdf.subarray(0, 5).toString()).toBe("%PDF-")
+    })
+  )
+
   it.effect("sniffs a PDF served as application/octet-stream", () =>
     Effect.gen(function* () {
       const doc = yield* Extract.extract(input(makePdf([["sniffed"]]), "application/octet-stream"))

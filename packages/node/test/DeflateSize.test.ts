@@ -2,7 +2,6 @@ import { describe, expect, it } from "@effect/vitest"
 import * as FastCheck from "effect/FastCheck"
 import * as zlib from "node:zlib"
 import * as DeflateSize from "../src/internal/deflateSize.js"
-import * as PdfBudget from "../src/internal/pdfBudget.js"
 
 const MiB = 1024 * 1024
 
@@ -100,33 +99,5 @@ describe("the decoded size of a deflate stream, counted without decoding", () =>
     const withDictionary = zlib.deflateSync(Buffer.from("text ".repeat(100)), { dictionary: Buffer.from("text") })
     expect(withDictionary[1] & 0x20).toBe(0x20)
     expect(DeflateSize.zlibSize(withDictionary, Infinity)).toBe(0)
-  })
-})
-
-/** A PDF-like body with these streams between `stream` and `endstream`. */
-const pdfWith = (streams: ReadonlyArray<Uint8Array>): Uint8Array =>
-  Buffer.concat([
-    Buffer.from("%PDF-1.4\n"),
-    ...streams.flatMap((stream, i) => [
-      Buffer.from(`${i + 1} 0 obj\n<< /Length ${stream.length} /Filter /FlateDecode >>\nstream\n`),
-      stream,
-      Buffer.from("\nendstream\nendobj\n")
-    ]),
-    Buffer.from("%%EOF\n")
-  ])
-
-describe("the PDF budget", () => {
-  it("adds up every zlib stream of the PDF against the budget", () => {
-    const stream = zlib.deflateSync(Buffer.alloc(600))
-    expect(PdfBudget.exceeds(pdfWith([stream]), 1000)).toBe(false)
-    expect(PdfBudget.exceeds(pdfWith([stream, stream]), 1000)).toBe(true)
-    // A stream that is not zlib (an image's DCT data, say) is not counted.
-    expect(PdfBudget.exceeds(pdfWith([stream, Buffer.alloc(5000, 0xff)]), 1000)).toBe(false)
-  })
-
-  it("refuses a stream of zeros that inflates past the default budget", () => {
-    const bomb = zlib.deflateSync(Buffer.alloc(PdfBudget.maxDecodedBytes + MiB))
-    expect(PdfBudget.exceeds(pdfWith([bomb]))).toBe(true)
-    expect(PdfBudget.exceeds(pdfWith([zlib.deflateSync(Buffer.alloc(MiB))]))).toBe(false)
   })
 })

@@ -5,9 +5,9 @@ import * as WebSearch from "@websearch/core/WebSearch"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { monitorEventLoopDelay } from "node:perf_hooks"
-import * as zlib from "node:zlib"
 import * as Fetch from "../src/Fetch.js"
 import * as LocalServer from "./support/localServer.js"
+import * as PdfBuilder from "./support/pdfBuilder.js"
 
 const live = (input: Settings.SettingsInput) =>
   WebSearch.layer(Fetch.layerWith()).pipe(Layer.provideMerge(Settings.layer(input)))
@@ -17,64 +17,48 @@ const spaces = " ".repeat(60 * 1024)
 // A 6 KiB page Readability needed minutes for (tables nested 600 deep); extraction now prices nesting first.
 const nestedTables = `<html><body>${"<table><tr><td>".repeat(600)}x ${"word ".repeat(50)}</body></html>`
 
-/** A valid one-page PDF whose content stream is `mib` MiB of zeros, FlateDecode: a few hundred KiB on the wire. */
-const pdfBomb = async (mib: number): Promise<Uint8Array> => {
-  const deflate = zlib.createDeflate({ level: 9 })
-  const chunks: Array<Buffer> = []
-  deflate.on("data", (chunk: Buffer) => chunks.push(chunk))
-  const zeros = Buffer.alloc(1024 * 1024)
-  for (let i = 0; i < mib; i++)
-    if (!deflate.write(zeros)) await new Promise((resolve) => deflate.once("drain", resolve))
-  await new Promise((resolve) => deflate.end(resolve))
-  const stream = Buffer.concat(chunks)
-  const parts: Array<Buffer> = []
-  const offsets: Array<number> = []
-  let length = 0
-  const add = (part: string | Buffer) => {
-    const buffer = typeof part === "string" ? Buffer.from(part, "latin1") : part
-    parts.push(buffer)
-    length += buffer.length
-  }
-  add("%PDF-1.4\n")
-  const objects = [
-    "<< /Type /Catalog /Pages 2 0 R >>",
-    "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>"
-  ]
-  objects.forEach((body, i) => {
-    offsets.push(length)
-    add(`${i + 1} 0 obj\n${body}\nendobj\n`)
-  })
-  offsets.push(length)
-  add(`4 0 obj\n<< /Length ${stream.length} /Filter /FlateDecode >>\nstream\n`)
-  add(stream)
-  add("\nendstream\nendobj\n")
-  const xref = length
-  add(`xref\n0 5\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, "0")} 00000 n \n`).join("")}`)
-  add(`trailer\n<< /Size 5 /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`)
-  return Buffer.concat(parts)
-}
-
 describe("hostile pages through the fetch provider", () => {
   it.scopedLive(
-    "a PDF whose stream inflates far beyond the budget fails too_large before PDF.js inflates it",
+    "PDFs whose streams decode far beyond the budget, through any filter or chain of them, fail too_large before PDF.js decodes them",
     () =>
       Effect.gen(function* () {
-        const bomb = yield* Effect.promise(() => pdfBomb(1024))
+        const MiB = 1024 * 1024
         // 1 GiB of zeros in about a megabyte: under the 5 MiB body cap.
-        expect(bomb.length).toBeLessThan(2 * 1024 * 1024)
-        const server = yield* LocalServer.start({
-          "/bomb.pdf": { headers: { "content-type": "application/pdf" }, body: bomb }
+        const zeros = yield* Effect.promise(() => PdfBuilder.flateZeros(1024 * MiB))
+        const pdf = (dict: string, data: Uint8Array) => ({
+          headers: { "content-type": "application/pdf" },
+          body: PdfBuilder.pdf({ dict, data })
         })
+        const bombs = {
+          "/flate.pdf": pdf("/Filter /FlateDecode", zeros),
+          // 2 KB on the wire; the check before counted the outer stream only (about a megabyte).
+          "/twice.pdf": pdf("/Filter [/FlateDecode /FlateDecode]", PdfBuilder.flate(zeros)),
+          // LZW was not counted at all: PDF.js took 3 GB of memory for this one.
+          "/lzw.pdf": pdf("/Filter /LZWDecode", PdfBuilder.lzwZeros(1024 * MiB)),
+          "/fine.pdf": pdf(
+            "/Filter [/ASCII85Decode /FlateDecode]",
+            PdfBuilder.ascii85(PdfBuilder.flate(PdfBuilder.showText("fine")))
+          )
+        }
+        const server = yield* LocalServer.start(bombs)
         const input = { urlPolicy: { allowHosts: ["127.0.0.1"] }, timeouts: { fetchUrls: 60_000 } }
         const before = process.memoryUsage().rss
-        // The only input failed, so the call fails with its error.
-        const error = yield* Effect.flip(
-          FetchUrls.fetchUrls({ urls: [server.url("/bomb.pdf")] }).pipe(Effect.provide(live(input)))
+        const response = yield* FetchUrls.fetchUrls({ urls: Object.keys(bombs).map((path) => server.url(path)) }).pipe(
+          Effect.provide(live(input))
         )
-        expect(error).toMatchObject({ _tag: "RequestFailed", reason: "too_large" })
-        // Inflated in bounded pieces: far below the gibibyte the stream holds.
-        expect(process.memoryUsage().rss - before).toBeLessThan(512 * 1024 * 1024)
+        expect(response.results.map((result) => [result.url, result.content])).toEqual([
+          [server.url("/fine.pdf"), "## Page 1\n\nfine"]
+        ])
+        expect(response.failures?.map((failure) => [failure.input, failure.reason, failure.message])).toEqual(
+          ["/flate.pdf", "/twice.pdf", "/lzw.pdf"].map((path) => [
+            server.url(path),
+            "too_large",
+            // The message names the origin only (a path or query may carry secrets).
+            `the PDF at ${new URL(server.url(path)).origin} was not read: it decodes to more than ${128 * MiB} bytes`
+          ])
+        )
+        // Counted, not decoded: far below the gibibyte each holds.
+        expect(process.memoryUsage().rss - before).toBeLessThan(512 * MiB)
       }),
     150_000
   )

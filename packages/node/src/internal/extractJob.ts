@@ -42,8 +42,12 @@ export type Reply =
   | { readonly _tag: "Done"; readonly document: ExtractCore.Document }
   | { readonly _tag: "Invalid"; readonly reason: WebSearchError.ResponseInvalidReason; readonly message: string }
   | { readonly _tag: "Defect"; readonly message: string }
+  /** A PDF refused by `PdfBudget`; `message` says why. */
   | { readonly _tag: "TooLarge"; readonly message: string }
 
-/** Whether a job is a PDF whose streams decode beyond the budget (checked before PDF.js sees it). */
-export const isPdfBomb = (job: Pick<Job, "body" | "contentType" | "url">): boolean =>
-  ContentKind.classify(job.contentType, job.body, job.url) === "pdf" && PdfBudget.exceeds(job.body)
+/**
+ * Why a job's PDF is refused before PDF.js sees it (its streams decode beyond the budget, or hide what they decode
+ * to; see `PdfBudget`); `undefined` for a PDF within the budget and for anything else.
+ */
+export const pdfRefusal = (job: Pick<Job, "body" | "contentType" | "url">): string | undefined =>
+  ContentKind.classify(job.contentType, job.body, job.url) === "pdf" ? PdfBudget.refusal(job.body) : undefined

@@ -25,7 +25,6 @@ import { availableParallelism } from "node:os"
 import { pathToFileURL } from "node:url"
 import { Worker } from "node:worker_threads"
 import * as ExtractJob from "./extractJob.js"
-import * as PdfBudget from "./pdfBudget.js"
 import * as TransportError from "./transportError.js"
 import * as WorkerTurns from "./workerTurns.js"
 
@@ -38,12 +37,12 @@ export type Reply = ExtractJob.Reply
 /** How an extraction fails: the body is unreadable, or (a PDF bomb) decodes to more than is allowed. */
 export type Failure = WebSearchError.ResponseInvalid | WebSearchError.RequestFailed
 
-/** A PDF whose compressed streams decode to more than `PdfBudget.maxDecodedBytes`. */
-export const tooLarge = (url: string): WebSearchError.RequestFailed =>
-  WebSearchError.requestFailed(
-    "too_large",
-    `the PDF at ${TransportError.describe(url)} decodes to more than ${PdfBudget.maxDecodedBytes} bytes; it was not read`
-  )
+/**
+ * A PDF refused by `PdfBudget` (its streams decode to more than `PdfBudget.maxDecodedBytes`, or hide what they
+ * decode to); `why` completes "the PDF at … was not read:".
+ */
+export const tooLarge = (url: string, why: string): WebSearchError.RequestFailed =>
+  WebSearchError.requestFailed("too_large", `the PDF at ${TransportError.describe(url)} was not read: ${why}`)
 
 /** Where the worker code lives and how to start it. */
 export interface Entry {
@@ -145,7 +144,8 @@ export const inline = (job: Job): Effect.Effect<Extract.Document, Failure> =>
         })
       )
     }
-    return isPdfBomb(job) ? Effect.fail(tooLarge(job.url)) : inlineExtract(job)
+    const refusal = pdfRefusal(job)
+    return refusal === undefined ? inlineExtract(job) : Effect.fail(tooLarge(job.url, refusal))
   })
 
 // `undefined` when classifying throws: the whole extractor then says why.
@@ -170,8 +170,8 @@ export const heavyBytes = 1024 * 1024
  */
 export const isHeavy = (job: Job): boolean => job.body.length >= heavyBytes || kindOf(job) === "pdf"
 
-/** Whether a job is a PDF whose streams decode beyond the budget (checked before PDF.js sees it). */
-export const isPdfBomb = ExtractJob.isPdfBomb
+/** Why a job's PDF is refused before PDF.js sees it; `undefined` when it is not (see `ExtractJob.pdfRefusal`). */
+export const pdfRefusal = ExtractJob.pdfRefusal
 
 // The extractor (its DOM, Readability, the markdown rules: about 20 MiB of a server's idle RSS) loads on the first
 // job extracted on this thread: a server whose pages all go to workers never loads it here.
@@ -296,7 +296,7 @@ export const make = (options: Options): Effect.Effect<Pool, never, Scope.Scope> 
               return finish(Effect.fail(WebSearchError.responseInvalid(reply.reason, reply.message)))
             case "TooLarge":
               park(slot)
-              return finish(Effect.fail(tooLarge(job.url)))
+              return finish(Effect.fail(tooLarge(job.url, reply.message)))
             case "Defect":
               // The extractor never throws for a page (its failures are `Invalid`): a throw is a bug of ours, and
               // stays a defect rather than passing for an unreadable page.

@@ -6,7 +6,7 @@ import * as ExtractCore from "@websearch/extract/ExtractCore"
 import * as Either from "effect/Either"
 import { getPriority, setPriority } from "node:os"
 import { parentPort, workerData } from "node:worker_threads"
-import { isPdfBomb, type Job, niceness, type Reply, type WorkerData } from "./extractJob.js"
+import { type Job, niceness, pdfRefusal, type Reply, type WorkerData } from "./extractJob.js"
 
 const port = parentPort
 
@@ -30,7 +30,8 @@ if (port !== null && process.platform === "linux") {
 
 const extracted = async (input: ExtractCore.Input, job: Job): Promise<Reply> => {
   // A PDF bomb is refused before PDF.js inflates it into memory no heap limit bounds.
-  if (isPdfBomb(input)) return { _tag: "TooLarge", message: "decoded size over the budget" }
+  const refusal = pdfRefusal(input)
+  if (refusal !== undefined) return { _tag: "TooLarge", message: refusal }
   const result = await ExtractCore.extractAsync(
     input,
     job.maxChars === undefined ? undefined : { maxChars: job.maxChars }

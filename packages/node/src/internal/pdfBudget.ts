@@ -1,36 +1,215 @@
 /**
- * A bound on what a PDF's compressed streams decode to. The body cap counts bytes on the wire, and PDF.js
- * inflates a FlateDecode stream into one growing ArrayBuffer, which no worker heap limit bounds: a 2 MB PDF of a
- * 2 GiB stream of zeros took a fetch to 3.2 GB of memory. Before PDF.js sees a body, the decoded size of every
- * zlib stream in it is counted (`deflateSize`: no output is written, and the cost is linear in the compressed
- * bytes), and a PDF whose streams decode to more than the budget in total is refused.
+ * A bound on what a PDF's streams decode to. The body cap counts bytes on the wire, and PDF.js decodes a stream
+ * into one growing ArrayBuffer, which no worker heap limit bounds: a 2 MB PDF of a 2 GiB stream of zeros took a
+ * fetch to 3.2 GB of memory. Before PDF.js sees a body, every stream's filters are followed as PDF.js would apply
+ * them (`/Filter` or `/F`, a name or an array, direct or a reference), and what each decodes to is counted
+ * (`pdfFilters`: FlateDecode without inflating, LZW, run-length, hex and base-85 step by step; a filter whose
+ * output another filter reads is decoded, and its output counts too, since PDF.js keeps it as well). A PDF whose
+ * streams decode to more than the budget in total is refused, and so is one that hides what they decode to: a
+ * stream dictionary that cannot be read, a filter named through an object the body does not hold in the clear, an
+ * image filter followed by another, encryption (the data is only known once decrypted), streams that overlap (only
+ * a crafted file has them, and counting each would cost more than linear time). Image filters (DCT, JPX, JBIG2,
+ * CCITT) end the count: text extraction never decodes an image, only the bytes that feed it.
  *
  * Counting used to inflate each stream with node:zlib and drop the output: 80 ms of CPU per 128 MiB counted, on
- * the libuv thread pool, which runs at the process's priority whichever worker asked, so a PDF bomb a second took
- * the cores from ordinary pages (in `bench/hostile`, PDF bombs alone made ordinary fetches' p99 1.9 times slower).
- * The count now runs on the extraction worker's own thread, at its lane's priority, in milliseconds.
+ * the libuv thread pool, at the process's priority whichever worker asked. The count now runs on the extraction
+ * worker's own thread, at its lane's priority, in milliseconds; every step is linear in the body.
  */
-import * as DeflateSize from "./deflateSize.js"
+import * as PdfFilters from "./pdfFilters.js"
+import * as PdfSyntax from "./pdfSyntax.js"
 
-/** The most a PDF's zlib streams may decode to, in total: 128 MiB. */
+/** The most a PDF's streams may decode to, in total: 128 MiB. */
 export const maxDecodedBytes = 128 * 1024 * 1024
 
-/** Whether the zlib streams of a PDF decode to more than `budget` bytes in total; linear in the body. */
-export const exceeds = (body: Uint8Array, budget: number = maxDecodedBytes): boolean => {
-  const bytes = Buffer.from(body.buffer, body.byteOffset, body.byteLength)
-  let total = 0
-  let at = bytes.indexOf("stream")
-  while (at !== -1) {
-    let start = at + 6
-    if (bytes[start] === 0x0d) start++
-    if (bytes[start] === 0x0a) start++
-    const end = start === at + 6 ? -1 : bytes.indexOf("endstream", start)
-    if (start !== at + 6 && end === -1) return false
-    if (end !== -1) {
-      total += DeflateSize.zlibSize(bytes.subarray(start, end), budget - total)
-      if (total > budget) return true
-    }
-    at = bytes.indexOf("stream", end === -1 ? at + 6 : end + 9)
+/** Why a PDF is refused, in words for an error message; `undefined` when it is within the budget. */
+export const refusal = (body: Uint8Array, budget: number = maxDecodedBytes): string | undefined => {
+  const streams = PdfSyntax.streams(body)
+  if (streams.length === 0) return undefined
+  const text = Buffer.from(body.buffer, body.byteOffset, body.byteLength)
+  if (text.includes("/Encrypt")) return "it is encrypted, so what its streams decode to cannot be counted"
+  const objects = PdfSyntax.objects(body)
+  const resolved = new Map<number, PdfSyntax.Value | undefined>()
+  // A reference's value when the body holds its object in the clear, once per object number; `undefined` when it
+  // does not, or holds it more than once with different values.
+  const resolve = (value: PdfSyntax.Value | undefined): PdfSyntax.Value | undefined => {
+    if (value?._tag !== "Ref") return value
+    if (resolved.has(value.num)) return resolved.get(value.num)
+    const values = (objects.get(value.num) ?? []).map((region) => PdfSyntax.parseAt(body, region.start, region.end))
+    const first = values[0]
+    const same = first !== undefined && values.every((other) => other !== undefined && PdfSyntax.equal(other, first))
+    resolved.set(value.num, same ? first : undefined)
+    return same ? first : undefined
   }
-  return false
+  let total = 0
+  let previousEnd = 0
+  for (const stream of streams) {
+    if (typeof stream.dict === "string") return stream.dict
+    const dict = stream.dict
+    // PDF.js reads `/Length` bytes when `endstream` follows them, else up to the first `endstream`. Whitespace
+    // before that `endstream` is looked through for a little way only (each stream's would be read again): past
+    // that, the longer of the two is counted.
+    const length = resolve(dict.get("Length"))
+    const declared = length?._tag === "Number" && length.value >= 0 ? stream.start + length.value : undefined
+    const end =
+      declared === undefined || declared > body.length
+        ? stream.end
+        : PdfSyntax.endsAt(body, declared)
+          ? declared
+          : Math.max(declared, stream.end)
+    // Only a crafted file has a stream inside another's data (a cross-reference table can point PDF.js at it), and
+    // counting each would read the same bytes again and again.
+    if (stream.start < previousEnd) return "its streams overlap"
+    previousEnd = end
+    const chain = filters(dict, resolve)
+    if (typeof chain === "string") return chain
+    const size = decodedSize(body.subarray(stream.start, end), chain, budget - total, resolve)
+    if (typeof size === "string") return size
+    total += size
+    if (total > budget) return `it decodes to more than ${budget} bytes`
+  }
+  return undefined
+}
+
+/** Whether a PDF is refused (see `refusal`). */
+export const exceeds = (body: Uint8Array, budget: number = maxDecodedBytes): boolean =>
+  refusal(body, budget) !== undefined
+
+interface Stage {
+  readonly name: string
+  /** Its `/DecodeParms`, references followed. */
+  readonly params: PdfSyntax.Value | undefined
+}
+
+/** A stream's filters and their parameters, as PDF.js finds them; a reason when they cannot be known. */
+const filters = (
+  dict: ReadonlyMap<string, PdfSyntax.Value>,
+  resolve: (value: PdfSyntax.Value | undefined) => PdfSyntax.Value | undefined
+): ReadonlyArray<Stage> | string => {
+  const key = dict.has("F") ? "F" : "Filter"
+  const raw = dict.get(key)
+  if (raw === undefined) return []
+  const filter = resolve(raw)
+  const params = resolve(dict.get(dict.has("DP") ? "DP" : "DecodeParms"))
+  if (filter === undefined) return "a stream's filter is named in an object that could not be read"
+  if (filter._tag === "Name") return [{ name: filter.name, params }]
+  // PDF.js reads `/F` as the filter too, where the format means a file: any other value is no filter to it.
+  if (filter._tag !== "Array") return []
+  const stages: Array<Stage> = []
+  for (const [i, item] of filter.items.entries()) {
+    const name = resolve(item)
+    if (name?._tag !== "Name") return "a stream's filter is named in an object that could not be read"
+    stages.push({ name: name.name, params: params?._tag === "Array" ? resolve(params.items[i]) : undefined })
+  }
+  return stages
+}
+
+const images = new Set(["DCT", "DCTDecode", "JPX", "JPXDecode", "CCF", "CCITTFaxDecode", "JBIG2Decode"])
+
+/** A filter as PDF.js builds it: the decoder, and for FlateDecode and LZWDecode a predictor after it. */
+interface Step {
+  readonly decoder: PdfFilters.Filter
+  /** What the predictor makes of the decoder's `size` bytes (PDF.js keeps both); absent without one. */
+  readonly predicted?: ((size: number) => number) | undefined
+}
+
+/**
+ * The step PDF.js builds for a stage: `undefined` for a name it passes the bytes through unchanged, "image" for an
+ * image filter, a reason when its parameters cannot be known.
+ */
+const stepOf = (
+  stage: Stage,
+  resolve: (value: PdfSyntax.Value | undefined) => PdfSyntax.Value | undefined
+): Step | "image" | string | undefined => {
+  const params = stage.params?._tag === "Dict" ? stage.params.entries : undefined
+  // A parameter as PDF.js reads it (`Dict.get`, references followed); `NaN` for a value that is no number.
+  // `orFallback`: PDF.js's `get(key) || fallback`, which a 0 does not survive.
+  const number = (key: string, fallback: number, orFallback = true): number | string => {
+    const raw = params?.get(key)
+    if (raw === undefined) return fallback
+    const value = resolve(raw)
+    if (value === undefined) return `a stream's /${key} is in an object that could not be read`
+    if (value._tag !== "Number") return Number.NaN
+    return orFallback ? value.value || fallback : value.value
+  }
+  const predicted = (): Step["predicted"] | string => {
+    if (params === undefined) return undefined
+    const predictor = number("Predictor", 1)
+    if (typeof predictor === "string" || predictor <= 1 || Number.isNaN(predictor)) {
+      return typeof predictor === "string" ? predictor : undefined
+    }
+    // PDF.js refuses other predictors when it builds the stream, and then decodes nothing from it.
+    if (predictor !== 2 && (predictor < 10 || predictor > 15)) return () => 0
+    const colors = number("Colors", 1)
+    const bits = params.has("BPC") ? number("BPC", 8) : number("BitsPerComponent", 8)
+    const columns = number("Columns", 1)
+    if (typeof colors === "string" || typeof bits === "string" || typeof columns === "string") {
+      return [colors, bits, columns].find((value) => typeof value === "string") as string
+    }
+    // A row of `rowBytes` bytes is made (and its buffer grown) for each row of input, however short the last; the
+    // TIFF predictor grows the buffer once more at the end. PDF.js computes the row in 32-bit integers, as here.
+    const rowBytes = (columns * colors * bits + 7) >> 3
+    if (!(rowBytes > 0)) return () => 0
+    return predictor === 2
+      ? (size) => (Math.ceil(size / rowBytes) + 1) * rowBytes
+      : (size) => Math.ceil(size / (rowBytes + 1)) * rowBytes
+  }
+  switch (stage.name) {
+    case "Fl":
+    case "FlateDecode": {
+      const predictor = predicted()
+      return typeof predictor === "string" ? predictor : { decoder: PdfFilters.flate, predicted: predictor }
+    }
+    case "LZW":
+    case "LZWDecode": {
+      const earlyChange = number("EarlyChange", 1, false)
+      if (typeof earlyChange === "string") return earlyChange
+      // PDF.js takes `/EarlyChange` as it is, `false` included; only a number is known here.
+      if (Number.isNaN(earlyChange)) return "a stream's /EarlyChange is not a number"
+      const predictor = predicted()
+      return typeof predictor === "string" ? predictor : { decoder: PdfFilters.lzw(earlyChange), predicted: predictor }
+    }
+    case "RL":
+    case "RunLengthDecode":
+      return { decoder: PdfFilters.runLength }
+    case "AHx":
+    case "ASCIIHexDecode":
+      return { decoder: PdfFilters.asciiHex }
+    case "A85":
+    case "ASCII85Decode":
+      return { decoder: PdfFilters.ascii85 }
+  }
+  return images.has(stage.name) ? "image" : undefined
+}
+
+/**
+ * What `data` decodes to through `chain`, every stage's output counted, a little over `limit` at most when past
+ * it; a reason when it cannot be known.
+ */
+const decodedSize = (
+  data: Uint8Array,
+  chain: ReadonlyArray<Stage>,
+  limit: number,
+  resolve: (value: PdfSyntax.Value | undefined) => PdfSyntax.Value | undefined
+): number | string => {
+  const steps: Array<Step | "image"> = []
+  for (const stage of chain) {
+    const step = stepOf(stage, resolve)
+    if (typeof step === "string" && step !== "image") return step
+    if (step !== undefined) steps.push(step)
+  }
+  let input = data
+  let total = 0
+  for (const [i, step] of steps.entries()) {
+    if (step === "image") return i === steps.length - 1 ? total : "an image filter feeds another filter"
+    // The last filter, or the last before an image's, is only counted; any other is decoded for the next one.
+    const last = i === steps.length - 1 || steps[i + 1] === "image"
+    if (!last && step.predicted !== undefined) return "a predicted stream feeds another filter"
+    const output = step.decoder(input, limit - total, !last)
+    if (Number.isNaN(output.size)) return "a stream another filter reads from does not decode"
+    total += output.size + (step.predicted?.(output.size) ?? 0)
+    if (total > limit || last) return total
+    if (output.bytes === undefined) return "a stream another filter reads from does not decode"
+    input = output.bytes
+  }
+  return total
 }

@@ -1,0 +1,299 @@
+import { beforeAll, describe, expect, it } from "@effect/vitest"
+import * as Pdf from "@websearch/extract/Pdf"
+import * as Effect from "effect/Effect"
+import * as FastCheck from "effect/FastCheck"
+import * as zlib from "node:zlib"
+import * as PdfBudget from "../src/internal/pdfBudget.js"
+import * as PdfFilters from "../src/internal/pdfFilters.js"
+import * as PdfBuilder from "./support/pdfBuilder.js"
+
+const MiB = 1024 * 1024
+const over = `it decodes to more than ${PdfBudget.maxDecodedBytes} bytes`
+
+/** Bytes with runs, repeats and noise: every branch of every encoder shows. */
+const data = FastCheck.array(
+  FastCheck.oneof(
+    FastCheck.uint8Array({ maxLength: 200 }),
+    FastCheck.tuple(FastCheck.constantFrom("BT ", "(text) Tj ", "\n", "\u00e9t\u00e9 "), FastCheck.nat(30)).map(
+      ([word, times]) => Buffer.from(word.repeat(times))
+    ),
+    FastCheck.tuple(FastCheck.integer({ min: 0, max: 255 }), FastCheck.nat(700)).map(([byte, times]) =>
+      new Uint8Array(times).fill(byte)
+    )
+  ),
+  { maxLength: 30 }
+).map((parts) => new Uint8Array(Buffer.concat(parts)))
+
+/** Each filter by its PDF name, its encoder and its decoder. */
+const filters = {
+  FlateDecode: { encode: PdfBuilder.flate, decode: PdfFilters.flate },
+  LZWDecode: { encode: PdfBuilder.lzw, decode: PdfFilters.lzw(1) },
+  RunLengthDecode: { encode: PdfBuilder.runLength, decode: PdfFilters.runLength },
+  ASCIIHexDecode: { encode: PdfBuilder.asciiHex, decode: PdfFilters.asciiHex },
+  ASCII85Decode: { encode: PdfBuilder.ascii85, decode: PdfFilters.ascii85 }
+} as const
+type FilterName = keyof typeof filters
+const filterName = FastCheck.constantFrom(...(Object.keys(filters) as Array<FilterName>))
+
+/** `data` encoded for the chain `names` (the first name is the first decoded, so the last encoded). */
+const encode = (bytes: Uint8Array, names: ReadonlyArray<FilterName>): Uint8Array =>
+  names.reduceRight((encoded, name) => filters[name].encode(encoded), bytes)
+
+describe("PDF filters, as PDF.js decodes them", () => {
+  it.prop("each decodes what its encoder made, and counts as many bytes", [data, filterName], ([bytes, name]) => {
+    const { decode, encode: encoder } = filters[name]
+    const encoded = encoder(bytes)
+    const decoded = decode(encoded, 16 * MiB, true)
+    expect(Buffer.from(decoded.bytes ?? [])).toEqual(Buffer.from(bytes))
+    expect(decode(encoded, 16 * MiB, false).size).toBe(bytes.length)
+  })
+
+  it.prop("stops a little past its limit and then gives no bytes", [data, filterName], ([bytes, name]) => {
+    FastCheck.pre(bytes.length > 10)
+    const { decode, encode: encoder } = filters[name]
+    const decoded = decode(encoder(bytes), bytes.length - 10, true)
+    expect(decoded.size).toBeGreaterThan(bytes.length - 10)
+    expect(decoded.bytes).toBeUndefined()
+  })
+
+  it.prop(
+    "never throws on arbitrary bytes",
+    [FastCheck.uint8Array({ maxLength: 600 }), filterName],
+    ([bytes, name]) => {
+      for (const emit of [false, true]) {
+        const output = filters[name].decode(bytes, 4096, emit)
+        expect(output.size).toBeGreaterThanOrEqual(0)
+      }
+    }
+  )
+})
+
+describe("the PDF budget", () => {
+  it.prop(
+    "counts at least what a chain of filters decodes to: refused under it, read with room",
+    [data, FastCheck.array(filterName, { minLength: 1, maxLength: 3 })],
+    ([bytes, names]) => {
+      FastCheck.pre(bytes.length > 0)
+      const body = PdfBuilder.pdf({
+        dict: `/Filter [${names.map((name) => `/${name}`).join(" ")}]`,
+        data: encode(bytes, names)
+      })
+      expect(PdfBudget.refusal(body, bytes.length - 1)).toBe(`it decodes to more than ${bytes.length - 1} bytes`)
+      expect(PdfBudget.refusal(body, 64 * MiB)).toBeUndefined()
+    }
+  )
+
+  it.effect.prop(
+    "a PDF within the budget is read by PDF.js through any chain of filters",
+    [FastCheck.array(filterName, { minLength: 1, maxLength: 3 })],
+    ([names]) =>
+      Effect.promise(async () => {
+        const body = PdfBuilder.pdf({
+          dict: `/Filter [${names.map((name) => `/${name}`).join(" ")}]`,
+          data: encode(PdfBuilder.showText("Hello chains"), names)
+        })
+        expect(PdfBudget.refusal(body)).toBeUndefined()
+        const read = await Pdf.fromBytes(new Uint8Array(body))
+        expect(read).toMatchObject({ markdown: "## Page 1\n\nHello chains" })
+      }),
+    { fastCheck: { numRuns: 20 } }
+  )
+
+  const zeros = (bytes: number) => new Uint8Array(bytes)
+  // 1 GiB of zeros through zlib: about a megabyte.
+  let deflatedZeros: Uint8Array = new Uint8Array(0)
+  beforeAll(async () => {
+    deflatedZeros = await PdfBuilder.flateZeros(1024 * MiB)
+  })
+  const bombs: ReadonlyArray<readonly [string, () => Uint8Array, string]> = [
+    [
+      "a FlateDecode stream of 1 GiB",
+      () => PdfBuilder.pdf({ dict: "/Filter /FlateDecode", data: deflatedZeros }),
+      over
+    ],
+    [
+      // PDF.js does not check the window size of a zlib header; zlib does.
+      "a FlateDecode stream whose header claims a window zlib refuses",
+      () =>
+        PdfBuilder.pdf({
+          dict: "/Filter /FlateDecode",
+          data: Buffer.concat([Uint8Array.of(0xf8, 0x00), deflatedZeros.subarray(2)])
+        }),
+      over
+    ],
+    [
+      "FlateDecode twice (2 KB on the wire)",
+      () => PdfBuilder.pdf({ dict: "/Filter [/FlateDecode /FlateDecode]", data: PdfBuilder.flate(deflatedZeros) }),
+      over
+    ],
+    [
+      "the abbreviations /F and /Fl",
+      () => PdfBuilder.pdf({ dict: "/F [/Fl /Fl]", data: PdfBuilder.flate(deflatedZeros) }),
+      over
+    ],
+    [
+      "an LZWDecode stream of 1 GiB",
+      () => PdfBuilder.pdf({ dict: "/Filter /LZWDecode", data: PdfBuilder.lzwZeros(1024 * MiB) }),
+      over
+    ],
+    [
+      "a RunLengthDecode stream of 4 MiB (256 MiB decoded)",
+      () =>
+        PdfBuilder.pdf({
+          dict: "/Filter /RunLengthDecode",
+          data: new Uint8Array(4 * MiB).map((_, i) => (i % 2 === 0 ? 129 : 0))
+        }),
+      over
+    ],
+    [
+      "run lengths inside FlateDecode",
+      () =>
+        PdfBuilder.pdf({
+          dict: "/Filter [/FlateDecode /RunLengthDecode]",
+          data: PdfBuilder.flate(new Uint8Array(16 * MiB).map((_, i) => (i % 2 === 0 ? 129 : 0)))
+        }),
+      over
+    ],
+    [
+      "a predictor whose rows are 128 MiB",
+      () =>
+        PdfBuilder.pdf({
+          dict: "/Filter /FlateDecode /DecodeParms << /Predictor 12 /Colors 4 /Columns 33554432 >>",
+          data: PdfBuilder.flate(zeros(64))
+        }),
+      over
+    ],
+    [
+      "a filter chain in another object",
+      () =>
+        PdfBuilder.pdf({ dict: "/Filter 6 0 R", data: PdfBuilder.flate(deflatedZeros) }, [
+          "[/FlateDecode /FlateDecode]"
+        ]),
+      over
+    ],
+    [
+      "a comment between the dictionary and the stream keyword",
+      () =>
+        Buffer.from(
+          Buffer.from(
+            PdfBuilder.pdf({ dict: "/Filter [/FlateDecode /FlateDecode]", data: PdfBuilder.flate(deflatedZeros) })
+          )
+            .toString("latin1")
+            .replace(">>\nstream\n", ">> % a comment\nstream\n"),
+          "latin1"
+        ),
+      over
+    ],
+    [
+      "a filter named in an object the body does not hold",
+      () => PdfBuilder.pdf({ dict: "/Filter 99 0 R", data: PdfBuilder.flate(deflatedZeros) }),
+      "a stream's filter is named in an object that could not be read"
+    ],
+    [
+      "an image filter feeding another",
+      () => PdfBuilder.pdf({ dict: "/Filter [/DCTDecode /FlateDecode]", data: deflatedZeros }),
+      "an image filter feeds another filter"
+    ]
+  ]
+
+  it.each(bombs)("refuses %s", (_, body, reason) => {
+    expect(PdfBudget.refusal(body())).toBe(reason)
+  })
+
+  it("refuses an encrypted PDF, whose streams cannot be counted, and streams that overlap", () => {
+    const plain = Buffer.from(
+      PdfBuilder.pdf({ dict: "/Filter /FlateDecode", data: PdfBuilder.flate(PdfBuilder.showText("x")) })
+    )
+    expect(PdfBudget.refusal(plain)).toBeUndefined()
+    const encrypted = Buffer.from(
+      plain.toString("latin1").replace("/Root 1 0 R", "/Root 1 0 R /Encrypt 9 0 R"),
+      "latin1"
+    )
+    expect(PdfBudget.refusal(encrypted)).toBe("it is encrypted, so what its streams decode to cannot be counted")
+    // A stream's data holding another stream, which a crafted cross-reference table can point PDF.js at.
+    const inner = PdfBuilder.pdf({ dict: "/Filter /FlateDecode", data: PdfBuilder.flate(PdfBuilder.showText("y")) })
+    const outer = PdfBuilder.pdf({
+      dict: "",
+      data: new Uint8Array(Buffer.concat([Buffer.from("q\n"), inner, Buffer.from("endstream")]))
+    })
+    expect(PdfBudget.refusal(outer)).toBe("its streams overlap")
+  })
+
+  it("counts an image filter's input but never decodes the image", () => {
+    const jpeg = PdfBuilder.flate(zeros(10 * MiB))
+    const body = PdfBuilder.pdf({ dict: "/Filter [/FlateDecode /DCTDecode]", data: jpeg })
+    expect(PdfBudget.refusal(body, 10 * MiB)).toBeUndefined()
+    expect(PdfBudget.refusal(body, 10 * MiB - 1)).toBe(`it decodes to more than ${10 * MiB - 1} bytes`)
+  })
+
+  it.prop(
+    "never throws, whatever the body: arbitrary bytes, or a PDF with syntax cut and spliced in",
+    [
+      FastCheck.uint8Array({ maxLength: 2000 }),
+      FastCheck.array(
+        FastCheck.tuple(
+          FastCheck.nat(),
+          FastCheck.constantFrom(
+            "stream\n",
+            "endstream",
+            "<<",
+            ">>",
+            "(",
+            ")",
+            "%",
+            "[",
+            "/Filter",
+            " 6 0 R",
+            "obj",
+            "<"
+          )
+        ),
+        { maxLength: 12 }
+      )
+    ],
+    ([noise, splices]) => {
+      let text = Buffer.from(
+        PdfBuilder.pdf(
+          { dict: "/Filter [/AHx /Fl]", data: encode(PdfBuilder.showText("z"), ["ASCIIHexDecode", "FlateDecode"]) },
+          ["/FlateDecode"]
+        )
+      ).toString("latin1")
+      for (const [at, piece] of splices) {
+        const i = at % text.length
+        text = text.slice(0, i) + piece + text.slice(i + (at % 3))
+      }
+      for (const body of [noise, new Uint8Array(Buffer.from(text, "latin1"))]) {
+        const refusal = PdfBudget.refusal(body)
+        expect(refusal === undefined || typeof refusal === "string").toBe(true)
+      }
+    }
+  )
+})
+
+/** A PDF-like body with these streams between `stream` and `endstream`. */
+const pdfWith = (streams: ReadonlyArray<Uint8Array>): Uint8Array =>
+  Buffer.concat([
+    Buffer.from("%PDF-1.4\n"),
+    ...streams.flatMap((stream, i) => [
+      Buffer.from(`${i + 1} 0 obj\n<< /Length ${stream.length} /Filter /FlateDecode >>\nstream\n`),
+      stream,
+      Buffer.from("\nendstream\nendobj\n")
+    ]),
+    Buffer.from("%%EOF\n")
+  ])
+
+describe("the PDF budget, FlateDecode streams", () => {
+  it("adds up every zlib stream of the PDF against the budget", () => {
+    const stream = zlib.deflateSync(Buffer.alloc(600))
+    expect(PdfBudget.exceeds(pdfWith([stream]), 1000)).toBe(false)
+    expect(PdfBudget.exceeds(pdfWith([stream, stream]), 1000)).toBe(true)
+    // A stream that is not zlib (an image's DCT data, say) is not counted.
+    expect(PdfBudget.exceeds(pdfWith([stream, Buffer.alloc(5000, 0xff)]), 1000)).toBe(false)
+  })
+
+  it("refuses a stream of zeros that inflates past the default budget", () => {
+    const bomb = zlib.deflateSync(Buffer.alloc(PdfBudget.maxDecodedBytes + MiB))
+    expect(PdfBudget.exceeds(pdfWith([bomb]))).toBe(true)
+    expect(PdfBudget.exceeds(pdfWith([zlib.deflateSync(Buffer.alloc(MiB))]))).toBe(false)
+  })
+})

@@ -1,0 +1,197 @@
+/**
+ * PDFs for tests of the PDF budget: a one-page PDF whose content stream is given (its dictionary entries and its
+ * data), with a cross-reference table PDF.js accepts, and the encoders of PDF's filters (LZW, run-length, hex,
+ * base-85) to make that data. The encoders are the plain textbook ones; bombs are built from them.
+ */
+import * as zlib from "node:zlib"
+
+/** A stream object: its dictionary's entries (without `/Length`) and its data. */
+export interface StreamObject {
+  readonly dict: string
+  readonly data: Uint8Array
+}
+
+/**
+ * A one-page PDF showing `content` (its dictionary entries and data) with Helvetica as `/F1`; `extra` objects
+ * (numbered from 6, in order) may be referenced from the dictionary, and may be streams.
+ */
+export const pdf = (content: StreamObject, extra: ReadonlyArray<string | StreamObject> = []): Uint8Array => {
+  const parts: Array<Buffer> = []
+  const offsets: Array<number> = []
+  let length = 0
+  const add = (part: string | Uint8Array) => {
+    const buffer = typeof part === "string" ? Buffer.from(part, "latin1") : Buffer.from(part)
+    parts.push(buffer)
+    length += buffer.length
+  }
+  const object = (n: number, body: string | StreamObject) => {
+    offsets[n] = length
+    if (typeof body === "string") return add(`${n} 0 obj\n${body}\nendobj\n`)
+    add(`${n} 0 obj\n<< ${body.dict} /Length ${body.data.length} >>\nstream\n`)
+    add(body.data)
+    add("\nendstream\nendobj\n")
+  }
+  add("%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
+  object(1, "<< /Type /Catalog /Pages 2 0 R >>")
+  object(2, "<< /Type /Pages /Kids [3 0 R] /Count 1 >>")
+  object(
+    3,
+    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>"
+  )
+  object(4, content)
+  object(5, "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>")
+  extra.forEach((body, i) => object(6 + i, body))
+  const size = 6 + extra.length
+  const xref = length
+  add(`xref\n0 ${size}\n0000000000 65535 f \n`)
+  for (let n = 1; n < size; n++) add(`${String(offsets[n]).padStart(10, "0")} 00000 n \n`)
+  add(`trailer\n<< /Size ${size} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`)
+  return Buffer.concat(parts)
+}
+
+/** A content stream that shows `text` (ASCII, no parentheses or backslashes) at the top of the page. */
+export const showText = (text: string): Uint8Array => Buffer.from(`BT /F1 12 Tf 72 712 Td (${text}) Tj ET\n`, "latin1")
+
+/** FlateDecode's encoder: zlib. */
+export const flate = (data: Uint8Array): Uint8Array => zlib.deflateSync(data, { level: 9 })
+
+/** `bytes` zeros through zlib, streamed a MiB at a time (the zeros are never held at once): about 1 KB a MiB. */
+export const flateZeros = async (bytes: number): Promise<Uint8Array> => {
+  const deflate = zlib.createDeflate({ level: 9 })
+  const chunks: Array<Buffer> = []
+  deflate.on("data", (chunk: Buffer) => chunks.push(chunk))
+  const zeros = Buffer.alloc(Math.min(bytes, 1024 * 1024))
+  for (let left = bytes; left > 0; left -= zeros.length) {
+    if (!deflate.write(zeros.subarray(0, Math.min(left, zeros.length)))) {
+      await new Promise((resolve) => deflate.once("drain", resolve))
+    }
+  }
+  await new Promise((resolve) => deflate.end(resolve))
+  return Buffer.concat(chunks)
+}
+
+/** Writes codes of varying width, most significant bit first, as LZWDecode reads them. */
+class CodeWriter {
+  private readonly out: Array<number> = []
+  private acc = 0
+  private bits = 0
+  write(code: number, width: number): void {
+    this.acc = (this.acc << width) | code
+    this.bits += width
+    while (this.bits >= 8) {
+      this.out.push((this.acc >>> (this.bits - 8)) & 0xff)
+      this.bits -= 8
+      this.acc &= (1 << this.bits) - 1
+    }
+  }
+  bytes(): Uint8Array {
+    if (this.bits > 0) this.out.push((this.acc << (8 - this.bits)) & 0xff)
+    return Uint8Array.from(this.out)
+  }
+}
+
+/** The width of the next code after `nextCode` entries, as LZWDecode (`/EarlyChange 1`) widens it. */
+const widthFor = (nextCode: number): number =>
+  nextCode + 1 >= 2048 ? 12 : nextCode + 1 >= 1024 ? 11 : nextCode + 1 >= 512 ? 10 : 9
+
+/** LZWDecode's encoder (`/EarlyChange 1`): the textbook one, clearing the table when it is full. */
+export const lzw = (data: Uint8Array): Uint8Array => {
+  const writer = new CodeWriter()
+  let table = new Map<string, number>()
+  let nextCode = 258
+  writer.write(256, 9)
+  let prefix = ""
+  for (const byte of data) {
+    const extended = prefix + String.fromCharCode(byte)
+    if (prefix === "" || table.has(extended)) {
+      prefix = extended
+      continue
+    }
+    writer.write(prefix.length === 1 ? prefix.charCodeAt(0) : table.get(prefix)!, widthFor(nextCode - 1))
+    table.set(extended, nextCode++)
+    if (nextCode + 1 >= 4096) {
+      writer.write(256, 12)
+      table = new Map()
+      nextCode = 258
+    }
+    prefix = String.fromCharCode(byte)
+  }
+  if (prefix !== "")
+    writer.write(prefix.length === 1 ? prefix.charCodeAt(0) : table.get(prefix)!, widthFor(nextCode - 1))
+  writer.write(257, widthFor(nextCode))
+  return writer.bytes()
+}
+
+/**
+ * An LZWDecode bomb: codes for runs of 1, 2, 3, … zeros fill the table, then the longest run (3,839 zeros) is
+ * sent again and again until `bytes` are reached, 12 bits for each.
+ */
+export const lzwZeros = (bytes: number): Uint8Array => {
+  const writer = new CodeWriter()
+  let nextCode = 258
+  let decoded = 0
+  let first = true
+  const send = (code: number, length: number) => {
+    writer.write(code, widthFor(nextCode - (first ? 1 : 0)))
+    decoded += length
+    if (!first) nextCode++
+    first = false
+  }
+  send(0, 1)
+  for (let code = 258; code < 4096 && decoded < bytes; code++) send(code, code - 256)
+  while (decoded < bytes) send(4095, 3839)
+  return writer.bytes()
+}
+
+/** RunLengthDecode's encoder: runs of 2 to 128 equal bytes, literal stretches of up to 128 between. */
+export const runLength = (data: Uint8Array): Uint8Array => {
+  const out: Array<number> = []
+  let at = 0
+  while (at < data.length) {
+    let run = 1
+    while (at + run < data.length && data[at + run] === data[at] && run < 128) run++
+    if (run >= 2) {
+      out.push(257 - run, data[at])
+      at += run
+      continue
+    }
+    let end = at + 1
+    while (end < data.length && end - at < 128 && !(end + 1 < data.length && data[end] === data[end + 1])) end++
+    out.push(end - at - 1, ...data.subarray(at, end))
+    at = end
+  }
+  out.push(128)
+  return Uint8Array.from(out)
+}
+
+/** ASCIIHexDecode's encoder, with a line break every 64 digits. */
+export const asciiHex = (data: Uint8Array): Uint8Array =>
+  Buffer.from(
+    `${(
+      Buffer.from(data)
+        .toString("hex")
+        .match(/.{1,64}/g) ?? []
+    ).join("\n")}>`,
+    "latin1"
+  )
+
+/** ASCII85Decode's encoder: `z` for four zeros, the last group short. */
+export const ascii85 = (data: Uint8Array): Uint8Array => {
+  let out = ""
+  for (let at = 0; at < data.length; at += 4) {
+    const group = data.subarray(at, at + 4)
+    let t = 0
+    for (let i = 0; i < 4; i++) t = t * 256 + (group[i] ?? 0)
+    if (group.length === 4 && t === 0) {
+      out += "z"
+      continue
+    }
+    const digits: Array<string> = []
+    for (let i = 0; i < 5; i++) {
+      digits.unshift(String.fromCharCode((t % 85) + 0x21))
+      t = Math.floor(t / 85)
+    }
+    out += digits.slice(0, group.length + 1).join("")
+  }
+  return Buffer.from(`${out}~>`, "latin1")
+}
