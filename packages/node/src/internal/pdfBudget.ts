@@ -21,20 +21,25 @@ import * as PdfSyntax from "./pdfSyntax.js"
 /** The most a PDF's streams may decode to, in total: 128 MiB. */
 export const maxDecodedBytes = 128 * 1024 * 1024
 
+/** More definitions of one object than this, and it is not followed. */
+const maxDefinitions = 16
+
 /** Why a PDF is refused, in words for an error message; `undefined` when it is within the budget. */
 export const refusal = (body: Uint8Array, budget: number = maxDecodedBytes): string | undefined => {
-  const streams = PdfSyntax.streams(body)
-  if (streams.length === 0) return undefined
   const text = Buffer.from(body.buffer, body.byteOffset, body.byteLength)
   if (text.includes("/Encrypt")) return "it is encrypted, so what its streams decode to cannot be counted"
-  const objects = PdfSyntax.objects(body)
+  let objects: ReadonlyMap<number, ReadonlyArray<PdfSyntax.Region>> | undefined
   const resolved = new Map<number, PdfSyntax.Value | undefined>()
   // A reference's value when the body holds its object in the clear, once per object number; `undefined` when it
-  // does not, or holds it more than once with different values.
+  // does not, or holds it more than a few times (incremental updates redefine an object once or twice), or with
+  // different values.
   const resolve = (value: PdfSyntax.Value | undefined): PdfSyntax.Value | undefined => {
     if (value?._tag !== "Ref") return value
     if (resolved.has(value.num)) return resolved.get(value.num)
-    const values = (objects.get(value.num) ?? []).map((region) => PdfSyntax.parseAt(body, region.start, region.end))
+    objects ??= PdfSyntax.objects(body)
+    const regions = objects.get(value.num) ?? []
+    const values =
+      regions.length > maxDefinitions ? [] : regions.map((region) => PdfSyntax.parseAt(body, region.start, region.end))
     const first = values[0]
     const same = first !== undefined && values.every((other) => other !== undefined && PdfSyntax.equal(other, first))
     resolved.set(value.num, same ? first : undefined)
@@ -42,7 +47,7 @@ export const refusal = (body: Uint8Array, budget: number = maxDecodedBytes): str
   }
   let total = 0
   let previousEnd = 0
-  for (const stream of streams) {
+  for (const stream of PdfSyntax.streams(body)) {
     if (typeof stream.dict === "string") return stream.dict
     const dict = stream.dict
     // PDF.js reads `/Length` bytes when `endstream` follows them, else up to the first `endstream`. Whitespace

@@ -154,6 +154,13 @@ class Reader {
   name(): string {
     const { bytes, end } = this
     this.pos++
+    let plain = this.pos
+    while (plain < end && isRegular(bytes[plain]) && bytes[plain] !== 0x23) plain++
+    if (plain >= end || !isRegular(bytes[plain])) {
+      const name = Buffer.from(bytes.buffer, bytes.byteOffset + this.pos, plain - this.pos).toString("latin1")
+      this.pos = plain
+      return name
+    }
     let name = ""
     while (this.pos < end && isRegular(bytes[this.pos])) {
       const byte = bytes[this.pos]
@@ -235,20 +242,27 @@ export const equal = (a: Value, b: Value): boolean => {
 export const objects = (bytes: Uint8Array): ReadonlyMap<number, ReadonlyArray<Region>> => {
   const headers: Array<{ readonly num: number; readonly at: number }> = []
   const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  // An unsigned integer of at most 9 digits ending at `pos` (whitespace skipped back first): its value and where it
+  // starts, or -1. Walked back without leaving this `obj`'s own run.
+  let pos = 0
+  const integer = (): number => {
+    while (pos >= 0 && isWhite(bytes[pos])) pos--
+    let value = 0
+    let scale = 1
+    const last = pos
+    while (pos >= 0 && bytes[pos] >= 0x30 && bytes[pos] <= 0x39 && last - pos < 9) {
+      value += (bytes[pos] - 0x30) * scale
+      scale *= 10
+      pos--
+    }
+    return pos === last || isRegular(bytes[pos]) ? -1 : value
+  }
   for (let at = text.indexOf("obj"); at !== -1; at = text.indexOf("obj", at + 3)) {
     if (isRegular(bytes[at - 1]) || isRegular(bytes[at + 3])) continue
-    // Two unsigned integers before it, whitespace between: walked back without leaving this `obj`'s own run.
-    let pos = at - 1
-    const integer = (): number | undefined => {
-      while (pos >= 0 && isWhite(bytes[pos])) pos--
-      const last = pos
-      while (pos >= 0 && bytes[pos] >= 0x30 && bytes[pos] <= 0x39 && last - pos < 10) pos--
-      if (pos === last || isRegular(bytes[pos])) return undefined
-      return Number(text.toString("latin1", pos + 1, last + 1))
-    }
-    if (integer() === undefined) continue
+    pos = at - 1
+    if (integer() === -1) continue
     const num = integer()
-    if (num !== undefined) headers.push({ num, at })
+    if (num !== -1) headers.push({ num, at })
   }
   const found = new Map<number, Array<Region>>()
   for (const [i, { at, num }] of headers.entries()) {
@@ -333,11 +347,11 @@ export const endsAt = (bytes: Uint8Array, at: number): boolean => {
 }
 
 /**
- * Every stream of the body: each `stream` keyword that follows a dictionary, in order. Linear in the body: each
- * keyword looks back no further than the one before it, and the search for `endstream` only moves forward.
+ * Every stream of the body: each `stream` keyword that follows a dictionary, in order, found as they are asked
+ * for. Linear in the body: each keyword looks back no further than the one before it, and the search for
+ * `endstream` only moves forward.
  */
-export const streams = (bytes: Uint8Array): ReadonlyArray<Stream> => {
-  const found: Array<Stream> = []
+export function* streams(bytes: Uint8Array): Generator<Stream, void, undefined> {
   const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
   let floor = 0
   let nextEnd = -2
@@ -352,7 +366,6 @@ export const streams = (bytes: Uint8Array): ReadonlyArray<Stream> => {
     if (bytes[start] === 0x0d && bytes[start + 1] === 0x0a) start++
     start = Math.min(bytes.length, start + 1)
     if (nextEnd !== -1 && nextEnd < start) nextEnd = text.indexOf("endstream", start)
-    found.push({ dict, start, end: nextEnd === -1 ? bytes.length : nextEnd })
+    yield { dict, start, end: nextEnd === -1 ? bytes.length : nextEnd }
   }
-  return found
 }
