@@ -200,16 +200,16 @@ describe("the PDF budget", () => {
     expect(PdfBudget.refusal(body())).toBe(reason)
   })
 
-  it("refuses an encrypted PDF, whose streams cannot be counted, and streams that overlap", () => {
+  it("refuses streams that overlap, and an encryption it cannot read", () => {
     const plain = Buffer.from(
       PdfBuilder.pdf({ dict: "/Filter /FlateDecode", data: PdfBuilder.flate(PdfBuilder.showText("x")) })
     )
     expect(PdfBudget.refusal(plain)).toBeUndefined()
-    const encrypted = Buffer.from(
+    const unreadable = Buffer.from(
       plain.toString("latin1").replace("/Root 1 0 R", "/Root 1 0 R /Encrypt 9 0 R"),
       "latin1"
     )
-    expect(PdfBudget.refusal(encrypted)).toBe("it is encrypted, so what its streams decode to cannot be counted")
+    expect(PdfBudget.refusal(unreadable)).toBe("it is encrypted, and its encryption dictionary could not be read")
     // A stream's data holding another stream, which a crafted cross-reference table can point PDF.js at.
     const inner = PdfBuilder.pdf({ dict: "/Filter /FlateDecode", data: PdfBuilder.flate(PdfBuilder.showText("y")) })
     const outer = PdfBuilder.pdf({
@@ -218,6 +218,39 @@ describe("the PDF budget", () => {
     })
     expect(PdfBudget.refusal(outer)).toBe("its streams overlap")
   })
+
+  const methods = ["rc4", "aes128", "aes256"] as const
+
+  it.each(methods)("decrypts a PDF encrypted with %s and no user password, as PDF.js opens it", async (method) => {
+    const readable = PdfBuilder.pdf(
+      { dict: "/Filter /FlateDecode", data: PdfBuilder.flate(PdfBuilder.showText("Hello encrypted")) },
+      [],
+      { method }
+    )
+    expect(PdfBudget.refusal(readable)).toBeUndefined()
+    expect(await Pdf.fromBytes(readable)).toMatchObject({ markdown: "## Page 1\n\nHello encrypted" })
+    const bomb = PdfBuilder.pdf(
+      { dict: "/Filter [/FlateDecode /FlateDecode]", data: PdfBuilder.flate(deflatedZeros) },
+      [],
+      { method }
+    )
+    expect(PdfBudget.refusal(bomb)).toBe(over)
+    // Counted on the data in the clear: under a budget that fits it, the same PDF is read.
+    expect(PdfBudget.refusal(readable, 40)).toBe("it decodes to more than 40 bytes")
+  })
+
+  it.each(["rc4", "aes128"] as const)(
+    "lets a PDF encrypted with %s and a user password through: PDF.js opens nothing without it",
+    async (method) => {
+      const bomb = PdfBuilder.pdf(
+        { dict: "/Filter [/FlateDecode /FlateDecode]", data: PdfBuilder.flate(deflatedZeros) },
+        [],
+        { method, userPassword: "secret" }
+      )
+      expect(PdfBudget.refusal(bomb)).toBeUndefined()
+      expect(await Pdf.fromBytes(bomb)).toMatchObject({ _tag: "PdfError", reason: "encrypted" })
+    }
+  )
 
   it("counts an image filter's input but never decodes the image", () => {
     const jpeg = PdfBuilder.flate(zeros(10 * MiB))

@@ -7,14 +7,17 @@
  * output another filter reads is decoded, and its output counts too, since PDF.js keeps it as well). A PDF whose
  * streams decode to more than the budget in total is refused, and so is one that hides what they decode to: a
  * stream dictionary that cannot be read, a filter named through an object the body does not hold in the clear, an
- * image filter followed by another, encryption (the data is only known once decrypted), streams that overlap (only
- * a crafted file has them, and counting each would cost more than linear time). Image filters (DCT, JPX, JBIG2,
- * CCITT) end the count: text extraction never decodes an image, only the bytes that feed it.
+ * image filter followed by another, an encryption PDF.js would open but this cannot read, streams that overlap
+ * (only a crafted file has them, and counting each would cost more than linear time). An encrypted PDF that PDF.js
+ * opens without a password is decrypted first (`pdfCrypt`); one that needs a password is let through, since PDF.js
+ * reads nothing from it. Image filters (DCT, JPX, JBIG2, CCITT) end the count: text extraction never decodes an
+ * image, only the bytes that feed it.
  *
  * Counting used to inflate each stream with node:zlib and drop the output: 80 ms of CPU per 128 MiB counted, on
  * the libuv thread pool, at the process's priority whichever worker asked. The count now runs on the extraction
  * worker's own thread, at its lane's priority, in milliseconds; every step is linear in the body.
  */
+import * as PdfCrypt from "./pdfCrypt.js"
 import * as PdfFilters from "./pdfFilters.js"
 import * as PdfSyntax from "./pdfSyntax.js"
 
@@ -26,8 +29,6 @@ const maxDefinitions = 16
 
 /** Why a PDF is refused, in words for an error message; `undefined` when it is within the budget. */
 export const refusal = (body: Uint8Array, budget: number = maxDecodedBytes): string | undefined => {
-  const text = Buffer.from(body.buffer, body.byteOffset, body.byteLength)
-  if (text.includes("/Encrypt")) return "it is encrypted, so what its streams decode to cannot be counted"
   let objects: ReadonlyMap<number, ReadonlyArray<PdfSyntax.Region>> | undefined
   const resolved = new Map<number, PdfSyntax.Value | undefined>()
   // A reference's value when the body holds its object in the clear, once per object number; `undefined` when it
@@ -45,6 +46,10 @@ export const refusal = (body: Uint8Array, budget: number = maxDecodedBytes): str
     resolved.set(value.num, same ? first : undefined)
     return same ? first : undefined
   }
+  const encryption = encryptionOf(body, resolve)
+  // PDF.js cannot open it without a password, and then decodes nothing: it says so itself.
+  if (encryption === "locked") return undefined
+  if (typeof encryption === "string") return encryption
   let total = 0
   let previousEnd = 0
   for (const stream of PdfSyntax.streams(body)) {
@@ -67,12 +72,65 @@ export const refusal = (body: Uint8Array, budget: number = maxDecodedBytes): str
     previousEnd = end
     const chain = filters(dict, resolve)
     if (typeof chain === "string") return chain
-    const size = decodedSize(body.subarray(stream.start, end), chain, budget - total, resolve)
+    let data = body.subarray(stream.start, end)
+    // PDF.js reads a cross-reference stream before it knows of the encryption, and the metadata stream without
+    // decrypting it when the dictionary says it is not encrypted.
+    const type = dict.get("Type")
+    const clear =
+      type?._tag === "Name" && (type.name === "XRef" || (type.name === "Metadata" && !encryption?.encryptMetadata))
+    if (encryption !== undefined && !clear) {
+      if (stream.object === undefined) return "a stream of an encrypted PDF is not an object of it"
+      data = encryption.decrypt(data, stream.object.num, stream.object.gen)
+    }
+    const size = decodedSize(data, chain, budget - total, resolve)
     if (typeof size === "string") return size
     total += size
     if (total > budget) return `it decodes to more than ${budget} bytes`
   }
   return undefined
+}
+
+/**
+ * The encryption PDF.js applies to the body's streams: `undefined` for none, "locked" when it cannot open the body
+ * without a password, a reason when it cannot be known. PDF.js takes it from the trailer (a `trailer` dictionary
+ * or a cross-reference stream's): when the body holds several, they must agree.
+ */
+const encryptionOf = (
+  body: Uint8Array,
+  resolve: (value: PdfSyntax.Value | undefined) => PdfSyntax.Value | undefined
+): PdfCrypt.Opened | "locked" | string | undefined => {
+  const text = Buffer.from(body.buffer, body.byteOffset, body.byteLength)
+  if (!text.includes("/Encrypt")) return undefined
+  const trailers: Array<ReadonlyMap<string, PdfSyntax.Value>> = []
+  // Each `trailer` dictionary is read no further than the next `trailer` keyword, so the reads stay linear.
+  for (let at = text.indexOf("trailer"); at !== -1;) {
+    const next = text.indexOf("trailer", at + 7)
+    const value = PdfSyntax.parseAt(body, at + 7, next === -1 ? body.length : next)
+    if (value?._tag === "Dict") trailers.push(value.entries)
+    at = next
+  }
+  for (const stream of PdfSyntax.streams(body)) {
+    const type = typeof stream.dict === "string" ? undefined : stream.dict.get("Type")
+    if (typeof stream.dict !== "string" && type?._tag === "Name" && type.name === "XRef") trailers.push(stream.dict)
+  }
+  const named = trailers.filter((trailer) => trailer.has("Encrypt"))
+  const last = named[named.length - 1]
+  if (last === undefined) return "it is encrypted, and its trailer could not be read"
+  const same = (key: string) => (trailer: ReadonlyMap<string, PdfSyntax.Value>) => {
+    const [a, b] = [trailer.get(key), last.get(key)]
+    return a === undefined ? b === undefined : b !== undefined && PdfSyntax.equal(a, b)
+  }
+  if (!named.every((trailer) => same("Encrypt")(trailer) && same("ID")(trailer))) {
+    return "its trailers name different encryptions"
+  }
+  const raw = last.get("Encrypt")
+  const dict = resolve(raw)
+  if (dict === undefined) return "it is encrypted, and its encryption dictionary could not be read"
+  if (dict._tag !== "Dict") return undefined
+  const ids = resolve(last.get("ID"))
+  const first = ids?._tag === "Array" ? resolve(ids.items[0]) : undefined
+  const opened = PdfCrypt.open(dict.entries, first?._tag === "String" ? first.bytes : new Uint8Array(0), resolve)
+  return opened === "unsupported" ? "it is encrypted in a way PDF.js does not open" : opened
 }
 
 /** Whether a PDF is refused (see `refusal`). */

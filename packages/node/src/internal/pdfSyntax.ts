@@ -15,12 +15,17 @@ export type Value =
   | { readonly _tag: "Ref"; readonly num: number; readonly gen: number }
   | { readonly _tag: "Array"; readonly items: ReadonlyArray<Value> }
   | { readonly _tag: "Dict"; readonly entries: ReadonlyMap<string, Value> }
-  /** Strings, booleans, null and any other keyword. */
+  /** A literal or hex string, as the bytes it stands for. */
+  | { readonly _tag: "String"; readonly bytes: Uint8Array }
+  | { readonly _tag: "Bool"; readonly value: boolean }
+  /** `null` and any other keyword. */
   | { readonly _tag: "Other" }
 
 /** A stream: its dictionary (or why it could not be read), and where its data may lie. */
 export interface Stream {
   readonly dict: ReadonlyMap<string, Value> | string
+  /** The number and generation of the object it is (`num gen obj` before its dictionary), when it has them. */
+  readonly object?: { readonly num: number; readonly gen: number } | undefined
   /** Where the data starts: after the end of line that follows the `stream` keyword. */
   readonly start: number
   /** Where `endstream` first follows `start` (the body's end when it never does). */
@@ -119,19 +124,15 @@ class Reader {
       }
     }
     if (byte === 0x28) {
-      this.literalString()
-      return { _tag: "Other" }
+      return { _tag: "String", bytes: this.literalString() }
     }
     if (byte === 0x3c) {
-      // A hex string: everything up to the next `>`.
-      while (this.pos < end && bytes[this.pos] !== 0x3e) this.pos++
-      if (this.pos >= end) throw unreadable
-      this.pos++
-      return { _tag: "Other" }
+      return { _tag: "String", bytes: this.hexString() }
     }
     if (!isRegular(byte)) throw unreadable
     const text = this.token()
     const number = Number(text)
+    if (text === "true" || text === "false") return { _tag: "Bool", value: text === "true" }
     if (text === "" || Number.isNaN(number)) return { _tag: "Other" }
     // `num gen R` is a reference: look two tokens ahead, and come back when it is not one.
     if (Number.isInteger(number) && number >= 0) {
@@ -177,18 +178,74 @@ class Reader {
     return name
   }
 
-  /** A literal string at `pos`: balanced parentheses, a backslash escaping the next byte. */
-  literalString(): void {
+  /**
+   * A literal string at `pos`, as PDF.js reads it: balanced parentheses, the escapes `\n \r \t \b \f \( \) \\`,
+   * up to three octal digits, a backslash before an end of line dropping both, any other escaped byte kept.
+   */
+  literalString(): Uint8Array {
     const { bytes, end } = this
-    let depth = 0
+    const out: Array<number> = []
+    let depth = 1
+    this.pos++
     while (this.pos < end) {
       const byte = bytes[this.pos++]
-      if (byte === 0x5c) this.pos++
-      else if (byte === 0x28) depth++
-      else if (byte === 0x29 && --depth === 0) return
+      if (byte === 0x29 && --depth === 0) return Uint8Array.from(out)
+      if (byte === 0x28) depth++
+      if (byte !== 0x5c) {
+        out.push(byte)
+        continue
+      }
+      if (this.pos >= end) break
+      const next = bytes[this.pos++]
+      const escaped = escapes[next]
+      if (escaped !== undefined) out.push(escaped)
+      else if (next >= 0x30 && next <= 0x37) {
+        let value = next - 0x30
+        for (let digits = 1; digits < 3 && bytes[this.pos] >= 0x30 && bytes[this.pos] <= 0x37; digits++) {
+          value = value * 8 + bytes[this.pos++] - 0x30
+        }
+        out.push(value & 0xff)
+      } else if (next === 0x0d) {
+        if (bytes[this.pos] === 0x0a) this.pos++
+      } else if (next !== 0x0a) out.push(next)
     }
     throw unreadable
   }
+
+  /** A hex string at `pos`: pairs of hex digits up to `>`, anything else skipped, a lone last digit followed by 0. */
+  hexString(): Uint8Array {
+    const { bytes, end } = this
+    const out: Array<number> = []
+    let first = -1
+    this.pos++
+    while (this.pos < end) {
+      const byte = bytes[this.pos++]
+      if (byte === 0x3e) {
+        if (first !== -1) out.push(first << 4)
+        return Uint8Array.from(out)
+      }
+      const digit = hexDigit(byte)
+      if (digit === -1) continue
+      if (first === -1) first = digit
+      else {
+        out.push((first << 4) | digit)
+        first = -1
+      }
+    }
+    throw unreadable
+  }
+}
+
+/** What a backslash makes of the byte after it in a literal string, for the named escapes. */
+const escapes: Record<number, number> = {
+  0x6e: 0x0a,
+  0x72: 0x0d,
+  0x74: 0x09,
+  0x62: 0x08,
+  0x66: 0x0c,
+  0x5c: 0x5c,
+  0x28: 0x28,
+  0x29: 0x29
 }
 
 /** The value at `pos`, or `undefined` when the bytes there are not one (or run past `end`). */
@@ -201,13 +258,41 @@ export const parseAt = (bytes: Uint8Array, pos: number, end: number = bytes.leng
   }
 }
 
+/**
+ * The `num gen` of the `num gen obj` that ends at `end` (whitespace between), walked back without leaving its own
+ * run: at most 9 digits a number.
+ */
+const header = (bytes: Uint8Array, end: number): { readonly num: number; readonly gen: number } | undefined => {
+  let pos = end - 1
+  while (pos >= 0 && isWhite(bytes[pos])) pos--
+  if (bytes[pos] !== 0x6a || bytes[pos - 1] !== 0x62 || bytes[pos - 2] !== 0x6f || isRegular(bytes[pos - 3])) {
+    return undefined
+  }
+  pos -= 3
+  const integer = (): number => {
+    while (pos >= 0 && isWhite(bytes[pos])) pos--
+    let value = 0
+    let scale = 1
+    const last = pos
+    while (pos >= 0 && bytes[pos] >= 0x30 && bytes[pos] <= 0x39 && last - pos < 9) {
+      value += (bytes[pos] - 0x30) * scale
+      scale *= 10
+      pos--
+    }
+    return pos === last || isRegular(bytes[pos]) ? -1 : value
+  }
+  const gen = integer()
+  const num = gen === -1 ? -1 : integer()
+  return num === -1 ? undefined : { num, gen }
+}
+
 /** Where an object's value lies: from after its `obj` keyword to the next object's (or the body's end). */
 export interface Region {
   readonly start: number
   readonly end: number
 }
 
-/** Whether two values are the same (strings and keywords all count as the same `Other`). */
+/** Whether two values are the same (keywords all count as the same `Other`). */
 export const equal = (a: Value, b: Value): boolean => {
   switch (a._tag) {
     case "Name":
@@ -229,6 +314,10 @@ export const equal = (a: Value, b: Value): boolean => {
           return other !== undefined && equal(value, other)
         })
       )
+    case "String":
+      return b._tag === "String" && Buffer.from(a.bytes).equals(b.bytes)
+    case "Bool":
+      return b._tag === "Bool" && a.value === b.value
     case "Other":
       return b._tag === "Other"
   }
@@ -242,27 +331,10 @@ export const equal = (a: Value, b: Value): boolean => {
 export const objects = (bytes: Uint8Array): ReadonlyMap<number, ReadonlyArray<Region>> => {
   const headers: Array<{ readonly num: number; readonly at: number }> = []
   const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-  // An unsigned integer of at most 9 digits ending at `pos` (whitespace skipped back first): its value and where it
-  // starts, or -1. Walked back without leaving this `obj`'s own run.
-  let pos = 0
-  const integer = (): number => {
-    while (pos >= 0 && isWhite(bytes[pos])) pos--
-    let value = 0
-    let scale = 1
-    const last = pos
-    while (pos >= 0 && bytes[pos] >= 0x30 && bytes[pos] <= 0x39 && last - pos < 9) {
-      value += (bytes[pos] - 0x30) * scale
-      scale *= 10
-      pos--
-    }
-    return pos === last || isRegular(bytes[pos]) ? -1 : value
-  }
   for (let at = text.indexOf("obj"); at !== -1; at = text.indexOf("obj", at + 3)) {
     if (isRegular(bytes[at - 1]) || isRegular(bytes[at + 3])) continue
-    pos = at - 1
-    if (integer() === -1) continue
-    const num = integer()
-    if (num !== -1) headers.push({ num, at })
+    const object = header(bytes, at + 3)
+    if (object !== undefined) headers.push({ num: object.num, at })
   }
   const found = new Map<number, Array<Region>>()
   for (const [i, { at, num }] of headers.entries()) {
@@ -283,7 +355,7 @@ const dictionaryBefore = (
   bytes: Uint8Array,
   keyword: number,
   floor: number
-): ReadonlyMap<string, Value> | string | undefined => {
+): { readonly entries: ReadonlyMap<string, Value>; readonly open: number } | string | undefined => {
   // The candidates for the dictionary's last byte: before the keyword, and before each comment that may sit
   // between (a `%` on the line may also be inside a string; both readings are tried, the plain one first).
   const ends: Array<number> = []
@@ -325,7 +397,7 @@ const dictionaryBefore = (
     const reader = new Reader(bytes, open, last + 1)
     try {
       const value = reader.value(0)
-      if (value._tag === "Dict" && reader.pos === last + 1) return value.entries
+      if (value._tag === "Dict" && reader.pos === last + 1) return { entries: value.entries, open }
     } catch (error) {
       if (error !== unreadable) throw error
     }
@@ -366,6 +438,8 @@ export function* streams(bytes: Uint8Array): Generator<Stream, void, undefined> 
     if (bytes[start] === 0x0d && bytes[start + 1] === 0x0a) start++
     start = Math.min(bytes.length, start + 1)
     if (nextEnd !== -1 && nextEnd < start) nextEnd = text.indexOf("endstream", start)
-    yield { dict, start, end: nextEnd === -1 ? bytes.length : nextEnd }
+    const end = nextEnd === -1 ? bytes.length : nextEnd
+    if (typeof dict === "string") yield { dict, start, end }
+    else yield { dict: dict.entries, object: header(bytes, dict.open), start, end }
   }
 }

@@ -3,7 +3,9 @@
  * data), with a cross-reference table PDF.js accepts, and the encoders of PDF's filters (LZW, run-length, hex,
  * base-85) to make that data. The encoders are the plain textbook ones; bombs are built from them.
  */
+import { createCipheriv, randomBytes } from "node:crypto"
 import * as zlib from "node:zlib"
+import * as PdfCrypt from "../../src/internal/pdfCrypt.js"
 
 /** A stream object: its dictionary's entries (without `/Length`) and its data. */
 export interface StreamObject {
@@ -12,10 +14,26 @@ export interface StreamObject {
 }
 
 /**
- * A one-page PDF showing `content` (its dictionary entries and data) with Helvetica as `/F1`; `extra` objects
- * (numbered from 6, in order) may be referenced from the dictionary, and may be streams.
+ * How a test PDF is encrypted by the standard security handler: RC4 (revision 3), AES-128 (revision 4) or AES-256
+ * (revision 6), with this user password (empty: PDF.js opens it without one).
  */
-export const pdf = (content: StreamObject, extra: ReadonlyArray<string | StreamObject> = []): Uint8Array => {
+export interface Encryption {
+  readonly method: "rc4" | "aes128" | "aes256"
+  readonly userPassword?: string | undefined
+}
+
+/**
+ * A one-page PDF showing `content` (its dictionary entries and data) with Helvetica as `/F1`; `extra` objects
+ * (numbered from 6, in order) may be referenced from the dictionary, and may be streams. With `encryption`, every
+ * stream is encrypted and the trailer names the encryption dictionary and the file identifier.
+ */
+export const pdf = (
+  content: StreamObject,
+  extra: ReadonlyArray<string | StreamObject> = [],
+  encryption?: Encryption
+): Uint8Array => {
+  const fileId = randomBytes(16)
+  const security = encryption === undefined ? undefined : securityHandler(encryption, fileId)
   const parts: Array<Buffer> = []
   const offsets: Array<number> = []
   let length = 0
@@ -27,8 +45,9 @@ export const pdf = (content: StreamObject, extra: ReadonlyArray<string | StreamO
   const object = (n: number, body: string | StreamObject) => {
     offsets[n] = length
     if (typeof body === "string") return add(`${n} 0 obj\n${body}\nendobj\n`)
-    add(`${n} 0 obj\n<< ${body.dict} /Length ${body.data.length} >>\nstream\n`)
-    add(body.data)
+    const data = security === undefined ? body.data : security.encrypt(body.data, n)
+    add(`${n} 0 obj\n<< ${body.dict} /Length ${data.length} >>\nstream\n`)
+    add(data)
     add("\nendstream\nendobj\n")
   }
   add("%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
@@ -41,11 +60,16 @@ export const pdf = (content: StreamObject, extra: ReadonlyArray<string | StreamO
   object(4, content)
   object(5, "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>")
   extra.forEach((body, i) => object(6 + i, body))
-  const size = 6 + extra.length
+  if (security !== undefined) object(6 + extra.length, security.dict)
+  const size = 6 + extra.length + (security === undefined ? 0 : 1)
   const xref = length
   add(`xref\n0 ${size}\n0000000000 65535 f \n`)
   for (let n = 1; n < size; n++) add(`${String(offsets[n]).padStart(10, "0")} 00000 n \n`)
-  add(`trailer\n<< /Size ${size} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`)
+  const encrypt =
+    security === undefined
+      ? ""
+      : ` /Encrypt ${size - 1} 0 R /ID [<${fileId.toString("hex")}> <${fileId.toString("hex")}>]`
+  add(`trailer\n<< /Size ${size} /Root 1 0 R${encrypt} >>\nstartxref\n${xref}\n%%EOF\n`)
   return Buffer.concat(parts)
 }
 
@@ -194,4 +218,79 @@ export const ascii85 = (data: Uint8Array): Uint8Array => {
     out += digits.slice(0, group.length + 1).join("")
   }
   return Buffer.from(`${out}~>`, "latin1")
+}
+
+const hex = (bytes: Uint8Array) => `<${Buffer.from(bytes).toString("hex")}>`
+
+/** A password padded (or cut) to 32 bytes with the handler's padding. */
+const padded = (password: string) => Buffer.concat([Buffer.from(password, "latin1"), PdfCrypt.padding]).subarray(0, 32)
+
+const aesEncrypt = (algorithm: "aes-128-cbc" | "aes-256-cbc", key: Uint8Array, data: Uint8Array) => {
+  const iv = randomBytes(16)
+  const cipher = createCipheriv(algorithm, key, iv)
+  return Buffer.concat([iv, cipher.update(data), cipher.final()])
+}
+
+/**
+ * The encryption dictionary and the stream encryption of `encryption`, by the textbook algorithms of ISO 32000
+ * (the owner password is "owner"; revision 6's owner entries are random, as PDF.js reads only the user's).
+ */
+const securityHandler = (
+  encryption: Encryption,
+  fileId: Uint8Array
+): { readonly dict: string; readonly encrypt: (data: Uint8Array, num: number) => Uint8Array } => {
+  const user = encryption.userPassword ?? ""
+  if (encryption.method === "aes256") {
+    const fileKey = randomBytes(32)
+    const validationSalt = randomBytes(8)
+    const keySalt = randomBytes(8)
+    const hash = (salt: Uint8Array) => PdfCrypt.hash20(Buffer.concat([Buffer.from(user, "utf8"), salt]))
+    // The empty password hashes as the salt alone; another password is not supported by this builder.
+    if (user !== "") throw new Error("pdfBuilder: AES-256 with a user password is not built")
+    const u = Buffer.concat([hash(validationSalt), validationSalt, keySalt])
+    const wrap = createCipheriv("aes-256-cbc", hash(keySalt), new Uint8Array(16)).setAutoPadding(false)
+    const ue = Buffer.concat([wrap.update(fileKey), wrap.final()])
+    return {
+      dict:
+        "<< /Filter /Standard /V 5 /R 6 /Length 256 /P -1 /CF << /StdCF << /CFM /AESV3 /Length 32 >> >> " +
+        `/StmF /StdCF /StrF /StdCF /O ${hex(randomBytes(48))} /U ${hex(u)} /OE ${hex(randomBytes(32))} ` +
+        `/UE ${hex(ue)} /Perms ${hex(randomBytes(16))} >>`,
+      encrypt: (data) => aesEncrypt("aes-256-cbc", fileKey, data)
+    }
+  }
+  const revision = encryption.method === "rc4" ? 3 : 4
+  const p = -4
+  // Algorithm 3: the owner entry, RC4 of the padded user password under the owner password's key.
+  let ownerKey = PdfCrypt.md5(padded("owner"))
+  for (let i = 0; i < 50; i++) ownerKey = PdfCrypt.md5(ownerKey)
+  let o = PdfCrypt.rc4(ownerKey, padded(user))
+  for (let i = 1; i <= 19; i++)
+    o = PdfCrypt.rc4(
+      ownerKey.map((byte) => byte ^ i),
+      o
+    )
+  // Algorithm 2: the file key from the user password.
+  const flags = Uint8Array.of(p & 0xff, (p >> 8) & 0xff, (p >> 16) & 0xff, (p >>> 24) & 0xff)
+  let key = PdfCrypt.md5(Buffer.concat([padded(user), o, flags, fileId]))
+  for (let i = 0; i < 50; i++) key = PdfCrypt.md5(key)
+  // Algorithm 5: the user entry.
+  let u = PdfCrypt.rc4(key, PdfCrypt.md5(Buffer.concat([PdfCrypt.padding, fileId])))
+  for (let i = 1; i <= 19; i++)
+    u = PdfCrypt.rc4(
+      key.map((byte) => byte ^ i),
+      u
+    )
+  const entries = `/O ${hex(o)} /U ${hex(Buffer.concat([u, new Uint8Array(16)]))} /P ${p}`
+  if (revision === 3) {
+    return {
+      dict: `<< /Filter /Standard /V 2 /R 3 /Length 128 ${entries} >>`,
+      encrypt: (data, num) => PdfCrypt.rc4(PdfCrypt.objectKey(key, num, 0, false), data)
+    }
+  }
+  return {
+    dict:
+      "<< /Filter /Standard /V 4 /R 4 /Length 128 /CF << /StdCF << /CFM /AESV2 /Length 16 >> >> " +
+      `/StmF /StdCF /StrF /StdCF ${entries} >>`,
+    encrypt: (data, num) => aesEncrypt("aes-128-cbc", PdfCrypt.objectKey(key, num, 0, true), data)
+  }
 }
