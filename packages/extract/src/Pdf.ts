@@ -95,7 +95,7 @@ export const fromBytes = async (bytes: Uint8Array, options?: Options): Promise<P
     return new PdfError("parse_failed", `the PDF engine could not be loaded: ${message(error)}`)
   }
   // pdfjs may transfer (detach) the buffer it is given, so it gets a copy: the caller's bytes must stay usable. A
-  // plain Uint8Array, because pdfjs throws for a Node Buffer (whose slice() is a Buffer, and a view, not a copy).
+  // plain Uint8Array, because pdfjs refuses Node's subclass of it (whose slice() is a view, not a copy).
   const task = pdfjs.getDocument({
     data: new Uint8Array(bytes),
     isEvalSupported: false,
