@@ -7,6 +7,7 @@ import * as Layer from "effect/Layer"
 import { monitorEventLoopDelay } from "node:perf_hooks"
 import * as Fetch from "../src/Fetch.js"
 import * as LocalServer from "./support/localServer.js"
+import * as PdfBudget from "../src/internal/pdfBudget.js"
 import * as PdfBuilder from "./support/pdfBuilder.js"
 
 const live = (input: Settings.SettingsInput) =>
@@ -59,6 +60,37 @@ describe("hostile pages through the fetch provider", () => {
         )
         // Counted, not decoded: far below the gibibyte each holds.
         expect(process.memoryUsage().rss - before).toBeLessThan(512 * MiB)
+      }),
+    150_000
+  )
+
+  it.scopedLive(
+    "a PDF the count lets through cannot make PDF.js build a buffer over the budget: one stream joined 50 times",
+    () =>
+      Effect.gen(function* () {
+        const MiB = 1024 * 1024
+        // One content stream of 40 MiB (counted once: within the budget), listed 50 times in the page's contents,
+        // which PDF.js joins into one buffer: 2 GB unbounded.
+        const stream = yield* Effect.promise(() => PdfBuilder.flateZeros(40 * MiB))
+        const body = PdfBuilder.pdf(
+          { dict: "/Filter /FlateDecode", data: stream },
+          [],
+          undefined,
+          `[${"4 0 R ".repeat(50)}]`
+        )
+        expect(PdfBudget.refusal(body)).toBeUndefined()
+        const server = yield* LocalServer.start({
+          "/joined.pdf": { headers: { "content-type": "application/pdf" }, body }
+        })
+        const input = { urlPolicy: { allowHosts: ["127.0.0.1"] }, timeouts: { fetchUrls: 60_000 } }
+        const before = process.memoryUsage().rss
+        const error = yield* Effect.flip(
+          FetchUrls.fetchUrls({ urls: [server.url("/joined.pdf")] }).pipe(Effect.provide(live(input)))
+        )
+        // Compared as plain values: a failed deep match on an Effect error overflows the differ's stack.
+        expect([error._tag, "reason" in error ? error.reason : undefined]).toEqual(["RequestFailed", "too_large"])
+        expect(error.message).toMatch(/was not read: reading it needed a buffer of \d+ bytes/)
+        expect(process.memoryUsage().rss - before).toBeLessThan(1024 * MiB)
       }),
     150_000
   )

@@ -239,6 +239,20 @@ describe("the PDF budget", () => {
     expect(PdfBudget.refusal(readable, 40)).toBe("it decodes to more than 40 bytes")
   })
 
+  it("finds the encryption under an escaped name, decrypts a stream that claims to be metadata, never throws", () => {
+    const bomb = (method: "rc4" | "aes256", dict: string) =>
+      Buffer.from(PdfBuilder.pdf({ dict, data: PdfBuilder.flate(deflatedZeros) }, [], { method })).toString("latin1")
+    // `/Encr#79pt` is `/Encrypt` to PDF.js.
+    const escaped = bomb("rc4", "/Filter [/FlateDecode /FlateDecode]").replace("/Encrypt ", "/Encr#79pt ")
+    expect(PdfBudget.refusal(Buffer.from(escaped, "latin1"))).toBe(over)
+    // PDF.js decrypts a content stream whatever its /Type says (RC4 encrypts metadata too).
+    const metadata = bomb("rc4", "/Type /Metadata /Filter [/FlateDecode /FlateDecode]")
+    expect(PdfBudget.refusal(Buffer.from(metadata, "latin1"))).toBe(over)
+    // An AES-256 dictionary without /UE has no key to decrypt with: refused, not thrown.
+    const noKey = bomb("aes256", "/Filter /FlateDecode").replace(/\/UE <[0-9a-f]+>/, "")
+    expect(PdfBudget.refusal(Buffer.from(noKey, "latin1"))).toBe("its structure could not be checked")
+  })
+
   it.each(["rc4", "aes128"] as const)(
     "lets a PDF encrypted with %s and a user password through: PDF.js opens nothing without it",
     async (method) => {

@@ -45,9 +45,13 @@ export type Reply =
   /** A PDF refused by `PdfBudget`; `message` says why. */
   | { readonly _tag: "TooLarge"; readonly message: string }
 
+/** Whether a job's body is a PDF (by its type, its first bytes or its URL, as the extractor decides). */
+export const isPdf = (job: Pick<Job, "body" | "contentType" | "url">): boolean =>
+  ContentKind.classify(job.contentType, job.body, job.url) === "pdf"
+
 /**
  * Why a job's PDF is refused before PDF.js sees it (its streams decode beyond the budget, or hide what they decode
  * to; see `PdfBudget`); `undefined` for a PDF within the budget and for anything else.
  */
 export const pdfRefusal = (job: Pick<Job, "body" | "contentType" | "url">): string | undefined =>
-  ContentKind.classify(job.contentType, job.body, job.url) === "pdf" ? PdfBudget.refusal(job.body) : undefined
+  isPdf(job) ? PdfBudget.refusal(job.body) : undefined

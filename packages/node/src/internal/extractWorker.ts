@@ -6,7 +6,9 @@ import * as ExtractCore from "@websearch/extract/ExtractCore"
 import * as Either from "effect/Either"
 import { getPriority, setPriority } from "node:os"
 import { parentPort, workerData } from "node:worker_threads"
-import { type Job, niceness, pdfRefusal, type Reply, type WorkerData } from "./extractJob.js"
+import * as AllocationCap from "./allocationCap.js"
+import { isPdf, type Job, niceness, pdfRefusal, type Reply, type WorkerData } from "./extractJob.js"
+import * as PdfBudget from "./pdfBudget.js"
 
 const port = parentPort
 
@@ -32,10 +34,16 @@ const extracted = async (input: ExtractCore.Input, job: Job): Promise<Reply> => 
   // A PDF bomb is refused before PDF.js inflates it into memory no heap limit bounds.
   const refusal = pdfRefusal(input)
   if (refusal !== undefined) return { _tag: "TooLarge", message: refusal }
-  const result = await ExtractCore.extractAsync(
-    input,
-    job.maxChars === undefined ? undefined : { maxChars: job.maxChars }
-  )
+  const extract = () =>
+    ExtractCore.extractAsync(input, job.maxChars === undefined ? undefined : { maxChars: job.maxChars })
+  // The count above follows what it can; while PDF.js reads, no buffer of more than the budget is made either.
+  const capped = isPdf(input)
+    ? await AllocationCap.run(PdfBudget.maxDecodedBytes, extract)
+    : { result: await extract(), refused: 0 }
+  if (capped.refused > 0) {
+    return { _tag: "TooLarge", message: `reading it needed a buffer of ${capped.refused} bytes` }
+  }
+  const result = capped.result
   return Either.isRight(result)
     ? { _tag: "Done", document: result.right }
     : { _tag: "Invalid", reason: result.left.reason, message: result.left.message }

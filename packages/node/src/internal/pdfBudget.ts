@@ -13,6 +13,12 @@
  * reads nothing from it. Image filters (DCT, JPX, JBIG2, CCITT) end the count: text extraction never decodes an
  * image, only the bytes that feed it.
  *
+ * This count is the first filter, not the whole bound: PDF.js's reading of a crafted file has ways to allocate that
+ * no count ahead of it follows exactly (a stream drawn many times into a page's joined contents, streams inside
+ * object streams, a deflate stream its inflater reads further than the format allows, images sized by their
+ * dictionary). On an extraction worker, `allocationCap` also refuses any single buffer over the budget while
+ * PDF.js reads; on the calling thread (when workers cannot start) this count is all there is.
+ *
  * Counting used to inflate each stream with node:zlib and drop the output: 80 ms of CPU per 128 MiB counted, on
  * the libuv thread pool, at the process's priority whichever worker asked. The count now runs on the extraction
  * worker's own thread, at its lane's priority, in milliseconds; every step is linear in the body.
@@ -27,8 +33,19 @@ export const maxDecodedBytes = 128 * 1024 * 1024
 /** More definitions of one object than this, and it is not followed. */
 const maxDefinitions = 16
 
-/** Why a PDF is refused, in words for an error message; `undefined` when it is within the budget. */
+/**
+ * Why a PDF is refused, in words for an error message; `undefined` when it is within the budget. Never throws: a
+ * body that makes any step fail is refused.
+ */
 export const refusal = (body: Uint8Array, budget: number = maxDecodedBytes): string | undefined => {
+  try {
+    return count(body, budget)
+  } catch {
+    return "its structure could not be checked"
+  }
+}
+
+const count = (body: Uint8Array, budget: number): string | undefined => {
   let objects: ReadonlyMap<number, ReadonlyArray<PdfSyntax.Region>> | undefined
   const resolved = new Map<number, PdfSyntax.Value | undefined>()
   // A reference's value when the body holds its object in the clear, once per object number; `undefined` when it
@@ -72,17 +89,25 @@ export const refusal = (body: Uint8Array, budget: number = maxDecodedBytes): str
     previousEnd = end
     const chain = filters(dict, resolve)
     if (typeof chain === "string") return chain
-    let data = body.subarray(stream.start, end)
+    const data = body.subarray(stream.start, end)
     // PDF.js reads a cross-reference stream before it knows of the encryption, and the metadata stream without
     // decrypting it when the dictionary says it is not encrypted.
-    const type = dict.get("Type")
-    const clear =
+    // Either may be what PDF.js reads (a stream may claim to be one): both are counted, and the larger kept.
+    const type = resolve(dict.get("Type"))
+    const maybeClear =
       type?._tag === "Name" && (type.name === "XRef" || (type.name === "Metadata" && !encryption?.encryptMetadata))
-    if (encryption !== undefined && !clear) {
+    const readings: Array<Uint8Array> = []
+    if (encryption === undefined || maybeClear) readings.push(data)
+    if (encryption !== undefined) {
       if (stream.object === undefined) return "a stream of an encrypted PDF is not an object of it"
-      data = encryption.decrypt(data, stream.object.num, stream.object.gen)
+      readings.push(encryption.decrypt(data, stream.object.num, stream.object.gen))
     }
-    const size = decodedSize(data, chain, budget - total, resolve)
+    let size = 0
+    for (const reading of readings) {
+      const counted = decodedSize(reading, chain, budget - total, resolve)
+      if (typeof counted === "string") return counted
+      size = Math.max(size, counted)
+    }
     if (typeof size === "string") return size
     total += size
     if (total > budget) return `it decodes to more than ${budget} bytes`
@@ -100,7 +125,7 @@ const encryptionOf = (
   resolve: (value: PdfSyntax.Value | undefined) => PdfSyntax.Value | undefined
 ): PdfCrypt.Opened | "locked" | string | undefined => {
   const text = Buffer.from(body.buffer, body.byteOffset, body.byteLength)
-  if (!text.includes("/Encrypt")) return undefined
+  // Names may escape any letter (`/Encr#79pt`): the trailers are read whether or not the plain name shows.
   const trailers: Array<ReadonlyMap<string, PdfSyntax.Value>> = []
   // Each `trailer` dictionary is read no further than the next `trailer` keyword, so the reads stay linear.
   for (let at = text.indexOf("trailer"); at !== -1;) {
@@ -115,20 +140,28 @@ const encryptionOf = (
   }
   const named = trailers.filter((trailer) => trailer.has("Encrypt"))
   const last = named[named.length - 1]
-  if (last === undefined) return "it is encrypted, and its trailer could not be read"
-  const same = (key: string) => (trailer: ReadonlyMap<string, PdfSyntax.Value>) => {
-    const [a, b] = [trailer.get(key), last.get(key)]
-    return a === undefined ? b === undefined : b !== undefined && PdfSyntax.equal(a, b)
+  if (last === undefined) {
+    return text.includes("/Encrypt") ? "it is encrypted, and its trailer could not be read" : undefined
   }
-  if (!named.every((trailer) => same("Encrypt")(trailer) && same("ID")(trailer))) {
+  // The first file identifier makes the key; the second changes with every incremental update.
+  const firstId = (trailer: ReadonlyMap<string, PdfSyntax.Value>) => {
+    const ids = resolve(trailer.get("ID"))
+    return ids?._tag === "Array" ? resolve(ids.items[0]) : undefined
+  }
+  const same = (a: PdfSyntax.Value | undefined, b: PdfSyntax.Value | undefined) =>
+    a === undefined ? b === undefined : b !== undefined && PdfSyntax.equal(a, b)
+  if (
+    !named.every(
+      (trailer) => same(trailer.get("Encrypt"), last.get("Encrypt")) && same(firstId(trailer), firstId(last))
+    )
+  ) {
     return "its trailers name different encryptions"
   }
   const raw = last.get("Encrypt")
   const dict = resolve(raw)
   if (dict === undefined) return "it is encrypted, and its encryption dictionary could not be read"
   if (dict._tag !== "Dict") return undefined
-  const ids = resolve(last.get("ID"))
-  const first = ids?._tag === "Array" ? resolve(ids.items[0]) : undefined
+  const first = firstId(last)
   const opened = PdfCrypt.open(dict.entries, first?._tag === "String" ? first.bytes : new Uint8Array(0), resolve)
   return opened === "unsupported" ? "it is encrypted in a way PDF.js does not open" : opened
 }

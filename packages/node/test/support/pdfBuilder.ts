@@ -25,12 +25,14 @@ export interface Encryption {
 /**
  * A one-page PDF showing `content` (its dictionary entries and data) with Helvetica as `/F1`; `extra` objects
  * (numbered from 6, in order) may be referenced from the dictionary, and may be streams. With `encryption`, every
- * stream is encrypted and the trailer names the encryption dictionary and the file identifier.
+ * stream is encrypted and the trailer names the encryption dictionary and the file identifier. `contents` is the
+ * page's `/Contents` (an array may name the content stream, object 4, more than once).
  */
 export const pdf = (
   content: StreamObject,
   extra: ReadonlyArray<string | StreamObject> = [],
-  encryption?: Encryption
+  encryption?: Encryption,
+  contents = "4 0 R"
 ): Uint8Array => {
   const fileId = randomBytes(16)
   const security = encryption === undefined ? undefined : securityHandler(encryption, fileId)
@@ -55,7 +57,7 @@ export const pdf = (
   object(2, "<< /Type /Pages /Kids [3 0 R] /Count 1 >>")
   object(
     3,
-    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>"
+    `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents ${contents} >>`
   )
   object(4, content)
   object(5, "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>")
@@ -90,7 +92,10 @@ export const flateZeros = async (bytes: number): Promise<Uint8Array> => {
       await new Promise((resolve) => deflate.once("drain", resolve))
     }
   }
-  await new Promise((resolve) => deflate.end(resolve))
+  // The last bytes (the final block's end and the checksum) arrive before "end", which may come after "finish".
+  const ended = new Promise((resolve) => deflate.once("end", resolve))
+  deflate.end()
+  await ended
   return Buffer.concat(chunks)
 }
 
