@@ -84,6 +84,10 @@ const message = (error: unknown): string => (error instanceof Error ? error.mess
  * Reads the text of a PDF, one `## Page N` section per page with text. Never rejects: failures resolve to a
  * {@link PdfError}.
  *
+ * Untrusted PDFs: PDF.js decodes a document's streams into memory that no heap limit bounds, and a few kilobytes
+ * can decode to gigabytes, so this is for PDFs you trust. `@websearch/node`'s fetch provider (and its extraction
+ * pool) counts what a PDF decodes to before PDF.js reads it and caps every buffer while it does.
+ *
  * @since 0.1.0
  * @category utils
  */
