@@ -63,13 +63,15 @@ const count = (body: Uint8Array, budget: number): string | undefined => {
     resolved.set(value.num, same ? first : undefined)
     return same ? first : undefined
   }
-  const encryption = encryptionOf(body, resolve)
+  // Read once: the trailers of cross-reference streams are among them, and the encryption comes before the count.
+  const streams = [...PdfSyntax.streams(body)]
+  const encryption = encryptionOf(body, streams, resolve)
   // PDF.js cannot open it without a password, and then decodes nothing: it says so itself.
   if (encryption === "locked") return undefined
   if (typeof encryption === "string") return encryption
   let total = 0
   let previousEnd = 0
-  for (const stream of PdfSyntax.streams(body)) {
+  for (const stream of streams) {
     if (typeof stream.dict === "string") return stream.dict
     const dict = stream.dict
     // PDF.js reads `/Length` bytes when `endstream` follows them, else up to the first `endstream`. Whitespace
@@ -122,6 +124,7 @@ const count = (body: Uint8Array, budget: number): string | undefined => {
  */
 const encryptionOf = (
   body: Uint8Array,
+  streams: ReadonlyArray<PdfSyntax.Stream>,
   resolve: (value: PdfSyntax.Value | undefined) => PdfSyntax.Value | undefined
 ): PdfCrypt.Opened | "locked" | string | undefined => {
   const text = Buffer.from(body.buffer, body.byteOffset, body.byteLength)
@@ -134,7 +137,7 @@ const encryptionOf = (
     if (value?._tag === "Dict") trailers.push(value.entries)
     at = next
   }
-  for (const stream of PdfSyntax.streams(body)) {
+  for (const stream of streams) {
     const type = typeof stream.dict === "string" ? undefined : stream.dict.get("Type")
     if (typeof stream.dict !== "string" && type?._tag === "Name" && type.name === "XRef") trailers.push(stream.dict)
   }
@@ -165,10 +168,6 @@ const encryptionOf = (
   const opened = PdfCrypt.open(dict.entries, first?._tag === "String" ? first.bytes : new Uint8Array(0), resolve)
   return opened === "unsupported" ? "it is encrypted in a way PDF.js does not open" : opened
 }
-
-/** Whether a PDF is refused (see `refusal`). */
-export const exceeds = (body: Uint8Array, budget: number = maxDecodedBytes): boolean =>
-  refusal(body, budget) !== undefined
 
 interface Stage {
   readonly name: string
