@@ -86,8 +86,9 @@ describe("ProxyHttpClient", () => {
         )
         expect((proxied.cause as WebSearchError.RequestFailed).reason).toBe("ssrf_rejected")
         expect((proxied.cause as WebSearchError.RequestFailed).message).toContain(
-          `the proxy http://proxy.rebind.example:${proxy.port}: proxy.rebind.example resolved to 127.0.0.1`
+          `the proxy http://proxy.rebind.example:${proxy.port}: proxy.rebind.example resolves to an address that is not public`
         )
+        expect((proxied.cause as WebSearchError.RequestFailed).message).not.toContain("127.0.0.1")
         expect(proxy.targets).toEqual([])
         const direct = yield* Effect.flip(strict.get(`http://api.rebind.example:${server.port}/`))
         expect((direct.cause as WebSearchError.RequestFailed).reason).toBe("ssrf_rejected")
@@ -104,6 +105,76 @@ describe("ProxyHttpClient", () => {
         expect(yield* response.text).toBe("ok")
         expect(proxy.targets).toEqual([`127.0.0.1:${server.port}`])
       })
+  )
+
+  it.scopedLive(
+    "through a proxy, a target whose name resolves to a refused address fails ssrf_rejected before anything is sent",
+    () =>
+      Effect.gen(function* () {
+        const proxy = yield* startProxy
+        const server = yield* LocalServer.start({ "/": { body: "internal" } })
+        // Names that look public and resolve to loopback, private, IPv6 loopback and IPv4-mapped loopback addresses.
+        const answers: Record<string, string> = {
+          "loop.attacker.example": "127.0.0.1",
+          "private.attacker.example": "10.20.30.40",
+          "v6.attacker.example": "::1",
+          "mapped.attacker.example": "::ffff:127.0.0.1",
+          "meta.attacker.example": "169.254.169.254"
+        }
+        const lookup = (hostname: string) =>
+          Promise.resolve([{ address: answers[hostname] ?? "127.0.0.1", family: hostname.startsWith("v6") ? 6 : 4 }])
+        const policy = UrlPolicy.make({ allowHosts: [proxy.hostPort] })
+        const fromEnv = yield* ProxyHttpClient.make({ policy, lookup, env: { HTTP_PROXY: proxy.url() } })
+        const plain = yield* ProxyHttpClient.make({ policy, lookup })
+        for (const name of Object.keys(answers)) {
+          for (const [client, provide] of [
+            [fromEnv, Effect.provideService(OutboundProxy.CallProxy, Option.none())],
+            [plain, withCallProxy(proxy.url())]
+          ] as const) {
+            const error = yield* Effect.flip(client.get(`http://${name}:${server.port}/`).pipe(provide))
+            const cause = error.cause as WebSearchError.RequestFailed
+            expect({ name, reason: cause.reason }).toEqual({ name, reason: "ssrf_rejected" })
+            // The caller learns that the name is refused, never what it resolves to.
+            expect(cause.message).toContain(name)
+            expect(cause.message).not.toContain(answers[name])
+          }
+        }
+        expect(proxy.targets).toEqual([])
+        expect(server.hits).toEqual([])
+      })
+  )
+
+  it.scopedLive("through a proxy, a checked target is tunnelled to its address; Host keeps the name", () =>
+    Effect.gen(function* () {
+      const proxy = yield* startProxy
+      const hosts: Array<string | undefined> = []
+      const server = yield* LocalServer.start({
+        "/": (request) => {
+          hosts.push(request.headers.host)
+          return { body: "ok" }
+        }
+      })
+      const lookup = () => Promise.resolve([{ address: "127.0.0.1", family: 4 }])
+      // The address is trusted (allowCidrs), the name is not: the proxy is asked for the address.
+      const client = yield* ProxyHttpClient.make({
+        policy: UrlPolicy.make({ allowHosts: [proxy.hostPort], allowCidrs: ["127.0.0.0/8"] }),
+        lookup,
+        env: { HTTP_PROXY: proxy.url() }
+      })
+      const response = yield* client.get(`http://api.provider.example:${server.port}/`)
+      expect(yield* response.text).toBe("ok")
+      expect(proxy.targets).toEqual([`127.0.0.1:${server.port}`])
+      expect(hosts).toEqual([`api.provider.example:${server.port}`])
+      // A name the operator trusts passes whatever it resolves to: it goes to the proxy as it is.
+      const trusting = yield* ProxyHttpClient.make({
+        policy: UrlPolicy.make({ allowHosts: [proxy.hostPort, "localhost"] }),
+        lookup,
+        env: { HTTP_PROXY: proxy.url() }
+      })
+      const trusted = yield* trusting.get(`http://localhost:${server.port}/`)
+      expect(yield* trusted.text).toBe("ok")
+      expect(proxy.targets).toEqual([`127.0.0.1:${server.port}`, `localhost:${server.port}`])
+    })
   )
 
   it.scopedLive("a bad call proxy URL fails typed, naming the field", () =>
