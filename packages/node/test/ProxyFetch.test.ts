@@ -14,6 +14,7 @@ import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
 import * as LogLevel from "effect/LogLevel"
+import dns from "node:dns"
 import * as ConnectProxy from "../../../test-support/connectProxy.js"
 import { recordingTracer, spanText } from "../../../test-support/recordingTracer.js"
 import * as Fetch from "../src/Fetch.js"
@@ -146,6 +147,65 @@ describe("the local fetcher through an outbound proxy", () => {
       expect(proxy.targets).toEqual([])
       expect(server.hits).toEqual([])
     })
+  )
+
+  it.scopedLive(
+    "a name resolving to a refused address is refused before the proxy is asked, on the first hop and on a redirect",
+    () =>
+      Effect.gen(function* () {
+        const proxy = yield* startProxy
+        const internal = yield* LocalServer.start({ "/": LocalServer.html("<p>internal admin console</p>") })
+        const answers: Record<string, { readonly address: string; readonly family: number }> = {
+          "loop.attacker.example": { address: "127.0.0.1", family: 4 },
+          "private.attacker.example": { address: "10.9.8.7", family: 4 },
+          "v6.attacker.example": { address: "::1", family: 6 }
+        }
+        yield* Effect.acquireRelease(
+          Effect.sync(() => {
+            const original = dns.promises.lookup
+            Object.assign(dns.promises, {
+              lookup: (hostname: string, ...rest: Array<unknown>) =>
+                answers[hostname] !== undefined
+                  ? Promise.resolve([answers[hostname]])
+                  : Reflect.apply(original, dns.promises, [hostname, ...rest])
+            })
+            return original
+          }),
+          (original) => Effect.sync(() => Object.assign(dns.promises, { lookup: original }))
+        )
+        const names = Object.keys(answers)
+        const start = yield* LocalServer.start(
+          Object.fromEntries(
+            names.map((name) => [
+              `/${name}`,
+              { status: 302, headers: { location: `http://${name}:${internal.port}/` } }
+            ])
+          )
+        )
+        const policy = {
+          urlPolicy: { allowHosts: [proxy.hostPort, `127.0.0.1:${start.port}`], allowPorts: [internal.port] }
+        }
+        for (const env of [{ HTTP_PROXY: proxy.url() }, { http_proxy: proxy.url(), HTTPS_PROXY: proxy.url() }]) {
+          const first = yield* fetchUrls(
+            names.map((name) => `http://${name}:${internal.port}/`),
+            policy,
+            env
+          )
+          expect(startFailure(first.exit)?.reason).toBe("ssrf_rejected")
+          const redirected = yield* fetchUrls(
+            names.map((name) => start.url(`/${name}`)),
+            policy,
+            env
+          )
+          expect(startFailure(redirected.exit)?.reason).toBe("ssrf_rejected")
+          // What a name resolves to is never said (the redirect's inputs name the start server's own address).
+          for (const { address } of Object.values(answers)) expect(JSON.stringify(first.exit)).not.toContain(address)
+          expect(JSON.stringify(redirected.exit)).not.toContain("10.9.8.7")
+        }
+        // The proxy only ever carried the first hops to the allowed start server.
+        expect(new Set(proxy.targets)).toEqual(new Set([`127.0.0.1:${start.port}`]))
+        expect(internal.hits).toEqual([])
+      })
   )
 
   it.scopedLive("an SSRF target is refused before the proxy is asked for anything", () =>
