@@ -66,6 +66,8 @@ export interface Options {
    * policy. Default `dns.promises.lookup(host, { all: true, verbatim: true })`.
    */
   readonly lookup?: SafeTransport.Lookup | undefined
+  /** Certificates to trust besides the system's, e.g. `{ ca }` for a self-hosted provider's private CA. */
+  readonly tls?: { readonly ca?: string | Uint8Array | ReadonlyArray<string | Uint8Array> | undefined } | undefined
 }
 
 /**
@@ -80,9 +82,9 @@ export const make = (options: Options): Effect.Effect<HttpClient.HttpClient, Web
     const environment = options.env === undefined ? ProxyRoute.direct : ProxyRoute.fromEnv(options.env)
     if (options.env !== undefined) yield* ProxyEnvironment.validate(options.policy, options.env)
     // Every dial, direct or to a proxy, resolves and checks its host first (internal/checkedDial.ts).
-    const connect = (label?: string) => CheckedDial.make(options.policy, options.lookup, label)
+    const dialOptions: CheckedDial.Options = { lookup: options.lookup, ca: options.tls?.ca }
     const directAgent = yield* Effect.acquireRelease(
-      Effect.sync(() => new Agent({ connect: connect() })),
+      Effect.sync(() => new Agent({ connect: CheckedDial.make(options.policy, dialOptions) })),
       (agent) => Effect.promise(() => agent.destroy().catch(() => undefined))
     )
     const proxies = DispatcherCache.make<Agent>(options.maxProxies)
@@ -92,7 +94,7 @@ export const make = (options: Options): Effect.Effect<HttpClient.HttpClient, Web
     // the checked address (internal/checkedDial.ts); the credentials travel on the CONNECT only.
     const through = (proxy: ProxyRoute.Proxy): HttpClient.HttpClient =>
       NodeHttpClient.makeUndici(
-        proxies.get(proxy.key, () => new Agent({ connect: CheckedDial.through(options.policy, proxy, options.lookup) }))
+        proxies.get(proxy.key, () => new Agent({ connect: CheckedDial.through(options.policy, proxy, dialOptions) }))
       )
 
     const route = (callProxy: OutboundProxy.CallProxy.Service, url: string) => {

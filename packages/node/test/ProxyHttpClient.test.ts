@@ -13,6 +13,7 @@ import * as Redacted from "effect/Redacted"
 import * as ConnectProxy from "../../../test-support/connectProxy.js"
 import * as ProxyHttpClient from "../src/ProxyHttpClient.js"
 import * as LocalServer from "./support/localServer.js"
+import * as Transport from "./support/transport.js"
 
 const startProxy = Effect.acquireRelease(
   Effect.promise(() => ConnectProxy.start()),
@@ -174,6 +175,30 @@ describe("ProxyHttpClient", () => {
       const trusted = yield* trusting.get(`http://localhost:${server.port}/`)
       expect(yield* trusted.text).toBe("ok")
       expect(proxy.targets).toEqual([`127.0.0.1:${server.port}`, `localhost:${server.port}`])
+    })
+  )
+
+  it.scopedLive("an https target is tunnelled to its checked address, TLS end to end under the name", () =>
+    Effect.gen(function* () {
+      const proxy = yield* startProxy
+      const server = yield* Transport.serveTls((_, response) => {
+        response.writeHead(200, { "content-type": "text/plain" })
+        response.end("over tls")
+      })
+      const lookup = () => Promise.resolve([{ address: "127.0.0.1", family: 4 }])
+      const client = yield* ProxyHttpClient.make({
+        policy: UrlPolicy.make({ allowHosts: [proxy.hostPort], allowCidrs: ["127.0.0.0/8"] }),
+        lookup,
+        env: { HTTPS_PROXY: proxy.url() },
+        tls: { ca: Transport.certificate }
+      })
+      const response = yield* client.get(`https://pinned.test:${server.port}/`)
+      expect(yield* response.text).toBe("over tls")
+      expect(proxy.targets).toEqual([`127.0.0.1:${server.port}`])
+      // The certificate is checked against the name: another name at the same address is refused.
+      const other = yield* Effect.flip(client.get(`https://other.test:${server.port}/`))
+      expect(other._tag).toBe("RequestError")
+      expect(server.requests).toHaveLength(1)
     })
   )
 

@@ -64,24 +64,37 @@ const targetOf = (options: buildConnector.Options) => {
   return { protocol: options.protocol, host, port, servername }
 }
 
+/** What the connectors are built with besides the policy. */
+export interface Options {
+  /** The resolver; default `dns.promises.lookup(host, { all: true, verbatim: true })`. */
+  readonly lookup?: TransportModel.Lookup | undefined
+  /** Certificates to trust besides the system's, for a provider or proxy under a private CA. */
+  readonly ca?: string | Uint8Array | ReadonlyArray<string | Uint8Array> | undefined
+  /** The bound on opening a connection (TCP, CONNECT, TLS); default 10 s, as undici's. */
+  readonly connectTimeoutMs?: number | undefined
+}
+
+const connectorOf = (options: Options) =>
+  buildConnector({
+    timeout: options.connectTimeoutMs ?? 10_000,
+    ...(options.ca === undefined ? {} : { ca: options.ca as string | Array<string> })
+  })
+
 /**
  * An undici `connect` function that checks before it dials. `label` starts the message of a refusal (`the proxy
  * http://proxy.example:3128`), so it says which connection was refused.
  */
-export const make = (
-  policy: UrlPolicy.UrlPolicy,
-  lookup: TransportModel.Lookup = HopAddress.defaultLookup,
-  label?: string
-): buildConnector.connector => {
-  const dial = buildConnector({})
+export const make = (policy: UrlPolicy.UrlPolicy, options: Options = {}, label?: string): buildConnector.connector => {
+  const lookup = options.lookup ?? HopAddress.defaultLookup
+  const dial = connectorOf(options)
   const refusal = labelled(label)
-  return (options, callback) => {
-    const target = targetOf(options)
+  return (connect, callback) => {
+    const target = targetOf(connect)
     resolveChecked(policy, lookup, target, false).then(
       (checked) =>
         dial(
           {
-            ...options,
+            ...connect,
             hostname: checked._tag === "Address" ? checked.address : checked.name,
             ...(target.servername === undefined ? {} : { servername: target.servername })
           },
@@ -107,23 +120,24 @@ export interface Proxy extends PinnedConnector.Proxy {
 export const through = (
   policy: UrlPolicy.UrlPolicy,
   proxy: Proxy,
-  lookup: TransportModel.Lookup = HopAddress.defaultLookup,
-  connectTimeoutMs = 10_000
+  options: Options = {}
 ): buildConnector.connector => {
-  const toProxy = make(policy, lookup, `the proxy ${proxy.origin}`)
-  const tls = buildConnector({ timeout: connectTimeoutMs })
-  return (options, callback) => {
-    const target = targetOf(options)
+  const lookup = options.lookup ?? HopAddress.defaultLookup
+  const connectTimeoutMs = options.connectTimeoutMs ?? 10_000
+  const toProxy = make(policy, options, `the proxy ${proxy.origin}`)
+  const tls = connectorOf(options)
+  return (connect, callback) => {
+    const target = targetOf(connect)
     resolveChecked(policy, lookup, target, true).then(
       (checked) => {
         const host = checked._tag === "Address" ? checked.address : checked.name
         const authority = `${net.isIPv6(host) ? `[${host}]` : host}:${target.port}`
         PinnedConnector.tunnel(toProxy, proxy, authority, connectTimeoutMs, (error, socket) => {
           if (error !== null || socket === null) return callback(error ?? new Error("the tunnel failed"), null)
-          if (options.protocol !== "https:") return callback(null, socket)
+          if (connect.protocol !== "https:") return callback(null, socket)
           tls(
             {
-              ...options,
+              ...connect,
               hostname: host,
               httpSocket: socket,
               ...(target.servername === undefined ? {} : { servername: target.servername })
