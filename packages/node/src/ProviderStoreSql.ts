@@ -27,6 +27,8 @@ import type * as Scope from "effect/Scope"
 import { homedir } from "node:os"
 import { join } from "node:path"
 import * as Migrations from "./internal/providerStoreMigrations.js"
+import * as StoreKeys from "./internal/providerStoreKeys.js"
+import type * as StoreRows from "./internal/providerStoreRows.js"
 import * as Store from "./internal/providerStoreSql.js"
 import * as SecretBox from "./internal/secretBox.js"
 import * as SqlDatabase from "./internal/sqlDatabase.js"
@@ -89,7 +91,8 @@ const optionNames: Names = { url: "url", key: "encryptionKey", previousKeys: "pr
 const variableNames: Names = { url: urlVariable, key: keyVariable, previousKeys: previousKeysVariable }
 
 interface Opened {
-  readonly context: Store.Context
+  readonly context: StoreRows.Context
+  readonly names: Names
 }
 
 const prepare = (options: Options, names: Names): Either.Either<Opened, WebSearchError.Unavailable> =>
@@ -105,12 +108,13 @@ const prepare = (options: Options, names: Names): Either.Either<Opened, WebSearc
       )
     )
     const timeout = Duration.decode(options.timeout ?? "5 seconds")
-    return { context: { target, timeout, keys: SecretBox.keyring(current, previous) } }
+    return { context: { target, timeout, keys: SecretBox.keyring(current, previous) }, names }
   })
 
-// Creates or migrates the schema. Two replicas starting together on an empty PostgreSQL may race to create the
-// migrations table; the loser tries once more and finds the schema in place.
-const migrate = (context: Store.Context) =>
+// Creates or migrates the schema, then checks the keys against the values stored (`checkKeys`). Two replicas
+// starting together on an empty PostgreSQL may race to create the migrations table; the loser tries once more and
+// finds the schema in place.
+const migrate = ({ context, names }: Opened) =>
   SqlDatabase.bounded(
     context.target,
     context.timeout,
@@ -137,6 +141,7 @@ const migrate = (context: Store.Context) =>
           )
         )
       }
+      yield* StoreKeys.checkKeys(context, names)
     })
   )
 
@@ -148,7 +153,7 @@ const connect = (opened: Opened) =>
       context.timeout,
       Layer.build(SqlDatabase.client(context.target, context.timeout))
     )
-    yield* Effect.provide(migrate(context), client)
+    yield* Effect.provide(migrate(opened), client)
     return client
   })
 
@@ -278,7 +283,7 @@ export const rotateKey = (options: Options): Effect.Effect<number, WebSearchErro
     Effect.gen(function* () {
       const opened = yield* prepare(options, optionNames)
       const client = yield* connect(opened)
-      return yield* Effect.provide(Store.rotate(opened.context), client)
+      return yield* Effect.provide(StoreKeys.rotate(opened.context), client)
     })
   )
 
