@@ -158,9 +158,12 @@ const connect = (opened: Opened) =>
   })
 
 /**
- * Opens the store for the life of the scope: connects, creates or migrates the schema, and gives its
- * operations. A bad option fails `Unavailable/invalid_config` naming it (never echoing a key); a database that
- * cannot be reached or migrated fails `Unavailable/store_unavailable`.
+ * Opens the store for the life of the scope: connects, creates or migrates the schema, checks the keys against the
+ * values stored, and gives its operations. A bad option fails `Unavailable/invalid_config` naming it (never echoing
+ * a key), as does a store holding values under a key that is neither `encryptionKey` nor one of `previousKeys`
+ * (naming the key ids and how many instances use each: it was written under another key, and would fail every
+ * instance under it); a database that cannot be reached or migrated fails `Unavailable/store_unavailable`. A value
+ * that does not open (damaged, or moved to another row) fails only its instance (`unreadable`).
  *
  * @since 0.2.0
  * @category constructors
@@ -168,11 +171,23 @@ const connect = (opened: Opened) =>
 export const make = (
   options: Options
 ): Effect.Effect<ProviderStore.ProviderStore.Service, WebSearchError.Unavailable, Scope.Scope> =>
+  openWith(options, optionNames)
+
+const openWith = (options: Options, names: Names) =>
   Effect.gen(function* () {
-    const opened = yield* prepare(options, optionNames)
+    const opened = yield* prepare(options, names)
     const client = yield* connect(opened)
     return yield* Effect.provide(Store.make(opened.context), client)
   })
+
+const rotateWith = (options: Options, names: Names) =>
+  Effect.scoped(
+    Effect.gen(function* () {
+      const opened = yield* prepare(options, names)
+      const client = yield* connect(opened)
+      return yield* Effect.provide(StoreKeys.rotate(opened.context), client)
+    })
+  )
 
 /**
  * The store as a layer.
@@ -267,7 +282,32 @@ export const optionsConfig = (
 export const layerConfig = (
   overrides?: Pick<Options, "timeout">
 ): Layer.Layer<ProviderStore.ProviderStore, WebSearchError.Unavailable> =>
-  Layer.scoped(ProviderStore.ProviderStore, Effect.flatMap(optionsConfig(overrides), make))
+  Layer.scoped(ProviderStore.ProviderStore, makeConfig(overrides))
+
+/**
+ * Opens the store configured by the environment (see `optionsConfig`), as `make` does; its messages name the
+ * variables (a store holding values under a key that is neither `WEBSEARCH_PROVIDER_STORE_KEY` nor one of
+ * `WEBSEARCH_PROVIDER_STORE_PREVIOUS_KEYS` refuses to open, saying so).
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const makeConfig = (
+  overrides?: Pick<Options, "timeout">
+): Effect.Effect<ProviderStore.ProviderStore.Service, WebSearchError.Unavailable, Scope.Scope> =>
+  Effect.flatMap(optionsConfig(overrides), (options) => openWith(options, variableNames))
+
+/**
+ * `rotateKey` on the store configured by the environment (`websearch providers rotate-key`), its messages naming
+ * the variables.
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const rotateKeyConfig = (
+  overrides?: Pick<Options, "timeout">
+): Effect.Effect<number, WebSearchError.Unavailable> =>
+  Effect.flatMap(optionsConfig(overrides), (options) => rotateWith(options, variableNames))
 
 /**
  * Re-encrypts under `encryptionKey` every value encrypted under one of `previousKeys`, and says how many
@@ -279,13 +319,7 @@ export const layerConfig = (
  * @category constructors
  */
 export const rotateKey = (options: Options): Effect.Effect<number, WebSearchError.Unavailable> =>
-  Effect.scoped(
-    Effect.gen(function* () {
-      const opened = yield* prepare(options, optionNames)
-      const client = yield* connect(opened)
-      return yield* Effect.provide(StoreKeys.rotate(opened.context), client)
-    })
-  )
+  rotateWith(options, optionNames)
 
 /**
  * A new random encryption key (the base64 of 32 bytes from the system's CSPRNG).

@@ -34,12 +34,7 @@ const storeEnv = (url: string, vars: Env): ConfigProvider.ConfigProvider =>
 
 // The store a replica opens, configured by its environment alone (what `websearch serve` does).
 const storeOf = (url: string, vars: Env) =>
-  Layer.unwrapEffect(
-    Effect.map(
-      ProviderStoreSql.optionsConfig().pipe(Effect.withConfigProvider(storeEnv(url, vars))),
-      ProviderStoreSql.layer
-    )
-  )
+  ProviderStoreSql.layerConfig().pipe(Layer.provide(Layer.setConfigProvider(storeEnv(url, vars))))
 
 const rotation = (name: string, database: Effect.Effect<string, never, Scope.Scope>) =>
   describe(`key rotation on a ${name}`, () => {
@@ -115,9 +110,8 @@ const rotation = (name: string, database: Effect.Effect<string, never, Scope.Sco
         expect(yield* searches(step2, ids)).toEqual(allAnswer(ids))
         yield* step1.stop
 
-        // Step 3: `websearch providers rotate-key` once, in the step-2 environment (the options it reads, then
-        // `rotateKey`, as the command does).
-        const rotated = yield* Effect.flatMap(ProviderStoreSql.optionsConfig(), ProviderStoreSql.rotateKey).pipe(
+        // Step 3: `websearch providers rotate-key` once, in the step-2 environment (what the command runs).
+        const rotated = yield* ProviderStoreSql.rotateKeyConfig().pipe(
           Effect.withConfigProvider(
             storeEnv(url, { WEBSEARCH_PROVIDER_STORE_KEY: newKey, WEBSEARCH_PROVIDER_STORE_PREVIOUS_KEYS: oldKey })
           )
@@ -154,9 +148,12 @@ const rotation = (name: string, database: Effect.Effect<string, never, Scope.Sco
         const old = Management.client(
           yield* Management.start(services, storeOf(url, { WEBSEARCH_PROVIDER_STORE_KEY: oldKey }))
         )
-        expect(
-          (yield* old.call("POST", "/v1/workspaces/acme/providers", acmeAdmin, { id: "kept", type: "tavily" })).status
-        ).toBe(201)
+        const kept = yield* old.call("POST", "/v1/workspaces/acme/providers", acmeAdmin, {
+          id: "kept",
+          type: "tavily",
+          credentials: { apiKeys: [firstKey] }
+        })
+        expect(kept.status).toBe(201)
         // The old procedure: a replica started on the new key while this one still runs on the old key alone.
         const fresh = Management.client(
           yield* Management.start(
@@ -188,7 +185,7 @@ const rotation = (name: string, database: Effect.Effect<string, never, Scope.Sco
           { id: "kept" },
           { id: "written-new", credentials: { apiKeys: 0 }, unreadable: expect.stringContaining("key") }
         ])
-        for (const secret of [oldKey, newKey, secondKey]) {
+        for (const secret of [oldKey, newKey, firstKey, secondKey]) {
           expect([...old.seen, ...fresh.seen].join("\n")).not.toContain(secret)
         }
       })
