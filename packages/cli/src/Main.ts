@@ -20,12 +20,14 @@ import type * as WebSearch from "@websearch/core/WebSearch"
 import type * as WebSearchResponse from "@websearch/core/WebSearchResponse"
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Cause from "effect/Cause"
+import * as Config from "effect/Config"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
 import * as LogLevel from "effect/LogLevel"
+import * as Option from "effect/Option"
 import * as Cli from "./Cli.js"
 import * as Inputs from "./internal/inputs.js"
 import * as Layout from "./internal/layout.js"
@@ -51,6 +53,9 @@ export type Io = CommandIo.Io
  */
 export const ExitCode = { ok: 0, failed: 1, usage: 2, interrupted: 130 } as const
 
+// `ProviderStoreSql.keyVariable`, named here so the store's module is not loaded for every command.
+const storeKeyVariable = "WEBSEARCH_PROVIDER_STORE_KEY"
+
 /**
  * The provider Layers this binary composes: every remote provider and the local fetcher (DuckDuckGo and `fetch`
  * are the defaults they propose), the remote calls through outbound proxies as `@websearch/node/ProxyHttpClient`
@@ -70,10 +75,14 @@ export const providers: Live.Providers = Layer.unwrapEffect(
         import("@websearch/node/ProxyHttpClient")
       ])
     )
-    // The Chromium renderer is loaded (and Chromium started, on the first page) only when rendering is asked for.
+    // The Chromium renderer is loaded (and Chromium started, on the first page) only when rendering is asked for:
+    // by the settings, or possibly by a stored provider instance of the `fetch` type (a provider store is set).
     const render = yield* Fetch.renderMode(settings)
+    const stored = yield* Effect.orElseSucceed(Config.option(Config.nonEmptyString(storeKeyVariable)), Option.none)
     const BrowserRenderer =
-      render === "never" ? undefined : yield* Effect.promise(() => import("@websearch/node/BrowserRenderer"))
+      render === "never" && Option.isNone(stored)
+        ? undefined
+        : yield* Effect.promise(() => import("@websearch/node/BrowserRenderer"))
     const fetch =
       BrowserRenderer === undefined ? Fetch.layer : Fetch.layer.pipe(Layer.provide(BrowserRenderer.layerConfig()))
     // In catalogue order: the remote providers (through their proxyUrl, or HTTPS_PROXY/HTTP_PROXY/NO_PROXY),

@@ -23,6 +23,9 @@
  * `FETCH_RENDER`), then the defaults. The transport the Layer builds enforces the settings' `urlPolicy`, uses
  * `timeouts.fetchUrls` per request, and goes through the options' `proxy`, else `providers.fetch.proxyUrl`, else
  * `HTTPS_PROXY`/`HTTP_PROXY` unless `NO_PROXY` sends the host direct (targets are still resolved and checked).
+ * A provider instance of type `fetch` (`instances.<id>` in the settings, or a workspace's stored instance) reads
+ * pages with its own `userAgent` and `render` where it sets them, and respects robots.txt when it asks to or the
+ * provider does (an instance may be more careful than the application, never less).
  *
  * @since 0.1.0
  */
@@ -205,6 +208,23 @@ const resolveOptions = (options: Options | undefined, configured: typeof Setting
   render: options?.render ?? configured.render ?? "never"
 })
 
+// The options of one call. The composed provider's are the Layer's and the settings' (`resolveOptions`). A provider
+// instance of type `fetch` (settings or stored) reads pages with its own `userAgent` and `render` where it sets
+// them, and respects robots.txt when it asks to or the provider does: an instance may be more careful than the
+// application, never less.
+const callOptions = (
+  configured: Resolved,
+  ctx: ProviderDriver.DriverContext<typeof SettingsOptions.Type>
+): Resolved => {
+  if (ctx.provider.instanceOf === undefined) return configured
+  const own = ctx.options
+  return {
+    userAgent: own.userAgent ?? configured.userAgent,
+    respectRobotsTxt: own.respectRobotsTxt === true || configured.respectRobotsTxt,
+    render: own.render ?? configured.render
+  }
+}
+
 /**
  * The rendering mode the settings give the local fetcher (`providers.fetch.render`, `FETCH_RENDER`), for an
  * application that loads the Chromium renderer only when it is needed (the CLI).
@@ -234,9 +254,10 @@ export const make = (
   Effect.gen(function* () {
     const transport = yield* SafeTransport.SafeTransport
     const settings = yield* Settings.Settings
-    const { render, respectRobotsTxt, userAgent } = resolveOptions(options, yield* settingsOptions(settings))
-    const renderer = render === "never" ? Option.none() : yield* Effect.serviceOption(BrowserRenderer.BrowserRenderer)
-    const robots = respectRobotsTxt ? yield* RobotsCheck.make(transport, userAgent) : undefined
+    const configured = resolveOptions(options, yield* settingsOptions(settings))
+    // Captured whatever the settings say: a provider instance may ask for rendering of its own.
+    const renderer = yield* Effect.serviceOption(BrowserRenderer.BrowserRenderer)
+    const robotsCheck = yield* RobotsCheck.make(transport)
     const workers = options?.workers === false ? undefined : options?.workers
     const pool =
       options?.workers === false
@@ -250,7 +271,6 @@ export const make = (
           })
     const threshold = workers?.threshold ?? defaultWorkerThreshold
     const rawOrigin = options?.githubRawOrigin ?? GithubBlob.rawOrigin
-    const headers = { "user-agent": userAgent, accept: FetchConfig.accept }
 
     const extract = (body: Uint8Array, contentType: string | undefined, url: string) =>
       Effect.flatMap(Effect.serviceOption(HttpServerRequest.HttpServerRequest), (request) => {
@@ -286,9 +306,11 @@ export const make = (
     /** Renders the page whose document the transport fetched, and extracts the rendered DOM. */
     const rendered = (
       browser: BrowserRenderer.BrowserRenderer.Service,
-      response: SafeTransport.Response
+      response: SafeTransport.Response,
+      call: Call
     ): Effect.Effect<ProviderDriver.DriverResult, WebSearchError.WebSearchError> =>
       Effect.gen(function* () {
+        const { robots, userAgent } = call
         const page = yield* browser.render({ url: response.url, transport, document: response, userAgent })
         // A script may have navigated to another origin; its content is used only if that robots.txt allows it.
         if (robots !== undefined && originOf(page.url) !== originOf(response.url)) yield* robots(page.url)
@@ -310,17 +332,43 @@ export const make = (
         )
       })
 
-    const missingRenderer = WebSearchError.unavailable(
-      "invalid_config",
-      `the fetch provider is set to render every page (render: "always") but no BrowserRenderer is provided: ` +
-        `add BrowserRenderer.layer() from @websearch/node (it needs Chromium, e.g. Debian's chromium package at ` +
-        `${BrowserRenderer.defaultExecutablePath})`,
-      { providerId: preset.id }
-    )
+    const missingRenderer = (providerId: string, instance: boolean) =>
+      WebSearchError.unavailable(
+        "invalid_config",
+        `the fetch provider${instance ? ` instance "${providerId}"` : ""} is set to render every page ` +
+          `(render: "always") but no BrowserRenderer is provided: add BrowserRenderer.layer() from @websearch/node ` +
+          `(it needs Chromium, e.g. Debian's chromium package at ${BrowserRenderer.defaultExecutablePath})`,
+        { providerId }
+      )
 
-    const fetchUrl = (input: string): Effect.Effect<ProviderDriver.DriverResult, WebSearchError.WebSearchError> =>
+    // What one call reads pages with: the provider's options, or a provider instance's own (see `callOptions`).
+    interface Call {
+      readonly userAgent: string
+      readonly render: RenderMode
+      readonly robots: RobotsCheck.Check | undefined
+      readonly headers: Record<string, string>
+    }
+    const callOf = (ctx: ProviderDriver.DriverContext<typeof SettingsOptions.Type>): Call => {
+      const { render, respectRobotsTxt, userAgent } = callOptions(configured, ctx)
+      return {
+        userAgent,
+        render,
+        robots: respectRobotsTxt ? (url) => robotsCheck(url, userAgent) : undefined,
+        headers: { "user-agent": userAgent, accept: FetchConfig.accept }
+      }
+    }
+
+    const fetchUrl = (
+      input: string,
+      ctx: ProviderDriver.DriverContext<typeof SettingsOptions.Type>
+    ): Effect.Effect<ProviderDriver.DriverResult, WebSearchError.WebSearchError> =>
       Effect.gen(function* () {
-        if (render === "always" && Option.isNone(renderer)) return yield* missingRenderer
+        const call = callOf(ctx)
+        const { headers, render, robots } = call
+        const instance = ctx.provider.instanceOf !== undefined
+        if (render === "always" && Option.isNone(renderer)) return yield* missingRenderer(ctx.provider.id, instance)
+        // `never` reads pages as they come, whatever renderer is composed.
+        const browser = render === "never" ? undefined : Option.getOrUndefined(renderer)
         const target = GithubBlob.rawUrl(input, rawOrigin) ?? input
         if (target !== input) yield* Effect.annotateCurrentSpan("websearch.fetch.rewritten", target)
         if (robots !== undefined) yield* robots(target)
@@ -328,7 +376,6 @@ export const make = (
         // A redirect may leave the origin whose robots.txt was read; the content is used only if the new one allows it.
         if (robots !== undefined && originOf(response.url) !== originOf(target)) yield* robots(response.url)
         const contentType = response.headers["content-type"]
-        const browser = Option.getOrUndefined(renderer)
         // Only HTML is ever rendered (the extractor's own classification: PDFs, JSON, feeds and text never are).
         const html =
           browser === undefined || ContentKind.classify(contentType, response.body, response.url) !== "html"
@@ -340,16 +387,16 @@ export const make = (
           // A browser check answers 403 or 503 with a script that proves a browser and reloads: only a browser
           // gets past it. When it does not, the answer is the status it gave.
           if (browser === undefined || !JsShell.isChallenge(html)) return yield* httpError
-          return yield* Effect.catchAll(rendered(browser, response), () => Effect.fail(httpError))
+          return yield* Effect.catchAll(rendered(browser, response, call), () => Effect.fail(httpError))
         }
-        if (browser !== undefined && html !== "" && render === "always") return yield* rendered(browser, response)
+        if (browser !== undefined && html !== "" && render === "always") return yield* rendered(browser, response, call)
         const plain = yield* Effect.either(extract(response.body, contentType, response.url))
         const plainText = Either.isRight(plain) ? plain.right.markdown : ""
         const worthRendering = Either.isRight(plain)
           ? JsShell.needsRender(html, plainText)
           : plain.left.reason === "empty_content" && JsShell.hasScript(html)
         if (browser !== undefined && html !== "" && worthRendering) {
-          const outcome = yield* Effect.either(rendered(browser, response))
+          const outcome = yield* Effect.either(rendered(browser, response, call))
           if (Either.isRight(outcome)) return outcome.right
           const failure = outcome.left
           // Without text of its own the page is worth only the render's reason, unless rendering is unavailable.
@@ -367,7 +414,7 @@ export const make = (
         return yield* toResult(document, response.url)
       }).pipe(Effect.withSpan("websearch.fetch.url", { captureStackTrace: false, attributes: { "url.full": input } }))
 
-    return { preset, options: SettingsOptions, optionsConfig, fetchUrls: (url) => fetchUrl(url) }
+    return { preset, options: SettingsOptions, optionsConfig, fetchUrls: fetchUrl }
   })
 
 /**
