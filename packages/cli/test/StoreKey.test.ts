@@ -87,5 +87,5 @@ describe("the provider store's key from the command line", () => {
       expect(text).not.toContain(oldKey)
       expect(text).not.toContain(newKey)
     }
-  })
+  }, 300_000)
 })
