@@ -651,7 +651,17 @@ describe("UrlPolicy.checkAddress", () => {
 
   it.prop(
     "names the host it refuses, never the address or its class; refuses what is not an address",
-    [FastCheck.constantFrom("169.254.169.254", "127.0.0.1", "10.1.2.3", "::1", "::ffff:127.0.0.1", "fd00::5", "100.64.0.1")],
+    [
+      FastCheck.constantFrom(
+        "169.254.169.254",
+        "127.0.0.1",
+        "10.1.2.3",
+        "::1",
+        "::ffff:127.0.0.1",
+        "fd00::5",
+        "100.64.0.1"
+      )
+    ],
     ([address]) => {
       const error = expectRejected(UrlPolicy.checkAddress(defaultPolicy, checked, address), "ssrf_rejected")
       expect(error.message).toContain("news.example.com")

@@ -18,8 +18,7 @@ import type * as TransportModel from "./transportModel.js"
 
 /** Where a checked connection goes: an address that passed, or a name the policy trusts whatever it resolves to. */
 type Checked =
-  | { readonly _tag: "Address"; readonly address: string }
-  | { readonly _tag: "TrustedName"; readonly name: string }
+  { readonly _tag: "Address"; readonly address: string } | { readonly _tag: "TrustedName"; readonly name: string }
 
 // The target of `host` checked (resolved once, every answer checked: `hopAddress.ts`, as the fetcher's hops are),
 // or the refusal. Any port: the port rule is the target URL's, judged at load. A name on `allowHosts` passes
@@ -117,11 +116,7 @@ export interface Proxy extends PinnedConnector.Proxy {
  * the proxy is asked for a CONNECT tunnel to the checked address; an https target's TLS then runs inside the
  * tunnel with the name as SNI. The proxy's own connection is checked too, its refusal naming the proxy.
  */
-export const through = (
-  policy: UrlPolicy.UrlPolicy,
-  proxy: Proxy,
-  options: Options = {}
-): buildConnector.connector => {
+export const through = (policy: UrlPolicy.UrlPolicy, proxy: Proxy, options: Options = {}): buildConnector.connector => {
   const lookup = options.lookup ?? HopAddress.defaultLookup
   const connectTimeoutMs = options.connectTimeoutMs ?? 10_000
   const toProxy = make(policy, options, `the proxy ${proxy.origin}`)

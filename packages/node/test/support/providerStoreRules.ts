@@ -6,7 +6,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as ProviderInstance from "@websearch/core/ProviderInstance"
 import * as ProviderStore from "@websearch/core/ProviderStore"
-import * as WebSearchError from "@websearch/core/WebSearchError"
+import type * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
