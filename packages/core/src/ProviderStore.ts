@@ -111,7 +111,8 @@ export declare namespace ProviderStore {
     readonly create: (workspace: WorkspaceId, input: CreateInstance) => Effect.Effect<ProviderInstance, StoreError>
     /**
      * Changes an instance. New settings that send its credentials somewhere else must come with credentials (see
-     * `checkUpdate`, judged against the instance at the revision the store changes): else `RequestFailed/invalid_input`.
+     * `checkUpdate`, judged against the instance at the revision the store changes), else
+     * `RequestFailed/invalid_input`.
      */
     readonly update: (
       workspace: WorkspaceId,
@@ -177,8 +178,8 @@ export const staleRevision = (id: InstanceId, given: number, current: number): W
  * move an endpoint or the proxy (`ProviderInstance.movedDestinations`) of an instance that holds credentials, the
  * update must give the credentials again (`credentials`: the ones for the new place, or `{}` for none), or a key
  * meant for one host would go to another. An instance the store could not read (`unreadable`) takes new settings
- * only with new credentials and the reverse, which write it whole again. `RequestFailed/invalid_input` naming the fields.
- * Stores check this against the instance they change, at the revision they change it.
+ * only with new credentials and the reverse, which write it whole again. `RequestFailed/invalid_input` naming the
+ * fields. Stores check this against the instance they change, at the revision they change it.
  *
  * @since 0.2.0
  * @category guards

@@ -404,7 +404,8 @@ export const checkAddress: {
     if (addressClass === "public") return Either.void
     return Either.left(
       refused(
-        `${checked.host} resolves to an address that is not public; refused (trust the host with urlPolicy.allowHosts, or its addresses with urlPolicy.allowCidrs)`
+        `${checked.host} resolves to an address that is not public; refused (trust the host with ` +
+          "urlPolicy.allowHosts, or its addresses with urlPolicy.allowCidrs)"
       )
     )
   }

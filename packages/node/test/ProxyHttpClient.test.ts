@@ -87,7 +87,8 @@ describe("ProxyHttpClient", () => {
         )
         expect((proxied.cause as WebSearchError.RequestFailed).reason).toBe("ssrf_rejected")
         expect((proxied.cause as WebSearchError.RequestFailed).message).toContain(
-          `the proxy http://proxy.rebind.example:${proxy.port}: proxy.rebind.example resolves to an address that is not public`
+          `the proxy http://proxy.rebind.example:${proxy.port}: proxy.rebind.example resolves to an address that is ` +
+            "not public"
         )
         expect((proxied.cause as WebSearchError.RequestFailed).message).not.toContain("127.0.0.1")
         expect(proxy.targets).toEqual([])

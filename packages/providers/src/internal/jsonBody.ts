@@ -27,13 +27,17 @@ const notJson = (c: Call, answer: Answer): WebSearchError.ResponseInvalid => {
   )
 }
 
-// The first problems, one per place, each as its path and what is wrong there (`results.0.url: is missing`): the
+// A path as code would write it: `results[0].url`.
+const placeOf = (path: ReadonlyArray<PropertyKey>): string =>
+  path.map((key, i) => (typeof key === "number" ? `[${key}]` : `${i === 0 ? "" : "."}${String(key)}`)).join("")
+
+// The first problems, one per place, each as its path and what is wrong there (`results[0].url: is missing`): the
 // path first, so a short excerpt still says where; the whole is quoted as provider text (a message may quote the
 // provider's values). A union's alternatives fail at the same place: the first of them stands for all.
 const shapeProblems = (issue: ParseResult.ParseIssue): string => {
   const byPlace = new Map<string, string>()
   for (const problem of ParseResult.ArrayFormatter.formatIssueSync(issue)) {
-    const place = problem.path.length === 0 ? "(the answer)" : problem.path.join(".")
+    const place = problem.path.length === 0 ? "(the answer)" : placeOf(problem.path)
     if (!byPlace.has(place)) byPlace.set(place, problem.message)
     if (byPlace.size === 3) break
   }
