@@ -14,8 +14,8 @@ import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
 import * as LogLevel from "effect/LogLevel"
-import dns from "node:dns"
 import * as ConnectProxy from "../../../test-support/connectProxy.js"
+import * as DnsAnswers from "../../../test-support/dnsAnswers.js"
 import { recordingTracer, spanText } from "../../../test-support/recordingTracer.js"
 import * as Fetch from "../src/Fetch.js"
 import * as LocalServer from "./support/localServer.js"
@@ -155,23 +155,14 @@ describe("the local fetcher through an outbound proxy", () => {
       Effect.gen(function* () {
         const proxy = yield* startProxy
         const internal = yield* LocalServer.start({ "/": LocalServer.html("<p>internal admin console</p>") })
-        const answers: Record<string, { readonly address: string; readonly family: number }> = {
+        const answers: Record<string, DnsAnswers.Answer> = {
           "loop.attacker.example": { address: "127.0.0.1", family: 4 },
           "private.attacker.example": { address: "10.9.8.7", family: 4 },
           "v6.attacker.example": { address: "::1", family: 6 }
         }
         yield* Effect.acquireRelease(
-          Effect.sync(() => {
-            const original = dns.promises.lookup
-            Object.assign(dns.promises, {
-              lookup: (hostname: string, ...rest: Array<unknown>) =>
-                answers[hostname] !== undefined
-                  ? Promise.resolve([answers[hostname]])
-                  : Reflect.apply(original, dns.promises, [hostname, ...rest])
-            })
-            return original
-          }),
-          (original) => Effect.sync(() => Object.assign(dns.promises, { lookup: original }))
+          Effect.sync(() => DnsAnswers.install(answers)),
+          (restore) => Effect.sync(restore)
         )
         const names = Object.keys(answers)
         const start = yield* LocalServer.start(

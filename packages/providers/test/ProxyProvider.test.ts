@@ -16,8 +16,8 @@ import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
 import * as LogLevel from "effect/LogLevel"
-import dns from "node:dns"
 import * as ConnectProxy from "../../../test-support/connectProxy.js"
+import * as DnsAnswers from "../../../test-support/dnsAnswers.js"
 import { recordingTracer, spanText } from "../../../test-support/recordingTracer.js"
 import * as Brave from "../src/Brave.js"
 import * as Server from "./support/providerServer.js"
@@ -154,19 +154,13 @@ describe("provider calls through an outbound proxy", () => {
   it("an endpoint whose name resolves to a refused address fails ssrf_rejected through the proxy, asking it nothing", async () => {
     // A workspace admin's endpoint: names that look public and resolve to loopback, private and IPv6 loopback
     // addresses (as an internal DNS would answer them), reached through the environment's proxy.
-    const answers: Record<string, { readonly address: string; readonly family: number }> = {
+    const answers: Record<string, DnsAnswers.Answer> = {
       "loop.attacker.example": { address: "127.0.0.1", family: 4 },
       "private.attacker.example": { address: "192.168.10.20", family: 4 },
       "v6.attacker.example": { address: "::1", family: 6 }
     }
     const port = Number(server.hostPort.split(":")[1])
-    const original = dns.promises.lookup
-    Object.assign(dns.promises, {
-      lookup: (hostname: string, ...rest: Array<unknown>) =>
-        answers[hostname] !== undefined
-          ? Promise.resolve([answers[hostname]])
-          : Reflect.apply(original, dns.promises, [hostname, ...rest])
-    })
+    const restore = DnsAnswers.install(answers)
     try {
       for (const name of Object.keys(answers)) {
         for (const env of [{ HTTP_PROXY: proxy.url() }, { https_proxy: proxy.url(), http_proxy: proxy.url() }]) {
@@ -189,7 +183,7 @@ describe("provider calls through an outbound proxy", () => {
         }
       }
     } finally {
-      Object.assign(dns.promises, { lookup: original })
+      restore()
     }
     expect(proxy.targets).toEqual([])
     expect(server.requests).toEqual([])

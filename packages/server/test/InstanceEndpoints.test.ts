@@ -16,10 +16,10 @@ import * as Brave from "@websearch/providers/Brave"
 import * as ConfigProvider from "effect/ConfigProvider"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import dns from "node:dns"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
 import * as ConnectProxy from "../../../test-support/connectProxy.js"
+import * as DnsAnswers from "../../../test-support/dnsAnswers.js"
 import * as Management from "./support/management.js"
 import * as Support from "./support/server.js"
 
@@ -126,17 +126,10 @@ describe("where a workspace's instances send their keys", () => {
         )
         const port = (internal.address() as AddressInfo).port
         yield* Effect.acquireRelease(
-          Effect.sync(() => {
-            const original = dns.promises.lookup
-            Object.assign(dns.promises, {
-              lookup: (hostname: string, ...rest: Array<unknown>) =>
-                hostname === "search.acme-internal.example"
-                  ? Promise.resolve([{ address: "127.0.0.1", family: 4 }])
-                  : Reflect.apply(original, dns.promises, [hostname, ...rest])
-            })
-            return original
-          }),
-          (original) => Effect.sync(() => Object.assign(dns.promises, { lookup: original }))
+          Effect.sync(() =>
+            DnsAnswers.install({ "search.acme-internal.example": { address: "127.0.0.1", family: 4 } })
+          ),
+          (restore) => Effect.sync(restore)
         )
         const env = ConfigProvider.fromMap(new Map([["HTTP_PROXY", proxy.url()]]))
         const settings: Settings.SettingsInput = { urlPolicy: { allowHosts: [proxy.hostPort], allowPorts: [port] } }

@@ -36,18 +36,25 @@ const storeEnv = (url: string, vars: Env): ConfigProvider.ConfigProvider =>
 const storeOf = (url: string, vars: Env) =>
   ProviderStoreSql.layerConfig().pipe(Layer.provide(Layer.setConfigProvider(storeEnv(url, vars))))
 
+// A database, two fresh keys, and the capability services of every replica: a scripted Tavily that records the key
+// of each call, the default for searches, with a composed key of its own.
+const setup = (database: Effect.Effect<string, never, Scope.Scope>) =>
+  Effect.map(database, (url) => {
+    const tavily = Support.driver("tavily", { searchKeywords: (input) => Effect.succeed(Support.results(input)) })
+    const services = Support.live([tavily.driver], {
+      defaults: { searchKeywords: "tavily" },
+      providers: { tavily: { apiKeys: ["composed-key-0123"] } }
+    })
+    const oldKey = Redacted.value(ProviderStoreSql.generateKey())
+    const newKey = Redacted.value(ProviderStoreSql.generateKey())
+    return { url, oldKey, newKey, tavily, services }
+  })
+
 const rotation = (name: string, database: Effect.Effect<string, never, Scope.Scope>) =>
   describe(`key rotation on a ${name}`, () => {
     it.scoped("the README's steps, with replicas on both sides of each step serving together", () =>
       Effect.gen(function* () {
-        const url = yield* database
-        const oldKey = Redacted.value(ProviderStoreSql.generateKey())
-        const newKey = Redacted.value(ProviderStoreSql.generateKey())
-        const tavily = Support.driver("tavily", { searchKeywords: (input) => Effect.succeed(Support.results(input)) })
-        const services = Support.live([tavily.driver], {
-          defaults: { searchKeywords: "tavily" },
-          providers: { tavily: { apiKeys: ["composed-key-0123"] } }
-        })
+        const { newKey, oldKey, services, tavily, url } = yield* setup(database)
         const { acmeAdmin, acmeMember } = Management.tokens
         // A replica with its own scope, so a step can stop it as a rolling restart does.
         const replica = (vars: Env) =>
@@ -136,14 +143,7 @@ const rotation = (name: string, database: Effect.Effect<string, never, Scope.Sco
 
     it.scoped("a replica left on the old key alone fails only the instance written under the new one", () =>
       Effect.gen(function* () {
-        const url = yield* database
-        const oldKey = Redacted.value(ProviderStoreSql.generateKey())
-        const newKey = Redacted.value(ProviderStoreSql.generateKey())
-        const tavily = Support.driver("tavily", { searchKeywords: (input) => Effect.succeed(Support.results(input)) })
-        const services = Support.live([tavily.driver], {
-          defaults: { searchKeywords: "tavily" },
-          providers: { tavily: { apiKeys: ["composed-key-0123"] } }
-        })
+        const { newKey, oldKey, services, url } = yield* setup(database)
         const { acmeAdmin, acmeMember } = Management.tokens
         const old = Management.client(
           yield* Management.start(services, storeOf(url, { WEBSEARCH_PROVIDER_STORE_KEY: oldKey }))
