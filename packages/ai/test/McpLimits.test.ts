@@ -4,20 +4,16 @@
  * back; another token is served meanwhile; the rate's window passing, or the token's requests ending, lets it in
  * again. Bad limits are refused when the layer is built, naming the setting.
  */
-import * as HttpRouter from "@effect/platform/HttpRouter"
-import * as HttpServer from "@effect/platform/HttpServer"
-import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { describe, expect, it } from "@effect/vitest"
 import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
 import * as Settings from "@websearch/core/Settings"
 import * as WebSearch from "@websearch/core/WebSearch"
-import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as TestClock from "effect/TestClock"
-import { createServer } from "node:http"
 import * as WebSearchMcp from "../src/WebSearchMcp.js"
 import { drivers } from "./support/fixtures.js"
+import { serveHttp } from "./support/mcpServer.js"
 
 const tokens = ["limited-token-0123456789", "another-token-0123456789"]
 
@@ -31,12 +27,7 @@ const serve = (security: WebSearchMcp.HttpSecurity, fetchUrls?: (url: string) =>
       }),
       ProviderRegistry.proposeDefaults("test", { fetchUrls: "fetch" })
     ).pipe(Layer.provideMerge(Settings.layer({ defaults: { research: null } })))
-    const layer = Layer.mergeAll(
-      WebSearchMcp.layerHttp({ name: "websearch-test", path: "/mcp", tokens, ...security }),
-      HttpRouter.Default.serve()
-    ).pipe(Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" })), Layer.provide(live))
-    const address = Context.get(yield* Layer.build(layer), HttpServer.HttpServer).address
-    return `http://127.0.0.1:${address._tag === "TcpAddress" ? address.port : 0}/mcp`
+    return (yield* serveHttp({ tokens, ...security }, live)).url
   })
 
 const post = (url: string, token: string, message: Record<string, unknown>) =>

@@ -3,35 +3,17 @@
  * and with it its own source ids; a session that ended (deleted, or idle past the idle time) is 404, telling the
  * client to initialise again; a burst of sessions from one token ends only that token's own.
  */
-import * as HttpRouter from "@effect/platform/HttpRouter"
-import * as HttpServer from "@effect/platform/HttpServer"
-import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { describe, expect, it } from "@effect/vitest"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
-import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
 import * as TestClock from "effect/TestClock"
-import { createServer } from "node:http"
-import * as WebSearchMcp from "../src/WebSearchMcp.js"
-import { drivers, live } from "./support/fixtures.js"
+import type * as WebSearchMcp from "../src/WebSearchMcp.js"
+import { serveHttp } from "./support/mcpServer.js"
+
+const serveWith = (security: WebSearchMcp.HttpSecurity) => Effect.map(serveHttp(security), ({ url }) => url)
 
 const serve = serveWith({})
-
-function serveWith(security: WebSearchMcp.HttpSecurity) {
-  return Effect.gen(function* () {
-    const layer = Layer.mergeAll(
-      WebSearchMcp.layerHttp({ name: "websearch-test", path: "/mcp", ...security }),
-      HttpRouter.Default.serve()
-    ).pipe(
-      Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" })),
-      Layer.provide(live(drivers().drivers))
-    )
-    const address = Context.get(yield* Layer.build(layer), HttpServer.HttpServer).address
-    return `http://127.0.0.1:${address._tag === "TcpAddress" ? address.port : 0}/mcp`
-  })
-}
 
 const post = (url: string, message: unknown, headers: Record<string, string> = {}) =>
   Effect.promise(() =>

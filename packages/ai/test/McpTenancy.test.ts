@@ -7,9 +7,6 @@
  * before, with a signed URL, and the second tries every way to see it. A session is its token's alone, even within
  * a workspace; the pipeline's caches are shared within a workspace and never across.
  */
-import * as HttpRouter from "@effect/platform/HttpRouter"
-import * as HttpServer from "@effect/platform/HttpServer"
-import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { describe, expect, it } from "@effect/vitest"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
@@ -17,12 +14,10 @@ import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
 import * as Settings from "@websearch/core/Settings"
 import * as WebSearch from "@websearch/core/WebSearch"
 import * as ResultCacheStore from "@websearch/node/ResultCacheStore"
-import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { createServer } from "node:http"
-import * as WebSearchMcp from "../src/WebSearchMcp.js"
 import { drivers } from "./support/fixtures.js"
+import { serveHttp } from "./support/mcpServer.js"
 
 const tokens = {
   acmeAdmin: "acme-admin-mcp-token-5b1e9c",
@@ -58,16 +53,10 @@ const serve = (withCache: boolean) =>
       ProviderRegistry.proposeDefaults("test", { searchKeywords: "duckduckgo", fetchUrls: "fetch" }),
       ...(withCache ? [ResultCacheStore.layerMemory()] : [])
     ).pipe(Layer.provideMerge(Settings.layer({ defaults: { research: null } })))
-    const layer = Layer.mergeAll(
-      WebSearchMcp.layerHttp({
-        name: "websearch-test",
-        path: "/mcp",
-        tokens: actors.map((actor) => ({ token: tokens[actor], workspace: workspaceOf(actor) }))
-      }),
-      HttpRouter.Default.serve()
-    ).pipe(Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" })), Layer.provide(live))
-    const address = Context.get(yield* Layer.build(layer), HttpServer.HttpServer).address
-    const url = `http://127.0.0.1:${address._tag === "TcpAddress" ? address.port : 0}/mcp`
+    const { url } = yield* serveHttp(
+      { tokens: actors.map((actor) => ({ token: tokens[actor], workspace: workspaceOf(actor) })) },
+      live
+    )
     return { url, fetched: fixtures.recorded.fetched }
   })
 

@@ -5,22 +5,17 @@
  * retained by the reads (after full collections, against the heap after a warm-up read) and the bounds that apply:
  * the core page store's and the session's.
  */
-import * as HttpRouter from "@effect/platform/HttpRouter"
-import * as HttpServer from "@effect/platform/HttpServer"
-import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import * as PageStore from "@websearch/core/PageStore"
 import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
 import * as Settings from "@websearch/core/Settings"
 import * as WebSearch from "@websearch/core/WebSearch"
-import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { createServer } from "node:http"
 import * as SessionPages from "../../src/internal/sessionPages.js"
-import * as WebSearchMcp from "../../src/WebSearchMcp.js"
 import { drivers } from "./fixtures.js"
+import { serveHttp } from "./mcpServer.js"
 
 const pages = Number(process.env.PAGES ?? 100)
 const pageChars = Number(process.env.PAGE_CHARS ?? 1_000_000)
@@ -46,12 +41,7 @@ const live = WebSearch.layer(
 ).pipe(Layer.provideMerge(Settings.layer({ defaults: { research: null } })))
 
 const program = Effect.gen(function* () {
-  const layer = Layer.mergeAll(
-    WebSearchMcp.layerHttp({ name: "memory", path: "/mcp" }),
-    HttpRouter.Default.serve()
-  ).pipe(Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" })), Layer.provide(live))
-  const address = Context.get(yield* Layer.build(layer), HttpServer.HttpServer).address
-  const url = `http://127.0.0.1:${address._tag === "TcpAddress" ? address.port : 0}/mcp`
+  const { url } = yield* serveHttp({}, live)
   const client = new Client({ name: "memory", version: "1.0.0" })
   yield* Effect.promise(() => client.connect(new StreamableHTTPClientTransport(new URL(url))))
   const read = (page: string) =>
