@@ -13,7 +13,9 @@ import * as Effect from "effect/Effect"
 import * as FastCheck from "effect/FastCheck"
 import * as Option from "effect/Option"
 import * as TestClock from "effect/TestClock"
+import * as AnswerVariant from "../src/internal/answerVariant.js"
 import { fetchUrls } from "../src/FetchUrls.js"
+import type { ResolvedProvider } from "../src/ProviderConfig.js"
 import * as ProviderInstance from "../src/ProviderInstance.js"
 import * as ResultCache from "../src/ResultCache.js"
 import { searchKeywords } from "../src/SearchKeywords.js"
@@ -157,4 +159,35 @@ describe("a cache key carries the configuration that changes answers, never its 
       }
     })
   )
+
+  // Only the fields the variant reads; the rest of a resolved provider does not change it.
+  const provider = (options: unknown): ResolvedProvider =>
+    ({
+      options,
+      basicAuth: Option.none(),
+      model: Option.none(),
+      proxyUrl: Option.none()
+    }) as unknown as ResolvedProvider
+
+  it.prop(
+    "the variant is a function of the options' content: key order does not matter, any other value does",
+    [FastCheck.dictionary(FastCheck.string({ maxLength: 6 }), FastCheck.jsonValue(), { maxKeys: 6 })],
+    ([options]) => {
+      const reversed = Object.fromEntries(Object.entries(options).reverse())
+      expect(AnswerVariant.describe(provider(reversed))).toBe(AnswerVariant.describe(provider(options)))
+      expect(AnswerVariant.describe(provider({ ...options, "longer-than-six": "x" }))).not.toBe(
+        AnswerVariant.describe(provider(options))
+      )
+    }
+  )
+
+  it("options that are not plain data never throw: a bigint is written, a cycle is a configuration of its own", () => {
+    expect(AnswerVariant.describe(provider({ n: 1n }))).toContain("1n")
+    const cyclic: Record<string, unknown> = {}
+    cyclic.self = cyclic
+    const a = AnswerVariant.describe(provider(cyclic))
+    expect(a).toMatch(/^unshareable /)
+    expect(AnswerVariant.describe(provider(cyclic))).not.toBe(a)
+    expect(AnswerVariant.describe(provider(undefined))).toBeUndefined()
+  })
 })

@@ -14,6 +14,7 @@ import type { ResolvedProvider } from "../ProviderConfig.js"
 // Plain objects with their keys sorted, so the same options written in another order give the same text. A value
 // that is not plain data (a Redacted, a Duration) is written as its `toJSON` says, which never shows a secret.
 const canonical = (_key: string, value: unknown): unknown => {
+  if (typeof value === "bigint") return `${value}n`
   if (value === null || typeof value !== "object" || Array.isArray(value)) return value
   if (Object.getPrototypeOf(value) !== Object.prototype) return value
   const record = value as Record<string, unknown>
@@ -33,7 +34,13 @@ export const describe = (provider: ResolvedProvider): string | undefined => {
     Option.getOrNull(Option.map(provider.proxyUrl, Redacted.value)),
     provider.options === undefined ? null : provider.options
   ]
-  return parts.every((part) => part === null) ? undefined : JSON.stringify(parts, canonical)
+  if (parts.every((part) => part === null)) return undefined
+  try {
+    return JSON.stringify(parts, canonical)
+  } catch {
+    // Options that are not data (a cycle): a configuration of its own, which shares no entry with any other.
+    return `unshareable ${crypto.randomUUID()}`
+  }
 }
 
 // A resolved provider is built once per configuration (per instance revision for a call's instances): its digest
