@@ -27,7 +27,9 @@ import * as WebSearchError from "@websearch/core/WebSearchError"
 import * as WebSearchRequest from "@websearch/core/WebSearchRequest"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
+import * as SessionPages from "./internal/sessionPages.js"
 import * as WebFetch from "./internal/webFetch.js"
 import type * as PageAnalysis from "./PageAnalysis.js"
 import * as ResultIds from "./ResultIds.js"
@@ -299,7 +301,15 @@ export const make = (options?: Options) =>
     const research = yield* Research
     const model = yield* Effect.serviceOption(LanguageModel.LanguageModel)
     const ids = yield* ResultIds.make({ maxIds: options?.maxIds })
-    const fetchPages = WebFetch.make({ fetch, ids, model, options })
+    // An MCP session hands its own view of the server's bounded store; a toolkit on its own keeps one of its own.
+    const pages = Option.getOrElse(yield* Effect.serviceOption(SessionPages.SessionPages), () =>
+      SessionPages.make({
+        maxSessionBytes: SessionPages.defaultMaxSessionBytes,
+        maxBytes: SessionPages.defaultMaxSessionBytes,
+        maxSessionEntries: SessionPages.defaultMaxSessionEntries
+      }).open("toolkit", "toolkit")
+    )
+    const fetchPages = WebFetch.make({ fetch, ids, pages, model, options })
 
     return toolkit.of({
       web_search: (params) =>

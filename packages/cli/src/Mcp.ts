@@ -4,12 +4,17 @@
  * closes. With `--http PORT` it serves streamable HTTP at `/mcp` on `--host` (default 127.0.0.1), prints the URL
  * on stderr and runs until interrupted.
  *
- * Over HTTP, bearer tokens come from `WEBSEARCH_API_TOKENS` as for `serve`: with tokens every request needs one.
- * A bind address that is not loopback needs tokens (or `WEBSEARCH_INSECURE_NO_AUTH=true`); the command refuses to
- * start otherwise. Requests must name an allowed host in their Host header (loopback names, the bind address, and
- * `WEBSEARCH_MCP_ALLOWED_HOSTS`; any host when bound to a wildcard address) and, from a browser, come from a
- * loopback page or one of `WEBSEARCH_MCP_ALLOWED_ORIGINS` (comma-separated). Bodies are JSON only, at most
- * `WEBSEARCH_SERVER_MAX_BODY_BYTES` (default 1 MiB).
+ * Over HTTP, bearer tokens come from `WEBSEARCH_API_TOKENS` as for `serve`: with tokens every request needs one,
+ * and a token written `TOKEN@WORKSPACE` belongs to that workspace (what its calls leave in the result cache and
+ * page store is that workspace's; a session is its token's alone). A bind address that is not loopback needs tokens
+ * (or `WEBSEARCH_INSECURE_NO_AUTH=true`); the command refuses to start otherwise. Requests must name an allowed host
+ * in their Host header (loopback names, the bind address, and `WEBSEARCH_MCP_ALLOWED_HOSTS`; any host when bound to
+ * a wildcard address) and, from a browser, come from a loopback page or one of `WEBSEARCH_MCP_ALLOWED_ORIGINS`
+ * (comma-separated). Bodies are JSON only, at most `WEBSEARCH_SERVER_MAX_BODY_BYTES` (default 1 MiB). Each token
+ * may make `WEBSEARCH_SERVER_RATE_LIMIT` requests per `WEBSEARCH_SERVER_RATE_WINDOW` (default 600 a minute, as for
+ * `serve`), have `WEBSEARCH_MCP_MAX_CONCURRENT` in progress (default 8) and hold
+ * `WEBSEARCH_MCP_MAX_SESSIONS_PER_TOKEN` sessions (default 16), each ending after
+ * `WEBSEARCH_MCP_SESSION_IDLE_TIMEOUT` unused (default 30 minutes).
  *
  * @since 0.1.0
  */
@@ -26,6 +31,7 @@ import * as ServerConfig from "@websearch/server/ServerConfig"
 import * as Cause from "effect/Cause"
 import * as Config from "effect/Config"
 import * as Deferred from "effect/Deferred"
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
@@ -84,15 +90,40 @@ const list = (name: string) =>
 export const httpSecurity = (host: string): Effect.Effect<WebSearchMcp.HttpSecurity, WebSearchError.Unavailable> =>
   Effect.gen(function* () {
     const server = yield* ServerConfig.fromConfig()
-    // The MCP endpoint has no workspaces: a scoped entry (`TOKEN@WORKSPACE:ROLE`) gives its token.
-    const tokens: Array<Redacted.Redacted<string>> = []
+    // A scoped entry (`TOKEN@WORKSPACE:ROLE`) gives its token and workspace; the MCP tools have no use for roles.
+    const tokens: Array<WebSearchMcp.TokenGrant> = []
     for (const entry of server.tokens ?? []) {
       const grant = ServerConfig.grantOf(entry)
       if (typeof grant === "string") {
         return yield* Effect.fail(WebSearchError.unavailable("invalid_config", `WEBSEARCH_API_TOKENS: ${grant}`))
       }
-      tokens.push(Redacted.make(grant.token))
+      tokens.push({ token: Redacted.make(grant.token), workspace: grant.scope.workspace })
     }
+    const limits = yield* Effect.mapError(
+      Effect.all({
+        concurrent: Config.option(Config.integer("WEBSEARCH_MCP_MAX_CONCURRENT")),
+        perToken: Config.option(Config.integer("WEBSEARCH_MCP_MAX_SESSIONS_PER_TOKEN")),
+        idle: Config.option(Config.duration("WEBSEARCH_MCP_SESSION_IDLE_TIMEOUT"))
+      }),
+      (error) =>
+        WebSearchError.unavailable("invalid_config", `invalid MCP settings: ${ConfigText.problems(error).join("; ")}`)
+    )
+    // Checked here too, so a bad value is named by its variable.
+    const refused = [
+      Option.exists(limits.concurrent, (n) => n < 1) && "WEBSEARCH_MCP_MAX_CONCURRENT must be at least 1",
+      Option.exists(limits.perToken, (n) => n < 1) && "WEBSEARCH_MCP_MAX_SESSIONS_PER_TOKEN must be at least 1",
+      Option.exists(limits.idle, (d) => Duration.lessThan(d, Duration.seconds(1))) &&
+        "WEBSEARCH_MCP_SESSION_IDLE_TIMEOUT must be at least 1 second",
+      server.rateLimit !== undefined &&
+        server.rateLimit !== false &&
+        (!Number.isSafeInteger(server.rateLimit.limit) || server.rateLimit.limit < 0) &&
+        "WEBSEARCH_SERVER_RATE_LIMIT must be a whole number, 0 to disable",
+      server.rateLimit !== undefined &&
+        server.rateLimit !== false &&
+        Duration.lessThan(Duration.decode(server.rateLimit.window), Duration.seconds(1)) &&
+        "WEBSEARCH_SERVER_RATE_WINDOW must be at least 1 second"
+    ].find((problem) => typeof problem === "string")
+    if (refused !== undefined) return yield* Effect.fail(WebSearchError.unavailable("invalid_config", refused))
     const extra = yield* Effect.mapError(
       Effect.all({ hosts: list("WEBSEARCH_MCP_ALLOWED_HOSTS"), origins: list("WEBSEARCH_MCP_ALLOWED_ORIGINS") }),
       () => WebSearchError.unavailable("invalid_config", "invalid WEBSEARCH_MCP_ALLOWED_HOSTS or _ORIGINS")
@@ -111,7 +142,13 @@ export const httpSecurity = (host: string): Effect.Effect<WebSearchMcp.HttpSecur
       tokens,
       allowedHosts: [...bound, ...extra.hosts],
       allowedOrigins: extra.origins,
-      ...(server.maxBodyBytes === undefined ? {} : { maxBodyBytes: server.maxBodyBytes })
+      ...(server.maxBodyBytes === undefined ? {} : { maxBodyBytes: server.maxBodyBytes }),
+      ...(server.rateLimit === undefined ? {} : { rateLimit: server.rateLimit }),
+      ...(Option.isSome(limits.concurrent) ? { maxConcurrentRequests: limits.concurrent.value } : {}),
+      sessions: {
+        ...(Option.isSome(limits.perToken) ? { maxPerToken: limits.perToken.value } : {}),
+        ...(Option.isSome(limits.idle) ? { idleTimeout: limits.idle.value } : {})
+      }
     }
   })
 
