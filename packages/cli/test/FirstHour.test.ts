@@ -207,6 +207,55 @@ describe("config init", { timeout: 300_000 }, () => {
   })
 })
 
+describe("settings from the environment", { timeout: 180_000 }, () => {
+  interface Row {
+    readonly id: string
+    readonly capabilities: ReadonlyArray<{ readonly feature: string; readonly apiHost: string | null }>
+  }
+  const hostsOf = (stdout: string, id: string) =>
+    Object.fromEntries(
+      (JSON.parse(stdout) as { response: ReadonlyArray<Row> }).response
+        .find((row) => row.id === id)!
+        .capabilities.map((c) => [c.feature, c.apiHost])
+    )
+
+  it("<PROVIDER>_API_HOST sets every capability's endpoint, the per-capability one wins; WEBSEARCH_ALLOW_HOSTS lets it be local", async () => {
+    const env = {
+      TAVILY_API_KEY: "tvly-test-0001",
+      TAVILY_API_HOST: origin,
+      JINA_API_HOST: `${origin}/jina`,
+      JINA_FETCH_URLS_API_HOST: `${origin}/reader`,
+      WEBSEARCH_ALLOW_HOSTS: "127.0.0.1"
+    }
+    const listed = await websearch(["providers", "--json"], env)
+    expect(listed.code, listed.stdout).toBe(0)
+    expect(hostsOf(listed.stdout, "tavily")).toEqual({ searchKeywords: origin, fetchUrls: origin })
+    expect(hostsOf(listed.stdout, "jina")).toEqual({ searchKeywords: `${origin}/jina`, fetchUrls: `${origin}/reader` })
+    // Both of Tavily's capabilities call the endpoint the one variable set.
+    hits.length = 0
+    await websearch(["search", "layers", "--provider", "tavily", "--json"], env)
+    await websearch(["fetch", "https://example.com/", "--provider", "tavily", "--json"], env)
+    expect(hits).toEqual(["/search", "/extract"])
+    // Without the allowlist the local endpoint is refused at start, naming what allows it.
+    const { WEBSEARCH_ALLOW_HOSTS: _, ...unlisted } = env
+    const refused = await websearch(["providers", "--json"], unlisted)
+    expect(refused.code).toBe(1)
+    expect(json(refused.stdout).error).toMatchObject({ reason: "invalid_config" })
+  })
+
+  it("a malformed WEBSEARCH_ALLOW_HOSTS or WEBSEARCH_ALLOW_CIDRS entry stops the command, naming the variable", async () => {
+    const ran = await websearch(["providers", "--json"], {
+      WEBSEARCH_ALLOW_HOSTS: "ok.example,http://bad.example/x",
+      WEBSEARCH_ALLOW_CIDRS: "10.0.0.0/99"
+    })
+    expect(ran.code).toBe(1)
+    const error = json(ran.stdout).error
+    expect(error).toMatchObject({ reason: "invalid_config" })
+    expect(error.message).toContain('WEBSEARCH_ALLOW_HOSTS: "http://bad.example/x" (entry 2): ')
+    expect(error.message).toContain('WEBSEARCH_ALLOW_CIDRS: "10.0.0.0/99" (entry 1): ')
+  })
+})
+
 describe("reading past the end of a page", { timeout: 180_000 }, () => {
   it("fetch --start-index past the end says how long the page is and exits 1; with another page, 0", async () => {
     const url = `${origin}/paged`
