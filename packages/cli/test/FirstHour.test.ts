@@ -16,9 +16,9 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import * as Cli from "../src/Cli.js"
+import * as DuckDuckGo from "./support/duckduckgoStandIn.js"
 import { websearch } from "./support/process.js"
 
-const duckduckgoPage = readFileSync(new URL("../../providers/test/fixtures/duckduckgo.html", import.meta.url), "utf8")
 const bin = fileURLToPath(new URL("../bin/websearch.js", import.meta.url))
 const guard = fileURLToPath(new URL("../../../test-support/loopbackGuard.js", import.meta.url))
 
@@ -38,18 +38,7 @@ beforeAll(async () => {
   server = createServer((request, response) => {
     const url = request.url ?? ""
     hits.push(url)
-    if (url.startsWith("/html/")) {
-      let body = ""
-      request.setEncoding("utf8").on("data", (chunk: string) => (body += chunk))
-      request.on("end", () => {
-        const keyword = new URLSearchParams(body).get("q") ?? "x"
-        queries.push(keyword)
-        response
-          .writeHead(200, { "content-type": "text/html; charset=utf-8" })
-          .end(duckduckgoPage.replaceAll('href="https://', `href="https://${keyword}.`))
-      })
-      return
-    }
+    if (DuckDuckGo.answer(request, response, (keyword) => queries.push(keyword))) return
     if (url.startsWith("/broken")) {
       response.writeHead(500, { "content-type": "text/plain" }).end("down")
       return
