@@ -76,7 +76,8 @@ export const nodeLine = (version: string = process.versions.node): Line => {
     ? line(
         "node",
         "warning",
-        `${version}: Node ${major} is past its end of life (April 2026); websearch runs on it, but use Node 22 or 24`
+        `${version}: Node ${major} is past its end of life${major === 20 ? " (April 2026)" : ""}; websearch runs on ` +
+          "it, but use Node 22 or 24"
       )
     : line("node", "ok", version)
 }

@@ -30,6 +30,7 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import * as Predicate from "effect/Predicate"
 import { isAbsolute, resolve } from "node:path"
 import { pathToFileURL } from "node:url"
 import * as StdoutGuard from "./internal/stdoutGuard.js"
@@ -130,9 +131,17 @@ export const timeout = (
   )
 }
 
+// What went wrong, on one line of at most 300 characters: a module's error may be anything it threw.
 const described = (error: unknown): string => {
-  if (WebSearchError.isWebSearchError(error)) return `${error._tag}/${error.reason}: ${error.message}`
-  return error instanceof Error ? error.message.split("\n")[0] : String(error)
+  const text = WebSearchError.isWebSearchError(error)
+    ? `${error._tag}/${error.reason}: ${error.message}`
+    : Predicate.hasProperty(error, "message") && typeof error.message === "string"
+      ? error.message
+      : Predicate.hasProperty(error, "_tag") && typeof error._tag === "string"
+        ? error._tag
+        : String(error)
+  const line = text.split("\n")[0]
+  return line.length > 300 ? `${line.slice(0, 299)}…` : line
 }
 
 // A failure or a defect while building names the module; an interruption (Ctrl-C) stays one.

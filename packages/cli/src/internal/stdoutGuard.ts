@@ -2,8 +2,9 @@
  * Keeps the process's stdout for what websearch itself prints. While the guard is held, any other write to
  * `process.stdout` (a provider module's `console.log`, at import, at build or during a call) goes to stderr
  * instead; writes made through `passThrough` still reach stdout. `websearch mcp` over stdio holds it for the whole
- * session, since there stdout is the protocol channel and one stray line breaks the client; provider modules are
- * loaded under it by every command, so `--json` stays one JSON object.
+ * session, since there stdout is the protocol channel and one stray line breaks the client; every command holds it
+ * while provider modules are listed (and a module's import and build hold it anyway), so `--json` stays one JSON
+ * object.
  */
 import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
