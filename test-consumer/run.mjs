@@ -1,7 +1,8 @@
 // The consumer test: packs every workspace package (`npm pack`, which runs each package's prepack build), installs
 // the tarballs with registry dependencies only into a new project outside the repository, and uses them as a user
 // would — a plain Node program (app.mjs), tsc under strict settings (consumer.ts), the installed `websearch` bin
-// (--help, fetch, MCP over stdio to the official SDK client) — under each Node binary given.
+// (--help, fetch, provider modules, one of them on ProviderHttp, MCP over stdio to the official SDK client) — under
+// each Node binary given.
 //
 //   node test-consumer/run.mjs [--node PATH]... [--json FILE] [--keep]
 //
@@ -79,7 +80,16 @@ const page = `<!doctype html><html lang="en"><head><title>Consumer page</title><
 // loading the playwright-core it declares as a dependency, with the system Chromium).
 const rendered = "Rendered by script in Chromium."
 const scripted = `<!doctype html><html><head><title>Scripted page</title></head><body><div id="app"></div><script>document.getElementById("app").innerHTML = "<article><h1>Scripted page</h1><p>" + ${JSON.stringify(rendered)} + "</p></article>"</script></body></html>`
+// A JSON search API for the ProviderHttp module (provider-http-module.mjs); it records the key each call sends.
+const apiKeys = []
 const server = createServer((request, response) => {
+  if (request.url?.startsWith("/v1/search")) {
+    apiKeys.push(request.headers["x-api-key"])
+    const q = new URL(request.url, "http://x").searchParams.get("q")
+    response.writeHead(200, { "content-type": "application/json" })
+    response.end(JSON.stringify({ hits: [{ title: `Acme result for ${q}`, url: "https://acme.example/1", text: q }] }))
+    return
+  }
   response.writeHead(200, { "content-type": "text/html; charset=utf-8" })
   response.end(request.url === "/scripted" ? scripted : page)
 })
@@ -159,6 +169,7 @@ try {
     "app.mjs",
     "mcp-client.mjs",
     "provider-module.mjs",
+    "provider-http-module.mjs",
     "consumer.ts",
     "tsconfig.nodenext.json",
     "tsconfig.bundler.json"
@@ -323,6 +334,29 @@ try {
         assert(result.code === 0, `exit ${result.code}: ${clip(result.stdout + result.stderr)}`)
         const out = JSON.parse(result.stdout)
         assert(out.ok && out.response.results[0]?.title === "Bonjour from the module: layers", clip(result.stdout))
+      }
+    )
+    await check(
+      at("websearch loads a provider module built on ProviderHttp, calling its API with the HttpClient it is given"),
+      async () => {
+        apiKeys.length = 0
+        const result = await run(
+          bin,
+          ["search", "layers", "--provider", "acme", "--json", "--allow-host", "127.0.0.1"],
+          {
+            cwd: project,
+            env: {
+              ...env,
+              WEBSEARCH_PROVIDER_MODULES: "./provider-http-module.mjs",
+              ACME_API_KEY: "acme-key-0001",
+              ACME_API_HOST: `http://127.0.0.1:${server.address().port}`
+            }
+          }
+        )
+        assert(result.code === 0, `exit ${result.code}: ${clip(result.stdout + result.stderr)}`)
+        const out = JSON.parse(result.stdout)
+        assert(out.ok && out.response.results[0]?.title === "Acme result for layers", clip(result.stdout))
+        assert(JSON.stringify(apiKeys) === JSON.stringify(["acme-key-0001"]), `keys sent: ${JSON.stringify(apiKeys)}`)
       }
     )
     await check(at("websearch fetch --render always renders a scripted loopback page in Chromium"), async () => {

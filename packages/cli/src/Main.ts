@@ -29,9 +29,12 @@ import * as LogLevel from "effect/LogLevel"
 import * as Cli from "./Cli.js"
 import * as Inputs from "./internal/inputs.js"
 import * as Layout from "./internal/layout.js"
+import * as PastEnd from "./internal/pastEnd.js"
+import * as StdoutGuard from "./internal/stdoutGuard.js"
 import * as Recorder from "./internal/recorder.js"
 import type * as CommandIo from "./Io.js"
 import * as Live from "./Live.js"
+import * as ProviderModules from "./ProviderModules.js"
 import * as Render from "./Render.js"
 import { version } from "./Version.js"
 
@@ -170,13 +173,19 @@ const program = (
         (response) => listed(command, response, output)
       )
     case "Fetch":
-      return Effect.map(
+      return Effect.flatMap(
         FetchUrls.fetchUrls({
           urls: inputs,
           ...(command.provider === undefined ? {} : { providerId: command.provider }),
           ...command.paging
         }),
-        (response) => listed(command, response, output)
+        (response) => {
+          // A page read from past its end is that input's failure, not an empty page.
+          const checked = PastEnd.check(response, command.paging?.startIndex)
+          return checked.past.length > 0 && checked.response.results.length === 0
+            ? Effect.fail(PastEnd.nothingLeft(checked))
+            : Effect.succeed(listed(command, checked.response, output))
+        }
       )
     case "Research":
       return Effect.map(
@@ -278,6 +287,12 @@ const prepare = (command: ListCommand, io: Io): Either.Either<Inputs.Prepared, C
  * @category utils
  */
 export const run = (argv: ReadonlyArray<string>, io: Io, options: RunOptions = {}): Effect.Effect<number> => {
+  // With provider modules, stdout carries only what websearch prints: a module's own writes go to stderr.
+  if (ProviderModules.paths(io.env).length === 0) return runWith(argv, io, options)
+  return StdoutGuard.around(runWith(argv, { ...io, stdout: StdoutGuard.passThrough(io.stdout) }, options))
+}
+
+const runWith = (argv: ReadonlyArray<string>, io: Io, options: RunOptions): Effect.Effect<number> => {
   const parsed = Cli.parse(argv)
   if (Either.isLeft(parsed)) {
     const usage = parsed.left
@@ -336,7 +351,8 @@ export const run = (argv: ReadonlyArray<string>, io: Io, options: RunOptions = {
             io.stdout(command.json ? `${Render.jsonSuccess(report)}\n` : Doctor.render(report))
             return report.ok ? ExitCode.ok : ExitCode.failed
           })
-      )
+        // Its table is the report: the failures it finds are not logged again (--verbose logs them).
+      ).pipe(logs(command.verbose))
   }
   let inputs: ReadonlyArray<string> = []
   let refused: ReadonlyArray<WebSearchError.InputFailure> = []
@@ -418,7 +434,15 @@ export const run = (argv: ReadonlyArray<string>, io: Io, options: RunOptions = {
         )
       )
     ),
-    Effect.provide(Logger.replace(Logger.defaultLogger, Logger.withConsoleError(Logger.logfmtLogger))),
-    Logger.withMinimumLogLevel(command.verbose ? LogLevel.Debug : LogLevel.None)
+    logs(command.verbose)
   )
 }
+
+// Logs go to stderr, and only with --verbose: what a command finds is in its answer.
+const logs =
+  (verbose: boolean) =>
+  <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+    effect.pipe(
+      Effect.provide(Logger.replace(Logger.defaultLogger, Logger.withConsoleError(Logger.logfmtLogger))),
+      Logger.withMinimumLogLevel(verbose ? LogLevel.Debug : LogLevel.None)
+    )

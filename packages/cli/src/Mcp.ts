@@ -10,11 +10,11 @@
  * (or `WEBSEARCH_INSECURE_NO_AUTH=true`); the command refuses to start otherwise. Requests must name an allowed host
  * in their Host header (loopback names, the bind address, and `WEBSEARCH_MCP_ALLOWED_HOSTS`; any host when bound to
  * a wildcard address) and, from a browser, come from a loopback page or one of `WEBSEARCH_MCP_ALLOWED_ORIGINS`
- * (comma-separated). Bodies are JSON only, at most `WEBSEARCH_SERVER_MAX_BODY_BYTES` (default 1 MiB). Each token
- * may make `WEBSEARCH_SERVER_RATE_LIMIT` requests per `WEBSEARCH_SERVER_RATE_WINDOW` (default 600 a minute, as for
- * `serve`), have `WEBSEARCH_MCP_MAX_CONCURRENT` in progress (default 8) and hold
- * `WEBSEARCH_MCP_MAX_SESSIONS_PER_TOKEN` sessions (default 16), each ending after
- * `WEBSEARCH_MCP_SESSION_IDLE_TIMEOUT` unused (default 30 minutes).
+ * (comma-separated). Bodies are JSON only, at most `WEBSEARCH_MCP_MAX_BODY_BYTES` (default 1 MiB;
+ * `WEBSEARCH_SERVER_MAX_BODY_BYTES` is `serve`'s own limit). Each token may make `WEBSEARCH_SERVER_RATE_LIMIT`
+ * requests per `WEBSEARCH_SERVER_RATE_WINDOW` (default 600 a minute, as for `serve`), have
+ * `WEBSEARCH_MCP_MAX_CONCURRENT` in progress (default 8) and hold `WEBSEARCH_MCP_MAX_SESSIONS_PER_TOKEN` sessions
+ * (default 16), each ending after `WEBSEARCH_MCP_SESSION_IDLE_TIMEOUT` unused (default 30 minutes).
  *
  * @since 0.1.0
  */
@@ -40,6 +40,7 @@ import * as Sink from "effect/Sink"
 import * as Stream from "effect/Stream"
 import { createServer } from "node:http"
 import type * as Cli from "./Cli.js"
+import * as StdoutGuard from "./internal/stdoutGuard.js"
 import type * as Io from "./Io.js"
 import { version } from "./Version.js"
 
@@ -62,9 +63,13 @@ const stdoutSink = (io: Io.Io): Sink.Sink<void, Uint8Array | string> => {
 
 const serveStdio = (io: Io.Io, info: WebSearchMcp.ServerInfo) =>
   Effect.gen(function* () {
+    // stdout is the protocol channel: from now on, any other write to it (a provider module's console.log during
+    // a call) goes to stderr, and the protocol's frames pass.
+    yield* StdoutGuard.guarded
     const closed = yield* Deferred.make<void>()
     const stdin = NodeStream.stdin.pipe(Stream.ensuring(Deferred.succeed(closed, undefined)))
-    yield* Layer.build(WebSearchMcp.layerStdio({ ...info, stdin, stdout: stdoutSink(io) }))
+    const stdout = stdoutSink({ ...io, stdout: StdoutGuard.passThrough(io.stdout) })
+    yield* Layer.build(WebSearchMcp.layerStdio({ ...info, stdin, stdout }))
     io.stderr("websearch mcp: serving web_search, web_fetch and web_research over stdio\n")
     yield* Deferred.await(closed)
   })
@@ -79,6 +84,30 @@ const list = (name: string) =>
     ConfigText.optionalList(name),
     Option.getOrElse((): Array<string> => [])
   )
+
+/**
+ * The variable of the HTTP endpoint's body limit in bytes (1024 to 16777216; default 1 MiB). `serve` has its own,
+ * `WEBSEARCH_SERVER_MAX_BODY_BYTES`.
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const maxBodyVariable = "WEBSEARCH_MCP_MAX_BODY_BYTES"
+
+const maxBodyBytes = Effect.flatMap(
+  Effect.mapError(Config.option(Config.integer(maxBodyVariable)), () =>
+    WebSearchError.unavailable("invalid_config", `${maxBodyVariable} takes a whole number of bytes`)
+  ),
+  (bytes) =>
+    Option.isSome(bytes) && (bytes.value < 1024 || bytes.value > 16 * 1024 * 1024)
+      ? Effect.fail(
+          WebSearchError.unavailable(
+            "invalid_config",
+            `${maxBodyVariable} takes 1024 to 16777216 bytes, not ${bytes.value}`
+          )
+        )
+      : Effect.succeed(Option.getOrUndefined(bytes))
+)
 
 /**
  * The HTTP endpoint's security settings for a bind address, from the environment. Fails with
@@ -138,11 +167,12 @@ export const httpSecurity = (host: string): Effect.Effect<WebSearchMcp.HttpSecur
       )
     }
     const bound = isLoopback(host) ? [] : isWildcard(host) ? ["*"] : [host.includes(":") ? `[${host}]` : host]
+    const maxBody = yield* maxBodyBytes
     return {
       tokens,
       allowedHosts: [...bound, ...extra.hosts],
       allowedOrigins: extra.origins,
-      ...(server.maxBodyBytes === undefined ? {} : { maxBodyBytes: server.maxBodyBytes }),
+      ...(maxBody === undefined ? {} : { maxBodyBytes: maxBody }),
       ...(server.rateLimit === undefined ? {} : { rateLimit: server.rateLimit }),
       ...(Option.isSome(limits.concurrent) ? { maxConcurrentRequests: limits.concurrent.value } : {}),
       sessions: {
@@ -183,6 +213,13 @@ const serveHttp = (
         ? `http://${address.hostname.includes(":") ? `[${address.hostname}]` : address.hostname}:${address.port}${httpPath}`
         : `unix:${address.path}`
     io.stderr(`websearch mcp: listening on ${url}\n`)
+    // One name meant two limits before; a setting that no longer applies here says so rather than being ignored.
+    if ((io.env.WEBSEARCH_SERVER_MAX_BODY_BYTES ?? "") !== "" && (io.env[maxBodyVariable] ?? "") === "") {
+      io.stderr(
+        `websearch mcp: WEBSEARCH_SERVER_MAX_BODY_BYTES is serve's limit; this endpoint's is ${maxBodyVariable} ` +
+          `(now ${security.maxBodyBytes ?? WebSearchMcp.defaultMaxBodyBytes} bytes)\n`
+      )
+    }
     return yield* Effect.never
   })
 

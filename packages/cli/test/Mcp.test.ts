@@ -257,18 +257,21 @@ describe("websearch mcp over streamable HTTP", () => {
 
   it("a port that is taken is a typed Unavailable/invalid_config error, exit 1", { timeout: 240_000 }, async () => {
     const port = (mock.address() as AddressInfo).port
-    const child = spawn(process.execPath, [...nodeArgs, "--http", String(port), "--json"], {
+    // mcp takes no --json (issue 36): the error is one line on stderr, stdout stays empty.
+    const child = spawn(process.execPath, [...nodeArgs, "--http", String(port)], {
       cwd: root,
       env: env(),
       stdio: ["ignore", "pipe", "pipe"]
     })
     let stdout = ""
+    let stderr = ""
     child.stdout?.on("data", (chunk: Buffer) => (stdout += chunk.toString()))
+    child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()))
     const [code] = (await once(child, "exit")) as [number | null]
     expect(code).toBe(1)
-    const out = JSON.parse(stdout.trim()) as { ok: boolean; error: { _tag: string; reason: string; message: string } }
-    expect(out.error).toMatchObject({ _tag: "Unavailable", reason: "invalid_config" })
-    expect(out.error.message).toContain(`127.0.0.1:${port}`)
+    expect(stdout).toBe("")
+    expect(stderr).toMatch(/^error: Unavailable\/invalid_config: /)
+    expect(stderr).toContain(`127.0.0.1:${port}`)
   })
 })
 

@@ -114,14 +114,17 @@ describe("websearch mcp against hostile clients", { timeout: 240_000 }, () => {
   })
 
   it("http: a bind address that is not loopback is refused without tokens, before listening", async () => {
-    const child = mcp(["--http", "0", "--host", "192.0.2.10", "--json"])
+    const child = mcp(["--http", "0", "--host", "192.0.2.10"])
     let stdout = ""
+    let stderr = ""
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()))
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()))
     const [code] = (await once(child, "exit")) as [number | null]
     expect(code).toBe(1)
-    const out = JSON.parse(stdout.trim()) as { error: { _tag: string; reason: string; message: string } }
-    expect(out.error).toMatchObject({ _tag: "Unavailable", reason: "invalid_config" })
-    expect(out.error.message).toContain("without authentication")
+    expect(stdout).toBe("")
+    expect(stderr).toMatch(/^error: Unavailable\/invalid_config: /)
+    expect(stderr).toContain("without authentication")
+    expect(stderr).not.toContain("listening on")
   })
 
   it("http: a session is its token's alone; a token past WEBSEARCH_SERVER_RATE_LIMIT gets 429 with Retry-After", async () => {

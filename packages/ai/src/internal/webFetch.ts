@@ -241,7 +241,7 @@ export const make = ({ fetch, ids, model, options, pages }: Deps) => {
               }
               const page = outcome.right
               const id = pageIds.get(page) ?? ""
-              const notice = PageNotice.notice({ ...page, id })
+              const notice = PageNotice.notice({ ...page, id, requestedStart: p.startIndex })
               const success = {
                 ...base,
                 status: "success" as const,
