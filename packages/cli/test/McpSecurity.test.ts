@@ -171,16 +171,19 @@ describe("websearch mcp against hostile clients", { timeout: 240_000 }, () => {
   })
 
   it("http: a bad limit is refused at start, naming its variable", async () => {
-    const child = mcp(["--http", "0", "--json"], { WEBSEARCH_MCP_MAX_CONCURRENT: "0" })
+    const child = mcp(["--http", "0"], { WEBSEARCH_MCP_MAX_CONCURRENT: "0" })
     let stdout = ""
+    let stderr = ""
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()))
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()))
     // A server that starts anyway is stopped, and fails the test below.
     const timer = setTimeout(() => child.kill("SIGKILL"), 60_000)
     const [code] = (await once(child, "exit")) as [number | null]
     clearTimeout(timer)
     expect(code).toBe(1)
-    const out = JSON.parse(stdout.trim()) as { error: { reason: string; message: string } }
-    expect(out.error).toMatchObject({ reason: "invalid_config" })
-    expect(out.error.message).toContain("WEBSEARCH_MCP_MAX_CONCURRENT must be at least 1")
+    expect(stdout).toBe("")
+    expect(stderr).toMatch(/^error: Unavailable\/invalid_config: /)
+    expect(stderr).toContain("WEBSEARCH_MCP_MAX_CONCURRENT must be at least 1")
+    expect(stderr).not.toContain("listening on")
   })
 })
