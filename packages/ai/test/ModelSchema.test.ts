@@ -108,8 +108,8 @@ const recipe: FastCheck.Arbitrary<Recipe> = FastCheck.letrec<{ node: Recipe }>((
 const build = (
   r: Recipe,
   found: { readonly labels: Set<string>; readonly texts: Array<string> }
-): Schema.Schema<unknown, unknown> => {
-  const labelled = (schema: Schema.Schema<unknown, unknown>) => {
+): Schema.Schema.Any => {
+  const labelled = (schema: Schema.Schema.Any) => {
     // Effect's own label, read off the schema it built.
     for (const id of [AST.TitleAnnotationId, AST.DescriptionAnnotationId]) {
       const label = schema.ast.annotations[id]
@@ -117,18 +117,16 @@ const build = (
     }
     return schema
   }
-  const base = ((): Schema.Schema<unknown, unknown> => {
+  const base = ((): Schema.Schema.Any => {
     switch (r.kind) {
       case "string":
-        return labelled(Schema.String.pipe(stringFilters[r.filter]!(r.n)) as Schema.Schema<unknown, unknown>)
+        return labelled(Schema.String.pipe(stringFilters[r.filter]!(r.n)))
       case "number":
-        return labelled(Schema.Number.pipe(numberFilters[r.filter]!(r.n)) as Schema.Schema<unknown, unknown>)
+        return labelled(Schema.Number.pipe(numberFilters[r.filter]!(r.n)))
       case "literals":
-        return Schema.Literal("a", "b") as Schema.Schema<unknown, unknown>
+        return Schema.Literal("a", "b")
       case "array":
-        return labelled(
-          Schema.Array(build(r.item, found)).pipe(arrayFilters[r.filter]!(r.n)) as Schema.Schema<unknown, unknown>
-        )
+        return labelled(Schema.Array(build(r.item, found)).pipe(arrayFilters[r.filter]!(r.n)))
       case "struct":
         return Schema.Struct(
           Object.fromEntries(
@@ -137,9 +135,9 @@ const build = (
               return [`f${i}`, field.optional ? Schema.optional(value) : value]
             })
           )
-        ) as Schema.Schema<unknown, unknown>
+        )
       case "union":
-        return Schema.Union(build(r.members[0], found), build(r.members[1], found)) as Schema.Schema<unknown, unknown>
+        return Schema.Union(build(r.members[0], found), build(r.members[1], found))
     }
   })()
   if (r.text === undefined) return base

@@ -477,9 +477,10 @@ const plainlyInvalid = (kind: Kind, request: unknown): boolean => {
     if (provider !== undefined && typeof provider !== "string") return true
     const list = own(kind === "searchKeywords" ? "keywords" : kind === "fetchUrls" ? "urls" : "allowedDomains")
     // A research brief's allowedDomains is optional (none: the open web); the other lists are required.
-    const absentAllowed = kind === "research" && list === undefined
-    if (!absentAllowed && (!Array.isArray(list) || list.length > 20)) return true
-    if (kind !== "research" && list.length === 0) return true
+    if (!(kind === "research" && list === undefined)) {
+      if (!Array.isArray(list) || list.length > 20) return true
+      if (kind !== "research" && list.length === 0) return true
+    }
     if (kind === "research" && typeof own("query") !== "string") return true
     const n = own("maxResults")
     if (kind === "searchKeywords" && n !== undefined) {

@@ -7,6 +7,7 @@ import { describe, expect, it } from "@effect/vitest"
 import * as ResultCache from "@websearch/core/ResultCache"
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import { Ajv2020 } from "ajv/dist/2020.js"
+import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Support from "./support/server.js"
@@ -48,7 +49,7 @@ const entries = () => {
   })
 }
 
-const serve = (rateLimit?: { readonly limit: number; readonly window: string }) => {
+const serve = (rateLimit?: { readonly limit: number; readonly window: Duration.DurationInput }) => {
   const tavily = Support.driver("tavily", {
     searchKeywords: (input) =>
       input === "explode"
@@ -183,7 +184,10 @@ const exchange = (base: string, document: Document, ajv: ReturnType<typeof compi
       expect(validate(JSON.parse(text)), `${ex.name}: ${JSON.stringify(validate.errors)}`).toBe(true)
     }
     const declared = new Set(Object.keys(documented?.headers ?? {}).map((name) => name.toLowerCase()))
-    const sent = Array.from(response.headers.keys()).filter((name) => !transport.has(name))
+    const sent: Array<string> = []
+    response.headers.forEach((_value, name) => {
+      if (!transport.has(name)) sent.push(name)
+    })
     for (const name of sent) expect(declared, `${ex.name}: ${name} is sent but not declared`).toContain(name)
     return { headers: response.headers, sent }
   })
