@@ -136,7 +136,8 @@ const offered = Effect.gen(function* () {
 /**
  * Registers the toolkit's tools with the `McpServer` in context, using the session handlers in context.
  * `web_research` is listed only when a request naming no provider could research (`Research.defaultProvider`:
- * a default research provider with its key and endpoint, by the `ProviderRegistry` in context), and `web_fetch` items offer `prompt` only when a `LanguageModel` is in context to analyse pages.
+ * a default research provider with its key and endpoint, by the `ProviderRegistry` in context), and `web_fetch`
+ * items offer `prompt` only when a `LanguageModel` is in context to analyse pages.
  *
  * @since 0.1.0
  * @category utils
