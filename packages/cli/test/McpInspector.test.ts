@@ -6,7 +6,6 @@
  * loopback guard.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { spawn } from "node:child_process"
 import { once } from "node:events"
 import { mkdtempSync } from "node:fs"
 import { createServer, type Server } from "node:http"
@@ -14,10 +13,8 @@ import { createRequire } from "node:module"
 import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
-import { fileURLToPath } from "node:url"
+import * as Process from "./support/process.js"
 
-const bin = fileURLToPath(new URL("../bin/websearch.js", import.meta.url))
-const guard = fileURLToPath(new URL("../../../test-support/loopbackGuard.js", import.meta.url))
 const inspector = (() => {
   const manifest = createRequire(import.meta.url).resolve("@modelcontextprotocol/inspector/package.json")
   const { bin: bins } = createRequire(import.meta.url)(manifest) as { bin: Record<string, string> }
@@ -44,40 +41,23 @@ afterAll(() => {
   page.close()
 })
 
-/** Runs `mcp-inspector --cli [inspector args] -- node websearch mcp`, with only PATH and an empty HOME. */
-const inspect = (
-  inspectorArgs: ReadonlyArray<string>,
-  serverEnv: Record<string, string> = {}
-): Promise<{ readonly code: number | null; readonly stdout: string; readonly stderr: string }> =>
-  new Promise((resolve, reject) => {
-    const args = [
-      "--import",
-      guard,
+/** Runs `mcp-inspector --cli [server env] node websearch mcp [inspector args]`, with only PATH and an empty HOME. */
+const inspect = (inspectorArgs: ReadonlyArray<string>, serverEnv: Record<string, string> = {}) =>
+  Process.node(
+    [
       inspector,
       "--cli",
       ...Object.entries(serverEnv).flatMap(([key, value]) => ["-e", `${key}=${value}`]),
-      process.execPath,
-      "--import",
-      guard,
-      bin,
+      ...Process.websearchCommand,
       "mcp",
       "--allow-host",
       "127.0.0.1",
       ...inspectorArgs
-    ]
-    const child = spawn(process.execPath, args, {
-      // A HOME of its own: whatever the Inspector keeps (its catalog) stays out of the developer's.
-      env: { PATH: process.env.PATH ?? "", HOME: mkdtempSync(join(tmpdir(), "websearch-inspector-")) },
-      stdio: ["ignore", "pipe", "pipe"],
-      timeout: 120_000
-    })
-    let stdout = ""
-    let stderr = ""
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk))
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk))
-    child.on("error", reject)
-    child.on("close", (code) => resolve({ code, stdout, stderr }))
-  })
+    ],
+    // A HOME of its own: whatever the Inspector keeps (its catalog) stays out of the developer's.
+    { HOME: mkdtempSync(join(tmpdir(), "websearch-inspector-")) },
+    120_000
+  )
 
 /** Every value under `key` anywhere in a JSON document, with where it is. */
 const valuesOf = (node: unknown, key: string, path = "", into: Array<[string, unknown]> = []) => {

@@ -11,16 +11,7 @@ const tavily = () =>
     fetchUrls: (url) => Effect.succeed({ title: `Page ${url}`, content: `Content of ${url}`, url })
   })
 
-const openai = () =>
-  Support.driver("openai", {
-    research: (query) =>
-      Effect.succeed({
-        report: `A report on ${query}`,
-        queries: [query],
-        sources: [{ title: "Source", url: "https://source.example/1" }],
-        images: []
-      })
-  })
+const openai = Support.researcher
 
 const settings = {
   defaults: { searchKeywords: "tavily", fetchUrls: "tavily", research: "openai" },

@@ -57,15 +57,7 @@ const serve = (rateLimit?: { readonly limit: number; readonly window: Duration.D
         : Effect.succeed(Support.results(input, 2)),
     fetchUrls: (url) => Effect.succeed({ title: `Page ${url}`, content: `Content of ${url}`, url })
   })
-  const openai = Support.driver("openai", {
-    research: (query) =>
-      Effect.succeed({
-        report: `A report on ${query}`,
-        queries: [query],
-        sources: [{ title: "Source", url: "https://source.example/1" }],
-        images: []
-      })
-  })
+  const openai = Support.researcher()
   return Support.start(
     { tokens: [Support.token], ...(rateLimit === undefined ? {} : { rateLimit }) },
     Support.live(
