@@ -230,29 +230,44 @@ try {
     const cli = JSON.parse(readFileSync(join(globalCli, "package.json"), "utf8"))
     assert(cli.version === packed.find((pkg) => pkg.name === "@websearch/cli")?.version, `global CLI ${cli.version}`)
   })
-  await check("the README's lines name every peer each package declares, and npm ls finds none missing", async () => {
-    const manifest = JSON.parse(readFileSync(join(project, "package.json"), "utf8"))
-    const named = new Set(Object.keys(manifest.dependencies ?? {}))
-    const missing = []
-    for (const pkg of packed.filter((p) => p.name !== "@websearch/cli")) {
-      const own = JSON.parse(readFileSync(join(project, "node_modules", pkg.name, "package.json"), "utf8"))
-      for (const peer of Object.keys(own.peerDependencies ?? {})) {
-        if (own.peerDependenciesMeta?.[peer]?.optional === true && !named.has(peer)) continue
-        if (!named.has(peer)) missing.push(`${pkg.name} → ${peer}`)
+  await check(
+    "the README's lines (and each package's own README) name every peer each package declares; npm ls finds none missing",
+    async () => {
+      const manifest = JSON.parse(readFileSync(join(project, "package.json"), "utf8"))
+      const named = new Set(Object.keys(manifest.dependencies ?? {}))
+      const missing = []
+      for (const pkg of packed.filter((p) => p.name !== "@websearch/cli")) {
+        const own = JSON.parse(readFileSync(join(project, "node_modules", pkg.name, "package.json"), "utf8"))
+        for (const peer of Object.keys(own.peerDependencies ?? {})) {
+          if (own.peerDependenciesMeta?.[peer]?.optional === true && !named.has(peer)) continue
+          if (!named.has(peer)) missing.push(`${pkg.name} → ${peer}`)
+        }
       }
+      assert(missing.length === 0, `peers the README's install lines do not name: ${missing.join(", ")}`)
+      // Each package's own README (its page on npm) installs it with its peers at the ranges it declares.
+      for (const pkg of packed.filter((p) => p.name !== "@websearch/cli")) {
+        const dir = join(project, "node_modules", pkg.name)
+        const own = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"))
+        const words = Readme.read(join(dir, "README.md")).installs[0]?.words ?? []
+        for (const [peer, range] of Object.entries(own.peerDependencies ?? {})) {
+          if (own.peerDependenciesMeta?.[peer]?.optional === true) continue
+          const wanted = peer.startsWith("@websearch/") ? peer : `${peer}@${range}`
+          if (!words.includes(wanted)) missing.push(`${pkg.name}'s README → ${wanted}`)
+        }
+      }
+      assert(missing.length === 0, `package READMEs that do not install a peer at its range: ${missing.join(", ")}`)
+      const ls = await run("npm", ["ls", "--all"], { cwd: project })
+      assert(
+        ls.code === 0,
+        `npm ls: ${clip(
+          ls.stdout
+            .split("\n")
+            .filter((l) => /UNMET|invalid|missing/i.test(l))
+            .join("\n") || ls.stderr
+        )}`
+      )
     }
-    assert(missing.length === 0, `peers the README's install lines do not name: ${missing.join(", ")}`)
-    const ls = await run("npm", ["ls", "--all"], { cwd: project })
-    assert(
-      ls.code === 0,
-      `npm ls: ${clip(
-        ls.stdout
-          .split("\n")
-          .filter((l) => /UNMET|invalid|missing/i.test(l))
-          .join("\n") || ls.stderr
-      )}`
-    )
-  })
+  )
   await check(
     "exports give types only as .d.ts and code only as dist .js (no .ts reachable without our condition)",
     () => {
