@@ -31,12 +31,11 @@ import * as RpcServer from "@effect/rpc/RpcServer"
 import type { FetchUrls } from "@websearch/core/FetchUrls"
 import * as ProviderInstance from "@websearch/core/ProviderInstance"
 import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
-import type { Research } from "@websearch/core/Research"
+import * as Research from "@websearch/core/Research"
 import type { SearchKeywords } from "@websearch/core/SearchKeywords"
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
 import * as Option from "effect/Option"
@@ -118,23 +117,29 @@ const structured = (name: string, encoded: unknown): unknown => {
   }
 }
 
-// Which tools a client is shown: `web_research` only when a composed provider can research, and `web_fetch`'s
-// `prompt` only when a language model is there to answer it.
+// Which tools a client is shown: `web_research` only when a call that names no provider could run (a default
+// research provider with its key and endpoint: a model leaves providerId out unless the user names one), and
+// `web_fetch`'s `prompt` only when a language model is there to answer it.
 const offered = Effect.gen(function* () {
   const registry = yield* Effect.serviceOption(ProviderRegistry.ProviderRegistry)
   const model = yield* Effect.serviceOption(LanguageModel.LanguageModel)
-  const research = Option.match(registry, {
+  const research = yield* Option.match(registry, {
     // Without the registry in context there is no telling: every tool is listed, as before.
-    onNone: () => true,
-    onSome: (r) => r.ids().some((id) => Either.isRight(r.lookup(id, "research")))
+    onNone: () => Effect.succeed(true),
+    onSome: (service) =>
+      Research.defaultProvider.pipe(
+        Effect.provideService(ProviderRegistry.ProviderRegistry, service),
+        Effect.match({ onFailure: () => false, onSuccess: () => true })
+      )
   })
   return { research, analysis: Option.isSome(model) }
 })
 
 /**
  * Registers the toolkit's tools with the `McpServer` in context, using the session handlers in context.
- * `web_research` is listed only when a composed provider can research (the `ProviderRegistry` in context
- * says), and `web_fetch` items offer `prompt` only when a `LanguageModel` is in context to analyse pages.
+ * `web_research` is listed only when a request naming no provider could research (`Research.defaultProvider`:
+ * a default research provider with its key and endpoint, by the `ProviderRegistry` in context), and `web_fetch`
+ * items offer `prompt` only when a `LanguageModel` is in context to analyse pages.
  *
  * @since 0.1.0
  * @category utils
@@ -242,11 +247,11 @@ export interface Options extends ServerInfo {
  */
 export const layerTools = (
   options?: WebSearchToolkit.Options
-): Layer.Layer<never, never, McpServer.McpServer | SearchKeywords | FetchUrls | Research> =>
+): Layer.Layer<never, never, McpServer.McpServer | SearchKeywords | FetchUrls | Research.Research> =>
   Layer.effectDiscard(
     Effect.gen(function* () {
       // Everything in context (a LanguageModel too) serves every session's toolkit.
-      const services = yield* Effect.context<SearchKeywords | FetchUrls | Research>()
+      const services = yield* Effect.context<SearchKeywords | FetchUrls | Research.Research>()
       const build = Effect.provide(WebSearchToolkit.toolkit.toContext(WebSearchToolkit.make(options)), services)
       const sessions = yield* Effect.serviceOption(Sessions.McpSessions)
       if (Option.isNone(sessions)) {
@@ -313,7 +318,7 @@ export const layerStdio = <EIn, RIn, EOut, ROut>(
     /** The longest line read (UTF-16 code units, default 1 MiB); a longer one is answered with a parse error. */
     readonly maxLineLength?: number | undefined
   }
-): Layer.Layer<McpServer.McpServer, never, RIn | ROut | SearchKeywords | FetchUrls | Research> =>
+): Layer.Layer<McpServer.McpServer, never, RIn | ROut | SearchKeywords | FetchUrls | Research.Research> =>
   layerTools(options.toolkit).pipe(
     Layer.provideMerge(
       McpServer.layer(info(options)).pipe(
@@ -387,7 +392,7 @@ export const makeHttpSecurity: (
  */
 export const layerHttp = (
   options: Options & HttpSecurity & { readonly path: HttpRouter.PathInput }
-): Layer.Layer<McpServer.McpServer, WebSearchError.Unavailable, SearchKeywords | FetchUrls | Research> =>
+): Layer.Layer<McpServer.McpServer, WebSearchError.Unavailable, SearchKeywords | FetchUrls | Research.Research> =>
   layerTools(options.toolkit).pipe(
     Layer.provideMerge(
       McpServer.layer(info(options)).pipe(

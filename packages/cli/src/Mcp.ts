@@ -24,6 +24,7 @@ import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as NodeStream from "@effect/platform-node/NodeStream"
 import * as WebSearchMcp from "@websearch/ai/WebSearchMcp"
 import * as ConfigText from "@websearch/core/ConfigText"
+import * as Research from "@websearch/core/Research"
 import type * as Settings from "@websearch/core/Settings"
 import type * as WebSearch from "@websearch/core/WebSearch"
 import * as WebSearchError from "@websearch/core/WebSearchError"
@@ -33,6 +34,7 @@ import * as Config from "effect/Config"
 import * as Deferred from "effect/Deferred"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
@@ -70,7 +72,13 @@ const serveStdio = (io: Io.Io, info: WebSearchMcp.ServerInfo) =>
     const stdin = NodeStream.stdin.pipe(Stream.ensuring(Deferred.succeed(closed, undefined)))
     const stdout = stdoutSink({ ...io, stdout: StdoutGuard.passThrough(io.stdout) })
     yield* Layer.build(WebSearchMcp.layerStdio({ ...info, stdin, stdout }))
-    io.stderr("websearch mcp: serving web_search, web_fetch and web_research over stdio\n")
+    // The server lists web_research only when a call naming no provider can research; say why it is not there.
+    const research = yield* Effect.either(Research.defaultProvider)
+    io.stderr(
+      Either.isRight(research)
+        ? "websearch mcp: serving web_search, web_fetch and web_research over stdio\n"
+        : `websearch mcp: serving web_search and web_fetch over stdio (web_research is off: ${research.left.message})\n`
+    )
     yield* Deferred.await(closed)
   })
 

@@ -27,6 +27,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { Caller, retryAfterHeader } from "./Authorization.js"
+import * as OpenApiHeaders from "./internal/openApiHeaders.js"
 import * as RequestBody from "./internal/requestBody.js"
 import * as WorkspaceInstances from "./internal/workspaceInstances.js"
 import * as ProviderManagementHandlers from "./ProviderManagementHandlers.js"
@@ -56,7 +57,7 @@ const withErrorHeaders = <A, E extends WebSearchError.WebSearchError, R>(
  * @since 0.1.0
  * @category utils
  */
-export const cacheHeader = "x-websearch-cache"
+export const cacheHeader = OpenApiHeaders.cacheHeader
 
 const withCacheHeader = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
   Effect.flatMap(ResultCache.track(effect), ([value, stats]) =>
