@@ -176,16 +176,18 @@ export const pdfRefusal = ExtractJob.pdfRefusal
 // The extractor (its DOM, Readability, the markdown rules: about 20 MiB of a server's idle RSS) loads on the first
 // job extracted on this thread: a server whose pages all go to workers never loads it here.
 let extractor: Promise<typeof Extract> | undefined
-const loadExtractor = () => (extractor ??= import("@websearch/extract/Extract"))
+/** The whole extractor, loaded once on this thread. */
+export const loadExtractor = (): Promise<typeof Extract> => (extractor ??= import("@websearch/extract/Extract"))
 
-// A Node Buffer is a Uint8Array, but PDF.js refuses one: hand the extractor a plain view of the same bytes.
-const view = (job: Job): Extract.Input => ({
+/** What the extractor is given for a job: a Node Buffer is a Uint8Array, but PDF.js refuses one, so a plain view. */
+export const view = (job: Job): Extract.Input => ({
   body: new Uint8Array(job.body.buffer, job.body.byteOffset, job.body.byteLength),
   contentType: job.contentType,
   url: job.url
 })
 
-const options = (job: Job): Extract.Options | undefined =>
+/** The extractor's options for a job. */
+export const options = (job: Job): Extract.Options | undefined =>
   job.maxChars === undefined ? undefined : { maxChars: job.maxChars }
 
 const inlineExtract = (job: Job): Effect.Effect<Extract.Document, Failure> =>
