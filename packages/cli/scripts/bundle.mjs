@@ -23,6 +23,15 @@ const undiciCore = {
   }
 }
 
+/** Routes linkedom's import of cssomnom's parser to a module that requires it on first use (see lazyCssParse.cjs). */
+const lazyCssParse = {
+  name: "lazy-css-parse",
+  setup(build) {
+    const shim = fileURLToPath(new URL("lazyCssParse.cjs", import.meta.url))
+    build.onResolve({ filter: /^cssomnom\/parse$/ }, (args) => (args.importer === shim ? undefined : { path: shim }))
+  }
+}
+
 /** esbuild's options for the bundle (the CLI's test of what each command loads builds with them too). */
 export const options = () => ({
   entryPoints: {
@@ -55,8 +64,8 @@ export const options = () => ({
     __WEBSEARCH_VERSION__: JSON.stringify(version),
     __WEBSEARCH_SERVER_VERSION__: JSON.stringify(serverVersion)
   },
-  // `undici` is its dispatchers only (undiciCore.mjs), not the whole index.
-  plugins: [undiciCore],
+  // `undici` is its dispatchers only (undiciCore.mjs), not the whole index; cssomnom's parser loads on first use.
+  plugins: [undiciCore, lazyCssParse],
   // playwright-core finds its own files (protocol, injected scripts) beside itself, so it stays a package that
   // the renderer imports on first use from node_modules; it drives the system Chromium and downloads nothing.
   external: ["playwright-core"],

@@ -12,17 +12,19 @@ interface Output {
   readonly inputs: Record<string, unknown>
 }
 
-let outputs: Promise<Record<string, Output>> | undefined
+let metafile: Promise<esbuild.Metafile> | undefined
 // Built once for the file; the metafile's names are only compared with each other.
-const built = (): Promise<Record<string, Output>> =>
-  (outputs ??= esbuild
+const meta = (): Promise<esbuild.Metafile> =>
+  (metafile ??= esbuild
     .build({
       ...(Bundle as { options: () => esbuild.BuildOptions }).options(),
       write: false,
       metafile: true,
       logLevel: "silent"
     })
-    .then((result) => result.metafile.outputs as Record<string, Output>))
+    .then((result) => result.metafile))
+
+const built = async (): Promise<Record<string, Output>> => (await meta()).outputs as Record<string, Output>
 
 /** The modules an entry point loads before its code runs: its chunk and every chunk it imports statically. */
 const statically = (outputs: Record<string, Output>, entry: string): ReadonlyArray<string> => {
@@ -79,5 +81,18 @@ describe("what the bundled CLI loads for a command", { timeout: 120_000 }, () =>
     expect(
       from(everything, /node_modules\/undici\/(index\.js|lib\/(mock|cache|web\/websocket|web\/eventsource)\/)/)
     ).toEqual([])
+  })
+
+  it("linkedom's CSS parser (cssomnom) is required on first use, never imported at load", async () => {
+    const { inputs } = await meta()
+    const importers = Object.entries(inputs).flatMap(([name, input]) =>
+      input.imports
+        .filter((imported) => /node_modules\/cssomnom\//.test(imported.path))
+        .map((imported) => ({ name, kind: imported.kind }))
+    )
+    expect(importers.map((importer) => importer.name.split("/").pop())).toContain("lazyCssParse.cjs")
+    expect(importers.filter((importer) => !/node_modules\/cssomnom\//.test(importer.name))).toEqual([
+      { name: expect.stringMatching(/scripts\/lazyCssParse\.cjs$/), kind: "require-call" }
+    ])
   })
 })
