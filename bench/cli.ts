@@ -213,13 +213,13 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const f = await measure(runs)
   const cell = (value: number, unit: string) => `${value.toFixed(0).padStart(5)} ${unit}`
   const row = (name: string, pair: Pair, versus: string) => {
-    const ratio = (pick: (u: ProcessUsage.Usage) => number) => (pick(pair.ours) / pick(pair.baseline)).toFixed(2)
-    process.stdout.write(
-      `${name.padEnd(14)} cpu ${cell(pair.ours.cpuMs, "ms")} vs ${cell(pair.baseline.cpuMs, "ms")} = ${ratio((u) => u.cpuMs)}x` +
-        `   rss ${cell(pair.ours.peakRssMiB, "MiB")} vs ${cell(pair.baseline.peakRssMiB, "MiB")} = ${ratio((u) => u.peakRssMiB)}x` +
-        `   wall ${cell(pair.ours.wallMs, "ms")} vs ${cell(pair.baseline.wallMs, "ms")} = ${ratio((u) => u.wallMs)}x` +
-        `   (vs ${versus})\n`
-    )
+    const figure = (label: string, pick: (u: ProcessUsage.Usage) => number, unit: string) =>
+      `${label} ${cell(pick(pair.ours), unit)} vs ${cell(pick(pair.baseline), unit)} = ` +
+      `${(pick(pair.ours) / pick(pair.baseline)).toFixed(2)}x`
+    const cpu = figure("cpu", (u) => u.cpuMs, "ms")
+    const rss = figure("rss", (u) => u.peakRssMiB, "MiB")
+    const wall = figure("wall", (u) => u.wallMs, "ms")
+    process.stdout.write(`${name.padEnd(14)} ${cpu}   ${rss}   ${wall}   (vs ${versus})\n`)
   }
   process.stdout.write(`Node ${f.node}, median of ${f.runs} runs each\n`)
   row("fetch", f.fetch, "plain script; aims cpu <= 1.3, rss <= 1.2")

@@ -1,11 +1,11 @@
 /**
  * Extraction of a small page on the calling thread within a time limit, for one-shot programs
- * (`Fetch.WorkerOptions.inlineMillis`):
- * starting an extraction worker costs more than extracting a small page (a thread with its own heap, and the
- * extractor loaded into it: about 50 ms of CPU and 20 MiB), and such a program has no event loop to keep free for
- * others. Readability's time is not linear in the page, so no size of HTML is cheap by itself: the call runs under
- * `node:vm`'s watchdog, which stops the running JavaScript when the time is up, and the page then goes to a worker
- * as if it had gone there first (its deadline and interruption as before). Memory is bounded by the size limit.
+ * (`Fetch.WorkerOptions.inlineMillis`): starting an extraction worker costs more than extracting a small page (a
+ * thread with its own heap, and the extractor loaded into it: about 50 ms of CPU and 20 MiB), and such a program has
+ * no event loop to keep free for others. Readability's time is not linear in the page, so no size of HTML is cheap
+ * by itself: the call runs under `node:vm`'s watchdog, which stops the running JavaScript when the time is up, and
+ * the page then goes to a worker as if it had gone there first (its deadline and interruption as before). Memory is
+ * bounded by the size limit.
  *
  * A stop leaves whatever the extractor was changing as it was (a cache mid-update, a regular expression's position),
  * so after one, nothing more is extracted on this thread: every later page goes to the workers.
@@ -22,7 +22,7 @@ import * as ExtractPool from "./extractPool.js"
 export interface Limits {
   /** Bodies of more bytes go to a worker. */
   readonly maxBytes: number
-  /** Wall-clock milliseconds one extraction may take before it is stopped and handed to a worker. */
+  /** Wall-clock milliseconds one extraction may take before it is stopped and handed to a worker (1 at least). */
   readonly maxMillis: number
 }
 
@@ -48,7 +48,8 @@ const within = <A>(millis: number, f: () => A): Option.Option<A> => {
   const { context, script } = runner
   context.job = f
   try {
-    return Option.some(script.runInContext(context, { timeout: millis }) as A)
+    // The watchdog takes a whole number of milliseconds, 1 at least.
+    return Option.some(script.runInContext(context, { timeout: Math.max(1, Math.ceil(millis)) }) as A)
   } catch {
     return Option.none()
   } finally {
@@ -56,8 +57,8 @@ const within = <A>(millis: number, f: () => A): Option.Option<A> => {
   }
 }
 
-/** Whether a job may be tried on the calling thread: small enough, and not a PDF (parsed asynchronously, on a worker). */
-export const eligible = (job: ExtractPool.Job, limits: Limits): boolean =>
+// Whether a job may be tried on the calling thread: small enough, and not a PDF (parsed asynchronously, on a worker).
+const eligible = (job: ExtractPool.Job, limits: Limits): boolean =>
   !stopped && job.body.length <= limits.maxBytes && !ExtractPool.isHeavy(job)
 
 /**

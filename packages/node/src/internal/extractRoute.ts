@@ -1,8 +1,8 @@
 /**
  * Where the local fetcher extracts each body (`Fetch.WorkerOptions`): text, markdown and JSON up to the threshold on
  * the calling thread (linear and cheap); with `inlineMillis`, the other kinds but PDF up to the same size on the
- * calling thread too, within that time (`boundedExtract`); everything else on the worker pool, which starts on first use and stops
- * when the scope closes. With workers off, everything on the calling thread.
+ * calling thread too, within that time (`boundedExtract`); everything else on the worker pool, which starts on first
+ * use and stops when the scope closes. With workers off, everything on the calling thread.
  */
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as ContentKind from "@websearch/extract/ContentKind"
