@@ -124,10 +124,10 @@ describe("websearch fetch as a process, against a local server", { timeout: 120_
   })
 
   it("a small page is extracted on the main thread, a big one on the worker thread", async () => {
+    const urls = [`${origin}/page`, `${origin}/big`]
     const { code, stdout, stderr } = await websearch([
       "fetch",
-      `${origin}/page`,
-      `${origin}/big`,
+      ...urls,
       "--allow-host",
       "127.0.0.1",
       "--json",

@@ -29,7 +29,8 @@ const recorder = () => {
   return { jobs, otherwise: (job: ExtractPool.Job) => Effect.suspend(() => (jobs.push(job), ExtractPool.inline(job))) }
 }
 
-describe("extraction on the calling thread within a time limit", () => {
+// Patient: the PDF test loads PDF.js from sources, which takes seconds on a busy machine.
+describe("extraction on the calling thread within a time limit", { timeout: 120_000 }, () => {
   it.effect("a small page is extracted here, with the document a worker gives", () =>
     Effect.gen(function* () {
       const job = page("Small", 20)

@@ -11,7 +11,6 @@
  * so after one, nothing more is extracted on this thread: every later page goes to the workers.
  */
 import type * as Extract from "@websearch/extract/Extract"
-import * as ContentKind from "@websearch/extract/ContentKind"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
@@ -89,12 +88,4 @@ export const extract = (
 const attempt = (job: ExtractPool.Job, millis: number) =>
   Effect.flatMap(Effect.promise(ExtractPool.loadExtractor), (extractor) =>
     Effect.sync(() => within(millis, () => extractor.extractSync(ExtractPool.view(job), ExtractPool.options(job))))
-  ).pipe(
-    Effect.withSpan("websearch.extract", {
-      captureStackTrace: false,
-      attributes: {
-        "websearch.content_type": ContentKind.mediaType(job.contentType) ?? "",
-        "websearch.bytes": job.body.length
-      }
-    })
-  )
+  ).pipe(ExtractPool.withExtractSpan(job))

@@ -133,20 +133,23 @@ export const inline = (job: Job): Effect.Effect<Extract.Document, Failure> =>
     if (ExtractPlain.isPlain(kindOf(job))) {
       return Either.mapLeft(ExtractPlain.extractSync(view(job), options(job)), (failure) =>
         WebSearchError.responseInvalid(failure.reason, failure.message, { input: job.url })
-      ).pipe(
-        // The span `Extract.extract` gives the other kinds.
-        Effect.withSpan("websearch.extract", {
-          captureStackTrace: false,
-          attributes: {
-            "websearch.content_type": ContentKind.mediaType(job.contentType) ?? "",
-            "websearch.bytes": job.body.length
-          }
-        })
-      )
+      ).pipe(withExtractSpan(job))
     }
     const refusal = pdfRefusal(job)
     return refusal === undefined ? inlineExtract(job) : Effect.fail(tooLarge(job.url, refusal))
   })
+
+/** The span `Extract.extract` gives an extraction, for the ones on this thread that go around it. */
+export const withExtractSpan =
+  (job: Job) =>
+  <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+    Effect.withSpan(effect, "websearch.extract", {
+      captureStackTrace: false,
+      attributes: {
+        "websearch.content_type": ContentKind.mediaType(job.contentType) ?? "",
+        "websearch.bytes": job.body.length
+      }
+    })
 
 // `undefined` when classifying throws: the whole extractor then says why.
 const kindOf = (job: Job): ContentKind.Kind | undefined => {
