@@ -54,6 +54,8 @@ export const measure = (command: string, args: ReadonlyArray<string>, options: R
       options.converse(child).then(
         () => child.stdin!.end(),
         (error: unknown) => {
+          // Closing its stdin ends the measured process too (GNU time, killed, would leave it running).
+          child.stdin!.destroy()
           child.kill()
           reject(error)
         }
