@@ -19,6 +19,7 @@ import * as Settings from "@websearch/core/Settings"
 import type * as WebSearch from "@websearch/core/WebSearch"
 import type * as WebSearchResponse from "@websearch/core/WebSearchResponse"
 import * as WebSearchError from "@websearch/core/WebSearchError"
+import type * as Fetch from "@websearch/node/Fetch"
 import * as Cause from "effect/Cause"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
@@ -54,6 +55,32 @@ export type Io = CommandIo.Io
  */
 export const ExitCode = { ok: 0, failed: 1, usage: 2, interrupted: 130 } as const
 
+// The provider Layers with the local fetcher's worker options (see `providers`).
+const composeProviders = (workers: Fetch.WorkerOptions | undefined): Live.Providers =>
+  Layer.unwrapEffect(
+    Effect.gen(function* () {
+      const settings = yield* Settings.Settings
+      const [Fetch, Providers, ProxyHttpClient] = yield* Effect.promise(() =>
+        Promise.all([
+          import("@websearch/node/Fetch"),
+          import("@websearch/providers/Providers"),
+          import("@websearch/node/ProxyHttpClient")
+        ])
+      )
+      // The Chromium renderer is loaded (and Chromium started, on the first page) only when rendering is asked for.
+      const render = yield* Fetch.renderMode(settings)
+      const BrowserRenderer =
+        render === "never" ? undefined : yield* Effect.promise(() => import("@websearch/node/BrowserRenderer"))
+      const fetch = Fetch.layerWith(workers === undefined ? undefined : { workers })
+      // In catalogue order: the remote providers (through their proxyUrl, or HTTPS_PROXY/HTTP_PROXY/NO_PROXY),
+      // then the local fetcher.
+      return Composition.sequence(
+        Providers.layer.pipe(Layer.provide(ProxyHttpClient.layer())),
+        BrowserRenderer === undefined ? fetch : fetch.pipe(Layer.provide(BrowserRenderer.layerConfig()))
+      )
+    })
+  )
+
 /**
  * The provider Layers this binary composes: every remote provider and the local fetcher (DuckDuckGo and `fetch`
  * are the defaults they propose), the remote calls through outbound proxies as `@websearch/node/ProxyHttpClient`
@@ -63,27 +90,12 @@ export const ExitCode = { ok: 0, failed: 1, usage: 2, interrupted: 130 } as cons
  * @since 0.1.0
  * @category layers
  */
-export const providers: Live.Providers = Layer.unwrapEffect(
-  Effect.gen(function* () {
-    const settings = yield* Settings.Settings
-    const [Fetch, Providers, ProxyHttpClient] = yield* Effect.promise(() =>
-      Promise.all([
-        import("@websearch/node/Fetch"),
-        import("@websearch/providers/Providers"),
-        import("@websearch/node/ProxyHttpClient")
-      ])
-    )
-    // The Chromium renderer is loaded (and Chromium started, on the first page) only when rendering is asked for.
-    const render = yield* Fetch.renderMode(settings)
-    const BrowserRenderer =
-      render === "never" ? undefined : yield* Effect.promise(() => import("@websearch/node/BrowserRenderer"))
-    const fetch =
-      BrowserRenderer === undefined ? Fetch.layer : Fetch.layer.pipe(Layer.provide(BrowserRenderer.layerConfig()))
-    // In catalogue order: the remote providers (through their proxyUrl, or HTTPS_PROXY/HTTP_PROXY/NO_PROXY),
-    // then the local fetcher.
-    return Composition.sequence(Providers.layer.pipe(Layer.provide(ProxyHttpClient.layer())), fetch)
-  })
-)
+export const providers: Live.Providers = composeProviders(undefined)
+
+// One-shot commands extract a page of up to 64 KiB (the worker threshold) on the main thread, within a second,
+// rather than start an extraction worker for it (`Fetch.WorkerOptions.inlineMillis`); a slower one, a bigger one or
+// a PDF goes to a worker. The servers (`mcp`, `serve`) keep every page off their event loop.
+const oneShotProviders: Live.Providers = composeProviders({ inlineMillis: 1000 })
 
 // Search and fetch: the Ctrl-C recorder in front of the persistent cache, when the settings turn it on and
 // `--no-cache` is not given. The settings document is read again here (it is small) to learn `cache.persistent`.
@@ -370,7 +382,7 @@ const runWith = (argv: ReadonlyArray<string>, io: Io, options: RunOptions): Effe
   const live = Live.layer(
     command,
     io.env,
-    options.providers ?? providers,
+    options.providers ?? (command._tag === "Mcp" || command._tag === "Serve" ? providers : oneShotProviders),
     // `serve` keeps its cache, quotas and per-token limits in memory, or on Redis when REDIS_URL is set.
     command._tag === "Serve"
       ? sharedStores
