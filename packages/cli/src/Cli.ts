@@ -368,7 +368,8 @@ export const parse = (argv: ReadonlyArray<string>): Either.Either<Command, Usage
   }
   const name = argv[index]
   if (!isCommand(name)) return fail(Tokens.unknownCommand(name))
-  const refused = Tokens.unknownOption(name, rest) ?? Tokens.misplacedOptions(name, rest)
+  const refused =
+    Tokens.unknownOption(name, rest) ?? Tokens.misplacedOptions(name, rest) ?? Tokens.switchWithValue(rest)
   if (refused !== undefined) return fail(refused)
   const exit = Effect.runSyncExit(
     Descriptor.parse(Grammar.root, ["websearch", name, ...Tokens.forParser(rest)], cliConfig).pipe(provideParse)

@@ -13,7 +13,9 @@ import * as Suggest from "../src/internal/suggest.js"
 const word = FastCheck.string({ minLength: 1, maxLength: 12 }).filter(
   (w) => !w.startsWith("-") && !w.includes("\u0000") && w.trim().length > 0
 )
-const operand = FastCheck.oneof(FastCheck.constant("-"), word)
+// Words `@effect/cli` reads as a boolean's value when they follow a switch (`search -q yes` searched nothing).
+const booleanWord = FastCheck.constantFrom("true", "1", "y", "yes", "on", "false", "0", "n", "no", "off")
+const operand = FastCheck.oneof(FastCheck.constant("-"), booleanWord, word)
 
 describe("'-' among options", () => {
   it.prop(
@@ -48,6 +50,19 @@ describe("'-' among options", () => {
     })
     expect(Cli.parse(["fetch", "--provider=-", "-"])).toMatchObject({ right: { provider: "-", urls: ["-"] } })
     expect(Cli.parse(["search", "--", "-", "x"])).toMatchObject({ right: { keywords: ["-", "x"] } })
+  })
+
+  it("a word spelling a boolean after a switch is an operand; a switch given a value is a usage error", () => {
+    expect(Cli.parse(["search", "-q", "yes"])).toMatchObject({ right: { quiet: true, keywords: ["yes"] } })
+    expect(Cli.parse(["search", "--max-results", "1", "--json", "0"])).toMatchObject({
+      right: { json: true, maxResults: 1, keywords: ["0"] }
+    })
+    for (const token of ["--json=true", "--json=x", "--no-cache=1"]) {
+      const name = token.split("=")[0]
+      expect(Cli.parse(["search", token, "x"])).toMatchObject({
+        left: { message: `${name} takes no value (write ${name} alone)` }
+      })
+    }
   })
 })
 

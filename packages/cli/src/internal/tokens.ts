@@ -16,6 +16,16 @@ export const builtIns: ReadonlyArray<string> = ["--help", "-h", "--version"]
  */
 const stdinOperand = "\u0000-"
 
+/**
+ * What an operand that spells a boolean (`yes`, `0`, `off`, …) is while `@effect/cli` reads the line, when it
+ * follows an option that takes no value: the parser would take it for that option's value (`search -q yes` searched
+ * nothing). A NUL marks it, as for `-`.
+ */
+const literalOperand = "\u0000="
+
+// What `@effect/cli` reads as a boolean option's value when it follows the option.
+const booleanWords: ReadonlySet<string> = new Set(["true", "1", "y", "yes", "on", "false", "0", "n", "no", "off"])
+
 /** The index of the command word: the first token that is neither an option nor an option's value. */
 export const commandIndex = (argv: ReadonlyArray<string>): number => {
   for (let i = 0; i < argv.length; i++) {
@@ -66,6 +76,17 @@ export const misplacedOptions = (command: Grammar.CommandName, tokens: ReadonlyA
   return misplaced.length === 0 ? undefined : `${[...new Set(misplaced)].join(", ")} does not apply to "${command}"`
 }
 
+/** The usage error for a switch given a value (`--json=true`): a switch is on when named, and takes none. */
+export const switchWithValue = (tokens: ReadonlyArray<string>) => {
+  const given = optionPart(tokens).find((token) => {
+    const equals = token.indexOf("=")
+    return token.startsWith("--") && equals !== -1 && Grammar.flagOf(token)?.value === undefined
+  })
+  if (given === undefined) return undefined
+  const name = given.slice(0, given.indexOf("="))
+  return `${name} takes no value (write ${name} alone)`
+}
+
 /** The usage error for a word that is not a command, naming the nearest command. */
 export const unknownCommand = (word: string): string => {
   const commands = Grammar.commandNames.filter((name) => name !== "help")
@@ -74,14 +95,18 @@ export const unknownCommand = (word: string): string => {
 
 /**
  * The tokens as `@effect/cli` is given them: `--name=value` split in two (so an empty value is read as one and
- * refused by name), and each `-` that is an operand (not an option's value) replaced by the stand-in.
+ * refused by name), each `-` that is an operand (not an option's value) replaced by the stand-in, and an operand
+ * spelling a boolean right after an option that takes no value marked as an operand.
  */
 export const forParser = (tokens: ReadonlyArray<string>): Array<string> => {
   const dashDash = tokens.indexOf("--")
   const out: Array<string> = []
   let valueNext = false
+  let afterSwitch = false
   tokens.forEach((token, i) => {
     const operandsOnly = dashDash !== -1 && i > dashDash
+    const switchBefore = afterSwitch
+    afterSwitch = false
     if (valueNext) {
       valueNext = false
       out.push(token)
@@ -91,7 +116,12 @@ export const forParser = (tokens: ReadonlyArray<string>): Array<string> => {
       out.push(stdinOperand)
       return
     }
+    if (switchBefore && booleanWords.has(token)) {
+      out.push(literalOperand + token)
+      return
+    }
     const flag = operandsOnly ? undefined : Grammar.flagOf(token)
+    if (flag !== undefined && flag.value === undefined && !token.includes("=")) afterSwitch = true
     const equals = token.indexOf("=")
     if (flag?.value !== undefined && token.startsWith("--") && equals !== -1) {
       out.push(token.slice(0, equals), token.slice(equals + 1))
@@ -103,6 +133,8 @@ export const forParser = (tokens: ReadonlyArray<string>): Array<string> => {
   return out
 }
 
-/** Operands as the parser gave them back, with each stand-in a `-` again. */
+/** Operands as the parser gave them back, with each stand-in what was typed again. */
 export const fromParser = (operands: ReadonlyArray<string>): Array<string> =>
-  operands.map((operand) => (operand === stdinOperand ? "-" : operand))
+  operands.map((operand) =>
+    operand === stdinOperand ? "-" : operand.startsWith(literalOperand) ? operand.slice(literalOperand.length) : operand
+  )
