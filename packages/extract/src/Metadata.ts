@@ -5,6 +5,7 @@
  *
  * @since 0.1.0
  */
+import * as StructuredData from "./internal/structuredData.js"
 
 /**
  * @since 0.1.0
@@ -19,13 +20,12 @@ export interface Metadata {
   readonly excerpt: string | undefined
 }
 
+type Json = StructuredData.Json
+type JsonObject = StructuredData.JsonObject
+const { isObject, typesOf } = StructuredData
+
 const articleTypes =
   /^(?:Article|NewsArticle|BlogPosting|Report|ScholarlyArticle|TechArticle|SocialMediaPosting|LiveBlogPosting|OpinionNewsArticle|AnalysisNewsArticle|ReportageNewsArticle|ReviewNewsArticle|BackgroundNewsArticle|Review|Recipe|HowTo|WebPage|AboutPage|FAQPage|QAPage|ItemPage)$/
-
-type Json = null | boolean | number | string | ReadonlyArray<Json> | { readonly [key: string]: Json }
-
-const isObject = (u: Json | undefined): u is { readonly [key: string]: Json } =>
-  typeof u === "object" && u !== null && !Array.isArray(u)
 
 const clean = (s: string | null | undefined): string | undefined => {
   if (s === null || s === undefined) return undefined
@@ -33,37 +33,13 @@ const clean = (s: string | null | undefined): string | undefined => {
   return out === "" ? undefined : out
 }
 
-const typesOf = (node: { readonly [key: string]: Json }): Array<string> => {
-  const type = node["@type"]
-  if (typeof type === "string") return [type]
-  return Array.isArray(type) ? type.filter((t): t is string => typeof t === "string") : []
-}
-
 /** The most article-like JSON-LD node: an Article-family type beats a WebPage, which beats nothing. */
-const jsonLdArticle = (scripts: ReadonlyArray<Element>): { readonly [key: string]: Json } | undefined => {
-  let page: { readonly [key: string]: Json } | undefined
-  for (const script of scripts) {
-    let parsed: Json
-    try {
-      parsed = JSON.parse((script.textContent ?? "").replace(/^\s*<!\[CDATA\[|\]\]>\s*$/g, "")) as Json
-    } catch {
-      continue
-    }
-    const queue: Array<Json> = [parsed]
-    // Bounded walk: @graph and arrays nest, but a hostile document must not make this expensive.
-    for (let seen = 0; queue.length > 0 && seen < 500; seen++) {
-      const node = queue.shift()!
-      if (Array.isArray(node)) {
-        queue.push(...(node as ReadonlyArray<Json>))
-        continue
-      }
-      if (!isObject(node)) continue
-      const graph = node["@graph"]
-      if (Array.isArray(graph)) queue.push(...(graph as ReadonlyArray<Json>))
-      const types = typesOf(node)
-      if (types.some((t) => articleTypes.test(t) && !/Page$/.test(t))) return node
-      if (page === undefined && types.some((t) => /Page$/.test(t))) page = node
-    }
+const jsonLdArticle = (scripts: ReadonlyArray<Element>): JsonObject | undefined => {
+  let page: JsonObject | undefined
+  for (const node of StructuredData.nodes(scripts)) {
+    const types = typesOf(node)
+    if (types.some((t) => articleTypes.test(t) && !/Page$/.test(t))) return node
+    if (page === undefined && types.some((t) => /Page$/.test(t))) page = node
   }
   return page
 }
@@ -143,7 +119,7 @@ export const fromDocument = (doc: Document): Metadata => {
         metas.push(el)
         break
       case "script":
-        if ((el.getAttribute("type") ?? "").trim().toLowerCase() === "application/ld+json") scripts.push(el)
+        if (StructuredData.isJsonLdScript(el)) scripts.push(el)
         break
       case "title":
         titleEl ??= el

@@ -102,6 +102,15 @@ export * as Markdown from "./Markdown.js"
 export * as Metadata from "./Metadata.js"
 
 /**
+ * What kind of page an HTML document was read as. Extraction keeps what matters on each kind (every post of a
+ * forum thread, a product's offer and specifications, the items of a collection or listing, the sections of a
+ * service page, the code and tables of documentation) and says which kind it chose, so a caller can judge the text.
+ *
+ * @since 0.2.0
+ */
+export * as PageType from "./PageType.js"
+
+/**
  * PDF text, page by page, through pdfjs-dist (Mozilla's pure-JavaScript PDF engine, legacy build so it runs on
  * Node 20 as well as in browsers). The library is loaded on first use only, so HTML-only callers never pay
  * for it. Fonts are not loaded, no code is evaluated and nothing is fetched: only the text layer is read.

@@ -29,7 +29,6 @@
  *
  * @since 0.1.0
  */
-import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import type * as Composition from "@websearch/core/Composition"
 import * as Preset from "@websearch/core/Preset"
 import type * as ProviderDriver from "@websearch/core/ProviderDriver"
@@ -38,7 +37,6 @@ import * as Settings from "@websearch/core/Settings"
 import * as UrlPolicy from "@websearch/core/UrlPolicy"
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import * as ContentKind from "@websearch/extract/ContentKind"
-import * as ExtractPlain from "@websearch/extract/ExtractPlain"
 import type * as Extract from "@websearch/extract/Extract"
 import * as Config from "effect/Config"
 import * as Effect from "effect/Effect"
@@ -47,7 +45,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
-import * as ExtractPool from "./internal/extractPool.js"
+import * as ExtractRoute from "./internal/extractRoute.js"
 import * as FetchConfig from "./internal/fetchConfig.js"
 import * as PageMetadata from "./internal/pageMetadata.js"
 import * as ProxyEnvironment from "./internal/proxyEnvironment.js"
@@ -88,9 +86,18 @@ export interface WorkerOptions {
   readonly size?: number | undefined
   /**
    * Text, markdown and JSON bodies up to this many bytes are extracted on the calling thread (their extraction is
-   * linear and cheap); every other body, and HTML, XML and PDF of any size, goes to a worker. Default 64 KiB.
+   * linear and cheap); every other body, and HTML, XML and PDF of any size, goes to a worker (but see
+   * `inlineMillis`). Default 64 KiB.
    */
   readonly threshold?: number | undefined
+  /**
+   * For one-shot programs (a command line), off by default: HTML, XML and the other kinds but PDF up to `threshold`
+   * bytes are extracted on the calling thread too, each stopped after this many milliseconds (wall clock) and then
+   * extracted on a worker as if it had gone there first; after one stop, every page goes to a worker. Starting a
+   * worker costs more than a small page (about 50 ms of CPU and 20 MiB); a server keeps this off, its calling thread
+   * being its event loop.
+   */
+  readonly inlineMillis?: number | undefined
   /**
    * The worker's entry module and Node flags, for applications that bundle this package themselves; by default
    * `extractWorker.{ts,js,mjs}` beside the running module (see the CLI's bundle script).
@@ -258,37 +265,12 @@ export const make = (
     // Captured whatever the settings say: a provider instance may ask for rendering of its own.
     const renderer = yield* Effect.serviceOption(BrowserRenderer.BrowserRenderer)
     const robotsCheck = yield* RobotsCheck.make(transport)
-    const workers = options?.workers === false ? undefined : options?.workers
-    const pool =
+    const extract = yield* ExtractRoute.make(
       options?.workers === false
-        ? undefined
-        : yield* ExtractPool.make({
-            size: workers?.size ?? ExtractPool.defaultSize(),
-            entry:
-              workers?.entry === undefined
-                ? ExtractPool.defaultEntry()
-                : { url: workers.entry.url, execArgv: workers.entry.execArgv ?? [] }
-          })
-    const threshold = workers?.threshold ?? defaultWorkerThreshold
+        ? false
+        : { ...options?.workers, threshold: options?.workers?.threshold ?? defaultWorkerThreshold }
+    )
     const rawOrigin = options?.githubRawOrigin ?? GithubBlob.rawOrigin
-
-    const extract = (body: Uint8Array, contentType: string | undefined, url: string) =>
-      Effect.flatMap(Effect.serviceOption(HttpServerRequest.HttpServerRequest), (request) => {
-        // Jobs of one HTTP request take turns with other requests' jobs, not behind their backlog.
-        const job: ExtractPool.Job = {
-          body,
-          contentType,
-          url,
-          maxChars: undefined,
-          group: Option.getOrUndefined(request)
-        }
-        return pool !== undefined && !cheap(body, contentType, url) ? pool.extract(job) : ExtractPool.inline(job)
-      })
-
-    const cheap = (body: Uint8Array, contentType: string | undefined, url: string): boolean => {
-      if (body.length > threshold) return false
-      return ExtractPlain.isPlain(ContentKind.classify(contentType, body, url))
-    }
 
     const toResult = (
       document: Extract.Document,

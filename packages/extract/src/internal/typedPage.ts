@@ -1,0 +1,25 @@
+/**
+ * What a reader of one page type is given and returns. Page-type detection picks the type; the reader of that type
+ * (forum, product, collection, listing, documentation, service) turns the page into markdown, or answers
+ * `undefined` to leave the page to the article path (Readability and the whole-page pass).
+ */
+import type * as PageType from "../PageType.js"
+import type * as StructuredData from "./structuredData.js"
+
+/** What a reader knows about the page besides its DOM. */
+export interface Context {
+  /** The page's type as detected (or as the caller forced it). */
+  readonly pageType: PageType.PageType
+  /** The base for relative links (the page's URL, or its `<base href>`). */
+  readonly baseUrl: string | undefined
+  /** The page's title as its metadata gives it. */
+  readonly title: string | undefined
+  /** The page's JSON-LD object nodes (see `structuredData.ts`). */
+  readonly structured: ReadonlyArray<StructuredData.JsonObject>
+}
+
+/**
+ * Reads a page of one type from its parsed document (scripts other than JSON-LD, styles and comments already
+ * stripped; not yet pruned by the boilerplate rules). May mutate `doc`. Linear in the page's size.
+ */
+export type Reader = (doc: Document, context: Context) => string | undefined
