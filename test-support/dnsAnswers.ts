@@ -3,6 +3,8 @@
  * transports read at call time): for proving what happens to a name that looks public and resolves to a loopback
  * or private address, with no real DNS. Every other name goes to the resolver as it was (the loopback guard's).
  */
+import * as Effect from "effect/Effect"
+import type * as Scope from "effect/Scope"
 import dns from "node:dns"
 
 /** An answer of the stubbed resolver. */
@@ -26,3 +28,12 @@ export const install = (answers: Readonly<Record<string, Answer>>): (() => void)
     Object.assign(dns.promises, { lookup: original })
   }
 }
+
+/** `install` for the scope's lifetime: the resolver is restored when the scope closes. */
+export const scoped = (answers: Readonly<Record<string, Answer>>): Effect.Effect<void, never, Scope.Scope> =>
+  Effect.asVoid(
+    Effect.acquireRelease(
+      Effect.sync(() => install(answers)),
+      (restore) => Effect.sync(restore)
+    )
+  )

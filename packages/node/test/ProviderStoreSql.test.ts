@@ -10,10 +10,10 @@ import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
 import * as Scope from "effect/Scope"
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs"
+import { mkdirSync, readdirSync, statSync } from "node:fs"
 import * as net from "node:net"
-import { tmpdir } from "node:os"
 import { join } from "node:path"
+import * as TempDir from "../../../test-support/tempDir.js"
 import * as ProviderStoreSql from "../src/ProviderStoreSql.js"
 import * as Postgres from "./support/postgres.js"
 import * as Conformance from "./support/providerStoreConformance.js"
@@ -70,10 +70,7 @@ let databases = 0
 const sqlite: Conformance.Subject = {
   name: "SQLite",
   database: Effect.gen(function* () {
-    const dir = yield* Effect.acquireRelease(
-      Effect.sync(() => mkdtempSync(join(tmpdir(), "websearch-sqlite-"))),
-      (dir) => Effect.sync(() => rmSync(dir, { recursive: true, force: true }))
-    )
+    const dir = yield* TempDir.scoped("websearch-sqlite-")
     // The store makes a missing directory itself (the default-path test shows it); here the raw client may
     // open the file first.
     mkdirSync(join(dir, "nested"))
@@ -192,10 +189,7 @@ describe("ProviderStoreSql options and configuration", () => {
     "by default the store is websearch/websearch-providers.db under XDG_DATA_HOME, in a private directory",
     () =>
       Effect.gen(function* () {
-        const home = yield* Effect.acquireRelease(
-          Effect.sync(() => mkdtempSync(join(tmpdir(), "websearch-xdg-"))),
-          (dir) => Effect.sync(() => rmSync(dir, { recursive: true, force: true }))
-        )
+        const home = yield* TempDir.scoped("websearch-xdg-")
         const env = { XDG_DATA_HOME: home, WEBSEARCH_PROVIDER_STORE_KEY: Redacted.value(Conformance.key1) }
         const options = yield* ProviderStoreSql.optionsConfig().pipe(withEnv(env))
         expect(options.url).toBe(join(home, "websearch", "websearch-providers.db"))
@@ -213,10 +207,7 @@ describe("ProviderStoreSql options and configuration", () => {
 
   it.scoped("the SQLite file, its write-ahead log and shared-memory file are readable by this user only", () =>
     Effect.gen(function* () {
-      const dir = yield* Effect.acquireRelease(
-        Effect.sync(() => mkdtempSync(join(tmpdir(), "websearch-mode-"))),
-        (dir) => Effect.sync(() => rmSync(dir, { recursive: true, force: true }))
-      )
+      const dir = yield* TempDir.scoped("websearch-mode-")
       const path = join(dir, "providers.db")
       // A permissive umask, as a shell or a container may have: the files are private all the same.
       const umask = yield* Effect.acquireRelease(

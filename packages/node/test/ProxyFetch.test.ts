@@ -27,11 +27,6 @@ const paragraphs = [
 
 const proxyPassword = "CANARY-FETCH-PROXY-PASS-71b2"
 
-const startProxy = Effect.acquireRelease(
-  Effect.promise(() => ConnectProxy.start()),
-  (proxy) => Effect.promise(() => proxy.close())
-)
-
 /** Fetches the URLs with these settings and this environment, under a recording tracer, capturing logs. */
 const fetchUrls = (urls: ReadonlyArray<string>, input: Settings.SettingsInput, env: Record<string, string> = {}) =>
   Effect.gen(function* () {
@@ -59,7 +54,7 @@ describe("the local fetcher through an outbound proxy", () => {
     "HTTP_PROXY tunnels every hop to the checked address; Host keeps the name; credentials stay hidden",
     () =>
       Effect.gen(function* () {
-        const proxy = yield* startProxy
+        const proxy = yield* ConnectProxy.scoped
         const final = yield* LocalServer.start({
           "/article": LocalServer.html(LocalServer.articlePage("Through the proxy", paragraphs))
         })
@@ -100,7 +95,7 @@ describe("the local fetcher through an outbound proxy", () => {
     "providers.fetch.proxyUrl carries the fetch, and NO_PROXY sends an environment-proxied host direct",
     () =>
       Effect.gen(function* () {
-        const proxy = yield* startProxy
+        const proxy = yield* ConnectProxy.scoped
         const server = yield* LocalServer.start({
           "/article": LocalServer.html(LocalServer.articlePage("Direct or not", paragraphs))
         })
@@ -126,7 +121,7 @@ describe("the local fetcher through an outbound proxy", () => {
 
   it.scopedLive("a loopback proxy is refused unless allowlisted, naming where it was set", () =>
     Effect.gen(function* () {
-      const proxy = yield* startProxy
+      const proxy = yield* ConnectProxy.scoped
       const server = yield* LocalServer.start({
         "/article": LocalServer.html(LocalServer.articlePage("No", paragraphs))
       })
@@ -153,17 +148,14 @@ describe("the local fetcher through an outbound proxy", () => {
     "a name resolving to a refused address is refused before the proxy is asked, on the first hop and on a redirect",
     () =>
       Effect.gen(function* () {
-        const proxy = yield* startProxy
+        const proxy = yield* ConnectProxy.scoped
         const internal = yield* LocalServer.start({ "/": LocalServer.html("<p>internal admin console</p>") })
         const answers: Record<string, DnsAnswers.Answer> = {
           "loop.attacker.example": { address: "127.0.0.1", family: 4 },
           "private.attacker.example": { address: "10.9.8.7", family: 4 },
           "v6.attacker.example": { address: "::1", family: 6 }
         }
-        yield* Effect.acquireRelease(
-          Effect.sync(() => DnsAnswers.install(answers)),
-          (restore) => Effect.sync(restore)
-        )
+        yield* DnsAnswers.scoped(answers)
         const names = Object.keys(answers)
         const start = yield* LocalServer.start(
           Object.fromEntries(
@@ -201,7 +193,7 @@ describe("the local fetcher through an outbound proxy", () => {
 
   it.scopedLive("an SSRF target is refused before the proxy is asked for anything", () =>
     Effect.gen(function* () {
-      const proxy = yield* startProxy
+      const proxy = yield* ConnectProxy.scoped
       const server = yield* LocalServer.start({ "/": LocalServer.html("<p>internal</p>") })
       const { exit } = yield* fetchUrls(
         ["http://169.254.169.254/latest/meta-data/", `http://localhost:${server.port}/`],

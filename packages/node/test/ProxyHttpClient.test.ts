@@ -15,18 +15,13 @@ import * as ProxyHttpClient from "../src/ProxyHttpClient.js"
 import * as LocalServer from "./support/localServer.js"
 import * as Transport from "./support/transport.js"
 
-const startProxy = Effect.acquireRelease(
-  Effect.promise(() => ConnectProxy.start()),
-  (proxy) => Effect.promise(() => proxy.close())
-)
-
 const withCallProxy = (url: string, field = "providers.acme.proxyUrl") =>
   Effect.provideService(OutboundProxy.CallProxy, Option.some({ field, url: Redacted.make(url) }))
 
 describe("ProxyHttpClient", () => {
   it.scopedLive("a call's proxy is checked when used: refused unless allowlisted, the error naming the setting", () =>
     Effect.gen(function* () {
-      const proxy = yield* startProxy
+      const proxy = yield* ConnectProxy.scoped
       const server = yield* LocalServer.start({ "/": { body: "ok" } })
       const client = yield* ProxyHttpClient.make({
         policy: UrlPolicy.make({ allowHosts: [`127.0.0.1:${server.port}`] })
@@ -49,7 +44,7 @@ describe("ProxyHttpClient", () => {
 
   it.scopedLive("more proxies than pools: each request still goes through its own proxy", () =>
     Effect.gen(function* () {
-      const proxies = [yield* startProxy, yield* startProxy, yield* startProxy]
+      const proxies = [yield* ConnectProxy.scoped, yield* ConnectProxy.scoped, yield* ConnectProxy.scoped]
       const server = yield* LocalServer.start({ "/": { body: "ok" } })
       const client = yield* ProxyHttpClient.make({
         policy: UrlPolicy.make({ allowHosts: [`127.0.0.1:${server.port}`, ...proxies.map((p) => p.hostPort)] }),
@@ -70,7 +65,7 @@ describe("ProxyHttpClient", () => {
     "every dial resolves and checks its host: a name that resolves to loopback is refused, direct or as a proxy",
     () =>
       Effect.gen(function* () {
-        const proxy = yield* startProxy
+        const proxy = yield* ConnectProxy.scoped
         const server = yield* LocalServer.start({ "/": { body: "ok" } })
         // Both names pass the policy by name (they look public) and resolve to 127.0.0.1: DNS rebinding.
         const lookups: Array<string> = []
@@ -113,7 +108,7 @@ describe("ProxyHttpClient", () => {
     "through a proxy, a target whose name resolves to a refused address fails ssrf_rejected before anything is sent",
     () =>
       Effect.gen(function* () {
-        const proxy = yield* startProxy
+        const proxy = yield* ConnectProxy.scoped
         const server = yield* LocalServer.start({ "/": { body: "internal" } })
         // Names that look public and resolve to loopback, private, IPv6 loopback and IPv4-mapped loopback addresses.
         const answers: Record<string, string> = {
@@ -148,7 +143,7 @@ describe("ProxyHttpClient", () => {
 
   it.scopedLive("through a proxy, a checked target is tunnelled to its address; Host keeps the name", () =>
     Effect.gen(function* () {
-      const proxy = yield* startProxy
+      const proxy = yield* ConnectProxy.scoped
       const hosts: Array<string | undefined> = []
       const server = yield* LocalServer.start({
         "/": (request) => {
@@ -181,7 +176,7 @@ describe("ProxyHttpClient", () => {
 
   it.scopedLive("an https target is tunnelled to its checked address, TLS end to end under the name", () =>
     Effect.gen(function* () {
-      const proxy = yield* startProxy
+      const proxy = yield* ConnectProxy.scoped
       const server = yield* Transport.serveTls((_, response) => {
         response.writeHead(200, { "content-type": "text/plain" })
         response.end("over tls")

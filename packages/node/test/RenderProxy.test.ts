@@ -14,11 +14,6 @@ import * as BrowserRenderer from "../src/BrowserRenderer.js"
 import * as SafeTransport from "../src/SafeTransport.js"
 import * as Support from "./support/transport.js"
 
-const startProxy = Effect.acquireRelease(
-  Effect.promise(() => ConnectProxy.start()),
-  (proxy) => Effect.promise(() => proxy.close())
-)
-
 const answer = (contentType: string, body: string) => (_: IncomingMessage, response: ServerResponse) => {
   response.writeHead(200, { "content-type": contentType })
   response.end(body)
@@ -29,7 +24,7 @@ describe("rendering through an outbound proxy", () => {
     "a page's requests to names resolving to refused addresses never reach the proxy; its own requests do",
     () =>
       Effect.gen(function* () {
-        const proxy = yield* startProxy
+        const proxy = yield* ConnectProxy.scoped
         const internal = yield* Support.serve(answer("text/plain", "internal admin console"))
         const names = ["loop.attacker.example", "private.attacker.example", "v6.attacker.example"]
         const hostile = `

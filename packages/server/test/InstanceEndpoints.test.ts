@@ -108,10 +108,7 @@ describe("where a workspace's instances send their keys", () => {
     "an endpoint whose name resolves to an internal address is refused through the environment's proxy, asking it nothing",
     () =>
       Effect.gen(function* () {
-        const proxy = yield* Effect.acquireRelease(
-          Effect.promise(() => ConnectProxy.start()),
-          (p) => Effect.promise(() => p.close())
-        )
+        const proxy = yield* ConnectProxy.scoped
         const internalHits: Array<string> = []
         const internal = yield* Effect.acquireRelease(
           Effect.async<ReturnType<typeof createServer>>((resume) => {
@@ -125,12 +122,7 @@ describe("where a workspace's instances send their keys", () => {
           (server) => Effect.sync(() => server.close())
         )
         const port = (internal.address() as AddressInfo).port
-        yield* Effect.acquireRelease(
-          Effect.sync(() =>
-            DnsAnswers.install({ "search.acme-internal.example": { address: "127.0.0.1", family: 4 } })
-          ),
-          (restore) => Effect.sync(restore)
-        )
+        yield* DnsAnswers.scoped({ "search.acme-internal.example": { address: "127.0.0.1", family: 4 } })
         const env = ConfigProvider.fromMap(new Map([["HTTP_PROXY", proxy.url()]]))
         const settings: Settings.SettingsInput = { urlPolicy: { allowHosts: [proxy.hostPort], allowPorts: [port] } }
         const services = WebSearch.layer(Brave.layer, ProviderQuota.layerMemory()).pipe(

@@ -15,9 +15,8 @@ import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
 import * as Scope from "effect/Scope"
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
 import { join } from "node:path"
+import * as TempDir from "../../../test-support/tempDir.js"
 import * as Postgres from "../../node/test/support/postgres.js"
 import * as Management from "./support/management.js"
 import * as Support from "./support/server.js"
@@ -194,13 +193,7 @@ const rotation = (name: string, database: Effect.Effect<string, never, Scope.Sco
 
 rotation(
   "SQLite file",
-  Effect.map(
-    Effect.acquireRelease(
-      Effect.sync(() => mkdtempSync(join(tmpdir(), "websearch-rotation-"))),
-      (dir) => Effect.sync(() => rmSync(dir, { recursive: true, force: true }))
-    ),
-    (dir) => join(dir, "providers.db")
-  )
+  Effect.map(TempDir.scoped("websearch-rotation-"), (dir) => join(dir, "providers.db"))
 )
 rotation(
   "PostgreSQL",
