@@ -46,6 +46,7 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
 import * as ExtractRoute from "./internal/extractRoute.js"
+import * as FetchCall from "./internal/fetchCall.js"
 import * as FetchConfig from "./internal/fetchConfig.js"
 import * as PageMetadata from "./internal/pageMetadata.js"
 import * as ProxyEnvironment from "./internal/proxyEnvironment.js"
@@ -203,34 +204,14 @@ export const githubRawUrl = (url: string, rawOrigin: string = GithubBlob.rawOrig
 
 const originOf = (url: string): string => new URL(url).origin
 
-interface Resolved {
-  readonly userAgent: string
-  readonly respectRobotsTxt: boolean
-  readonly render: RenderMode
-}
-
-const resolveOptions = (options: Options | undefined, configured: typeof SettingsOptions.Type): Resolved => ({
+const resolveOptions = (
+  options: Options | undefined,
+  configured: typeof SettingsOptions.Type
+): FetchCall.PageOptions => ({
   userAgent: options?.userAgent ?? configured.userAgent ?? SafeTransport.defaultUserAgent,
   respectRobotsTxt: options?.respectRobotsTxt ?? configured.respectRobotsTxt ?? false,
   render: options?.render ?? configured.render ?? "never"
 })
-
-// The options of one call. The composed provider's are the Layer's and the settings' (`resolveOptions`). A provider
-// instance of type `fetch` (settings or stored) reads pages with its own `userAgent` and `render` where it sets
-// them, and respects robots.txt when it asks to or the provider does: an instance may be more careful than the
-// application, never less.
-const callOptions = (
-  configured: Resolved,
-  ctx: ProviderDriver.DriverContext<typeof SettingsOptions.Type>
-): Resolved => {
-  if (ctx.provider.instanceOf === undefined) return configured
-  const own = ctx.options
-  return {
-    userAgent: own.userAgent ?? configured.userAgent,
-    respectRobotsTxt: own.respectRobotsTxt === true || configured.respectRobotsTxt,
-    render: own.render ?? configured.render
-  }
-}
 
 /**
  * The rendering mode the settings give the local fetcher (`providers.fetch.render`, `FETCH_RENDER`), for an
@@ -289,7 +270,7 @@ export const make = (
     const rendered = (
       browser: BrowserRenderer.BrowserRenderer.Service,
       response: SafeTransport.Response,
-      call: Call
+      call: FetchCall.Call
     ): Effect.Effect<ProviderDriver.DriverResult, WebSearchError.WebSearchError> =>
       Effect.gen(function* () {
         const { robots, userAgent } = call
@@ -323,29 +304,17 @@ export const make = (
         { providerId }
       )
 
-    // What one call reads pages with: the provider's options, or a provider instance's own (see `callOptions`).
-    interface Call {
-      readonly userAgent: string
-      readonly render: RenderMode
-      readonly robots: RobotsCheck.Check | undefined
-      readonly headers: Record<string, string>
-    }
-    const callOf = (ctx: ProviderDriver.DriverContext<typeof SettingsOptions.Type>): Call => {
-      const { render, respectRobotsTxt, userAgent } = callOptions(configured, ctx)
-      return {
-        userAgent,
-        render,
-        robots: respectRobotsTxt ? (url) => robotsCheck(url, userAgent) : undefined,
-        headers: { "user-agent": userAgent, accept: FetchConfig.accept }
-      }
-    }
-
     const fetchUrl = (
       input: string,
       ctx: ProviderDriver.DriverContext<typeof SettingsOptions.Type>
     ): Effect.Effect<ProviderDriver.DriverResult, WebSearchError.WebSearchError> =>
       Effect.gen(function* () {
-        const call = callOf(ctx)
+        // The provider's options, or a provider instance's own laid over them (internal/fetchCall.ts).
+        const call = FetchCall.make(
+          configured,
+          ctx.provider.instanceOf === undefined ? undefined : ctx.options,
+          robotsCheck
+        )
         const { headers, render, robots } = call
         const instance = ctx.provider.instanceOf !== undefined
         if (render === "always" && Option.isNone(renderer)) return yield* missingRenderer(ctx.provider.id, instance)
