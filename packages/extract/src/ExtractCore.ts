@@ -16,6 +16,7 @@ import * as PlainKinds from "./internal/plainKinds.js"
 import * as MainContent from "./MainContent.js"
 import * as Pdf from "./Pdf.js"
 import * as PlainText from "./PlainText.js"
+import * as Wall from "./Wall.js"
 
 /**
  * A fetched body.
@@ -78,7 +79,8 @@ const html = (input: Input, text: string, options: Options | undefined): Documen
     url: input.url,
     keepCaptions: options?.keepCaptions
   })
-  return { kind: "html", ...metadata, title, markdown }
+  const wall = Wall.detect({ html: text, text: markdown, title })
+  return { kind: "html", ...metadata, title, markdown, ...(wall === undefined ? {} : { wall }) }
 }
 
 const sync = (input: Input, kind: Exclude<ContentKind.Kind, "pdf">, options: Options | undefined): Document => {

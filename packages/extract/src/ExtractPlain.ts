@@ -10,6 +10,7 @@ import * as Either from "effect/Either"
 import * as ContentKind from "./ContentKind.js"
 import * as DocumentEnd from "./internal/documentEnd.js"
 import * as PlainKinds from "./internal/plainKinds.js"
+import type * as Wall from "./Wall.js"
 
 /**
  * A fetched body.
@@ -42,6 +43,11 @@ export interface Document {
   readonly siteName: string | undefined
   readonly lang: string | undefined
   readonly excerpt: string | undefined
+  /**
+   * Set when the HTML page is a wall in front of its content (a bot check, a page asking for JavaScript, a login or
+   * consent wall; see `Wall.detect`): `markdown` is then the wall's text, not the page's.
+   */
+  readonly wall?: Wall.Wall | undefined
 }
 
 /**

@@ -5,6 +5,8 @@ import * as BlankRuns from "../src/internal/blankRuns.js"
 import * as HtmlDocument from "../src/internal/htmlDocument.js"
 import * as MainContent from "../src/MainContent.js"
 import * as Visibility from "../src/internal/visibility.js"
+import * as VisibleText from "../src/internal/visibleText.js"
+import * as Wall from "../src/Wall.js"
 
 // Each hostile body is priced against a benign body of the same size through the same entry point. The cost of a
 // linear pass is about the same for both; the expressions and loops these replaced were quadratic (or worse) in
@@ -191,6 +193,40 @@ const cases: ReadonlyArray<Case> = [
     name: "an inline style of 256 KiB of semicolons whose only colon comes last",
     hostile: () => Visibility.declared(";".repeat(256 * kib) + "display:none", "display"),
     benign: () => Visibility.declared(fill("color:red;", 256 * kib) + "display:none", "display")
+  },
+  {
+    // The wall detector reads the title after the first `<title` once, whatever follows.
+    name: "a wall check of 256 KiB of `<title` openings with no end",
+    hostile: () => Wall.detect({ html: fill("<title", 256 * kib), text: "Verify you are human" }),
+    benign: () => Wall.detect({ html: fill("<p>x</p>", 256 * kib), text: "Verify you are human" })
+  },
+  {
+    // Phrases are found with `includes` over text whose separators collapse to one space.
+    name: "a wall check of 60 KiB of separators between a wall's words",
+    hostile: () => Wall.detect({ html: "", text: `verify${" -".repeat(30 * kib)} human` }),
+    benign: () => Wall.detect({ html: "", text: `verify${"\n".repeat(60 * kib)} human` })
+  },
+  {
+    name: "a wall check of 512 KiB of near-misses of a challenge platform's markers",
+    hostile: () =>
+      Wall.detect({ html: fill("cf_ch _incapsula_resourc captcha-deliver ", 512 * kib), text: "Just a moment" }),
+    benign: () => Wall.detect({ html: words(512 * kib), text: "Just a moment" })
+  },
+  {
+    name: "a wall check of 60 KiB of one-word lines that nearly say a wall's words",
+    hostile: () => Wall.detect({ html: "", text: fill("veri\n", 60 * kib) }),
+    benign: () => Wall.detect({ html: "", text: fill("\n", 60 * kib) })
+  },
+  {
+    // How much text a page shows besides its wall: each element's end is looked for once, from where the last ended.
+    name: "a page-text estimate over 512 KiB of script elements each closed far ahead",
+    hostile: () => VisibleText.letters(fill("<script>a</script ", 512 * kib)),
+    benign: () => VisibleText.letters(fill("<b>lorem</b> ipsum ", 512 * kib))
+  },
+  {
+    name: "a page-text estimate over 512 KiB of `<` with one `>` at the end",
+    hostile: () => VisibleText.letters(`${fill("<", 512 * kib)}>`),
+    benign: () => VisibleText.letters(`${fill("<b>", 512 * kib)}>`)
   },
   {
     name: "160 000 top-level elements with no <html> or <body>",
