@@ -8,17 +8,20 @@
 import { Readability } from "@mozilla/readability"
 import * as Markdown from "./Markdown.js"
 import * as Metadata from "./Metadata.js"
+import type * as PageType from "./PageType.js"
 import * as BlankRuns from "./internal/blankRuns.js"
 import * as Boilerplate from "./internal/boilerplate.js"
 import * as BoilerplateRules from "./internal/boilerplateRules.js"
 import * as Container from "./internal/container.js"
 import * as Credits from "./internal/credits.js"
+import * as Dispatch from "./internal/dispatch.js"
 import * as Figures from "./internal/figures.js"
 import * as HtmlDocument from "./internal/htmlDocument.js"
 import * as Inert from "./internal/inert.js"
 import * as Lead from "./internal/lead.js"
 import * as Nesting from "./internal/nesting.js"
 import * as Prompts from "./internal/prompts.js"
+import * as Readers from "./internal/readers.js"
 import * as Tail from "./internal/tail.js"
 import * as TagWalk from "./internal/tagWalk.js"
 import * as Visibility from "./internal/visibility.js"
@@ -31,8 +34,17 @@ export interface Result {
   readonly title: string
   readonly markdown: string
   readonly metadata: Metadata.Metadata
-  /** `article` when Readability's result was kept, `page` when the whole-page pass was. */
-  readonly method: "article" | "page"
+  /**
+   * `article` when Readability's result was kept, `page` when the whole-page pass was, `reader` when the reader of
+   * the page's type read it (every post of a forum thread, ...).
+   */
+  readonly method: "article" | "page" | "reader"
+  /**
+   * What kind of page it was read as: detected from the page (or forced by `Options.pageType`).
+   *
+   * @since 0.2.0
+   */
+  readonly pageType: PageType.PageType
 }
 
 /**
@@ -59,6 +71,13 @@ export interface Options {
   readonly maxNestingCost?: number | undefined
   /** Keep figure captions, photo credits, slide counters and galleries (dropped by default). */
   readonly keepCaptions?: boolean | undefined
+  /**
+   * Read the page as this type instead of the one detected: its type's reader runs (a forum's, documentation's ...),
+   * and `article` or `other` go straight to the article path.
+   *
+   * @since 0.2.0
+   */
+  readonly pageType?: PageType.PageType | undefined
 }
 
 const defaultMinArticleChars = 250
@@ -246,8 +265,21 @@ const ownBlock = (copy: Document, index: number, metadata: Metadata.Metadata, ke
 export const fromHtml = (source: string, options?: Options): Result => {
   // Indentation between blocks is dropped too: a quarter of a page's nodes, and no text.
   const html = BlankRuns.dropBetweenBlocks(stripInert(source))
-  const doc = HtmlDocument.parse(html)
+  let doc = HtmlDocument.parse(html)
   const base = baseOf(doc, options?.url)
+  // The page's type decides how it is read: its type's reader first, the article path when it has none or declines.
+  const typed = Dispatch.dispatch(doc, {
+    url: options?.url,
+    baseUrl: base,
+    forced: options?.pageType,
+    readers: Readers.readers
+  })
+  const pageType = typed.pageType
+  if (typed.read !== undefined) {
+    const { markdown, metadata } = typed.read
+    return { title: metadata.title ?? "", markdown, metadata, method: "reader", pageType }
+  }
+  if (typed.touched) doc = HtmlDocument.parse(html)
   const { depth, tags } = shape(html)
   const maxNestingCost = options?.maxNestingCost ?? defaultMaxNestingCost
   const huge =
@@ -323,7 +355,7 @@ export const fromHtml = (source: string, options?: Options): Result => {
         : Markdown.fromNode(found.node, { baseUrl: base })
   const minChars = options?.minArticleChars ?? defaultMinArticleChars
   if (found.node !== undefined && letters(articleMarkdown) + trimmed >= minChars) {
-    return { title, markdown: articleMarkdown, metadata, method: "article" }
+    return { title, markdown: articleMarkdown, metadata, method: "article", pageType }
   }
   // The page pass reads the page as parsed, before any pruning: the whole-page rules run on it too (Readability's
   // leftovers were pruned, not this copy), so hidden text, captions and trailing boilerplate stay out of it as well.
@@ -342,6 +374,6 @@ export const fromHtml = (source: string, options?: Options): Result => {
   // The page pass drops chrome the article may have kept, so it can be somewhat shorter and still be the better
   // text; only a page pass with much less than the article loses (everything was in an <aside>, say).
   return letters(page) * 2 >= letters(articleMarkdown)
-    ? { title, markdown: page, metadata, method: "page" }
-    : { title, markdown: articleMarkdown, metadata, method: "article" }
+    ? { title, markdown: page, metadata, method: "page", pageType }
+    : { title, markdown: articleMarkdown, metadata, method: "article", pageType }
 }

@@ -1,0 +1,9 @@
+/**
+ * The reader of each page type that has one (see `typedPage.ts`): the one table the dispatcher in
+ * `MainContent.fromHtml` consults. A type without a reader (article, other) is read by the article path.
+ */
+import type * as PageType from "../PageType.js"
+import type * as TypedPage from "./typedPage.js"
+
+/** Readers by page type. */
+export const readers: Partial<Record<PageType.PageType, TypedPage.Reader>> = {}
