@@ -68,6 +68,7 @@ export const perimeterX: WallPage = {
 export const akamai: WallPage = {
   name: "Akamai access denied",
   kind: "challenge",
+  vendor: "Akamai",
   status: 403,
   html: `<HTML><HEAD><TITLE>Access Denied</TITLE></HEAD><BODY><H1>Access Denied</H1>
 You don't have permission to access "http&#58;&#47;&#47;www&#46;shop&#46;example&#47;" on this server.<P>
@@ -136,7 +137,7 @@ export const reCaptcha: WallPage = {
   name: "reCAPTCHA unusual-traffic wall",
   kind: "challenge",
   vendor: "reCAPTCHA",
-  status: 429,
+  status: 403,
   html: `<html><head><title>Sorry...</title><script src="https://www.google.com/recaptcha/api.js" async defer></script></head>
 <body><div><h1>Sorry, we just need to make sure you're not a robot.</h1>
 <p>Our systems have detected unusual traffic from your computer network. Please try your request again later, or solve the check below.</p>

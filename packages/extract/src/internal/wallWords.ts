@@ -257,6 +257,8 @@ export const challengeMarkup: ReadonlyArray<readonly [string, string]> = [
   ["/_sec/cp_challenge/", "Akamai"],
   ["sec-if-cpt", "Akamai"],
   ["errors.edgesuite.net", "Akamai"],
+  // Akamai's own error pages write the punctuation of the reference link as character references.
+  ["errors&#46;edgesuite&#46;net", "Akamai"],
   ["gokuprops", "AWS WAF"],
   ["captcha.awswaf.com", "AWS WAF"],
   ["_incapsula_resource?cwudnsai", "Imperva"],
