@@ -5,9 +5,12 @@
  * Per URL: a GitHub `blob` link is read as its raw file; robots.txt is obeyed when enabled (off by default); the
  * page is fetched (redirects followed and re-checked by the transport, the final URL reported); a non-2xx status
  * is a typed `RequestFailed`; the body is extracted according to its Content-Type, on a worker thread when it is
- * big. An unsupported type is `ResponseInvalid/unsupported_content_type`, a page with no readable text
- * `ResponseInvalid/empty_content`. Duplicate URLs of one request are fetched once because the request is
- * normalised (and deduplicated) before any provider is called.
+ * big. A result says what kind of page it was read as (`pageType`). An unsupported type is
+ * `ResponseInvalid/unsupported_content_type`, a page with no readable text `ResponseInvalid/empty_content` (a page of
+ * scripts with no text: saying it needs rendering), and a page that is a wall in front of its content (a bot check,
+ * a page asking for JavaScript, a login or consent wall: `@websearch/extract/Wall`; a bot check's 403 or 503 page too)
+ * `RequestFailed/blocked`. Duplicate URLs of one request are fetched once because the request is normalised (and
+ * deduplicated) before any provider is called.
  *
  * Rendering (`render`): `never` (the default) reads pages as they come. `auto` renders an HTML page in Chromium when
  * the plain answer has scripts and its text is empty or tiny, or it is a known JavaScript shell or browser-check
@@ -41,7 +44,6 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
-import * as ExtractPool from "./internal/extractPool.js"
 import * as FetchConfig from "./internal/fetchConfig.js"
 import * as FetchExtraction from "./internal/fetchExtraction.js"
 import * as PageMetadata from "./internal/pageMetadata.js"
@@ -236,19 +238,7 @@ export const make = (
     const { render, respectRobotsTxt, userAgent } = resolveOptions(options, yield* settingsOptions(settings))
     const renderer = render === "never" ? Option.none() : yield* Effect.serviceOption(BrowserRenderer.BrowserRenderer)
     const robots = respectRobotsTxt ? yield* RobotsCheck.make(transport, userAgent) : undefined
-    const workers = options?.workers === false ? undefined : options?.workers
-    const extract = yield* FetchExtraction.make(
-      options?.workers === false
-        ? undefined
-        : {
-            size: workers?.size ?? ExtractPool.defaultSize(),
-            entry:
-              workers?.entry === undefined
-                ? ExtractPool.defaultEntry()
-                : { url: workers.entry.url, execArgv: workers.entry.execArgv ?? [] },
-            threshold: workers?.threshold ?? defaultWorkerThreshold
-          }
-    )
+    const extract = yield* FetchExtraction.make(options?.workers, defaultWorkerThreshold)
     const rawOrigin = options?.githubRawOrigin ?? GithubBlob.rawOrigin
     const headers = { "user-agent": userAgent, accept: FetchConfig.accept }
 

@@ -67,6 +67,31 @@ describe("the OpenAPI document", () => {
     })
   )
 
+  it.scoped("describes a fetched result's pageType and the blocked reason", () =>
+    Effect.gen(function* () {
+      const source = yield* served
+      const document = JSON.parse(source) as Document
+      const result = document.components.schemas.WebSearchResult as {
+        readonly properties: Record<string, unknown>
+        readonly required?: ReadonlyArray<string>
+      }
+      expect(JSON.stringify(result.properties.pageType)).toContain("PageType")
+      expect(result.required ?? []).not.toContain("pageType")
+      const pageType = document.components.schemas.PageType as { readonly enum: ReadonlyArray<string> }
+      expect(pageType.enum).toEqual([
+        "article",
+        "forum",
+        "product",
+        "collection",
+        "listing",
+        "documentation",
+        "service",
+        "other"
+      ])
+      expect(source).toContain('"blocked"')
+    })
+  )
+
   it.scoped("is a 3.1 document of the real version, with servers, summaries, descriptions and valid names", () =>
     Effect.gen(function* () {
       const document = JSON.parse(yield* served) as Document

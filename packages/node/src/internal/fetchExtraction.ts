@@ -19,21 +19,33 @@ export type Extraction = (
   url: string
 ) => Effect.Effect<Extract.Document, ExtractPool.Failure>
 
-/** The pool's settings (`Fetch.WorkerOptions`, resolved); `undefined` for no workers at all. */
+/** The pool's settings, as `Fetch.WorkerOptions` gives them (`false` for no workers at all). */
 export interface Workers {
-  readonly size: number
-  readonly entry: ExtractPool.Entry
+  readonly size?: number | undefined
   /** Plain bodies up to this many bytes are extracted on the calling thread. */
-  readonly threshold: number
+  readonly threshold?: number | undefined
+  readonly entry?: { readonly url: URL; readonly execArgv?: ReadonlyArray<string> | undefined } | undefined
 }
 
 /** The extraction of a fetch provider; its workers (when any) start on first use and stop with the scope. */
-export const make = (workers: Workers | undefined): Effect.Effect<Extraction, never, Scope.Scope> =>
+export const make = (
+  workers: Workers | false | undefined,
+  defaultThreshold: number
+): Effect.Effect<Extraction, never, Scope.Scope> =>
   Effect.gen(function* () {
     const pool =
-      workers === undefined ? undefined : yield* ExtractPool.make({ size: workers.size, entry: workers.entry })
+      workers === false
+        ? undefined
+        : yield* ExtractPool.make({
+            size: workers?.size ?? ExtractPool.defaultSize(),
+            entry:
+              workers?.entry === undefined
+                ? ExtractPool.defaultEntry()
+                : { url: workers.entry.url, execArgv: workers.entry.execArgv ?? [] }
+          })
+    const threshold = workers === false ? 0 : (workers?.threshold ?? defaultThreshold)
     const cheap = (body: Uint8Array, contentType: string | undefined, url: string): boolean =>
-      body.length <= (workers?.threshold ?? 0) && ExtractPlain.isPlain(ContentKind.classify(contentType, body, url))
+      body.length <= threshold && ExtractPlain.isPlain(ContentKind.classify(contentType, body, url))
     return (body, contentType, url) =>
       Effect.flatMap(Effect.serviceOption(HttpServerRequest.HttpServerRequest), (request) => {
         const job: ExtractPool.Job = {
