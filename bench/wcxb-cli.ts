@@ -180,20 +180,10 @@ const main = async () => {
   }
   process.stderr.write("\n")
   const summary = Wcxb.summarize(scored)
-  const rs = Wcxb.published[0]
   console.log(
     `through \`websearch fetch --json\` (${bin}), ${pages.length} pages of ${value("--dir") ?? Wcxb.corpusDir}`
   )
-  console.log(`| type | pages | F1 | P | R | set F1 | empty | rs-trafilatura (published, dev) |`)
-  console.log(`|---|---|---|---|---|---|---|---|`)
-  for (const key of ["all", ...Wcxb.pageTypes] as const) {
-    const r = summary[key]
-    if (r.pages === 0) continue
-    console.log(
-      `| ${key} | ${r.pages} | ${r.f1.toFixed(3)} | ${r.precision.toFixed(3)} | ${r.recall.toFixed(3)} | ` +
-        `${r.setF1.toFixed(3)} | ${r.empty} | ${rs[key]?.toFixed(3) ?? ""} |`
-    )
-  }
+  for (const line of Wcxb.table(summary)) console.log(line)
   console.log(`failed pages by reason: ${[...reasons].map(([reason, n]) => `${reason} ${n}`).join(", ") || "none"}`)
   const kinds = [...new Set(perPage.map((p) => p.readAs ?? "-"))].sort()
   console.log(`\nlabel \\ read as | ${kinds.join(" | ")}`)

@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { createConfig, lintFromString } from "@redocly/openapi-core"
+import * as PageType from "@websearch/core/PageType"
 import * as ProviderInstance from "@websearch/core/ProviderInstance"
 import * as ProviderStore from "@websearch/core/ProviderStore"
 import * as WebSearchRequest from "@websearch/core/WebSearchRequest"
@@ -78,16 +79,7 @@ describe("the OpenAPI document", () => {
       expect(JSON.stringify(result.properties.pageType)).toContain("PageType")
       expect(result.required ?? []).not.toContain("pageType")
       const pageType = document.components.schemas.PageType as { readonly enum: ReadonlyArray<string> }
-      expect(pageType.enum).toEqual([
-        "article",
-        "forum",
-        "product",
-        "collection",
-        "listing",
-        "documentation",
-        "service",
-        "other"
-      ])
+      expect(pageType.enum).toEqual([...PageType.PageType.literals])
       expect(source).toContain('"blocked"')
     })
   )
