@@ -1,10 +1,12 @@
 /**
  * The page-type dispatcher of `MainContent.fromHtml`: detects the type of the page as parsed (or takes the one the
- * caller forced), and runs that type's reader when the table has one. What the reader answers is the page's
+ * caller forced), and runs that type's reader when the table has one. A page served inside `<noscript>` is unwrapped
+ * first (see `noscript.ts`), for the article path too. What the reader answers is the page's
  * markdown; when it answers nothing (it found no posts, no items ...) the article path reads the page.
  */
 import * as Metadata from "../Metadata.js"
 import type * as PageType from "../PageType.js"
+import * as Noscript from "./noscript.js"
 import * as PageClassifier from "./pageClassifier.js"
 import * as PageSignals from "./pageSignals.js"
 import type * as TypedPage from "./typedPage.js"
@@ -32,7 +34,12 @@ export const dispatch = (
     readonly readers: Partial<Record<PageType.PageType, TypedPage.Reader>>
   }
 ): Dispatched => {
-  const signals = PageSignals.read(doc, options.url)
+  let signals = PageSignals.read(doc, options.url)
+  // A page served in <noscript> is read from there, by every reading that follows.
+  if (Noscript.servesContent(signals.text, signals.noscriptText)) {
+    Noscript.reveal(doc)
+    signals = PageSignals.read(doc, options.url)
+  }
   const pageType = options.forced ?? PageClassifier.classify(signals)
   const reader = options.readers[pageType]
   if (reader === undefined) return { pageType, read: undefined, touched: false }

@@ -18,6 +18,8 @@ export interface Signals {
   /** Characters of visible text in the body, and of it inside links. */
   readonly text: number
   readonly linkText: number
+  /** Characters of text inside `<noscript>` in the body (what a page shows without JavaScript). */
+  readonly noscriptText: number
   /** Elements by name (only the names in {@link countedTags}). */
   readonly tags: Readonly<Record<string, number>>
   /** Elements whose class/id has a word of each group of {@link classWords}. */
@@ -40,6 +42,8 @@ export interface Signals {
   readonly urlWords: ReadonlySet<string>
   /** Path segments of the URL. */
   readonly urlDepth: number
+  /** Lower-case words of the page's `<title>`. */
+  readonly titleWords: ReadonlySet<string>
 }
 
 /** Elements counted by name. */
@@ -237,13 +241,23 @@ export const read = (doc: Document, url: string | undefined): Signals => {
   let elements = 0
   let text = 0
   let linkText = 0
+  let noscriptText = 0
   let prices = 0
   let dates = 0
   // The largest group of same-shaped siblings: its parent and signature, measured once the walk is done.
   let repeat = 0
   let repeatParent: Element | undefined
   let repeatSignature = ""
+  const titleWords = new Set<string>()
   for (const meta of Array.from(doc.head?.children ?? [])) {
+    if (meta.localName === "title" && titleWords.size === 0) {
+      for (const w of (meta.textContent ?? "")
+        .slice(0, 300)
+        .toLowerCase()
+        .split(/[^\p{L}\p{N}]+/u)) {
+        if (w !== "") titleWords.add(w)
+      }
+    }
     if (meta.localName === "meta" && (meta.getAttribute("property") ?? "").toLowerCase() === "og:type") {
       types.add(`og:${(meta.getAttribute("content") ?? "").trim().toLowerCase().slice(0, 40)}`)
     }
@@ -285,6 +299,8 @@ export const read = (doc: Document, url: string | undefined): Signals => {
     const name = element.localName
     if (skipped.has(name)) {
       if (name === "script" && StructuredData.isJsonLdScript(element)) scripts.push(element)
+      // Its subtree is not walked, so reading its text once is linear.
+      else if (name === "noscript") noscriptText += (element.textContent ?? "").trim().length
       continue
     }
     elements++
@@ -338,6 +354,7 @@ export const read = (doc: Document, url: string | undefined): Signals => {
     elements,
     text,
     linkText,
+    noscriptText,
     tags,
     words,
     labels: found,
@@ -348,6 +365,7 @@ export const read = (doc: Document, url: string | undefined): Signals => {
     types,
     structured,
     urlWords,
-    urlDepth: depth
+    urlDepth: depth,
+    titleWords
   }
 }

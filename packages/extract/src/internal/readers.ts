@@ -3,7 +3,10 @@
  * `MainContent.fromHtml` consults. A type without a reader (article, other) is read by the article path.
  */
 import type * as PageType from "../PageType.js"
+import * as ForumPage from "./forumPage.js"
 import type * as TypedPage from "./typedPage.js"
 
 /** Readers by page type. */
-export const readers: Partial<Record<PageType.PageType, TypedPage.Reader>> = {}
+export const readers: Partial<Record<PageType.PageType, TypedPage.Reader>> = {
+  forum: ForumPage.read
+}
