@@ -11,8 +11,8 @@
  * to continue", "we value your privacy") and little else to read. Ordinary pages load the same protection scripts,
  * consent managers and CAPTCHA widgets, and show cookie banners and sign-in links: judged by how little text remains
  * besides the wall's own, an article with a cookie banner is still an article. Every scan is linear in the page
- * (phrases are found by `includes` over lower-cased text, never by a backtracking expression) and the HTML is read
- * only up to `inspectedChars`.
+ * (phrases are found by `includes` over lower-cased text, never by a backtracking expression): markers are looked
+ * for in the first `inspectedChars` of the HTML, and only a page that looks like a wall has its shown text counted.
  *
  * @since 0.2.0
  */
@@ -76,6 +76,7 @@ export const maxOtherLetters = 250
 // Beyond this much text in all (the wall's own words included) a page is not a wall of this kind: a privacy
 // policy is full of consent words, a help page about signing in full of login words.
 const maxLetters: Record<Kind, number> = { challenge: 1500, javascript: 1500, login: 2000, consent: 3000 }
+const maxAnyLetters = Math.max(...Object.values(maxLetters))
 
 // A page that shows more text than this besides what was extracted is content the extraction missed (a consent
 // dialog read instead of the products behind it), not a wall: the page has more to read than its wall.
@@ -161,9 +162,10 @@ const order: ReadonlyArray<Kind> = ["challenge", "javascript", "login", "consent
 
 /**
  * The wall this page is, or `undefined` for a page to read. A page is a wall when its title or a short line of its
- * text (a heading, a notice, a button) says so in a wall's own words, or its markup is a challenge platform's own page, and its text besides the wall's own lines is
- * at most `maxOtherLetters` (lines of three words or fewer, buttons, links and labels, count as the wall's), and the
- * page shows little text besides what was extracted (else the extraction read a dialog in front of the content).
+ * text (a heading, a notice, a button) says so in a wall's own words, or its markup is a challenge platform's own
+ * page; and its text besides the wall's own lines is at most `maxOtherLetters` (lines of three words or fewer,
+ * buttons, links and labels, count as the wall's); and the page shows little text besides what was extracted (else
+ * the extraction read a dialog in front of the content).
  *
  * @example
  * import * as Wall from "@websearch/extract/Wall"
@@ -178,7 +180,7 @@ const order: ReadonlyArray<Kind> = ["challenge", "javascript", "login", "consent
 export const detect = (input: Input): Wall | undefined => {
   if (input.text.length > maxTextChars) return undefined
   const lines = linesOf(input.text)
-  if (lines.letters > maxLetters.consent) return undefined
+  if (lines.letters > maxAnyLetters) return undefined
   const lower = inspected(input.html)
   const said = `${normalise(input.title ?? titleOf(lower))}${lines.notices}`
   const strong = challengeMarkup.find(([marker]) => lower.includes(marker))
@@ -207,7 +209,7 @@ export const detect = (input: Input): Wall | undefined => {
 export const passableByRendering = (wall: Wall): boolean => wall.kind === "challenge" || wall.kind === "javascript"
 
 /**
- * The wall in a few words, for a message: "a browser check (Cloudflare)", "a login or subscription wall", ...
+ * The wall in a few words, for a message: "a bot check (Cloudflare)", "a login or subscription wall", ...
  *
  * @since 0.2.0
  * @category encoding
