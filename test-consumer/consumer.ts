@@ -7,14 +7,17 @@ import { NodeHttpClient, NodeHttpServer, NodeRuntime } from "@effect/platform-no
 import { TurnCitations, WebSearchToolkit } from "@websearch/ai"
 import {
   FetchUrls,
+  PageType,
   Preset,
   ProviderRegistry,
   SearchKeywords,
   Settings,
   WebSearch,
   WebSearchClient,
-  WebSearchError
+  WebSearchError,
+  WebSearchResponse
 } from "@websearch/core"
+import { Wall } from "@websearch/extract"
 import { Fetch, SharedStores } from "@websearch/node"
 import { Jina, Providers, Tavily } from "@websearch/providers"
 import { ServerConfig, WebSearchApi, WebSearchServer } from "@websearch/server"
@@ -152,3 +155,10 @@ export const client = HttpApiClient.make(WebSearchApi.WebSearchApi, {
   baseUrl: "http://127.0.0.1:3000",
   transformClient: HttpClient.mapRequest(HttpClientRequest.bearerToken(token))
 })
+
+// README "Page types and walls": the kind of page each fetched result was read as, walls as a typed failure.
+export const readAs = (response: WebSearchResponse.WebSearchResponse): ReadonlyArray<PageType.PageType | undefined> =>
+  response.results.map((result) => result.pageType)
+export const wallKind = (html: string, text: string): Wall.Kind | undefined => Wall.detect({ html, text })?.kind
+export const isBlocked = (error: WebSearchError.WebSearchError): boolean =>
+  error._tag === "RequestFailed" && error.reason === "blocked" && !error.retryable
