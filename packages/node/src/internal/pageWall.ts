@@ -42,11 +42,11 @@ export const ofErrorPage = (
 }
 
 /** The wall an HTML answer with no text is, if any (its markup and title are all there is to tell). */
-export const ofEmptyPage = (head: string): Wall.Wall | undefined => Wall.detect({ html: head, text: "" })
+export const ofEmptyPage = (html: string): Wall.Wall | undefined => Wall.detect({ html, text: "" })
 
 /**
  * `RequestFailed/blocked` for a page that is a wall. `status` names an error answer's status; `rendered` says the
- * wall is still there after rendering; `suggestRender` adds the hint when rendering is off and could pass it.
+ * wall is still there after rendering; `hint` says what may help when rendering could pass the wall.
  */
 export const blocked = (
   url: string,
