@@ -82,7 +82,29 @@ const issue = page(
     .join("")
 )
 
+// A thread marked by role attributes, in utility classes, with times a script fills in from their title.
+const roles = page(
+  "Which version for Ubuntu?",
+  `<ul class="posts d-flex flex-column gap-3">${["ada", "grace", "alan"]
+    .map(
+      (who, i) =>
+        `<li component="post" class="pt-4 ${i === 0 ? "topic-owner-post" : ""}" data-timestamp="171335${i}">` +
+        `<div class="d-flex gap-2"><a href="/user/${who}" class="fw-bold">${who}</a> wrote ` +
+        `<span class="timeago text-muted" title="2024-04-1${i}T11:38:44.717Z"></span></div>` +
+        `<div class="content text-break" component="post/content"><p>${body(who, i)}</p></div></li>`
+    )
+    .join("")}</ul>`
+)
+
 describe("the forum reader", () => {
+  it("finds posts by a role attribute whatever their utility classes, with a time from a title a script reads", () => {
+    const md = read(roles)!
+    for (const [i, who] of ["ada", "grace", "alan"].entries()) {
+      expect(md).toContain(`**${who}** · 2024-04-1${i}T11:38:44.717Z`)
+      expect(md).toContain(`${who} writes post ${i}`)
+    }
+  })
+
   it("reads a board: every post with its author and time, without profiles, buttons and signatures", () => {
     const md = read(board)!
     for (const [i, who] of ["ada", "grace", "alan"].entries()) {
@@ -170,7 +192,10 @@ describe("post shapes", () => {
     expect(PostStructure.shapeOf(parse('<div class="message message--post js-post">x</div>'))).toBe(
       "div.message.message--post.js-post"
     )
-    expect(PostStructure.shapeOf(parse('<div class="css-1x2y3z">x</div>'))).toBe("div")
+    // Hashed and utility classes say nothing of what an element is: a div with only those is a bare div.
+    expect(PostStructure.shapeOf(parse('<div class="css-1x2y3z">x</div>'))).toBeUndefined()
+    expect(PostStructure.shapeOf(parse('<div class="d-flex pt-4 md:flex-row text-sm post">x</div>'))).toBe("div.post")
+    expect(PostStructure.shapeOf(parse('<li class="pt-4 topic-owner-post" component="post">x</li>'))).toBe("li@post")
     expect(PostStructure.shapeOf(parse("<span class='author'>x</span>"))).toBeUndefined()
     expect(PostStructure.shapeOf(parse("<div>x</div>"))).toBeUndefined()
     expect(PostStructure.shapeOf(parse("<shreddit-comment>x</shreddit-comment>"))).toBe("shreddit-comment")

@@ -283,6 +283,46 @@ const cases: ReadonlyArray<Case> = [
     )
   },
   {
+    // An empty page's scripts are read for state in one forward scan: openings with no end tag stop it.
+    name: "an empty page of 64 KiB of unclosed <script> openings",
+    hostile: () => MainContent.fromHtml(`<html><body></body></html>${fill("<script>x", 64 * kib)}`),
+    benign: () => MainContent.fromHtml(`<html><body></body></html>${fill("<script>x</script>", 64 * kib)}`)
+  },
+  {
+    // State is walked without recursion, however deep (or refused by the JSON parser, which is caught).
+    name: "an empty page whose state nests 100 000 levels deep",
+    hostile: () =>
+      MainContent.fromHtml(
+        `<html><body><script>window.__STATE__=${"[".repeat(100_000)}${"]".repeat(100_000)}</script></body></html>`
+      ),
+    benign: () =>
+      MainContent.fromHtml(`<html><body><script>window.__STATE__=[${fill("[],", 200_000)}[]]</script></body></html>`)
+  },
+  {
+    // A flight payload in 10 000 chunks costs what it does in one.
+    name: "an empty page whose server component payload comes in 10 000 chunks",
+    hostile: () =>
+      MainContent.fromHtml(
+        `<html><body>${'<script>self.__next_f.push([1,"0:[\\"$\\",\\"p\\",null,{\\"children\\":\\"lorem ipsum dolor sit amet\\"}]\\n"])</script>'.repeat(10_000)}</body></html>`
+      ),
+    benign: () =>
+      MainContent.fromHtml(
+        `<html><body><script>self.__next_f.push([1,"${'0:[\\"$\\",\\"p\\",null,{\\"children\\":\\"lorem ipsum dolor sit amet\\"}]\\n'.repeat(10_000)}"])</script></body></html>`
+      )
+  },
+  {
+    // Hidden wrappers are looked for six levels below <body> at most, each one's text read once.
+    name: "2 000 hidden blocks nested under <body>",
+    hostile: extract(
+      `<html><body>${"<div hidden><p>lorem ipsum dolor sit amet, consectetur adipiscing elit.</p>".repeat(2000)}${"</div>".repeat(2000)}</body></html>`,
+      "text/html"
+    ),
+    benign: extract(
+      `<html><body>${"<div hidden><p>lorem ipsum dolor sit amet, consectetur adipiscing elit.</p></div>".repeat(2000)}</body></html>`,
+      "text/html"
+    )
+  },
+  {
     name: "160 000 top-level elements with no <html> or <body>",
     hostile: () => HtmlDocument.parse(fill("<br>", 640 * kib)),
     benign: () => HtmlDocument.parse(`<html><head></head><body>${fill("<br>", 640 * kib)}</body></html>`)

@@ -6,6 +6,8 @@
  * Page-type detection (`pageClassifier.ts`) weighs them; nothing here names a site. Linear in the page's size.
  */
 import * as Boilerplate from "./boilerplate.js"
+import * as PostStructure from "./postStructure.js"
+import * as Revealed from "./revealed.js"
 import * as StructuredData from "./structuredData.js"
 
 const ELEMENT = 1
@@ -13,6 +15,10 @@ const TEXT = 3
 
 /** Counts of elements, labels and words, and the page's structured data; see {@link read}. */
 export interface Signals {
+  /** Hidden elements near the top of the page (see `revealed.ts`), streamed boundaries and their placeholders. */
+  readonly hidden: ReadonlyArray<Element>
+  readonly streamed: ReadonlyArray<Element>
+  readonly placeholders: ReadonlyMap<string, Element>
   /** Elements of the body. */
   readonly elements: number
   /** Characters of visible text in the body, and of it inside links. */
@@ -180,9 +186,6 @@ const skipped = new Set(["script", "style", "noscript", "template", "textarea", 
 // Constant work per position: a currency sign next to a digit, or a currency code next to one.
 const priceLike =
   /[$€£¥₹₩₽]\s?\d|\d\s?(?:[€£₹₽]|(?:kr|zł|Kč|lei|USD|EUR|GBP|CHF|SEK|NOK|DKK|PLN)\b)|\b(?:USD|EUR|GBP|CHF)\s?\d/
-const dateLike =
-  /\b\d{1,3}\s+(?:second|minute|hour|day|week|month|year)s?\s+ago\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2},?\s+\d{4}\b|\b\d{1,2}\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?,?\s+\d{4}\b|\b\d{4}-\d{2}-\d{2}\b/i
-
 /** A text at most this long is a label, a price or a date; longer ones are only counted. */
 const maxShort = 40
 
@@ -228,6 +231,16 @@ const microdataType = (itemtype: string): string => {
   return first.slice(Math.max(first.lastIndexOf("/"), first.lastIndexOf(":")) + 1)
 }
 
+/** Whether an element is at most `Revealed.maxWrapperDepth` levels below `<body>`. */
+const nearTop = (element: Element): boolean => {
+  let current: Element | null = element
+  for (let depth = 0; current !== null; depth++, current = current.parentElement) {
+    if (current.localName === "body") return true
+    if (depth >= Revealed.maxWrapperDepth) return false
+  }
+  return false
+}
+
 /** Reads the signals of a parsed page (see {@link Signals}); `url` is the page's address. */
 export const read = (doc: Document, url: string | undefined): Signals => {
   const tags: Record<string, number> = {}
@@ -238,6 +251,9 @@ export const read = (doc: Document, url: string | undefined): Signals => {
   for (const g of Object.keys(labels)) found[g] = 0
   const types = new Set<string>()
   const scripts: Array<Element> = []
+  const hidden: Array<Element> = []
+  const streamed: Array<Element> = []
+  const placeholders = new Map<string, Element>()
   let elements = 0
   let text = 0
   let linkText = 0
@@ -290,7 +306,7 @@ export const read = (doc: Document, url: string | undefined): Signals => {
         )
         if (group !== undefined) found[group]++
         if (priceLike.test(trimmed)) prices++
-        if (dateLike.test(trimmed)) dates++
+        if (PostStructure.dateLike.test(trimmed)) dates++
       }
       continue
     }
@@ -298,6 +314,7 @@ export const read = (doc: Document, url: string | undefined): Signals => {
     const element = node as Element
     const name = element.localName
     if (skipped.has(name)) {
+      if (name === "template" && Revealed.isPlaceholder(element)) placeholders.set(element.id, element)
       if (name === "script" && StructuredData.isJsonLdScript(element)) scripts.push(element)
       // Its subtree is not walked, so reading its text once is linear.
       else if (name === "noscript") noscriptText += (element.textContent ?? "").trim().length
@@ -305,6 +322,8 @@ export const read = (doc: Document, url: string | undefined): Signals => {
     }
     elements++
     if (counted.has(name)) tags[name]++
+    if (Revealed.isStreamed(element)) streamed.push(element)
+    else if (Boilerplate.isHidden(element) && nearTop(element)) hidden.push(element)
     const itemtype = element.getAttribute("itemtype")
     if (itemtype !== null && types.size < 64) types.add(microdataType(itemtype))
     const own = Boilerplate.tokens(element)
@@ -351,6 +370,9 @@ export const read = (doc: Document, url: string | undefined): Signals => {
   for (const node of structured) for (const t of StructuredData.typesOf(node)) if (types.size < 64) types.add(t)
   const { depth, words: urlWords } = urlParts(url)
   return {
+    hidden,
+    streamed,
+    placeholders,
     elements,
     text,
     linkText,

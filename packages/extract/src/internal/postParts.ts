@@ -210,6 +210,11 @@ const signedIn = (elements: Iterable<Element>): Signed => {
       const text = shortText(element) ?? collapse(element.getAttribute("datetime") ?? "").slice(0, 40)
       if (text !== "") time = { element, text }
     }
+    // A time a script fills in ("3 days ago" from an empty `<span class="timeago" title="2024-04-17T11:38">`).
+    if (time === undefined && Boilerplate.tokens(element).some((w) => PostStructure.timeWords.has(w))) {
+      const title = collapse(element.getAttribute("title") ?? element.getAttribute("datetime") ?? "").slice(0, 60)
+      if (shortText(element) === undefined && PostStructure.dateLike.test(title)) time = { element, text: title }
+    }
     if (dated === undefined && !inCard(element)) {
       // A date is often one text among others in its element ("by ada » Tue Aug 27, 2019 1:47 am").
       for (let c = element.firstChild; c !== null && dated === undefined; c = c.nextSibling) {

@@ -53,7 +53,19 @@ export const authorWords = new Set([
   "postprofile"
 ])
 /** Class words of a post's time. */
-const timeWords = new Set(["date", "time", "timestamp", "datetime", "posted", "published", "ago", "postdate"])
+export const timeWords = new Set([
+  "date",
+  "time",
+  "timestamp",
+  "datetime",
+  "posted",
+  "published",
+  "ago",
+  "timeago",
+  "postdate"
+])
+/** Attributes that hold a post's time for a script to show. */
+const timeAttributes = ["datetime", "data-timestamp", "data-time", "data-date"] as const
 /** Tags that hold a post's time. */
 const timeTags = new Set(["time", "relative-time", "time-ago", "local-time"])
 const skipped = new Set(["script", "style", "noscript", "template", "textarea", "svg", "head", "select", "option"])
@@ -73,7 +85,7 @@ export const isProfileLink = (element: Element): boolean => {
 
 /** A date as posts show it ("3 days ago", "Jan 5, 2024", "05.01.2024", "2024-01-05 10:00"). Tested on short texts. */
 export const dateLike =
-  /\b\d{1,3}\s+(?:second|minute|hour|day|week|month|year)s?\s+ago\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+(?:'|’)?\d{2,4}\b|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?,?\s+\d{4}\b|\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}[./-]\d{1,2}[./-]\d{2,4}\b|\b(?:yesterday|today)\b/i
+  /\b\d{1,3}\s+(?:second|minute|hour|day|week|month|year)s?\s+ago\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+(?:'|’)?\d{2,4}\b|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?,?\s+\d{4}\b|\b\d{4}-\d{2}-\d{2}(?:\b|T)|\b\d{1,2}[./-]\d{1,2}[./-]\d{2,4}\b|\b(?:yesterday|today)\b/i
 
 /** A short text (a label, a name, a date) is at most this long. */
 export const maxShort = 60
@@ -81,34 +93,50 @@ export const maxShort = 60
 const shapeCache = new Map<string, string>()
 
 /**
- * The shape of an element: its tag and first three class names (lower case; without names holding a digit, which
- * number or hash an element, nor state names such as `odd` or `is-open`). `undefined` for an inline element, or a
- * plain element of a common tag with no class (a bare `div` is no shape).
+ * Utility classes (Bootstrap's, Tailwind's): they say how an element is laid out, not what it is, and modern pages
+ * put the same ones on posts, menus and footers alike. Tested on class names without digits, so bounded.
+ */
+const utility =
+  /^(?:[a-z]{1,6}:)?-?(?:d|flex|grid|block|inline|relative|absolute|static|fixed|container|row|col|w|h|p|m|pt|pb|pl|pr|px|py|mt|mb|ml|mr|mx|my|ms|me|ps|pe|gap|space|text|font|fw|fs|lh|leading|tracking|bg|border|rounded|shadow|items|justify|align|self|order|overflow|position|float|clear|z|opacity|min|max|top|bottom|left|right|inset|cursor|select|transition|duration|ease|list|whitespace|break|truncate|visually|sr|shrink|grow|basis|content|place|object|aspect|ring|outline|animate|transform|translate|scale|rotate)(?:-[a-z-]{1,30})?$/
+
+/** Attributes that name what an element is in a page's own vocabulary (`component="post"`, `data-role="comment"`). */
+const roleAttributes = ["component", "data-role", "data-testid", "data-type"] as const
+
+/**
+ * The shape of an element: its tag and the role an attribute names (see `roleAttributes`), or else its first three
+ * class names (lower case; without names holding a digit, which number or hash an element, utility classes, nor
+ * state names such as `odd` or `is-open`). `undefined` for an inline element, or a plain element of a common tag
+ * with no such name (a bare `div` is no shape).
  */
 export const shapeOf = (element: Element): string | undefined => {
   const name = element.localName
   if (inlineTags.has(name)) return undefined
-  const cls = Boilerplate.attribute(element, "class")
-  if (cls === null || cls.trim() === "") {
-    return name === "article" || name === "li" || name === "tr" || name.includes("-") ? name : undefined
+  for (const attr of roleAttributes) {
+    const role = Boilerplate.attribute(element, attr)
+    if (role !== null && /^[A-Za-z][\w/-]{0,40}$/.test(role)) return `${name}@${role.toLowerCase()}`
   }
-  const key = name + " " + cls
+  const cls = Boilerplate.attribute(element, "class")
+  const key = name + " " + (cls ?? "")
   const cached = shapeCache.get(key)
-  if (cached !== undefined) return cached
+  if (cached !== undefined) return cached === "" ? undefined : cached
   let out = name
   let n = 0
-  for (const part of cls
+  for (const part of (cls ?? "")
     .slice(0, 300)
     .toLowerCase()
     .split(/[\t\n\f\r ]+/)) {
     if (n === 3) break
-    if (part === "" || /\d/.test(part) || stateNames.has(part) || /^(?:is|has)-/.test(part)) continue
+    if (part === "" || /\d/.test(part) || stateNames.has(part) || /^(?:is|has)-/.test(part) || utility.test(part)) {
+      continue
+    }
     out += "." + part
     n++
   }
+  // Without a class name of its own, only an element that is a unit of a list or a page is a shape.
+  if (n === 0 && !(name === "article" || name === "li" || name === "tr" || name.includes("-"))) out = ""
   if (shapeCache.size >= 4096) shapeCache.clear()
   shapeCache.set(key, out)
-  return out
+  return out === "" ? undefined : out
 }
 
 /** Facts of one element, summed over its subtree. */
@@ -165,7 +193,7 @@ export const minSignedShare = 0.5
 export const maxTimesPerPost = 4
 
 const ownSignals = (element: Element, words: ReadonlyArray<string>): { time: number; author: number } => {
-  let time = timeTags.has(element.localName) ? 1 : 0
+  let time = timeTags.has(element.localName) || timeAttributes.some((a) => element.hasAttribute(a)) ? 1 : 0
   let author = 0
   for (const w of words) {
     if (timeWords.has(w)) time = 1
