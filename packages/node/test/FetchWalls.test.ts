@@ -141,4 +141,29 @@ describe("walls and shells through the fetch provider", () => {
         expect(blank.message).not.toContain("render")
       })
   )
+
+  it.scopedLive("a JavaScript shell whose embedded state carries its text is read, not failed", () =>
+    Effect.gen(function* () {
+      const story = [
+        "The night ferry crosses the bay twice a week in winter, and the crew knows every buoy by the sound it makes.",
+        "On calm evenings the captain lets passengers onto the bridge, where the charts are still drawn by hand.",
+        "When the harbour freezes the ferry waits at the outer pier, and the islanders walk the last mile on the ice."
+      ]
+      const state = {
+        props: { pageProps: { post: { title: "Night ferry", paragraphs: story } } },
+        page: "/notes/[slug]"
+      }
+      const server = yield* LocalServer.start({
+        "/notes/night-ferry": LocalServer.html(
+          `<!doctype html><html><head><title>Night ferry</title></head><body><div id="__next"></div>` +
+            `<script id="__NEXT_DATA__" type="application/json">${JSON.stringify(state)}</script>` +
+            `<script src="/_next/static/chunks/main.js"></script></body></html>`
+        )
+      })
+      const response = yield* fetchUrls([server.url("/notes/night-ferry")])
+      expect(response.failures).toEqual([])
+      for (const sentence of story) expect(response.results[0].content).toContain(sentence)
+      expect(response.results[0].pageType).toBeDefined()
+    })
+  )
 })
