@@ -36,6 +36,18 @@ describe("pages served inside <noscript>", () => {
     expect(result.markdown).not.toContain("tracking pixel")
   })
 
+  it("does not read markup a parser kept as text inside <noscript> (tracking pixels) as the page", () => {
+    const pixels = Array.from(
+      { length: 20 },
+      (_, i) =>
+        `<noscript>&lt;div style="position:absolute;"&gt;&lt;img src="https://ads.example/b?P=${i}${"x".repeat(300)}"&gt;&lt;/div&gt;</noscript>`
+    ).join("")
+    const page = `<html><body><article><p>${sentence(1).repeat(3)}</p><p>${sentence(2).repeat(3)}</p></article>${pixels}</body></html>`
+    const result = MainContent.fromHtml(page, { url: "https://example.com/news" })
+    expect(result.markdown).toContain("Reply 2 explains")
+    expect(result.markdown).not.toContain("position:absolute")
+  })
+
   it("counts <noscript> as the content only when it holds most of the page's text", () => {
     expect(Noscript.servesContent(0, Noscript.minChars)).toBe(true)
     expect(Noscript.servesContent(0, Noscript.minChars - 1)).toBe(false)

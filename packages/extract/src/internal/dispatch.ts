@@ -30,20 +30,26 @@ const hasText = (markdown: string): boolean => /[\p{L}\p{N}]/u.test(markdown)
 /**
  * Shows a page as a script would, for every reading that follows: a page served in `<noscript>`, hidden as a whole
  * until a script shows it, or streamed into place by a script (see `noscript.ts`, `revealed.ts`). Returns the signals
- * of the page as shown.
+ * of the page as shown, and whether showing it changed it.
  */
-export const show = (doc: Document, url: string | undefined): PageSignals.Signals => {
+export const show = (
+  doc: Document,
+  url: string | undefined
+): { readonly signals: PageSignals.Signals; readonly changed: boolean } => {
   let signals = PageSignals.read(doc, url)
+  let changed = false
   const wrappers = signals.hidden.filter((element) => Revealed.isPageWrapper(element, signals.text, signals.elements))
   if (wrappers.length > 0 || signals.streamed.length > 0) {
     Revealed.reveal(wrappers, signals.streamed, signals.placeholders)
     signals = PageSignals.read(doc, url)
+    changed = true
   }
   if (Noscript.servesContent(signals.text, signals.noscriptText)) {
     Noscript.reveal(doc)
     signals = PageSignals.read(doc, url)
+    changed = true
   }
-  return signals
+  return { signals, changed }
 }
 
 /**
@@ -60,11 +66,12 @@ export const dispatch = (
     readonly preparers?: Partial<Record<PageType.PageType, TypedPage.Preparer>> | undefined
   }
 ): Dispatched => {
-  const signals = show(doc, options.url)
+  const { changed, signals } = show(doc, options.url)
   const pageType = options.forced ?? PageClassifier.classify(signals)
   const reader = options.readers[pageType]
   const preparer = options.preparers?.[pageType]
-  const shown = (fresh: Document) => (show(fresh, options.url), fresh)
+  // A page shown as it was parsed (most are) needs no second look.
+  const shown = (fresh: Document) => (changed && show(fresh, options.url), fresh)
   if (reader === undefined && preparer === undefined) {
     return { pageType, read: undefined, touched: false, redo: shown }
   }

@@ -189,18 +189,51 @@ const priceLike =
 /** A text at most this long is a label, a price or a date; longer ones are only counted. */
 const maxShort = 40
 
+// The class-word part of a signature and the class-word groups, per token list: `Boilerplate.tokens` hands back one
+// cached list per class and id, so each is worked out once per distinct class attribute, not once per element.
+const signatureParts = new WeakMap<ReadonlyArray<string>, string>()
+const groupLists = new WeakMap<ReadonlyArray<string>, ReadonlyArray<string>>()
+
 /** The signature of an element for finding same-shaped siblings: its tag and first class words, digits left out. */
 const signature = (element: Element): string => {
   const words = Boilerplate.tokens(element)
-  let out = element.localName
-  let n = 0
-  for (const w of words) {
-    if (n === 3) break
-    if (w.charCodeAt(0) <= 57) continue
-    out += "." + w
-    n++
+  let part = signatureParts.get(words)
+  if (part === undefined) {
+    part = ""
+    let n = 0
+    for (const w of words) {
+      if (n === 3) break
+      if (w.charCodeAt(0) <= 57) continue
+      part += "." + w
+      n++
+    }
+    signatureParts.set(words, part)
   }
-  return out
+  return element.localName + part
+}
+
+/** The class-word groups (of {@link classWords}) a token list has a word of, each once. */
+const groupsOf = (words: ReadonlyArray<string>): ReadonlyArray<string> => {
+  let groups = groupLists.get(words)
+  if (groups === undefined) {
+    const found = new Set<string>()
+    for (const w of words) {
+      const group = wordGroup.get(w)
+      if (group !== undefined) found.add(group)
+    }
+    groups = [...found]
+    groupLists.set(words, groups)
+  }
+  return groups
+}
+
+/** Whether a short text has a digit (every price and nearly every date has one). */
+const hasDigit = (s: string): boolean => {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i)
+    if (c >= 48 && c <= 57) return true
+  }
+  return false
 }
 
 const urlParts = (url: string | undefined): { readonly words: ReadonlySet<string>; readonly depth: number } => {
@@ -229,16 +262,6 @@ const urlParts = (url: string | undefined): { readonly words: ReadonlySet<string
 const microdataType = (itemtype: string): string => {
   const first = itemtype.trim().split(/\s+/)[0] ?? ""
   return first.slice(Math.max(first.lastIndexOf("/"), first.lastIndexOf(":")) + 1)
-}
-
-/** Whether an element is at most `Revealed.maxWrapperDepth` levels below `<body>`. */
-const nearTop = (element: Element): boolean => {
-  let current: Element | null = element
-  for (let depth = 0; current !== null; depth++, current = current.parentElement) {
-    if (current.localName === "body") return true
-    if (depth >= Revealed.maxWrapperDepth) return false
-  }
-  return false
 }
 
 /** Reads the signals of a parsed page (see {@link Signals}); `url` is the page's address. */
@@ -279,12 +302,14 @@ export const read = (doc: Document, url: string | undefined): Signals => {
     }
     if (StructuredData.isJsonLdScript(meta)) scripts.push(meta)
   }
-  const seenGroups = new Set<string>()
   const shapes = new Map<string, number>()
+  // Each node with its depth below <body> (the body's is 0); a 0 in place of a node closes a link.
   const stack: Array<Node | number> = doc.body === null ? [] : [doc.body]
+  const depths: Array<number> = [0]
   let linkDepth = 0
   while (stack.length > 0) {
     const node = stack.pop()!
+    const depth = depths.pop()!
     if (typeof node === "number") {
       linkDepth--
       continue
@@ -298,15 +323,13 @@ export const read = (doc: Document, url: string | undefined): Signals => {
       text += size
       if (linkDepth > 0) linkText += size
       if (trimmed !== undefined && trimmed.length > 0 && trimmed.length <= maxShort) {
-        const group = labelGroup.get(
-          trimmed
-            .toLowerCase()
-            .replace(/\s+/g, " ")
-            .replace(/[:.!…]+$/, "")
-        )
+        const lower = trimmed.toLowerCase()
+        const group = labelGroup.get(lower) ?? labelGroup.get(lower.replace(/\s+/g, " ").replace(/[:.!…]+$/, ""))
         if (group !== undefined) found[group]++
-        if (priceLike.test(trimmed)) prices++
-        if (PostStructure.dateLike.test(trimmed)) dates++
+        // The expressions run only where they can match: a price has a digit, a date a digit or "yesterday"/"today".
+        const digit = hasDigit(trimmed)
+        if (digit && priceLike.test(trimmed)) prices++
+        if ((digit || lower.includes("day")) && PostStructure.dateLike.test(trimmed)) dates++
       }
       continue
     }
@@ -316,34 +339,30 @@ export const read = (doc: Document, url: string | undefined): Signals => {
     if (skipped.has(name)) {
       if (name === "template" && Revealed.isPlaceholder(element)) placeholders.set(element.id, element)
       if (name === "script" && StructuredData.isJsonLdScript(element)) scripts.push(element)
-      // Its subtree is not walked, so reading its text once is linear.
-      else if (name === "noscript") noscriptText += (element.textContent ?? "").trim().length
+      // Its subtree is not walked, so reading its text once is linear. Text that starts as markup is markup a parser kept
+      // as text (`&lt;img …&gt;` tracking pixels), not content.
+      else if (name === "noscript") {
+        const inside = (element.textContent ?? "").trim()
+        if (!inside.startsWith("<")) noscriptText += inside.length
+      }
       continue
     }
     elements++
     if (counted.has(name)) tags[name]++
-    if (Revealed.isStreamed(element)) streamed.push(element)
-    else if (Boilerplate.isHidden(element) && nearTop(element)) hidden.push(element)
-    const itemtype = element.getAttribute("itemtype")
+    if (name === "div" && Revealed.isStreamed(element)) streamed.push(element)
+    else if (depth <= Revealed.maxWrapperDepth && Boilerplate.isHidden(element)) hidden.push(element)
+    const itemtype = Boilerplate.attribute(element, "itemtype")
     if (itemtype !== null && types.size < 64) types.add(microdataType(itemtype))
-    const own = Boilerplate.tokens(element)
-    if (own.length > 0) {
-      seenGroups.clear()
-      for (const w of own) {
-        const group = wordGroup.get(w)
-        if (group !== undefined && !seenGroups.has(group)) {
-          seenGroups.add(group)
-          words[group]++
-        }
-      }
-    }
+    for (const group of groupsOf(Boilerplate.tokens(element))) words[group]++
     if (name === "a") {
       linkDepth++
       stack.push(0)
+      depths.push(depth)
     }
     let children = 0
     for (let c = element.lastChild; c !== null; c = c.previousSibling) {
       stack.push(c)
+      depths.push(depth + 1)
       if (c.nodeType === ELEMENT) children++
     }
     if (children >= 3) {

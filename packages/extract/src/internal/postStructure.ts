@@ -116,7 +116,8 @@ export const shapeOf = (element: Element): string | undefined => {
     if (role !== null && /^[A-Za-z][\w/-]{0,40}$/.test(role)) return `${name}@${role.toLowerCase()}`
   }
   const cls = Boilerplate.attribute(element, "class")
-  const key = name + " " + (cls ?? "")
+  // The shape reads the first 300 characters of the class: the key holds no more (a page of huge classes stays small).
+  const key = name + " " + (cls ?? "").slice(0, 300)
   const cached = shapeCache.get(key)
   if (cached !== undefined) return cached === "" ? undefined : cached
   let out = name
