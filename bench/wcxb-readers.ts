@@ -38,7 +38,8 @@ if (pages === undefined) {
 }
 
 const articlePathNow = (page: Wcxb.WcxbPage): string =>
-  Either.match(Extract.extractSync({ body: page.bytes(), contentType: "text/html", url: page.url }), {
+  // Forced to the article path: what the page would get without a reader.
+  Either.match(Extract.extractSync({ body: page.bytes(), contentType: "text/html", url: page.url }, { pageType: "article" }), {
     onLeft: () => "",
     onRight: (doc) => doc.markdown
   })

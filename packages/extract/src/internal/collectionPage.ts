@@ -2,6 +2,7 @@
  * The reader of collection and listing pages.
  */
 import * as Markdown from "../Markdown.js"
+import * as ArticleShape from "./articleShape.js"
 import * as ItemGrid from "./itemGrid.js"
 import * as SectionPass from "./sectionPass.js"
 import type * as TypedPage from "./typedPage.js"
@@ -23,14 +24,19 @@ const partWords = new Set([
   "refinements"
 ])
 
-/** The grid's items hold at least this share of the page's text, or the page is left to the article path. */
-export const minGridShare = 0.1
+/** A page that reads as an article is left to the article path unless its item grid holds this share of its text. */
+export const minGridShare = 0.3
 
 export const read: TypedPage.Reader = (doc, context) => {
   const page = SectionPass.survey(doc)
   if (page === undefined) return undefined
   const grid = ItemGrid.find(page.root, page)
-  if (grid === undefined || grid.text < page.total * minGridShare) return undefined
+  // An article (misdetected) without a grid that holds much of its text is the article path's.
+  if (
+    (grid === undefined || grid.text < page.total * minGridShare) &&
+    ArticleShape.articleLike(doc, context.structured, page)
+  )
+    return undefined
   SectionPass.prune(page.root, page.stats, { chromeWords, partWords })
   return Markdown.fromNode(page.root, { baseUrl: context.baseUrl })
 }

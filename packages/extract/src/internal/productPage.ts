@@ -2,6 +2,7 @@
  * The reader of product pages.
  */
 import * as Markdown from "../Markdown.js"
+import * as ArticleShape from "./articleShape.js"
 import * as ProductData from "./productData.js"
 import * as SectionPass from "./sectionPass.js"
 import * as Tail from "./tail.js"
@@ -39,6 +40,8 @@ export const read: TypedPage.Reader = (doc, context) => {
   const page = SectionPass.survey(doc)
   if (page === undefined) return undefined
   const product = ProductData.fromJsonLd(context.structured) ?? ProductData.fromMicrodata(page.root)
+  // An article (misdetected) without a product's data is the article path's.
+  if (product === undefined && ArticleShape.articleLike(doc, context.structured, page)) return undefined
   SectionPass.prune(page.root, page.stats, { chromeWords, partWords, sectionNames, linkBlocks: true })
   Tail.trim(page.root)
   if (product !== undefined) complete(doc, page.root, product)

@@ -308,6 +308,19 @@ export const prune = (root: Element, stats: Map<Element, Stats>, options: Option
   for (const element of removals) element.parentNode?.removeChild(element)
 }
 
+/** A cookie or consent banner holds at most this many characters of text ... */
+export const maxConsentChars = 2000
+/** ... and starts with a line about cookies. */
+const consentLine =
+  /\b(?:we use|we and our partners use|this (?:web)?site uses|uses?) cookies\b|\bcookies? (?:consent|settings|preferences|policy|notice|banner)\b|\bmanage (?:cookies|cookie|consent|privacy)\b|\b(?:privacy|consent) (?:settings|preferences|center|centre)\b/i
+
+const head = (text: Node): string => (text as CharacterData).data.slice(0, 300)
+
+const startsChrome = (word: string, chrome: ReadonlySet<string>): boolean => {
+  for (const w of chrome) if (word.length > w.length && word.startsWith(w)) return true
+  return false
+}
+
 /** A block reads as text from this many characters outside links ... */
 export const minTextChars = 200
 /** ... with less than this share of its text in links. */
@@ -333,8 +346,10 @@ const drop = (
   if (name === "li" && s.text === 0) return true
   if (options.keep?.(element) === true) return false
   if (small) {
+    if (s.text <= maxConsentChars && s.first !== undefined && consentLine.test(head(s.first))) return true
     const words = tokens(element)
-    if (words.some((t) => options.chromeWords.has(t))) return true
+    // A word may be the start of a compound one (`cookiebanner`, `modalwrapper`, `newsletterform`).
+    if (words.some((t) => options.chromeWords.has(t) || startsChrome(t, options.chromeWords))) return true
     const parts = options.partWords
     if (parts !== undefined && !readsAsText(s) && words.some((t) => parts.has(t))) return true
   }
