@@ -1,5 +1,11 @@
 /**
- * The reader of product pages.
+ * The reader of product pages: the product's name, price and availability, description, feature bullets and
+ * specification tables, wherever the page puts them (several blocks, closed tabs and accordions), in order as the
+ * section pass keeps them; less what is not the product's own, measured on the development pages: reviews (their
+ * widgets and their text), "customers also bought" and "recently viewed" rails (by their class words or the heading
+ * that names them), variant swatches, cart and quantity forms, breadcrumb trails, promotion banners and blocks of
+ * links. Where the visible page is thin (a JavaScript shell) the product's structured data (JSON-LD or microdata,
+ * see `productData.ts`) is read instead, and its description is added where the visible page lacks it.
  */
 import * as Markdown from "../Markdown.js"
 import * as ArticleShape from "./articleShape.js"
@@ -25,6 +31,7 @@ const partWords = new Set([
   "promo"
 ])
 
+// Headings of sections that are not the product's own (a count in them, "Reviews (128)", is left out first).
 const sectionNames =
   /^(?:(?:customer |product |guest )?reviews?|ratings?(?: (?:&|and) reviews?)?|reviews? (?:&|and) ratings?|customer (?:reviews?|ratings?)|reviews? for\b.*|related(?: products| items)?|you (?:may|might) also (?:like|love|need)|customers (?:also|who) (?:bought|viewed|purchased)\b.*|frequently bought together|recently viewed(?: items| products)?|similar (?:items|products)|more from\b.*|complete the look|shop the look|recommended(?: for you| products)?|people also (?:bought|viewed)\b.*|pairs well with|goes well with|others also (?:bought|viewed))\s*:?$/i
 

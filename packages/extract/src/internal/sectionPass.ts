@@ -80,7 +80,7 @@ export const minLinkBlockLinks = 3
 /** ... and at least this share of its text in them. */
 export const minLinkBlockShare = 0.8
 /** Leaf blocks of at least this many characters are compared for repetition. */
-export const minRepeatChars = 20
+export const minRepeatChars = 10
 /** Headings longer than this are not section names. */
 const maxSectionName = 80
 
