@@ -15,6 +15,7 @@ import * as BoilerplateRules from "./internal/boilerplateRules.js"
 import * as Container from "./internal/container.js"
 import * as Credits from "./internal/credits.js"
 import * as Dispatch from "./internal/dispatch.js"
+import * as EmbeddedState from "./internal/embeddedState.js"
 import * as Figures from "./internal/figures.js"
 import * as HtmlDocument from "./internal/htmlDocument.js"
 import * as Inert from "./internal/inert.js"
@@ -36,9 +37,10 @@ export interface Result {
   readonly metadata: Metadata.Metadata
   /**
    * `article` when Readability's result was kept, `page` when the whole-page pass was, `reader` when the reader of
-   * the page's type read it (every post of a forum thread, ...).
+   * the page's type read it (every post of a forum thread, ...), `state` when the page's HTML showed nothing and its
+   * embedded state was read.
    */
-  readonly method: "article" | "page" | "reader"
+  readonly method: "article" | "page" | "reader" | "state"
   /**
    * What kind of page it was read as: detected from the page (or forced by `Options.pageType`).
    *
@@ -255,14 +257,27 @@ const ownBlock = (copy: Document, index: number, metadata: Metadata.Metadata, ke
   return { element, trimmed: Tail.trim(element) }
 }
 
+/** Below this many letters, the page's own HTML showed (nearly) nothing: its embedded state is read instead. */
+const minShownLetters = 200
+
 /**
  * Extracts the main content of an HTML page as markdown. Synchronous and CPU-bound: call it from a worker for
- * big pages.
+ * big pages. A JavaScript shell whose HTML shows (nearly) nothing is read from the state it embeds for its scripts
+ * (`__NEXT_DATA__`, `__NUXT__`, `window.__INITIAL_STATE__`, JSON-LD ...), when it carries any.
  *
  * @since 0.1.0
  * @category utils
  */
 export const fromHtml = (source: string, options?: Options): Result => {
+  const result = fromMarkup(source, options)
+  const shown = letters(result.markdown)
+  if (shown >= minShownLetters) return result
+  // The base for its links is the page's URL: a <base href> is not worth another parse here.
+  const state = EmbeddedState.read(source, options?.url)
+  return letters(state) > shown ? { ...result, markdown: state, method: "state" } : result
+}
+
+const fromMarkup = (source: string, options?: Options): Result => {
   // Indentation between blocks is dropped too: a quarter of a page's nodes, and no text.
   const html = BlankRuns.dropBetweenBlocks(stripInert(source))
   let doc = HtmlDocument.parse(html)
@@ -272,14 +287,15 @@ export const fromHtml = (source: string, options?: Options): Result => {
     url: options?.url,
     baseUrl: base,
     forced: options?.pageType,
-    readers: Readers.readers
+    readers: Readers.readers,
+    preparers: Readers.preparers
   })
   const pageType = typed.pageType
   if (typed.read !== undefined) {
     const { markdown, metadata } = typed.read
     return { title: metadata.title ?? "", markdown, metadata, method: "reader", pageType }
   }
-  if (typed.touched) doc = HtmlDocument.parse(html)
+  if (typed.touched) doc = typed.redo(HtmlDocument.parse(html))
   const { depth, tags } = shape(html)
   const maxNestingCost = options?.maxNestingCost ?? defaultMaxNestingCost
   const huge =
@@ -312,7 +328,8 @@ export const fromHtml = (source: string, options?: Options): Result => {
   // Readability mutates `doc`; the whole-page pass and our own metadata reading need the page as it was when
   // Readability found nothing (untouched when it was skipped). Parsed at most once more, and only then.
   let pristine: Document | undefined = huge ? doc : undefined
-  const original = () => (pristine ??= HtmlDocument.parse(html))
+  // Shown and prepared as `doc` was, so that our block's position in `doc` finds it there.
+  const original = () => (pristine ??= typed.redo(HtmlDocument.parse(html)))
   const keys = ["byline", "publishedTime", "siteName", "lang", "excerpt"] as const
   // Readability reads JSON-LD and meta tags itself; ours fills its gaps. Its leftovers keep every <meta>, so the
   // mutated document serves when it found an article.

@@ -5,14 +5,7 @@ import * as Dispatch from "../src/internal/dispatch.js"
 import * as HtmlDocument from "../src/internal/htmlDocument.js"
 import type * as TypedPage from "../src/internal/typedPage.js"
 import * as MainContent from "../src/MainContent.js"
-
-const prose = (n: number) =>
-  Array.from(
-    { length: n },
-    (_, i) =>
-      `<p>Paragraph ${i} carries enough prose about layers, fibers and streams to look like an article body, ` +
-      `with commas, clauses, and a full stop at the end of every sentence.</p>`
-  ).join("")
+import { prose } from "./support/pages.js"
 
 // A thread marked up as schema.org says (microdata), with posts that have an author and a time.
 const thread = `<html><head><title>How do layers compose? - Example Forum</title></head><body>
@@ -90,9 +83,9 @@ describe("the dispatcher", () => {
 
   it("leaves the page to the article path when the reader declines, or when the type has no reader", () => {
     const declined = Dispatch.dispatch(parse(thread), options({ forum: () => undefined }))
-    expect(declined).toEqual({ pageType: "forum", read: undefined, touched: false })
+    expect(declined).toMatchObject({ pageType: "forum", read: undefined, touched: false })
     const none = Dispatch.dispatch(parse(thread), options({ product: () => "never run" }))
-    expect(none).toEqual({ pageType: "forum", read: undefined, touched: false })
+    expect(none).toMatchObject({ pageType: "forum", read: undefined, touched: false })
   })
 
   it("counts an answer without a letter or digit as none, and says the page may have been changed", () => {
@@ -106,7 +99,23 @@ describe("the dispatcher", () => {
         }
       })
     )
-    expect(out).toEqual({ pageType: "forum", read: undefined, touched: true })
+    expect(out).toMatchObject({ pageType: "forum", read: undefined, touched: true })
+  })
+
+  it("makes a fresh parse of the page what the page became (shown, prepared), for positions found in one", () => {
+    const served =
+      `<html><body><div id="app"></div><noscript><div class="tabs"><div role="tabpanel"><p>${"npm install. ".repeat(50)}` +
+      `</p></div><div role="tabpanel" hidden><p>pnpm add.</p></div></div></noscript></body></html>`
+    const doc = parse(served)
+    const out = Dispatch.dispatch(doc, {
+      ...options({}),
+      forced: "documentation",
+      preparers: { documentation: (page) => page.body?.querySelector("[hidden]")?.removeAttribute("hidden") }
+    })
+    const fresh = out.redo(parse(served))
+    expect(fresh.body?.innerHTML).toBe(doc.body?.innerHTML)
+    expect(fresh.body?.querySelector("noscript")).toBeNull()
+    expect(fresh.body?.querySelector("[hidden]")).toBeNull()
   })
 
   it("runs the forced type's reader instead of the detected one's", () => {

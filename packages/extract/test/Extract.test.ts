@@ -245,7 +245,7 @@ describe("Extract: other kinds", () => {
         )
       )
     )
-    expect(xhtml).toMatchObject({ kind: "html", title: "X", markdown: "xhtml body", pageType: "article" })
+    expect(xhtml).toMatchObject({ kind: "html", title: "X", markdown: "xhtml body" })
   })
 
   it("sniffs bodies without a Content-Type or with application/octet-stream", () => {

@@ -1,39 +1,33 @@
 /**
- * Page-type detection: which kind of page (`PageType`) the signals of `pageSignals.ts` point to. Structured data
- * that names the kind decides first; otherwise the URL's words and the page's own shape (posts with authors, prices
- * beside cart buttons, code beside a docs sidebar) vote. An article is the default: its reading is the safest for a
- * page the detector is unsure of.
+ * Page-type detection: which kind of page (`PageType`) the signals of `pageSignals.ts` point to. A learned scorer
+ * (a multinomial logistic regression over `pageFeatures.ts`, its weights in `pageTypeModel.ts`, trained by
+ * `bench/train-page-types.ts` on the WCXB development set and checked on held-out domains) weighs structured data
+ * types, the URL's and title's words, and the page's own shape; the type with the highest score is the page's.
  */
 import type * as PageType from "../PageType.js"
+import * as PageFeatures from "./pageFeatures.js"
 import type * as PageSignals from "./pageSignals.js"
+import * as Model from "./pageTypeModel.js"
 
-const forumTypes = new Set(["DiscussionForumPosting", "QAPage", "Question", "Answer"])
-const productTypes = new Set(["Product", "ProductGroup", "IndividualProduct", "og:product", "og:product.item"])
-const collectionTypes = new Set(["CollectionPage", "OfferCatalog"])
-const listingTypes = new Set(["SearchResultsPage"])
-const docsTypes = new Set(["TechArticle", "APIReference"])
+/** Each class's score for a feature vector (higher is likelier), in the order of `Model.classes`. */
+export const scores = (x: ReadonlyArray<number>): Array<number> => {
+  const z = x.map((v, j) => (j === 0 ? 1 : (v - Model.mean[j]) / Model.scale[j]))
+  return Model.weights.map((w) => {
+    let sum = 0
+    for (let j = 0; j < z.length; j++) sum += w[j] * z[j]
+    return sum
+  })
+}
 
-const urlForum = ["forum", "forums", "thread", "threads", "topic", "viewtopic", "showthread", "questions", "discussion"]
-const urlDocs = ["docs", "doc", "documentation", "reference", "api", "manual", "guide", "guides"]
-const urlProduct = ["product", "products", "dp", "item"]
-const urlCollection = ["category", "categories", "collections", "collection", "shop"]
-const urlListing = ["search", "tag", "tags", "archive", "jobs", "listings", "results"]
+const article = Model.classes.indexOf("article")
 
-const any = (set: ReadonlySet<string>, list: ReadonlyArray<string>): boolean => list.some((w) => set.has(w))
-
-/** The page type the signals point to. */
+/**
+ * The page type the signals point to: the highest score, unless it beats the article's by less than
+ * `Model.articleMargin` (a misread article costs more than a missed type: the article path reads any page passably).
+ */
 export const classify = (s: PageSignals.Signals): PageType.PageType => {
-  const has = (set: ReadonlySet<string>) => [...s.types].some((t) => set.has(t))
-  if (has(forumTypes)) return "forum"
-  if (has(docsTypes)) return "documentation"
-  if (has(productTypes) && s.labels["commerce"] > 0) return "product"
-  if (has(listingTypes)) return "listing"
-  if (has(collectionTypes)) return "collection"
-  const postShaped = s.words["post"] + s.words["comment"] >= 6 && s.words["author"] >= 3
-  if (any(s.urlWords, urlForum) && postShaped) return "forum"
-  if (any(s.urlWords, urlDocs) && s.tags["pre"] + s.tags["code"] >= 3) return "documentation"
-  if (any(s.urlWords, urlProduct) && s.prices > 0 && s.labels["commerce"] > 0) return "product"
-  if (any(s.urlWords, urlCollection) && s.prices >= 6) return "collection"
-  if (any(s.urlWords, urlListing) && s.repeat >= 8) return "listing"
-  return "article"
+  const score = scores(PageFeatures.vector(s))
+  let best = 0
+  for (let c = 1; c < score.length; c++) if (score[c] > score[best]) best = c
+  return best !== article && score[best] - score[article] < Model.articleMargin ? "article" : Model.classes[best]
 }

@@ -6,6 +6,8 @@
  * Page-type detection (`pageClassifier.ts`) weighs them; nothing here names a site. Linear in the page's size.
  */
 import * as Boilerplate from "./boilerplate.js"
+import * as PostStructure from "./postStructure.js"
+import * as Revealed from "./revealed.js"
 import * as StructuredData from "./structuredData.js"
 
 const ELEMENT = 1
@@ -13,11 +15,17 @@ const TEXT = 3
 
 /** Counts of elements, labels and words, and the page's structured data; see {@link read}. */
 export interface Signals {
+  /** Hidden elements near the top of the page (see `revealed.ts`), streamed boundaries and their placeholders. */
+  readonly hidden: ReadonlyArray<Element>
+  readonly streamed: ReadonlyArray<Element>
+  readonly placeholders: ReadonlyMap<string, Element>
   /** Elements of the body. */
   readonly elements: number
   /** Characters of visible text in the body, and of it inside links. */
   readonly text: number
   readonly linkText: number
+  /** Characters of text inside `<noscript>` in the body (what a page shows without JavaScript). */
+  readonly noscriptText: number
   /** Elements by name (only the names in {@link countedTags}). */
   readonly tags: Readonly<Record<string, number>>
   /** Elements whose class/id has a word of each group of {@link classWords}. */
@@ -40,6 +48,8 @@ export interface Signals {
   readonly urlWords: ReadonlySet<string>
   /** Path segments of the URL. */
   readonly urlDepth: number
+  /** Lower-case words of the page's `<title>`. */
+  readonly titleWords: ReadonlySet<string>
 }
 
 /** Elements counted by name. */
@@ -176,9 +186,6 @@ const skipped = new Set(["script", "style", "noscript", "template", "textarea", 
 // Constant work per position: a currency sign next to a digit, or a currency code next to one.
 const priceLike =
   /[$€£¥₹₩₽]\s?\d|\d\s?(?:[€£₹₽]|(?:kr|zł|Kč|lei|USD|EUR|GBP|CHF|SEK|NOK|DKK|PLN)\b)|\b(?:USD|EUR|GBP|CHF)\s?\d/
-const dateLike =
-  /\b\d{1,3}\s+(?:second|minute|hour|day|week|month|year)s?\s+ago\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2},?\s+\d{4}\b|\b\d{1,2}\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?,?\s+\d{4}\b|\b\d{4}-\d{2}-\d{2}\b/i
-
 /** A text at most this long is a label, a price or a date; longer ones are only counted. */
 const maxShort = 40
 
@@ -224,6 +231,16 @@ const microdataType = (itemtype: string): string => {
   return first.slice(Math.max(first.lastIndexOf("/"), first.lastIndexOf(":")) + 1)
 }
 
+/** Whether an element is at most `Revealed.maxWrapperDepth` levels below `<body>`. */
+const nearTop = (element: Element): boolean => {
+  let current: Element | null = element
+  for (let depth = 0; current !== null; depth++, current = current.parentElement) {
+    if (current.localName === "body") return true
+    if (depth >= Revealed.maxWrapperDepth) return false
+  }
+  return false
+}
+
 /** Reads the signals of a parsed page (see {@link Signals}); `url` is the page's address. */
 export const read = (doc: Document, url: string | undefined): Signals => {
   const tags: Record<string, number> = {}
@@ -234,16 +251,29 @@ export const read = (doc: Document, url: string | undefined): Signals => {
   for (const g of Object.keys(labels)) found[g] = 0
   const types = new Set<string>()
   const scripts: Array<Element> = []
+  const hidden: Array<Element> = []
+  const streamed: Array<Element> = []
+  const placeholders = new Map<string, Element>()
   let elements = 0
   let text = 0
   let linkText = 0
+  let noscriptText = 0
   let prices = 0
   let dates = 0
   // The largest group of same-shaped siblings: its parent and signature, measured once the walk is done.
   let repeat = 0
   let repeatParent: Element | undefined
   let repeatSignature = ""
+  const titleWords = new Set<string>()
   for (const meta of Array.from(doc.head?.children ?? [])) {
+    if (meta.localName === "title" && titleWords.size === 0) {
+      for (const w of (meta.textContent ?? "")
+        .slice(0, 300)
+        .toLowerCase()
+        .split(/[^\p{L}\p{N}]+/u)) {
+        if (w !== "") titleWords.add(w)
+      }
+    }
     if (meta.localName === "meta" && (meta.getAttribute("property") ?? "").toLowerCase() === "og:type") {
       types.add(`og:${(meta.getAttribute("content") ?? "").trim().toLowerCase().slice(0, 40)}`)
     }
@@ -276,7 +306,7 @@ export const read = (doc: Document, url: string | undefined): Signals => {
         )
         if (group !== undefined) found[group]++
         if (priceLike.test(trimmed)) prices++
-        if (dateLike.test(trimmed)) dates++
+        if (PostStructure.dateLike.test(trimmed)) dates++
       }
       continue
     }
@@ -284,11 +314,16 @@ export const read = (doc: Document, url: string | undefined): Signals => {
     const element = node as Element
     const name = element.localName
     if (skipped.has(name)) {
+      if (name === "template" && Revealed.isPlaceholder(element)) placeholders.set(element.id, element)
       if (name === "script" && StructuredData.isJsonLdScript(element)) scripts.push(element)
+      // Its subtree is not walked, so reading its text once is linear.
+      else if (name === "noscript") noscriptText += (element.textContent ?? "").trim().length
       continue
     }
     elements++
     if (counted.has(name)) tags[name]++
+    if (Revealed.isStreamed(element)) streamed.push(element)
+    else if (Boilerplate.isHidden(element) && nearTop(element)) hidden.push(element)
     const itemtype = element.getAttribute("itemtype")
     if (itemtype !== null && types.size < 64) types.add(microdataType(itemtype))
     const own = Boilerplate.tokens(element)
@@ -335,9 +370,13 @@ export const read = (doc: Document, url: string | undefined): Signals => {
   for (const node of structured) for (const t of StructuredData.typesOf(node)) if (types.size < 64) types.add(t)
   const { depth, words: urlWords } = urlParts(url)
   return {
+    hidden,
+    streamed,
+    placeholders,
     elements,
     text,
     linkText,
+    noscriptText,
     tags,
     words,
     labels: found,
@@ -348,6 +387,7 @@ export const read = (doc: Document, url: string | undefined): Signals => {
     types,
     structured,
     urlWords,
-    urlDepth: depth
+    urlDepth: depth,
+    titleWords
   }
 }

@@ -25,3 +25,10 @@ export interface Context {
  * answers may mutate `doc` (an answer without a letter or digit counts as none, and the page is parsed afresh).
  */
 export type Reader = (doc: Document, context: Context) => string | undefined
+
+/**
+ * Prepares a page of one type for the article path, which reads it next (no reader of its type, or the reader
+ * declined): shows what the article path would drop but the type needs (the hidden panels of documentation's tabbed
+ * examples, ...). Mutates `doc`; linear in the page's size.
+ */
+export type Preparer = (doc: Document, context: Context) => void
