@@ -18,7 +18,7 @@ import * as Metadata from "../packages/extract/src/Metadata.js"
 import * as BlankRuns from "../packages/extract/src/internal/blankRuns.js"
 import * as HtmlDocument from "../packages/extract/src/internal/htmlDocument.js"
 import * as Inert from "../packages/extract/src/internal/inert.js"
-import * as StructuredData from "../packages/extract/src/internal/structuredData.js"
+import * as Dispatch from "../packages/extract/src/internal/dispatch.js"
 import type * as PageType from "../packages/extract/src/PageType.js"
 import type * as TypedPage from "../packages/extract/src/internal/typedPage.js"
 import * as Wcxb from "../test-support/wcxb.js"
@@ -39,10 +39,13 @@ if (pages === undefined) {
 
 const articlePathNow = (page: Wcxb.WcxbPage): string =>
   // Forced to the article path: what the page would get without a reader.
-  Either.match(Extract.extractSync({ body: page.bytes(), contentType: "text/html", url: page.url }, { pageType: "article" }), {
-    onLeft: () => "",
-    onRight: (doc) => doc.markdown
-  })
+  Either.match(
+    Extract.extractSync({ body: page.bytes(), contentType: "text/html", url: page.url }, { pageType: "article" }),
+    {
+      onLeft: () => "",
+      onRight: (doc) => doc.markdown
+    }
+  )
 
 const as = value("--as") as PageType.PageType | undefined
 
@@ -54,15 +57,16 @@ const cache: Record<string, string> =
     : {}
 const articlePath = (page: Wcxb.WcxbPage): string => (cache[page.id] ??= articlePathNow(page))
 
-/** The page parsed as `MainContent.fromHtml` parses it, and the reader's context. */
+/** The page parsed and shown as `MainContent.fromHtml` does it (see `Dispatch.show`), and the reader's context. */
 const prepare = (page: Wcxb.WcxbPage): { readonly doc: Document; readonly context: TypedPage.Context } => {
   const text = Charset.decode(page.bytes(), "text/html", "html").text
   const doc = HtmlDocument.parse(BlankRuns.dropBetweenBlocks(Inert.strip(text)))
-  const structured = StructuredData.nodes(
-    Array.from(doc.querySelectorAll("script")).filter(StructuredData.isJsonLdScript)
-  )
+  const signals = Dispatch.show(doc, page.url)
   const metadata = Metadata.fromDocument(doc)
-  return { doc, context: { pageType: as ?? page.type, baseUrl: page.url, title: metadata.title, structured } }
+  return {
+    doc,
+    context: { pageType: as ?? page.type, baseUrl: page.url, title: metadata.title, structured: signals.structured }
+  }
 }
 
 const read = (page: Wcxb.WcxbPage): string | undefined => {

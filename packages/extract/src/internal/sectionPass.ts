@@ -90,6 +90,8 @@ interface Stats {
   readonly link: number
   /** `<a href>` elements. */
   readonly links: number
+  /** Words of its text (runs of non-space characters). */
+  readonly words: number
   /** Holds an element that is not inline. */
   readonly blocks: boolean
   /** Its first non-blank text node. */
@@ -104,6 +106,7 @@ const empty: Stats = {
   text: 0,
   link: 0,
   links: 0,
+  words: 0,
   blocks: false,
   first: undefined,
   lead: undefined,
@@ -122,6 +125,7 @@ const gather = (root: Element): Map<Element, Stats> => {
     let text = 0
     let link = 0
     let links = inLink && element.hasAttribute("href") ? 1 : 0
+    let words = 0
     let blocks = false
     let first: Node | undefined
     let lead: Element | undefined
@@ -133,9 +137,11 @@ const gather = (root: Element): Map<Element, Stats> => {
     }
     for (let c = element.firstChild; c !== null; c = c.nextSibling) {
       if (c.nodeType === TEXT) {
-        const n = (c as CharacterData).data.trim().length
+        const data = (c as CharacterData).data
+        const n = data.trim().length
         if (n === 0) continue
         text += n
+        words += wordCount(data)
         if (inLink) link += n
         first ??= c
         continue
@@ -147,6 +153,7 @@ const gather = (root: Element): Map<Element, Stats> => {
       text += s.text
       link += inLink ? s.text : s.link
       links += s.links
+      words += s.words
       blocks ||= s.blocks || !inlineTags.has(child.localName)
       if (first === undefined && s.first !== undefined) {
         first = s.first
@@ -158,9 +165,22 @@ const gather = (root: Element): Map<Element, Stats> => {
       }
     }
     if (level > 0 && first !== undefined) lead = element
-    stats.set(element, { text, link, links, blocks, first, lead, levels })
+    stats.set(element, { text, link, links, words, blocks, first, lead, levels })
   })
   return stats
+}
+
+/** Runs of non-space characters in `data`, in one scan. */
+const wordCount = (data: string): number => {
+  let n = 0
+  let inWord = false
+  for (let i = 0; i < data.length; i++) {
+    const c = data.charCodeAt(i)
+    const space = c === 32 || c === 10 || c === 9 || c === 13 || c === 12 || c === 160
+    if (!space && !inWord) n++
+    inWord = !space
+  }
+  return n
 }
 
 const collapse = (s: string): string => s.replace(/\s+/g, " ").trim()
@@ -326,7 +346,11 @@ export const minTextChars = 200
 /** ... with less than this share of its text in links. */
 export const maxTextLinkShare = 0.5
 
-const readsAsText = (s: Stats): boolean => s.text - s.link >= minTextChars && s.link < s.text * maxTextLinkShare
+/** ... in words of at most this many characters on average (not a list of addresses or codes). */
+export const maxTextWordLength = 12
+
+const readsAsText = (s: Stats): boolean =>
+  s.text - s.link >= minTextChars && s.link < s.text * maxTextLinkShare && s.text <= s.words * maxTextWordLength
 
 const drop = (
   element: Element,
