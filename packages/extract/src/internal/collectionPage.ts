@@ -29,8 +29,13 @@ const partWords = new Set([
   "pagination",
   "pager",
   "refinement",
-  "refinements"
+  "refinements",
+  "recently"
 ])
+
+// Rails of other items after the page's own: what the visitor saw before, or what the shop pushes.
+const sectionNames =
+  /^(?:recently viewed(?: items| products)?|(?:your )?browsing history|you (?:may|might) also (?:like|love)|recommended for you|customers (?:also|who) (?:bought|viewed)\b.*)\s*:?$/i
 
 /** A page that reads as an article is left to the article path unless its item grid holds this share of its text. */
 export const minGridShare = 0.3
@@ -50,6 +55,6 @@ export const read: TypedPage.Reader = (doc, context) => {
   for (let el: Element | null = grid?.parent ?? null; el !== null && el !== page.root; el = el.parentElement) {
     kept.add(el)
   }
-  SectionPass.prune(page.root, page.stats, { chromeWords, partWords, keep: (element) => kept.has(element) })
+  SectionPass.prune(page.root, page.stats, { chromeWords, partWords, sectionNames, keep: (element) => kept.has(element) })
   return Markdown.fromNode(page.root, { baseUrl: context.baseUrl })
 }

@@ -5,7 +5,7 @@
  * too little linked (an author's name in a post of prose). Found in one pass over the page's elements, each
  * element's children grouped once: linear in the page's size.
  */
-import { tokens } from "./boilerplate.js"
+import * as PostStructure from "./postStructure.js"
 import type * as SectionPass from "./sectionPass.js"
 
 /** The grid: the element holding the items, and the items. */
@@ -25,21 +25,8 @@ export const minItemLinkShare = 0.1
 /** At least this share of a run of same-shaped siblings are items. */
 export const minItemShare = 0.6
 
-/** An element's shape among its siblings: its tag and first two class words (digits and states left out). */
-const shapeOf = (element: Element): string => {
-  let out = element.localName
-  let n = 0
-  for (const word of tokens(element)) {
-    if (n === 2) break
-    if (word.charCodeAt(0) <= 57 || states.has(word)) continue
-    out += "." + word
-    n++
-  }
-  return out
-}
-
-// Class words that mark one sibling's state, not its kind.
-const states = new Set(["active", "selected", "current", "first", "last", "odd", "even", "featured", "hidden", "new"])
+/** An element's shape among its siblings: as a post's (see `postStructure.ts`), or its tag when it has no other. */
+const shapeOf = (element: Element): string => PostStructure.shapeOf(element) ?? element.localName
 
 /**
  * The page's item grid under `root`, from the facts of {@link SectionPass.survey}: the run of items holding the

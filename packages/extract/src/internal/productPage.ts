@@ -59,8 +59,10 @@ export const read: TypedPage.Reader = (doc, context) => {
 const complete = (doc: Document, root: Element, product: ProductData.Product): void => {
   const visible = root.textContent ?? ""
   if (visible.replace(/\s+/g, "").length < minVisibleChars) {
+    // The name once: the visible page may show it.
+    const named = product.name !== undefined && visible.includes(product.name)
     root.insertBefore(
-      ProductData.toElement(doc, product, { name: true, facts: true, description: true, properties: true }),
+      ProductData.toElement(doc, product, { name: !named, facts: true, description: true, properties: true }),
       root.firstChild
     )
     return

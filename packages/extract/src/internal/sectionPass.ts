@@ -196,8 +196,13 @@ const atOrAbove = (levels: ReadonlyArray<number> | undefined, level: number): nu
 // A count in a section's heading ("Reviews (128)", "29 reviews for …") is not part of its name.
 const counts = /\(\s*\d[\d,.\s]*\)|\b\d[\d,.]*\b/g
 
-const named = (heading: Element, s: Stats, names: RegExp): boolean =>
-  s.text > 0 && s.text <= maxSectionName && names.test(collapse((heading.textContent ?? "").replace(counts, " ")))
+const named = (heading: Element, s: Stats, names: RegExp): boolean => {
+  if (s.text === 0 || s.text > maxSectionName) return false
+  // Collapsed first: the counts are looked for in at most `maxSectionName` characters, however much space a
+  // heading's text nodes hold.
+  const text = collapse(heading.textContent ?? "")
+  return text.length <= maxSectionName && names.test(collapse(text.replace(counts, " ")))
+}
 
 /**
  * The page's main region: its `<main>` (or `role="main"`) with the most text, when that holds at least
@@ -268,31 +273,51 @@ export const prune = (root: Element, stats: Map<Element, Stats>, options: Option
   const of = (element: Element) => stats.get(element) ?? empty
   const total = of(root).text
   const seen = new Set<string>()
+  // Ancestors share their first text: whether it opens a cookie banner is read once per text.
+  const consents = new Map<Node, boolean>()
+  const consent = (text: Node): boolean => {
+    let verdict = consents.get(text)
+    if (verdict === undefined) consents.set(text, (verdict = consentLine.test(head(text))))
+    return verdict
+  }
   const gone = new Set<Element>()
   const removals: Array<Element> = []
+  // A heading leads all its ancestors that start with it: it is read once, not once per ancestor.
+  const names = new Map<Element, boolean>()
+  const isNamed = (heading: Element, pattern: RegExp): boolean => {
+    let verdict = names.get(heading)
+    if (verdict === undefined) names.set(heading, (verdict = named(heading, of(heading), pattern)))
+    return verdict
+  }
   // Each element with whether it is inside a sectioning element (`main`, `article`, `section`): a `header` there
   // is a section's heading, not the page's banner.
+  // And the link it is in, if any: a link around a heading (a card's whole face) is turned inside out.
   const stack: Array<Element> = []
   const sectioned: Array<boolean> = []
+  const linked: Array<Element | undefined> = []
+  const linkedHeadings: Array<readonly [Element, Element]> = []
+  const turned = new Set<Element>()
   const rootSectioned = sectioning.has(root.localName)
   for (let c = root.lastElementChild; c !== null; c = c.previousElementSibling) {
     stack.push(c)
     sectioned.push(rootSectioned)
+    linked.push(undefined)
   }
   while (stack.length > 0) {
     const element = stack.pop()!
     const inSection = sectioned.pop()!
+    const inLink = linked.pop()
     if (gone.has(element)) continue
     const name = element.localName
     const s = of(element)
-    if (drop(element, name, s, total, inSection, options)) {
+    if (drop(element, name, s, total, inSection, options, consent)) {
       removals.push(element)
       continue
     }
     // A section a heading names: the element it leads, when it holds no other heading of its level or above;
     // the heading itself, with its following siblings up to one that holds such a heading, when it leads nothing.
     const lead = s.lead
-    if (options.sectionNames !== undefined && lead !== undefined && named(lead, of(lead), options.sectionNames)) {
+    if (options.sectionNames !== undefined && lead !== undefined && isNamed(lead, options.sectionNames)) {
       const level = Number(lead.localName[1])
       // A wrapper of the heading alone (`<div class="title"><h2>Related</h2></div>`) leads what follows it.
       const alone = s.text === of(lead).text
@@ -319,17 +344,48 @@ export const prune = (root: Element, stats: Map<Element, Stats>, options: Option
       }
       seen.add(key)
     }
+    if (inLink !== undefined && headings.has(name)) {
+      // The link's first heading only: it is turned inside out once.
+      if (!turned.has(inLink)) {
+        turned.add(inLink)
+        linkedHeadings.push([inLink, element])
+      }
+      continue
+    }
     const below = inSection || sectioning.has(name)
+    const link = inLink ?? (name === "a" && element.hasAttribute("href") ? element : undefined)
     for (let c = element.lastElementChild; c !== null; c = c.previousElementSibling) {
       stack.push(c)
       sectioned.push(below)
+      linked.push(link)
     }
   }
   for (const element of removals) element.parentNode?.removeChild(element)
+  for (const [link, heading] of linkedHeadings) insideOut(link, heading)
+}
+
+/**
+ * A link around a heading (`<a href><img><h3>Name</h3><span>$9</span></a>`, a card's whole face) becomes the
+ * heading around the link (`<h3><a href>Name</a></h3><span>$9</span>`): markdown has no heading inside a link. The
+ * link's other content stays where it was, unlinked.
+ */
+const insideOut = (link: Element, heading: Element): void => {
+  // Both were met in the walk, the heading under the link; only a removal (of either, or of what holds them) came
+  // since, and a removed element is left as it is.
+  const parent = link.parentNode
+  if (parent === null || heading.parentNode === null) return
+  const inner = link.ownerDocument.createElement("a")
+  inner.setAttribute("href", link.getAttribute("href") ?? "")
+  while (heading.firstChild !== null) inner.appendChild(heading.firstChild)
+  heading.appendChild(inner)
+  while (link.firstChild !== null) parent.insertBefore(link.firstChild, link)
+  parent.removeChild(link)
 }
 
 /** A cookie or consent banner holds at most this many characters of text ... */
 export const maxConsentChars = 2000
+/** ... and less than this share of the page's ... */
+export const maxConsentShare = 0.5
 /** ... and starts with a line about cookies. */
 const consentLine =
   /\b(?:we use|we and our partners use|this (?:web)?site uses|uses?) cookies\b|\bcookies? (?:consent|settings|preferences|policy|notice|banner)\b|\bmanage (?:cookies|cookie|consent|privacy)\b|\b(?:privacy|consent) (?:settings|preferences|center|centre)\b/i
@@ -358,7 +414,8 @@ const drop = (
   s: Stats,
   total: number,
   inSection: boolean,
-  options: Options
+  options: Options,
+  consent: (text: Node) => boolean
 ): boolean => {
   if (media.has(name) || chromeTags.has(name) || skipped.has(name)) return true
   // Hidden until a click: a tab's or an accordion's panel (a description, specifications, an answer) is content
@@ -369,8 +426,11 @@ const drop = (
   // A list item without text: a logo strip's, a carousel's dots.
   if (name === "li" && s.text === 0) return true
   if (options.keep?.(element) === true) return false
+  // A banner about cookies, even on a page with little else (one that holds most of the page is a consent wall, for
+  // the article path to answer as it does).
+  if (s.text <= maxConsentChars && s.text < total * maxConsentShare && s.first !== undefined && consent(s.first))
+    return true
   if (small) {
-    if (s.text <= maxConsentChars && s.first !== undefined && consentLine.test(head(s.first))) return true
     const words = tokens(element)
     // A word may be the start of a compound one (`cookiebanner`, `modalwrapper`, `newsletterform`).
     if (words.some((t) => options.chromeWords.has(t) || startsChrome(t, options.chromeWords))) return true
