@@ -4,13 +4,20 @@
  * first by its type's preparer when it has one.
  */
 import type * as PageType from "../PageType.js"
+import * as CollectionPage from "./collectionPage.js"
 import * as DocumentationPage from "./documentationPage.js"
 import * as ForumPage from "./forumPage.js"
+import * as ProductPage from "./productPage.js"
+import * as ServicePage from "./servicePage.js"
 import type * as TypedPage from "./typedPage.js"
 
 /** Readers by page type. */
 export const readers: Partial<Record<PageType.PageType, TypedPage.Reader>> = {
-  forum: ForumPage.read
+  forum: ForumPage.read,
+  product: ProductPage.read,
+  collection: CollectionPage.read,
+  listing: CollectionPage.read,
+  service: ServicePage.read
 }
 
 /** Preparers by page type: what the article path needs done to a page of that type before it reads it. */
