@@ -296,16 +296,39 @@ const cases: Record<string, () => Promise<Measured>> = {
     }
     return { rows }
   },
-  // CLI cold start against starting Node itself (bench/cli.ts).
+  // CLI cold start (bench/cli.ts): process CPU, peak RSS and wall of the installed binary, each against a baseline
+  // process in the same run (a plain script doing the same fetch, node -e 0, an MCP SDK server); each row's RSS is
+  // the CLI process's.
   cli: async () => {
     const Cli = await import("./cli.js")
-    const figures = await Cli.measure()
-    const row = (figure: string, value: number) => ({ figure, ours: ms(value), baseline: ms(figures.baseline) })
+    const f = await Cli.measure()
+    const of = (pair: (typeof f)["fetch"], pick: "cpuMs" | "wallMs" | "peakRssMiB") => ({
+      ours: pick === "peakRssMiB" ? mib(pair.ours[pick]) : ms(pair.ours[pick]),
+      baseline: pick === "peakRssMiB" ? mib(pair.baseline[pick]) : ms(pair.baseline[pick]),
+      peakRssMiB: pair.ours.peakRssMiB
+    })
+    const runs = `median of ${f.runs}, Node ${f.node}`
     return {
       rows: [
-        row("websearch --help cold start, median of 15 (vs node -e 0; aim <= 2.5)", figures.help),
-        row("websearch fetch --help cold start, median of 15 (vs node -e 0)", figures.commandHelp),
-        row("websearch fetch of a loopback page, median of 15 (vs node -e 0)", figures.fetch)
+        {
+          figure: `fetch of a small loopback page: process CPU, ${runs} (vs a plain undici + linkedom + Readability + turndown script; aim ≤ 1.3)`,
+          ...of(f.fetch, "cpuMs")
+        },
+        { figure: "the same: peak RSS (vs the plain script; aim ≤ 1.2)", ...of(f.fetch, "peakRssMiB") },
+        { figure: "the same: wall (vs the plain script)", ...of(f.fetch, "wallMs") },
+        {
+          figure: "the first fetch, compile cache empty: process CPU (vs the plain script)",
+          ...of(f.fetchFirst, "cpuMs")
+        },
+        { figure: `websearch --help: wall, ${runs} (vs node -e 0; aim ≤ 2.5)`, ...of(f.help, "wallMs") },
+        { figure: "websearch --help: process CPU (vs node -e 0)", ...of(f.help, "cpuMs") },
+        { figure: "websearch fetch --help: wall (vs node -e 0)", ...of(f.commandHelp, "wallMs") },
+        {
+          figure: `websearch mcp over stdio, start to the tools/list answer: wall, ${runs} (vs an MCP SDK server listing three tools)`,
+          ...of(f.mcp, "wallMs")
+        },
+        { figure: "the same session: process CPU (vs the MCP SDK server)", ...of(f.mcp, "cpuMs") },
+        { figure: "the same session: peak RSS (vs the MCP SDK server)", ...of(f.mcp, "peakRssMiB") }
       ]
     }
   },

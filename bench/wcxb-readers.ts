@@ -61,7 +61,7 @@ const articlePath = (page: Wcxb.WcxbPage): string => (cache[page.id] ??= article
 const prepare = (page: Wcxb.WcxbPage): { readonly doc: Document; readonly context: TypedPage.Context } => {
   const text = Charset.decode(page.bytes(), "text/html", "html").text
   const doc = HtmlDocument.parse(BlankRuns.dropBetweenBlocks(Inert.strip(text)))
-  const signals = Dispatch.show(doc, page.url)
+  const { signals } = Dispatch.show(doc, page.url)
   const metadata = Metadata.fromDocument(doc)
   return {
     doc,

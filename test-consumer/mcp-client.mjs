@@ -1,13 +1,12 @@
 // Drives the installed `websearch mcp` over stdio with the official MCP SDK client (installed into the consumer
 // project): lists the tools and reads a loopback page through web_fetch. Prints one JSON line; run.mjs checks it.
 //
-//   node mcp-client.mjs http://127.0.0.1:PORT/page
+//   node mcp-client.mjs http://127.0.0.1:PORT/page /path/to/@websearch/cli/bin/websearch.js
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
-import { fileURLToPath } from "node:url"
 
 const pageUrl = process.argv[2]
-const bin = fileURLToPath(new URL("./node_modules/@websearch/cli/bin/websearch.js", import.meta.url))
+const bin = process.argv[3]
 const transport = new StdioClientTransport({
   command: process.execPath,
   args: [bin, "mcp", "--allow-host", "127.0.0.1"],

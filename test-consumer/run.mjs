@@ -1,7 +1,9 @@
 // The consumer test: packs every workspace package (`npm pack`, which runs each package's prepack build), installs
-// the tarballs with registry dependencies only into a new project outside the repository, and uses them as a user
-// would — a plain Node program (app.mjs), tsc under strict settings (consumer.ts), the installed `websearch` bin
-// (--help, fetch, MCP over stdio to the official SDK client) — under each Node binary given.
+// them into a new project outside the repository exactly as README.md says (its `npm install` lines, with the
+// tarballs in place of the @websearch packages and nothing else changed), and uses them as a user would — a plain
+// Node program (app.mjs), tsc under strict settings over every ```ts block of the README (each block a module),
+// the README's first example run without keys, the globally installed `websearch` bin (--help, fetch, provider
+// modules, one of them on ProviderHttp, MCP over stdio to the official SDK client) — under each Node binary given.
 //
 //   node test-consumer/run.mjs [--node PATH]... [--json FILE] [--keep]
 //
@@ -10,6 +12,7 @@
 // the temporary project in place. Prints `ok`/`not ok` per check, the figures, and `N passed, N failed`.
 import { spawn, spawnSync } from "node:child_process"
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { Readme } from "./readme.mjs"
 import { createServer } from "node:http"
 import { tmpdir } from "node:os"
 import { delimiter, dirname, join } from "node:path"
@@ -79,7 +82,16 @@ const page = `<!doctype html><html lang="en"><head><title>Consumer page</title><
 // loading the playwright-core it declares as a dependency, with the system Chromium).
 const rendered = "Rendered by script in Chromium."
 const scripted = `<!doctype html><html><head><title>Scripted page</title></head><body><div id="app"></div><script>document.getElementById("app").innerHTML = "<article><h1>Scripted page</h1><p>" + ${JSON.stringify(rendered)} + "</p></article>"</script></body></html>`
+// A JSON search API for the ProviderHttp module (provider-http-module.mjs); it records the key each call sends.
+const apiKeys = []
 const server = createServer((request, response) => {
+  if (request.url?.startsWith("/v1/search")) {
+    apiKeys.push(request.headers["x-api-key"])
+    const q = new URL(request.url, "http://x").searchParams.get("q")
+    response.writeHead(200, { "content-type": "application/json" })
+    response.end(JSON.stringify({ hits: [{ title: `Acme result for ${q}`, url: "https://acme.example/1", text: q }] }))
+    return
+  }
   response.writeHead(200, { "content-type": "text/html; charset=utf-8" })
   response.end(request.url === "/scripted" ? scripted : page)
 })
@@ -90,8 +102,12 @@ const scriptedUrl = `http://127.0.0.1:${server.address().port}/scripted`
 const work = mkdtempSync(join(tmpdir(), "websearch-consumer-"))
 const tarballs = join(work, "tarballs")
 const project = join(work, "project")
+// `npm install --global` lines install here (npm_config_prefix), not into the machine's global prefix.
+const globalPrefix = join(work, "global")
 mkdirSync(tarballs)
 mkdirSync(project)
+mkdirSync(globalPrefix)
+const readme = Readme.read(join(root, "README.md"))
 
 try {
   // --- pack ------------------------------------------------------------------------------------------------------
@@ -159,25 +175,45 @@ try {
     "app.mjs",
     "mcp-client.mjs",
     "provider-module.mjs",
-    "consumer.ts",
+    "provider-http-module.mjs",
     "tsconfig.nodenext.json",
     "tsconfig.bundler.json"
   ]) {
     copyFileSync(join(here, file), join(project, file))
   }
-  await check("npm install of the tarballs with registry dependencies only", async () => {
-    const result = await run(
+  // Every ```ts block of the README, each a module of its own (tsconfig.*.json include readme/*.ts).
+  mkdirSync(join(project, "readme"))
+  for (const block of readme.blocks) writeFileSync(join(project, "readme", block.file), block.code)
+  const installs = readme.installs
+  await check(`README.md's ${installs.length} npm install lines, verbatim but for the tarballs`, async () => {
+    assert(installs.length > 0, "README.md has no npm install line")
+    const started = performance.now()
+    for (const line of installs) {
+      const args = line.words.slice(1).map((word) => {
+        const name = Readme.websearchPackage(word)
+        if (name === undefined) return word
+        const pkg = packed.find((p) => p.name === name)
+        assert(pkg !== undefined, `README installs ${word}, which is not a workspace package`)
+        return join(tarballs, pkg.filename)
+      })
+      const result = await run("npm", args, {
+        cwd: project,
+        timeoutMs: 900_000,
+        env: { ...process.env, npm_config_prefix: globalPrefix, npm_config_audit: "false", npm_config_fund: "false" }
+      })
+      assert(
+        result.code === 0,
+        `\`${line.text}\` (README.md line ${line.line}): exit ${result.code}: ${clip(result.stderr)}`
+      )
+    }
+    // What the test itself needs beside them (not the README's to say): the MCP client, a compiler, Node's types.
+    const tools = await run(
       "npm",
       [
         "install",
         "--no-audit",
         "--no-fund",
-        ...packed.map((pkg) => join(tarballs, pkg.filename)),
-        // What a consumer adds beside them: the peers it imports itself, the MCP client, a compiler.
-        "effect@^3.22.0",
-        "@effect/platform@^0.97.1",
-        "@effect/platform-node@^0.108.0",
-        "@effect/ai@^0.37.0",
+        "--save-dev",
         `@modelcontextprotocol/sdk@^${version("@modelcontextprotocol/sdk")}`,
         `typescript@~${version("typescript")}`,
         "@types/node@^20.19.0",
@@ -186,17 +222,62 @@ try {
       ],
       { cwd: project, timeoutMs: 900_000 }
     )
-    assert(result.code === 0, `exit ${result.code}: ${clip(result.stderr)}`)
-    figures.installSeconds = Math.round(result.ms / 100) / 10
+    assert(tools.code === 0, `the test's own tools: exit ${tools.code}: ${clip(tools.stderr)}`)
+    figures.installSeconds = Math.round((performance.now() - started) / 100) / 10
+  })
+  const globalCli = join(globalPrefix, "lib", "node_modules", "@websearch", "cli")
+  await check("every @websearch package came from its tarball (the CLI globally, the others in the project)", () => {
     const lock = JSON.parse(readFileSync(join(project, "package-lock.json"), "utf8"))
     const ours = Object.entries(lock.packages).filter(([path]) => path.includes("node_modules/@websearch/"))
     const elsewhere = ours.filter(([, entry]) => !String(entry.resolved ?? "").startsWith("file:"))
-    assert(
-      ours.length === 7,
-      `expected the 7 @websearch packages in the lock, found ${ours.map(([p]) => p).join(", ")}`
-    )
+    const local = ours.map(([path]) => path.split("node_modules/").at(-1)).sort()
+    const expected = packed
+      .map((pkg) => pkg.name)
+      .filter((name) => name !== "@websearch/cli")
+      .sort()
+    assert(JSON.stringify(local) === JSON.stringify(expected), `in the project: ${local.join(", ")}`)
     assert(elsewhere.length === 0, `resolved from elsewhere than the tarballs: ${elsewhere.map(([p]) => p).join(", ")}`)
+    const cli = JSON.parse(readFileSync(join(globalCli, "package.json"), "utf8"))
+    assert(cli.version === packed.find((pkg) => pkg.name === "@websearch/cli")?.version, `global CLI ${cli.version}`)
   })
+  await check(
+    "the README's lines (and each package's own README) name every peer each package declares; npm ls finds none missing",
+    async () => {
+      const manifest = JSON.parse(readFileSync(join(project, "package.json"), "utf8"))
+      const named = new Set(Object.keys(manifest.dependencies ?? {}))
+      const missing = []
+      for (const pkg of packed.filter((p) => p.name !== "@websearch/cli")) {
+        const own = JSON.parse(readFileSync(join(project, "node_modules", pkg.name, "package.json"), "utf8"))
+        for (const peer of Object.keys(own.peerDependencies ?? {})) {
+          if (own.peerDependenciesMeta?.[peer]?.optional === true && !named.has(peer)) continue
+          if (!named.has(peer)) missing.push(`${pkg.name} → ${peer}`)
+        }
+      }
+      assert(missing.length === 0, `peers the README's install lines do not name: ${missing.join(", ")}`)
+      // Each package's own README (its page on npm) installs it with its peers at the ranges it declares.
+      for (const pkg of packed.filter((p) => p.name !== "@websearch/cli")) {
+        const dir = join(project, "node_modules", pkg.name)
+        const own = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"))
+        const words = Readme.read(join(dir, "README.md")).installs[0]?.words ?? []
+        for (const [peer, range] of Object.entries(own.peerDependencies ?? {})) {
+          if (own.peerDependenciesMeta?.[peer]?.optional === true) continue
+          const wanted = peer.startsWith("@websearch/") ? peer : `${peer}@${range}`
+          if (!words.includes(wanted)) missing.push(`${pkg.name}'s README → ${wanted}`)
+        }
+      }
+      assert(missing.length === 0, `package READMEs that do not install a peer at its range: ${missing.join(", ")}`)
+      const ls = await run("npm", ["ls", "--all"], { cwd: project })
+      assert(
+        ls.code === 0,
+        `npm ls: ${clip(
+          ls.stdout
+            .split("\n")
+            .filter((l) => /UNMET|invalid|missing/i.test(l))
+            .join("\n") || ls.stderr
+        )}`
+      )
+    }
+  )
   await check(
     "exports give types only as .d.ts and code only as dist .js (no .ts reachable without our condition)",
     () => {
@@ -216,7 +297,8 @@ try {
           walk(name, inner, key.startsWith(".") ? conditions : [...conditions, key])
       }
       for (const pkg of packed) {
-        const manifest = JSON.parse(readFileSync(join(project, "node_modules", pkg.name, "package.json"), "utf8"))
+        const installed = pkg.name === "@websearch/cli" ? globalCli : join(project, "node_modules", pkg.name)
+        const manifest = JSON.parse(readFileSync(join(installed, "package.json"), "utf8"))
         walk(pkg.name, manifest.exports, [])
       }
       assert(bad.length === 0, bad.join(", "))
@@ -224,7 +306,7 @@ try {
   )
 
   // --- under each Node ---------------------------------------------------------------------------------------------
-  const bin = join(project, "node_modules", ".bin", "websearch")
+  const bin = join(globalPrefix, "bin", "websearch")
   for (const node of nodes) {
     const nodeVersion = spawnSync(node, ["--version"], { encoding: "utf8" }).stdout.trim()
     const env = { ...process.env, PATH: `${dirname(node)}${delimiter}${process.env.PATH ?? ""}` }
@@ -275,7 +357,9 @@ try {
     })
     for (const config of ["tsconfig.nodenext.json", "tsconfig.bundler.json"]) {
       await check(
-        at(`tsc --noEmit -p ${config} (strict, noUncheckedIndexedAccess, exactOptionalPropertyTypes)`),
+        at(
+          `tsc --noEmit -p ${config}: the README's ${readme.blocks.length} ts blocks (strict, noUncheckedIndexedAccess, exactOptionalPropertyTypes)`
+        ),
         async () => {
           const tsc = join(project, "node_modules", "typescript", "bin", "tsc")
           const result = await run(node, [tsc, "-p", config, "--listFiles"], { cwd: project, env })
@@ -291,6 +375,39 @@ try {
         }
       )
     }
+    await check(
+      at("the README's first example, compiled and run without keys, exits 0 saying what to set"),
+      async () => {
+        const example = readme.blocks.find((block) => block.section === "Example")
+        assert(example !== undefined, "README.md has no ts block under ## Example")
+        const tsc = join(project, "node_modules", "typescript", "bin", "tsc")
+        const outDir = join(project, "out")
+        const flags = [
+          "--module",
+          "NodeNext",
+          "--moduleResolution",
+          "NodeNext",
+          "--target",
+          "ES2022",
+          "--types",
+          "node"
+        ]
+        const built = await run(node, [tsc, ...flags, "--outDir", outDir, join("readme", example.file)], {
+          cwd: project,
+          env
+        })
+        assert(built.code === 0, `tsc: ${clip(built.stdout + built.stderr)}`)
+        const compiled = join(outDir, example.file.replace(/\.ts$/, ".js"))
+        // No provider key, no default: only what any shell has.
+        const ran = await run(node, [compiled], { cwd: project, env: { PATH: env.PATH, HOME: process.env.HOME ?? "" } })
+        assert(ran.code === 0, `exit ${ran.code}: ${clip(ran.stdout + ran.stderr)}`)
+        assert(ran.stderr === "", `stderr: ${clip(ran.stderr)}`)
+        assert(
+          /^not configured: .*WEBSEARCH_DEFAULT_SEARCH_KEYWORDS_PROVIDER/.test(ran.stdout),
+          `stdout: ${clip(ran.stdout)}`
+        )
+      }
+    )
     await check(at("websearch --help and --version from the installed bin"), async () => {
       const help = await run(bin, ["--help"], { cwd: project, env })
       assert(help.code === 0 && help.stdout.includes("Usage:"), `exit ${help.code}: ${clip(help.stdout + help.stderr)}`)
@@ -325,6 +442,29 @@ try {
         assert(out.ok && out.response.results[0]?.title === "Bonjour from the module: layers", clip(result.stdout))
       }
     )
+    await check(
+      at("websearch loads a provider module built on ProviderHttp, calling its API with the HttpClient it is given"),
+      async () => {
+        apiKeys.length = 0
+        const result = await run(
+          bin,
+          ["search", "layers", "--provider", "acme", "--json", "--allow-host", "127.0.0.1"],
+          {
+            cwd: project,
+            env: {
+              ...env,
+              WEBSEARCH_PROVIDER_MODULES: "./provider-http-module.mjs",
+              ACME_API_KEY: "acme-key-0001",
+              ACME_API_HOST: `http://127.0.0.1:${server.address().port}`
+            }
+          }
+        )
+        assert(result.code === 0, `exit ${result.code}: ${clip(result.stdout + result.stderr)}`)
+        const out = JSON.parse(result.stdout)
+        assert(out.ok && out.response.results[0]?.title === "Acme result for layers", clip(result.stdout))
+        assert(JSON.stringify(apiKeys) === JSON.stringify(["acme-key-0001"]), `keys sent: ${JSON.stringify(apiKeys)}`)
+      }
+    )
     await check(at("websearch fetch --render always renders a scripted loopback page in Chromium"), async () => {
       const args = ["fetch", scriptedUrl, "--allow-host", "127.0.0.1", "--render", "always", "--json"]
       const result = await run(bin, args, { cwd: project, env, timeoutMs: 180_000 })
@@ -333,13 +473,12 @@ try {
       assert(out.ok && out.response.results[0]?.content.includes(rendered), clip(result.stdout))
     })
     await check(at("websearch mcp over stdio answers the official MCP SDK client"), async () => {
-      const result = await run(node, ["mcp-client.mjs", pageUrl], { cwd: project, env, timeoutMs: 180_000 })
+      const entry = join(globalCli, "bin", "websearch.js")
+      const result = await run(node, ["mcp-client.mjs", pageUrl, entry], { cwd: project, env, timeoutMs: 180_000 })
       assert(result.code === 0, `exit ${result.code}: ${clip(result.stderr)}`)
       const out = lastJsonLine(result.stdout)
-      assert(
-        JSON.stringify(out.tools) === JSON.stringify(["web_search", "web_fetch", "web_research"]),
-        `tools ${out.tools}`
-      )
+      // No research provider is configured, so web_research is not offered.
+      assert(JSON.stringify(out.tools) === JSON.stringify(["web_search", "web_fetch"]), `tools ${out.tools}`)
       const item = out.structuredContent?.items?.[0]
       // The page text travels once, in the tool's text; structuredContent carries the item without a copy of it,
       // and a long page comes in parts (the item says where it continues).

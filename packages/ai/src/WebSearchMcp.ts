@@ -29,22 +29,23 @@ import * as Tool from "@effect/ai/Tool"
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as RpcServer from "@effect/rpc/RpcServer"
 import type { FetchUrls } from "@websearch/core/FetchUrls"
+import * as ProviderInstance from "@websearch/core/ProviderInstance"
 import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
-import type { Research } from "@websearch/core/Research"
+import * as Research from "@websearch/core/Research"
 import type { SearchKeywords } from "@websearch/core/SearchKeywords"
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
 import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
-import * as Redacted from "effect/Redacted"
 import type * as Sink from "effect/Sink"
 import type * as Stream from "effect/Stream"
+import * as HttpSettings from "./internal/httpSettings.js"
 import * as HttpTransport from "./internal/httpTransport.js"
 import * as Sessions from "./internal/mcpSessions.js"
+import * as SessionPages from "./internal/sessionPages.js"
 import * as StdioTransport from "./internal/stdioTransport.js"
 import * as ToolOutput from "./ToolOutput.js"
 import * as WebSearchToolkit from "./WebSearchToolkit.js"
@@ -116,23 +117,29 @@ const structured = (name: string, encoded: unknown): unknown => {
   }
 }
 
-// Which tools a client is shown: `web_research` only when a composed provider can research, and `web_fetch`'s
-// `prompt` only when a language model is there to answer it.
+// Which tools a client is shown: `web_research` only when a call that names no provider could run (a default
+// research provider with its key and endpoint: a model leaves providerId out unless the user names one), and
+// `web_fetch`'s `prompt` only when a language model is there to answer it.
 const offered = Effect.gen(function* () {
   const registry = yield* Effect.serviceOption(ProviderRegistry.ProviderRegistry)
   const model = yield* Effect.serviceOption(LanguageModel.LanguageModel)
-  const research = Option.match(registry, {
+  const research = yield* Option.match(registry, {
     // Without the registry in context there is no telling: every tool is listed, as before.
-    onNone: () => true,
-    onSome: (r) => r.ids().some((id) => Either.isRight(r.lookup(id, "research")))
+    onNone: () => Effect.succeed(true),
+    onSome: (service) =>
+      Research.defaultProvider.pipe(
+        Effect.provideService(ProviderRegistry.ProviderRegistry, service),
+        Effect.match({ onFailure: () => false, onSuccess: () => true })
+      )
   })
   return { research, analysis: Option.isSome(model) }
 })
 
 /**
  * Registers the toolkit's tools with the `McpServer` in context, using the session handlers in context.
- * `web_research` is listed only when a composed provider can research (the `ProviderRegistry` in context
- * says), and `web_fetch` items offer `prompt` only when a `LanguageModel` is in context to analyse pages.
+ * `web_research` is listed only when a request naming no provider could research (`Research.defaultProvider`:
+ * a default research provider with its key and endpoint, by the `ProviderRegistry` in context), and `web_fetch`
+ * items offer `prompt` only when a `LanguageModel` is in context to analyse pages.
  *
  * @since 0.1.0
  * @category utils
@@ -144,8 +151,13 @@ export const registerTools: Effect.Effect<void, never, McpServer.McpServer | Too
 
 type Handlers = Context.Context<Tool.HandlersFor<WebSearchToolkit.Tools>>
 
-// Registers the tools; each call runs with the handlers (the toolkit session) of the RPC client it came from.
-const register = (handlersOf: (clientId: number) => Effect.Effect<Handlers>) =>
+// Registers the tools; each call runs with the handlers (the toolkit session) of the RPC client it came from, in its
+// caller's workspace when it has one (what the pipeline remembers, its result cache and page store, is then that
+// workspace's own).
+const register = (
+  handlersOf: (clientId: number) => Effect.Effect<Handlers>,
+  workspaceOf: (clientId: number) => string | undefined = () => undefined
+) =>
   Effect.gen(function* () {
     const server = yield* McpServer.McpServer
     const { analysis, research } = yield* offered
@@ -153,10 +165,12 @@ const register = (handlersOf: (clientId: number) => Effect.Effect<Handlers>) =>
       Effect.gen(function* () {
         const client = yield* McpSchema.McpServerClient
         const built = yield* Effect.provide(WebSearchToolkit.toolkit, yield* handlersOf(client.clientId))
-        return yield* built.handle(name as never, payload as never) as Effect.Effect<
+        const handled = built.handle(name as never, payload as never) as Effect.Effect<
           Tool.HandlerResult<Tool.Any>,
           unknown
         >
+        const workspace = workspaceOf(client.clientId)
+        return yield* workspace === undefined ? handled : ProviderInstance.withInstances(handled, workspace, [])
       })
     for (const tool of Object.values(WebSearchToolkit.toolkit.tools)) {
       const name = tool.name
@@ -233,32 +247,38 @@ export interface Options extends ServerInfo {
  */
 export const layerTools = (
   options?: WebSearchToolkit.Options
-): Layer.Layer<never, never, McpServer.McpServer | SearchKeywords | FetchUrls | Research> =>
+): Layer.Layer<never, never, McpServer.McpServer | SearchKeywords | FetchUrls | Research.Research> =>
   Layer.effectDiscard(
     Effect.gen(function* () {
       // Everything in context (a LanguageModel too) serves every session's toolkit.
-      const services = yield* Effect.context<SearchKeywords | FetchUrls | Research>()
+      const services = yield* Effect.context<SearchKeywords | FetchUrls | Research.Research>()
       const build = Effect.provide(WebSearchToolkit.toolkit.toContext(WebSearchToolkit.make(options)), services)
-      const shared = yield* build
       const sessions = yield* Effect.serviceOption(Sessions.McpSessions)
-      if (Option.isNone(sessions)) return yield* register(() => Effect.succeed(shared))
-      // Over HTTP each MCP session has its own toolkit session (source ids); a client without one shares one.
+      if (Option.isNone(sessions)) {
+        const shared = yield* build
+        return yield* register(() => Effect.succeed(shared))
+      }
+      // Over HTTP each MCP session has its own toolkit session (source ids, pages read), and each call runs in its
+      // caller's workspace. A client without a session gets a toolkit for that call alone: it shares no memory with
+      // any other call.
       const bySession = new Map<string, Handlers>()
       sessions.value.onClose((session) => bySession.delete(session))
-      return yield* register((clientId) => {
-        const session = sessions.value.sessionOf(clientId)
-        if (session === undefined) return Effect.succeed(shared)
-        const known = bySession.get(session)
+      const handlersOf = (clientId: number): Effect.Effect<Handlers> => {
+        const client = sessions.value.clientOf(clientId)
+        const session = client?.session
+        if (session === undefined) return Effect.provideService(build, SessionPages.SessionPages, SessionPages.none)
+        const known = bySession.get(session.id)
         if (known !== undefined) return Effect.succeed(known)
-        return Effect.map(build, (built) => {
+        return Effect.map(Effect.provideService(build, SessionPages.SessionPages, session.pages), (built) => {
           // The session may have ended while this was built: then it is used for this call and not kept.
-          if (sessions.value.sessionOf(clientId) !== session) return built
+          if (sessions.value.clientOf(clientId)?.session?.id !== session.id) return built
           // Two first calls of one session may race: the first kept wins, so the session has one set of ids.
-          const kept = bySession.get(session) ?? built
-          bySession.set(session, kept)
+          const kept = bySession.get(session.id) ?? built
+          bySession.set(session.id, kept)
           return kept
         })
-      })
+      }
+      return yield* register(handlersOf, (clientId) => sessions.value.clientOf(clientId)?.caller.workspace)
     })
   )
 
@@ -298,7 +318,7 @@ export const layerStdio = <EIn, RIn, EOut, ROut>(
     /** The longest line read (UTF-16 code units, default 1 MiB); a longer one is answered with a parse error. */
     readonly maxLineLength?: number | undefined
   }
-): Layer.Layer<McpServer.McpServer, never, RIn | ROut | SearchKeywords | FetchUrls | Research> =>
+): Layer.Layer<McpServer.McpServer, never, RIn | ROut | SearchKeywords | FetchUrls | Research.Research> =>
   layerTools(options.toolkit).pipe(
     Layer.provideMerge(
       McpServer.layer(info(options)).pipe(
@@ -311,23 +331,32 @@ export const layerStdio = <EIn, RIn, EOut, ROut>(
   )
 
 /**
- * The security settings of the HTTP endpoint. With the defaults it answers only requests whose Host names a
- * loopback address, from non-browser clients or loopback pages, without authentication: the setting for a server
- * bound to 127.0.0.1. Bind anywhere else only with `tokens`.
+ * The settings of the HTTP endpoint. With the defaults it answers only requests whose Host names a loopback
+ * address, from non-browser clients or loopback pages, without authentication: the setting for a server bound to
+ * 127.0.0.1. Bind anywhere else only with `tokens`. Each caller (a token, or an address without tokens) may make
+ * 600 requests a minute and have 8 in progress (`rateLimit`, `maxConcurrentRequests`: past them, 429 with
+ * Retry-After), and hold 16 sessions, each ending after 30 minutes unused (`sessions`).
  *
  * @since 0.1.0
  * @category models
  */
-export interface HttpSecurity {
-  /** Bearer tokens the endpoint accepts; when given, every request needs one (16 characters at least). */
-  readonly tokens?: ReadonlyArray<Redacted.Redacted<string> | string> | undefined
-  /** Host names the Host header may carry besides localhost, 127.0.0.1 and [::1]; `"*"` allows any. */
-  readonly allowedHosts?: ReadonlyArray<string> | undefined
-  /** Origins (`https://app.example`) a browser page may call from besides loopback pages. */
-  readonly allowedOrigins?: ReadonlyArray<string> | undefined
-  /** The largest request body, in bytes (default 1 MiB, at most 16 MiB); a larger one is refused with 413. */
-  readonly maxBodyBytes?: number | undefined
-}
+export interface HttpSecurity extends HttpSettings.HttpSecurity {}
+
+/**
+ * A token of the HTTP endpoint with the workspace its calls belong to.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface TokenGrant extends HttpSettings.TokenGrant {}
+
+/**
+ * The bounds of the HTTP endpoint's sessions: per token, in all, idle time and the pages each keeps.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface HttpSessions extends HttpSettings.HttpSessions {}
 
 /**
  * The default body cap of the HTTP endpoint: 1 MiB, far above any real MCP request.
@@ -335,59 +364,40 @@ export interface HttpSecurity {
  * @since 0.1.0
  * @category constants
  */
-export const defaultMaxBodyBytes = 1024 * 1024
-
-const invalidSecurity = (message: string) =>
-  WebSearchError.unavailable("invalid_config", `invalid MCP HTTP settings: ${message}`)
+export const defaultMaxBodyBytes: number = HttpSettings.defaultMaxBodyBytes
 
 /**
- * Validates the security settings: tokens of 16 characters or more without white space or commas, a body cap
- * from 1 KiB to 16 MiB.
+ * Validates the settings: tokens of 16 characters or more without white space or commas (each in one valid
+ * workspace), a body cap from 1 KiB to 16 MiB, whole-number limits and bounds, durations of a second or more.
  *
  * @since 0.1.0
  * @category constructors
  */
-export const makeHttpSecurity = (
-  options: HttpSecurity = {}
-): Effect.Effect<HttpTransport.Security, WebSearchError.Unavailable> =>
-  Effect.gen(function* () {
-    const tokens = (options.tokens ?? []).map((t) => (Redacted.isRedacted(t) ? Redacted.value(t) : t).trim())
-    if (tokens.some((t) => t.length < 16 || /[\s,]/.test(t))) {
-      return yield* Effect.fail(
-        invalidSecurity("every token needs 16 characters or more, without white space or commas")
-      )
-    }
-    const maxBodyBytes = options.maxBodyBytes ?? defaultMaxBodyBytes
-    if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes < 1024 || maxBodyBytes > 16 * 1024 * 1024) {
-      return yield* Effect.fail(invalidSecurity(`maxBodyBytes must be an integer from 1024 to 16777216`))
-    }
-    return {
-      // Registering the route must not wait (the router is assembled as layers build), so digests come later.
-      authenticate: tokens.length > 0,
-      tokenDigests: yield* Effect.cached(Effect.forEach(tokens, HttpTransport.digest)),
-      allowedHosts: (options.allowedHosts ?? []).map((h) => h.trim().toLowerCase()),
-      allowedOrigins: (options.allowedOrigins ?? []).flatMap((o) =>
-        URL.canParse(o.trim()) ? [new URL(o.trim()).origin.toLowerCase()] : []
-      ),
-      maxBodyBytes
-    }
-  })
+export const makeHttpSecurity: (
+  options?: HttpSecurity
+) => Effect.Effect<HttpTransport.Security, WebSearchError.Unavailable> = HttpSettings.make
 
 /**
  * The server over streamable HTTP (JSON responses) at `path` of the default `HttpRouter`; serve it with
- * `HttpRouter.Default.serve()` and an `HttpServer`. POST carries the messages; GET and DELETE are 405.
+ * `HttpRouter.Default.serve()` and an `HttpServer`. POST carries the messages; DELETE with `Mcp-Session-Id` ends
+ * the caller's own session; GET is 405.
+ *
+ * Tenants stay apart: a session belongs to the token that opened it (to another token it is 404, as an unknown
+ * id is), its source ids and the pages it read are its own, a request without a session shares no memory with any
+ * other request, and every call runs in its token's workspace, so the result cache and page store of the
+ * pipeline answer that workspace only.
  *
  * @since 0.1.0
  * @category layers
  */
 export const layerHttp = (
   options: Options & HttpSecurity & { readonly path: HttpRouter.PathInput }
-): Layer.Layer<McpServer.McpServer, WebSearchError.Unavailable, SearchKeywords | FetchUrls | Research> =>
+): Layer.Layer<McpServer.McpServer, WebSearchError.Unavailable, SearchKeywords | FetchUrls | Research.Research> =>
   layerTools(options.toolkit).pipe(
     Layer.provideMerge(
       McpServer.layer(info(options)).pipe(
         Layer.provideMerge(
-          Layer.effectContext(
+          Layer.scopedContext(
             Effect.gen(function* () {
               const security = yield* makeHttpSecurity(options)
               const { protocol, sessions } = yield* HttpTransport.register(options.path, security)

@@ -27,7 +27,10 @@ import * as WebSearchError from "@websearch/core/WebSearchError"
 import * as WebSearchRequest from "@websearch/core/WebSearchRequest"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
+import * as ModelSchema from "./internal/modelSchema.js"
+import * as SessionPages from "./internal/sessionPages.js"
 import * as WebFetch from "./internal/webFetch.js"
 import type * as PageAnalysis from "./PageAnalysis.js"
 import * as ResultIds from "./ResultIds.js"
@@ -40,9 +43,11 @@ const readOnlyWeb = Context.make(Tool.Readonly, true).pipe(
 )
 
 const providerId = Schema.optional(
-  ProviderId.annotations({
-    description: "Leave this out to use the configured default provider. Only set it when the user names a provider."
-  })
+  ProviderId.annotations(
+    ModelSchema.describe(
+      "Leave this out to use the configured default provider. Only set it when the user names a provider."
+    )
+  )
 )
 
 /**
@@ -53,69 +58,76 @@ const providerId = Schema.optional(
  * @since 0.1.0
  * @category constants
  */
-export const WebSearchTool = Tool.make("web_search", {
-  description:
-    "Search the web for pages about a topic, recent events or facts you are unsure of. Give one or a few short " +
-    `keyword queries (1-${WebSearchRequest.maxInputs}; each is searched separately). Returns numbered sources ` +
-    "with an id (w1, w2, ...), title, URL and a " +
-    "snippet. Use web_fetch with an id to read a page in full. Do not use this tool to read a URL you already have. " +
-    "Optional filters narrow the search (recency, sites, language, country, safe search, news); set only those the " +
-    "request needs. If the provider cannot apply a filter the call fails saying so: drop that filter and call again.",
-  parameters: {
-    providerId,
-    providerIds: Schema.optional(
-      WebSearchRequest.FusionProviderIds.annotations({
-        description:
-          "Only when the user asks to combine providers: 2-5 provider ids searched at once, results merged and " +
-          "ranked by agreement. Leave providerId out when you set this."
-      })
-    ),
-    keywords: WebSearchRequest.SearchKeywordsRequest.fields.keywords.annotations({
-      description: '1-20 keyword queries, e.g. ["effect-ts layer memoization"]'
-    }),
-    maxResults: Schema.optional(
-      WebSearchRequest.MaxResults.annotations({ description: "Results per query, 1-50 (default from settings)" })
-    ),
-    timeRange: Schema.optional(
-      SearchOptions.TimeRange.annotations({
-        description: "Only pages from the last day, week, month or year: for news and anything time-sensitive"
-      })
-    ),
-    includeDomains: Schema.optional(
-      SearchOptions.DomainList("includeDomains").annotations({
-        description:
-          'Only results from these sites and their subdomains: bare domains such as ["docs.python.org"], at most 20'
-      })
-    ),
-    excludeDomains: Schema.optional(
-      SearchOptions.DomainList("excludeDomains").annotations({
-        description:
-          'No results from these sites or their subdomains: bare domains such as ["pinterest.com"], at most 20'
-      })
-    ),
-    language: Schema.optional(
-      SearchOptions.Language.annotations({
-        description: "Results in this language: a two-letter ISO 639-1 code such as en, de or ja"
-      })
-    ),
-    country: Schema.optional(
-      SearchOptions.Country.annotations({
-        description: "Results for this country: a two-letter ISO 3166-1 code such as US, DE or JP"
-      })
-    ),
-    safeSearch: Schema.optional(
-      SearchOptions.SafeSearch.annotations({
-        description: "Adult-content filter: off, moderate or strict; leave out for the provider's default"
-      })
-    ),
-    topic: Schema.optional(
-      SearchOptions.Topic.annotations({ description: "news for news coverage; general (the default) otherwise" })
-    )
-  },
-  success: ToolOutput.SearchOutput,
-  failure: WebSearchError.WebSearchError,
-  failureMode: "return"
-})
+export const WebSearchTool = ModelSchema.tool(
+  Tool.make("web_search", {
+    description:
+      "Search the web for pages about a topic, recent events or facts you are unsure of. Give one or a few short " +
+      `keyword queries (1-${WebSearchRequest.maxInputs}; each is searched separately). Returns numbered sources ` +
+      "with an id (w1, w2, ...), title, URL and a " +
+      "snippet. Use web_fetch with an id to read a page in full. Do not use this tool to read a URL you already have. " +
+      "Optional filters narrow the search (recency, sites, language, country, safe search, news); set only those the " +
+      "request needs. If the provider cannot apply a filter the call fails saying so: drop that filter and call again.",
+    parameters: {
+      providerId,
+      providerIds: Schema.optional(
+        WebSearchRequest.FusionProviderIds.annotations(
+          ModelSchema.describe(
+            "Only when the user asks to combine providers: 2-5 provider ids searched at once, results merged and " +
+              "ranked by agreement. Leave providerId out when you set this."
+          )
+        )
+      ),
+      keywords: WebSearchRequest.SearchKeywordsRequest.fields.keywords.annotations(
+        ModelSchema.describe('1-20 keyword queries, e.g. ["effect-ts layer memoization"]')
+      ),
+      maxResults: Schema.optional(
+        WebSearchRequest.MaxResults.annotations(ModelSchema.describe("Results per query, 1-50 (default from settings)"))
+      ),
+      timeRange: Schema.optional(
+        SearchOptions.TimeRange.annotations(
+          ModelSchema.describe(
+            "Only pages from the last day, week, month or year: for news and anything time-sensitive"
+          )
+        )
+      ),
+      includeDomains: Schema.optional(
+        SearchOptions.DomainList("includeDomains").annotations(
+          ModelSchema.describe(
+            'Only results from these sites and their subdomains: bare domains such as ["docs.python.org"], at most 20'
+          )
+        )
+      ),
+      excludeDomains: Schema.optional(
+        SearchOptions.DomainList("excludeDomains").annotations(
+          ModelSchema.describe(
+            'No results from these sites or their subdomains: bare domains such as ["pinterest.com"], at most 20'
+          )
+        )
+      ),
+      language: Schema.optional(
+        SearchOptions.Language.annotations(
+          ModelSchema.describe("Results in this language: a two-letter ISO 639-1 code such as en, de or ja")
+        )
+      ),
+      country: Schema.optional(
+        SearchOptions.Country.annotations(
+          ModelSchema.describe("Results for this country: a two-letter ISO 3166-1 code such as US, DE or JP")
+        )
+      ),
+      safeSearch: Schema.optional(
+        SearchOptions.SafeSearch.annotations(
+          ModelSchema.describe("Adult-content filter: off, moderate or strict; leave out for the provider's default")
+        )
+      ),
+      topic: Schema.optional(
+        SearchOptions.Topic.annotations(ModelSchema.describe("news for news coverage; general (the default) otherwise"))
+      )
+    },
+    success: ToolOutput.SearchOutput,
+    failure: WebSearchError.WebSearchError,
+    failureMode: "return"
+  })
+)
   .annotate(Tool.Title, "Web search")
   .annotateContext(readOnlyWeb)
 
@@ -128,13 +140,17 @@ export const WebSearchTool = Tool.make("web_search", {
 export const defaultMaxLength: number = WebFetch.defaultMaxLength
 
 const itemFields = {
-  url: Schema.String.pipe(Schema.maxLength(WebSearchRequest.maxUrlLength)).annotations({
-    description: `An http(s) URL (at most ${WebSearchRequest.maxUrlLength} characters), or the id of a source from an earlier result in this conversation (w1, w2, ...)`
-  }),
+  url: Schema.String.pipe(Schema.maxLength(WebSearchRequest.maxUrlLength)).annotations(
+    ModelSchema.describe(
+      `An http(s) URL (at most ${WebSearchRequest.maxUrlLength} characters), or the id of a source from an earlier result in this conversation (w1, w2, ...)`
+    )
+  ),
   startIndex: Schema.optional(
-    Paging.StartIndex.annotations({
-      description: `Character offset to read the page from, 0-${Paging.maxStartIndex} (default 0). A long page is returned in parts: a part that continues ends with a line giving the startIndex that reads on`
-    })
+    Paging.StartIndex.annotations(
+      ModelSchema.describe(
+        `Character offset to read the page from, 0-${Paging.maxStartIndex} (default 0). A long page is returned in parts: a part that continues ends with a line giving the startIndex that reads on`
+      )
+    )
   )
 }
 
@@ -150,9 +166,11 @@ const maxPromptLength = 2000
 export const FetchItemInput = Schema.Struct({
   ...itemFields,
   prompt: Schema.optional(
-    Schema.String.pipe(Schema.maxLength(maxPromptLength)).annotations({
-      description: `Optional question to answer from this page, at most ${maxPromptLength} characters: you get the answer instead of the page text`
-    })
+    Schema.String.pipe(Schema.maxLength(maxPromptLength)).annotations(
+      ModelSchema.describe(
+        `Optional question to answer from this page, at most ${maxPromptLength} characters: you get the answer instead of the page text`
+      )
+    )
   )
 })
 
@@ -162,7 +180,7 @@ const items = <A, I>(item: Schema.Schema<A, I>) =>
       Schema.minItems(1, { message: () => "at least one item is required" }),
       Schema.maxItems(WebSearchRequest.maxInputs, { message: () => `at most ${WebSearchRequest.maxInputs} items` })
     )
-    .annotations({ description: `The pages to read, 1-${WebSearchRequest.maxInputs} items` })
+    .annotations(ModelSchema.describe(`The pages to read, 1-${WebSearchRequest.maxInputs} items`))
 
 const fetchDescription = (analysis: boolean) =>
   "Read the content of specific web pages: URLs the user gave, or sources from web_search by id (w1, w2, ...). " +
@@ -179,13 +197,15 @@ const fetchDescription = (analysis: boolean) =>
  * @since 0.1.0
  * @category constants
  */
-export const WebFetchTool = Tool.make("web_fetch", {
-  description: fetchDescription(true),
-  parameters: { providerId, items: items(FetchItemInput) },
-  success: ToolOutput.FetchOutput,
-  failure: WebSearchError.WebSearchError,
-  failureMode: "return"
-})
+export const WebFetchTool = ModelSchema.tool(
+  Tool.make("web_fetch", {
+    description: fetchDescription(true),
+    parameters: { providerId, items: items(FetchItemInput) },
+    success: ToolOutput.FetchOutput,
+    failure: WebSearchError.WebSearchError,
+    failureMode: "return"
+  })
+)
   .annotate(Tool.Title, "Web fetch")
   .annotateContext(readOnlyWeb)
 
@@ -196,13 +216,15 @@ export const WebFetchTool = Tool.make("web_fetch", {
  * @since 0.2.0
  * @category constants
  */
-export const WebFetchToolWithoutPrompt = Tool.make("web_fetch", {
-  description: fetchDescription(false),
-  parameters: { providerId, items: items(Schema.Struct(itemFields)) },
-  success: ToolOutput.FetchOutput,
-  failure: WebSearchError.WebSearchError,
-  failureMode: "return"
-})
+export const WebFetchToolWithoutPrompt = ModelSchema.tool(
+  Tool.make("web_fetch", {
+    description: fetchDescription(false),
+    parameters: { providerId, items: items(Schema.Struct(itemFields)) },
+    success: ToolOutput.FetchOutput,
+    failure: WebSearchError.WebSearchError,
+    failureMode: "return"
+  })
+)
   .annotate(Tool.Title, "Web fetch")
   .annotateContext(readOnlyWeb)
 
@@ -212,40 +234,48 @@ export const WebFetchToolWithoutPrompt = Tool.make("web_fetch", {
  * @since 0.1.0
  * @category constants
  */
-export const WebResearchTool = Tool.make("web_research", {
-  description:
-    "Hand a research brief to a hosted research provider that searches many pages and writes a cited report. " +
-    "Slow and costly: use it only for broad questions that need synthesis across many sources; for a quick fact " +
-    "use web_search.",
-  parameters: {
-    providerId,
-    // The encoded side is what a model sees in the JSON schema: a plain string with the limits the brief has.
-    query: Schema.String.pipe(
-      Schema.minLength(1, { message: () => "query must not be empty" }),
-      Schema.maxLength(WebSearchRequest.maxResearchQueryLength, {
-        message: () => `query must be at most ${WebSearchRequest.maxResearchQueryLength} characters`
-      })
-    ).annotations({
-      description: `The research brief, 1-${WebSearchRequest.maxResearchQueryLength} characters: the question and what the report should cover`
-    }),
-    allowedDomains: Schema.optional(
-      Schema.Array(
-        Schema.String.annotations({ description: "A bare host name, e.g. example.com (no scheme, path or port)" })
-      )
-        .pipe(
-          Schema.maxItems(WebSearchRequest.maxAllowedDomains, {
-            message: () => `at most ${WebSearchRequest.maxAllowedDomains} allowedDomains`
-          })
-        )
-        .annotations({
-          description: `Optional: restrict research to these domains (example.com), 0-${WebSearchRequest.maxAllowedDomains} of them`
+export const WebResearchTool = ModelSchema.tool(
+  Tool.make("web_research", {
+    description:
+      "Hand a research brief to a hosted research provider that searches many pages and writes a cited report. " +
+      "Slow and costly: use it only for broad questions that need synthesis across many sources; for a quick fact " +
+      "use web_search.",
+    parameters: {
+      providerId,
+      // The encoded side is what a model sees in the JSON schema: a plain string with the limits the brief has.
+      query: Schema.String.pipe(
+        Schema.minLength(1, { message: () => "query must not be empty" }),
+        Schema.maxLength(WebSearchRequest.maxResearchQueryLength, {
+          message: () => `query must be at most ${WebSearchRequest.maxResearchQueryLength} characters`
         })
-    )
-  },
-  success: ToolOutput.ResearchOutput,
-  failure: WebSearchError.WebSearchError,
-  failureMode: "return"
-})
+      ).annotations(
+        ModelSchema.describe(
+          `The research brief, 1-${WebSearchRequest.maxResearchQueryLength} characters: the question and what the report should cover`
+        )
+      ),
+      allowedDomains: Schema.optional(
+        Schema.Array(
+          Schema.String.annotations(
+            ModelSchema.describe("A bare host name, e.g. example.com (no scheme, path or port)")
+          )
+        )
+          .pipe(
+            Schema.maxItems(WebSearchRequest.maxAllowedDomains, {
+              message: () => `at most ${WebSearchRequest.maxAllowedDomains} allowedDomains`
+            })
+          )
+          .annotations(
+            ModelSchema.describe(
+              `Optional: restrict research to these domains (example.com), 0-${WebSearchRequest.maxAllowedDomains} of them`
+            )
+          )
+      )
+    },
+    success: ToolOutput.ResearchOutput,
+    failure: WebSearchError.WebSearchError,
+    failureMode: "return"
+  })
+)
   .annotate(Tool.Title, "Web research")
   .annotateContext(readOnlyWeb)
 
@@ -299,7 +329,15 @@ export const make = (options?: Options) =>
     const research = yield* Research
     const model = yield* Effect.serviceOption(LanguageModel.LanguageModel)
     const ids = yield* ResultIds.make({ maxIds: options?.maxIds })
-    const fetchPages = WebFetch.make({ fetch, ids, model, options })
+    // An MCP session hands its own view of the server's bounded store; a toolkit on its own keeps one of its own.
+    const pages = Option.getOrElse(yield* Effect.serviceOption(SessionPages.SessionPages), () =>
+      SessionPages.make({
+        maxSessionBytes: SessionPages.defaultMaxSessionBytes,
+        maxBytes: SessionPages.defaultMaxSessionBytes,
+        maxSessionEntries: SessionPages.defaultMaxSessionEntries
+      }).open("toolkit", "toolkit")
+    )
+    const fetchPages = WebFetch.make({ fetch, ids, pages, model, options })
 
     return toolkit.of({
       web_search: (params) =>

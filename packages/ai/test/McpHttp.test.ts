@@ -3,35 +3,18 @@
  * simple-request content types, oversized bodies (declared and chunked), missing or wrong tokens, and bodies
  * that are not JSON-RPC. The official client is served when it follows the rules.
  */
-import * as HttpRouter from "@effect/platform/HttpRouter"
-import * as HttpServer from "@effect/platform/HttpServer"
-import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { describe, expect, it } from "@effect/vitest"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
-import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
-import { createServer, request } from "node:http"
+import { request } from "node:http"
 import * as WebSearchMcp from "../src/WebSearchMcp.js"
-import { drivers, live } from "./support/fixtures.js"
+import { serveHttp } from "./support/mcpServer.js"
 
 const token = "a-long-test-token-0123456789"
 
 /** Serves the endpoint on a free loopback port for the test's scope; returns its port. */
-const serve = (security: WebSearchMcp.HttpSecurity = {}) =>
-  Effect.gen(function* () {
-    const layer = Layer.mergeAll(
-      WebSearchMcp.layerHttp({ name: "websearch-test", path: "/mcp", ...security }),
-      HttpRouter.Default.serve()
-    ).pipe(
-      Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" })),
-      Layer.provide(live(drivers().drivers))
-    )
-    const context = yield* Layer.build(layer)
-    const address = Context.get(context, HttpServer.HttpServer).address
-    return address._tag === "TcpAddress" ? address.port : 0
-  })
+const serve = (security: WebSearchMcp.HttpSecurity = {}) => Effect.map(serveHttp(security), ({ port }) => port)
 
 interface Answer {
   readonly status: number

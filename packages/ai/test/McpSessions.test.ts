@@ -1,31 +1,35 @@
 /**
  * MCP sessions over streamable HTTP: each official client that initialises gets its own session (Mcp-Session-Id),
- * and with it its own source ids; a session that ended is 404, telling the client to initialise again.
+ * and with it its own source ids; a session that ended (deleted, or idle past the idle time) is 404, telling the
+ * client to initialise again; a burst of sessions from one token ends only that token's own.
  */
-import * as HttpRouter from "@effect/platform/HttpRouter"
-import * as HttpServer from "@effect/platform/HttpServer"
-import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { describe, expect, it } from "@effect/vitest"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
-import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
-import { createServer } from "node:http"
-import * as WebSearchMcp from "../src/WebSearchMcp.js"
-import { drivers, live } from "./support/fixtures.js"
+import * as TestClock from "effect/TestClock"
+import type * as WebSearchMcp from "../src/WebSearchMcp.js"
+import { serveHttp } from "./support/mcpServer.js"
 
-const serve = Effect.gen(function* () {
-  const layer = Layer.mergeAll(
-    WebSearchMcp.layerHttp({ name: "websearch-test", path: "/mcp" }),
-    HttpRouter.Default.serve()
-  ).pipe(
-    Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" })),
-    Layer.provide(live(drivers().drivers))
+const serveWith = (security: WebSearchMcp.HttpSecurity) => Effect.map(serveHttp(security), ({ url }) => url)
+
+const serve = serveWith({})
+
+const post = (url: string, message: unknown, headers: Record<string, string> = {}) =>
+  Effect.promise(() =>
+    fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+      body: JSON.stringify(message)
+    })
   )
-  const address = Context.get(yield* Layer.build(layer), HttpServer.HttpServer).address
-  return `http://127.0.0.1:${address._tag === "TcpAddress" ? address.port : 0}/mcp`
-})
+
+const initialize = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } }
+}
 
 interface Called {
   readonly isError?: boolean
@@ -95,6 +99,49 @@ describe("MCP sessions over HTTP", () => {
         fetch(url, { method: "DELETE", headers: { "mcp-session-id": session } })
       )
       expect(again.status).toBe(404)
+    })
+  )
+
+  it.scoped("a session unused for the idle time ends: its next request is 404; one in use stays", () =>
+    Effect.gen(function* () {
+      const url = yield* serveWith({ sessions: { idleTimeout: "10 minutes" } })
+      const idle = (yield* connect(url)).transport.sessionId!
+      const used = yield* connect(url)
+      const ping = (session: string) =>
+        Effect.map(post(url, { jsonrpc: "2.0", id: 2, method: "ping" }, { "mcp-session-id": session }), (r) => r.status)
+      yield* TestClock.adjust("9 minutes")
+      expect(yield* ping(used.transport.sessionId!)).toBe(200)
+      yield* TestClock.adjust("2 minutes")
+      // The sweep runs on the server's clock, with no request needed to notice the idle session.
+      expect(yield* ping(idle)).toBe(404)
+      expect(yield* ping(used.transport.sessionId!)).toBe(200)
+    })
+  )
+
+  it.scoped("257 initialize calls from one token end none of another token's sessions, only its own oldest", () =>
+    Effect.gen(function* () {
+      const tokens = ["first-token-0123456789", "flood-token-0123456789"]
+      const url = yield* serveWith({ tokens })
+      const open = (token: string) =>
+        Effect.map(post(url, initialize, { authorization: `Bearer ${token}` }), (r) => r.headers.get("mcp-session-id")!)
+      const ping = (token: string, session: string) =>
+        Effect.map(
+          post(
+            url,
+            { jsonrpc: "2.0", id: 2, method: "ping" },
+            { authorization: `Bearer ${token}`, "mcp-session-id": session }
+          ),
+          (r) => r.status
+        )
+      const mine = yield* open(tokens[0])
+      const flood: Array<string> = []
+      for (let i = 0; i < 257; i++) flood.push(yield* open(tokens[1]))
+      expect(yield* ping(tokens[0], mine)).toBe(200)
+      // The flooding token keeps its 16 newest sessions; its older ones ended.
+      expect(yield* ping(tokens[1], flood[0])).toBe(404)
+      expect(yield* ping(tokens[1], flood[256])).toBe(200)
+      expect(yield* ping(tokens[1], flood[241])).toBe(200)
+      expect(yield* ping(tokens[1], flood[240])).toBe(404)
     })
   )
 })

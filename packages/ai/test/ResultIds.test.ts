@@ -95,4 +95,21 @@ describe("ResultIds", () => {
       expect(yield* other.assign(["https://c.example/"])).toEqual(["w1"])
     })
   )
+
+  it.prop(
+    "a session's URLs are bounded in characters too: past maxChars the oldest go, and the count stays exact",
+    [FastCheck.array(FastCheck.integer({ min: 1, max: 400 }), { minLength: 1, maxLength: 40 })],
+    ([lengths]) => {
+      let state = ResultIds.empty
+      for (const [i, length] of lengths.entries()) {
+        const url = `https://h.example/${i}/${"p".repeat(length)}`
+        state = ResultIds.assign(state, [url], 1000, 2000)[1]
+        const held = Array.from(state.byId.values()).reduce((sum, u) => sum + u.length, 0)
+        expect(state.chars).toBe(held)
+        // The newest URL is always kept; with it, the bound holds unless it alone exceeds it.
+        expect(held <= 2000 || state.byId.size === 1).toBe(true)
+        expect(Option.getOrUndefined(ResultIds.lookup(state, `w${i + 1}`))).toBe(url)
+      }
+    }
+  )
 })

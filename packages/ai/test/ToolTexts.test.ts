@@ -1,7 +1,8 @@
 /**
  * The tools' texts against their schemas: every parameter a model sees is described, every range or limit a
  * description states is the one the JSON schema enforces, and the MCP server lists only what can run
- * (`web_research` with a research provider, `web_fetch`'s `prompt` with a language model).
+ * (`web_research` with a default research provider that has its key, `web_fetch`'s `prompt` with a language
+ * model).
  */
 import * as Tool from "@effect/ai/Tool"
 import { describe, expect, it } from "@effect/vitest"
@@ -152,6 +153,18 @@ describe("the MCP server lists what can run", () => {
       const webFetch = listed.find((t) => t.name === "web_fetch")!
       expect(itemProperties(webFetch)).toEqual(["url", "startIndex"])
       expect(webFetch.description).not.toContain("prompt")
+    })
+  )
+
+  it.scoped("a research provider without its key, or without being the default, does not list web_research", () =>
+    Effect.gen(function* () {
+      // Composed (openai is among the drivers) but unusable by a call that names no provider: it would fail
+      // missing_credentials or no_default_provider.
+      for (const settings of [{ providers: {} }, { defaults: { research: null } }]) {
+        const client = yield* connect(live(drivers().drivers, settings))
+        const { tools: listed } = yield* Effect.promise(() => client.listTools())
+        expect(listed.map((t) => t.name)).toEqual(["web_search", "web_fetch"])
+      }
     })
   )
 

@@ -69,7 +69,10 @@ describe("web_fetch in parts", () => {
       return Effect.gen(function* () {
         const past = (yield* fetchOutput({ items: [{ url, startIndex: content.length + 10 }] })).items[0]
         expect(past.status).toBe("success")
-        expect(past.notice).toContain("is past the end: the page has")
+        // Issue 36: the index asked for, the page's length and the last start that reads any.
+        expect(past.notice).toBe(
+          `[startIndex ${content.length + 10} is past the end: the page has ${content.length.toLocaleString("en-US")} characters (the last startIndex that reads any is ${content.length - 1}); there is nothing more to read]`
+        )
         expect(past.nextStartIndex).toBeUndefined()
         const output = yield* fetchOutput({
           items: [{ url }, { url, startIndex: 1000 }, { url: `${url}#again`, startIndex: 1000 }]

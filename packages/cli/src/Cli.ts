@@ -17,11 +17,13 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Exit from "effect/Exit"
 import * as Option from "effect/Option"
+import * as CompletionScripts from "./internal/completionScripts.js"
 import { choice, flag, list, optional, parsePort, text, wholeNumber } from "./internal/flagValues.js"
 import * as Grammar from "./internal/grammar.js"
 import * as Help from "./internal/help.js"
 import * as Overview from "./internal/overview.js"
 import * as ProvidersArgs from "./internal/providersArgs.js"
+import * as Tokens from "./internal/tokens.js"
 
 /**
  * How results are printed: `text` for a terminal, `markdown`, or one `json` object (`--json`).
@@ -170,22 +172,8 @@ const provideParse = <A, E>(effect: Effect.Effect<A, E, FileSystem.FileSystem | 
     Effect.provide(Path.layer)
   )
 
-const builtIns = new Set(["--help", "-h", "--version"])
-
 const isCommand = (word: string): word is Grammar.CommandName =>
   (Grammar.commandNames as ReadonlyArray<string>).includes(word)
-
-/** The index of the command word: the first token that is neither an option nor an option's value. */
-const commandIndex = (argv: ReadonlyArray<string>): number => {
-  for (let i = 0; i < argv.length; i++) {
-    const token = argv[i]
-    if (token === "--") return -1
-    if (!token.startsWith("-") || token === "-") return i
-    const flag = Grammar.flagOf(token)
-    if (flag?.value !== undefined && !token.includes("=")) i++
-  }
-  return -1
-}
 
 const common = (values: Grammar.Values, json: boolean, fuses: boolean): Either.Either<CommonOptions, string> =>
   Either.gen(function* () {
@@ -332,14 +320,11 @@ const build = (
       case "help": {
         const topic = args[0]
         if (topic === undefined) return Command.Help({ topic, json, text: usage })
-        if (!isCommand(topic)) return yield* Either.left(unknownCommand(topic))
+        if (!isCommand(topic)) return yield* Either.left(Tokens.unknownCommand(topic))
         return Command.Help({ topic, json, text: helpOf(topic) })
       }
     }
   })
-
-const unknownCommand = (word: string) =>
-  `unknown command "${word}" (commands: ${Grammar.commandNames.filter((name) => name !== "help").join(", ")})`
 
 const fromDirective = (
   directive: CommandDirective.CommandDirective<unknown>,
@@ -357,11 +342,11 @@ const fromDirective = (
     }
   }
   if (directive.leftover.length > 0)
-    return Either.left(`${name} takes no arguments (got ${directive.leftover.join(" ")})`)
+    return Either.left(`${name} takes no arguments (got ${Tokens.fromParser(directive.leftover).join(" ")})`)
   const parsed = directive.value as Grammar.Parsed
   const sub = parsed.subcommand.value
   if (sub === undefined) return Either.right(Command.Help({ topic: undefined, json, text: usage }))
-  return build(sub[0], sub[1].options, sub[1].args ?? [], json)
+  return build(sub[0], sub[1].options, Tokens.fromParser(sub[1].args ?? []), json)
 }
 
 /**
@@ -371,38 +356,23 @@ const fromDirective = (
  * @category encoding
  */
 export const parse = (argv: ReadonlyArray<string>): Either.Either<Command, UsageError> => {
-  const json = argv.includes("--json") || argv.includes("--format=json") || hasFormatJson(argv)
+  const json = argv.includes("--json") || argv.includes("--format=json") || Tokens.hasFormatJson(argv)
   const fail = (message: string) => Either.left(new UsageError({ message, json }))
-  const index = commandIndex(argv)
+  const index = Tokens.commandIndex(argv)
   const rest = index === -1 ? argv : [...argv.slice(0, index), ...argv.slice(index + 1)]
   if (argv.includes("--version") && (index === -1 || argv[index] !== "help"))
     return Either.right(Command.Version({ json }))
   if (index === -1) {
-    const unknown = argv.find((token) => token.startsWith("-") && token !== "--help" && token !== "-h")
-    if (unknown !== undefined && Grammar.flagOf(unknown) === undefined) return fail(`unknown option ${unknown}`)
-    return Either.right(Command.Help({ topic: undefined, json, text: usage }))
+    const unknown = Tokens.unknownOption(undefined, argv)
+    return unknown === undefined ? Either.right(Command.Help({ topic: undefined, json, text: usage })) : fail(unknown)
   }
   const name = argv[index]
-  if (!isCommand(name)) return fail(unknownCommand(name))
-  const dashDash = rest.indexOf("--")
-  const unknown = (dashDash === -1 ? rest : rest.slice(0, dashDash)).find(
-    (token) => token.startsWith("-") && token !== "-" && !builtIns.has(token) && Grammar.flagOf(token) === undefined
-  )
-  if (unknown !== undefined) return fail(`unknown option ${unknown.split("=")[0]} (see websearch ${name} --help)`)
-  // Options of other commands are named as misplaced rather than unknown.
-  const misplaced = (dashDash === -1 ? rest : rest.slice(0, dashDash))
-    .map((token) => [token, Grammar.flagOf(token)] as const)
-    .filter(([, flag]) => flag !== undefined && flag.commands !== "all" && !flag.commands.includes(name))
-    .map(([token]) => token.split("=")[0])
-  if (misplaced.length > 0) return fail(`${[...new Set(misplaced)].join(", ")} does not apply to "${name}"`)
-  // `--name=value` is given to the parser as two tokens, so an empty value is read as one (and refused by name).
-  const split = rest.flatMap((token, i) => {
-    const equals = token.indexOf("=")
-    if ((dashDash !== -1 && i > dashDash) || !token.startsWith("--") || equals === -1) return [token]
-    return Grammar.flagOf(token)?.value === undefined ? [token] : [token.slice(0, equals), token.slice(equals + 1)]
-  })
+  if (!isCommand(name)) return fail(Tokens.unknownCommand(name))
+  const refused =
+    Tokens.unknownOption(name, rest) ?? Tokens.misplacedOptions(name, rest) ?? Tokens.switchWithValue(rest)
+  if (refused !== undefined) return fail(refused)
   const exit = Effect.runSyncExit(
-    Descriptor.parse(Grammar.root, ["websearch", name, ...split], cliConfig).pipe(provideParse)
+    Descriptor.parse(Grammar.root, ["websearch", name, ...Tokens.forParser(rest)], cliConfig).pipe(provideParse)
   )
   if (Exit.isFailure(exit)) {
     const error = Option.getOrUndefined(Cause.failureOption(exit.cause))
@@ -411,11 +381,9 @@ export const parse = (argv: ReadonlyArray<string>): Either.Either<Command, Usage
   return Either.mapLeft(fromDirective(exit.value, name, json), (message) => new UsageError({ message, json }))
 }
 
-const hasFormatJson = (argv: ReadonlyArray<string>): boolean =>
-  argv.some((token, i) => token === "--format" && argv[i + 1] === "json")
-
 /**
- * The completion script of a shell, generated from the command tree.
+ * The completion script of a shell, generated from the command tree: it offers exactly the options the command line
+ * accepts (not `@effect/cli`'s `--completions`, `--log-level` and `--wizard`, which websearch refuses).
  *
  * @since 0.2.0
  * @category encoding
@@ -427,7 +395,8 @@ export const completions = (shell: "bash" | "fish" | "zsh"): string => {
       : shell === "fish"
         ? Descriptor.getFishCompletions
         : Descriptor.getZshCompletions
-  return `${Effect.runSync(generate(Grammar.root, "websearch")).join("\n")}\n`
+  const lines = Effect.runSync(generate(Grammar.root, "websearch"))
+  return `${CompletionScripts.accepted(shell, lines).join("\n")}\n`
 }
 
 /**

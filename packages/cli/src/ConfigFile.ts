@@ -58,22 +58,26 @@ export const locate = (
 }
 
 /**
- * The starting file `websearch config init` writes: every setting left at its default, commented.
+ * The starting file `websearch config init` writes: every setting left at its default, commented. Each commented
+ * setting is one line that gives valid settings once its comment marks are removed, alone or with the others.
  *
  * @since 0.2.0
  * @category constants
  */
 export const template = `// websearch settings. Environment variables (<PROVIDER>_API_KEY, ...) are laid over this file.
-// Every key is optional; remove the comment marks of what you want to set. \`websearch doctor\` checks the result.
+// Every key is optional; remove the comment marks of what you want to set (each line works on its own).
+// \`websearch doctor\` checks the result.
 {
-  // Which provider serves a capability when --provider is not given.
-  // "defaults": { "searchKeywords": "duckduckgo", "fetchUrls": "fetch", "research": "tavily" },
+  // Which provider serves a capability when --provider is not given (research needs OPENAI_API_KEY).
+  // "defaults": { "searchKeywords": "duckduckgo", "fetchUrls": "fetch", "research": "openai" },
 
-  // Keys and endpoints per provider; keys are better kept in the environment (TAVILY_API_KEY=...).
-  // "providers": { "searxng": { "capabilities": { "searchKeywords": { "apiHost": "http://searxng:8080" } } } },
+  // Keys and endpoints per provider; keys are better kept in the environment (TAVILY_API_KEY=...). An endpoint on
+  // this network (http://searxng:8080) also needs its host in urlPolicy.allowHosts.
+  // "providers": { "searxng": { "capabilities": { "searchKeywords": { "apiHost": "https://searx.example.org" } } } },
 
-  // Hosts and address ranges fetching may reach although they are not public (like --allow-host, --allow-cidr).
-  // "urlPolicy": { "allowHosts": ["searxng:8080"], "allowCidrs": [] },
+  // Hosts and address ranges fetching and endpoints may reach although they are not public (like --allow-host,
+  // --allow-cidr): a host, or host:port for one port; a CIDR range.
+  // "urlPolicy": { "allowHosts": ["searxng:8080"], "allowCidrs": ["198.18.0.0/15"] },
 
   // Results per keyword (1-50) and inputs worked on at once (1-20).
   // "maxResults": 10,

@@ -1,8 +1,8 @@
 /**
  * `websearch doctor`: one line for the settings file in use, one per capability of every configured provider (the
  * provider's check: a real call with the check inputs), one per store (the persistent cache directory, Redis when
- * `REDIS_URL` is set) and one for Chromium (needed only when pages are rendered). The command exits 1 when a line
- * is broken.
+ * `REDIS_URL` is set), one for Chromium (needed only when pages are rendered) and one for the Node that runs it (a
+ * warning on Node 20, past its end of life). The command exits 1 when a line is broken.
  *
  * A provider is configured when it has a key, when the settings or the environment name it (an override or a
  * default), or when it serves a capability by default.
@@ -31,7 +31,8 @@ import * as Render from "./Render.js"
  */
 export interface Line {
   readonly subject: string
-  readonly status: "ok" | "broken" | "skipped"
+  /** `warning`: it works, but should be changed (a Node past its end of life); only `broken` fails the command. */
+  readonly status: "ok" | "broken" | "skipped" | "warning"
   readonly detail: string
 }
 
@@ -60,6 +61,25 @@ const chromium = (env: Readonly<Record<string, string | undefined>>, rendering: 
       ? line("chromium", "broken", `${path} is not an executable, and rendering is on (WEBSEARCH_CHROMIUM_PATH)`)
       : line("chromium", "skipped", `${path} not found; needed only for --render auto|always`)
   }
+}
+
+/**
+ * The Node running the command: 20 works but is past its end of life (April 2026), so it is a warning that names
+ * the versions to move to.
+ *
+ * @since 0.2.0
+ * @category utils
+ */
+export const nodeLine = (version: string = process.versions.node): Line => {
+  const major = Number(version.split(".")[0])
+  return major < 22
+    ? line(
+        "node",
+        "warning",
+        `${version}: Node ${major} is past its end of life${major === 20 ? " (April 2026)" : ""}; websearch runs on ` +
+          "it, but use Node 22 or 24"
+      )
+    : line("node", "ok", version)
 }
 
 const cacheLine = (env: Readonly<Record<string, string | undefined>>, persistent: boolean): Line => {
@@ -131,7 +151,7 @@ export const run = (
     const where =
       located.path === undefined ? "none: the defaults and the environment apply" : `${located.path} (${located.from})`
     if (Either.isLeft(built)) {
-      return report([line("config", "broken", `${where}: ${built.left.reason}: ${built.left.message}`)])
+      return report([line("config", "broken", `${where}: ${built.left.reason}: ${built.left.message}`), nodeLine()])
     }
     const lines: Array<Line> = [line("config", "ok", where)]
     for (const check of built.right.checks) {
@@ -154,7 +174,8 @@ export const run = (
     const persistent = Either.isRight(input) && input.right.cache?.persistent === true
     lines.push(cacheLine(env, persistent), ...(yield* redisLines(env)))
     lines.push(
-      chromium(env, command.render !== undefined ? command.render !== "never" : built.right.render !== "never")
+      chromium(env, command.render !== undefined ? command.render !== "never" : built.right.render !== "never"),
+      nodeLine()
     )
     return report(lines)
   })

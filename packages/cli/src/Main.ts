@@ -19,6 +19,7 @@ import * as Settings from "@websearch/core/Settings"
 import type * as WebSearch from "@websearch/core/WebSearch"
 import type * as WebSearchResponse from "@websearch/core/WebSearchResponse"
 import * as WebSearchError from "@websearch/core/WebSearchError"
+import type * as Fetch from "@websearch/node/Fetch"
 import * as Cause from "effect/Cause"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
@@ -29,9 +30,12 @@ import * as LogLevel from "effect/LogLevel"
 import * as Cli from "./Cli.js"
 import * as Inputs from "./internal/inputs.js"
 import * as Layout from "./internal/layout.js"
+import * as PastEnd from "./internal/pastEnd.js"
+import * as StdoutGuard from "./internal/stdoutGuard.js"
 import * as Recorder from "./internal/recorder.js"
 import type * as CommandIo from "./Io.js"
 import * as Live from "./Live.js"
+import * as ProviderModules from "./ProviderModules.js"
 import * as Render from "./Render.js"
 import { version } from "./Version.js"
 
@@ -51,6 +55,32 @@ export type Io = CommandIo.Io
  */
 export const ExitCode = { ok: 0, failed: 1, usage: 2, interrupted: 130 } as const
 
+// The provider Layers with the local fetcher's worker options (see `providers`).
+const composeProviders = (workers: Fetch.WorkerOptions | undefined): Live.Providers =>
+  Layer.unwrapEffect(
+    Effect.gen(function* () {
+      const settings = yield* Settings.Settings
+      const [Fetch, Providers, ProxyHttpClient] = yield* Effect.promise(() =>
+        Promise.all([
+          import("@websearch/node/Fetch"),
+          import("@websearch/providers/Providers"),
+          import("@websearch/node/ProxyHttpClient")
+        ])
+      )
+      // The Chromium renderer is loaded (and Chromium started, on the first page) only when rendering is asked for.
+      const render = yield* Fetch.renderMode(settings)
+      const BrowserRenderer =
+        render === "never" ? undefined : yield* Effect.promise(() => import("@websearch/node/BrowserRenderer"))
+      const fetch = Fetch.layerWith(workers === undefined ? undefined : { workers })
+      // In catalogue order: the remote providers (through their proxyUrl, or HTTPS_PROXY/HTTP_PROXY/NO_PROXY),
+      // then the local fetcher.
+      return Composition.sequence(
+        Providers.layer.pipe(Layer.provide(ProxyHttpClient.layer())),
+        BrowserRenderer === undefined ? fetch : fetch.pipe(Layer.provide(BrowserRenderer.layerConfig()))
+      )
+    })
+  )
+
 /**
  * The provider Layers this binary composes: every remote provider and the local fetcher (DuckDuckGo and `fetch`
  * are the defaults they propose), the remote calls through outbound proxies as `@websearch/node/ProxyHttpClient`
@@ -60,27 +90,12 @@ export const ExitCode = { ok: 0, failed: 1, usage: 2, interrupted: 130 } as cons
  * @since 0.1.0
  * @category layers
  */
-export const providers: Live.Providers = Layer.unwrapEffect(
-  Effect.gen(function* () {
-    const settings = yield* Settings.Settings
-    const [Fetch, Providers, ProxyHttpClient] = yield* Effect.promise(() =>
-      Promise.all([
-        import("@websearch/node/Fetch"),
-        import("@websearch/providers/Providers"),
-        import("@websearch/node/ProxyHttpClient")
-      ])
-    )
-    // The Chromium renderer is loaded (and Chromium started, on the first page) only when rendering is asked for.
-    const render = yield* Fetch.renderMode(settings)
-    const BrowserRenderer =
-      render === "never" ? undefined : yield* Effect.promise(() => import("@websearch/node/BrowserRenderer"))
-    const fetch =
-      BrowserRenderer === undefined ? Fetch.layer : Fetch.layer.pipe(Layer.provide(BrowserRenderer.layerConfig()))
-    // In catalogue order: the remote providers (through their proxyUrl, or HTTPS_PROXY/HTTP_PROXY/NO_PROXY),
-    // then the local fetcher.
-    return Composition.sequence(Providers.layer.pipe(Layer.provide(ProxyHttpClient.layer())), fetch)
-  })
-)
+export const providers: Live.Providers = composeProviders(undefined)
+
+// One-shot commands extract a page of up to 64 KiB (the worker threshold) on the main thread, within a second,
+// rather than start an extraction worker for it (`Fetch.WorkerOptions.inlineMillis`); a slower one, a bigger one or
+// a PDF goes to a worker. The servers (`mcp`, `serve`) keep every page off their event loop.
+const oneShotProviders: Live.Providers = composeProviders({ inlineMillis: 1000 })
 
 // Search and fetch: the Ctrl-C recorder in front of the persistent cache, when the settings turn it on and
 // `--no-cache` is not given. The settings document is read again here (it is small) to learn `cache.persistent`.
@@ -170,13 +185,19 @@ const program = (
         (response) => listed(command, response, output)
       )
     case "Fetch":
-      return Effect.map(
+      return Effect.flatMap(
         FetchUrls.fetchUrls({
           urls: inputs,
           ...(command.provider === undefined ? {} : { providerId: command.provider }),
           ...command.paging
         }),
-        (response) => listed(command, response, output)
+        (response) => {
+          // A page read from past its end is that input's failure, not an empty page.
+          const checked = PastEnd.check(response, command.paging?.startIndex)
+          return checked.past.length > 0 && checked.response.results.length === 0
+            ? Effect.fail(PastEnd.nothingLeft(checked))
+            : Effect.succeed(listed(command, checked.response, output))
+        }
       )
     case "Research":
       return Effect.map(
@@ -278,6 +299,12 @@ const prepare = (command: ListCommand, io: Io): Either.Either<Inputs.Prepared, C
  * @category utils
  */
 export const run = (argv: ReadonlyArray<string>, io: Io, options: RunOptions = {}): Effect.Effect<number> => {
+  // With provider modules, stdout carries only what websearch prints: a module's own writes go to stderr.
+  if (ProviderModules.paths(io.env).length === 0) return runWith(argv, io, options)
+  return StdoutGuard.around(runWith(argv, { ...io, stdout: StdoutGuard.passThrough(io.stdout) }, options))
+}
+
+const runWith = (argv: ReadonlyArray<string>, io: Io, options: RunOptions): Effect.Effect<number> => {
   const parsed = Cli.parse(argv)
   if (Either.isLeft(parsed)) {
     const usage = parsed.left
@@ -336,7 +363,8 @@ export const run = (argv: ReadonlyArray<string>, io: Io, options: RunOptions = {
             io.stdout(command.json ? `${Render.jsonSuccess(report)}\n` : Doctor.render(report))
             return report.ok ? ExitCode.ok : ExitCode.failed
           })
-      )
+        // Its table is the report: the failures it finds are not logged again (--verbose logs them).
+      ).pipe(logs(command.verbose))
   }
   let inputs: ReadonlyArray<string> = []
   let refused: ReadonlyArray<WebSearchError.InputFailure> = []
@@ -354,7 +382,7 @@ export const run = (argv: ReadonlyArray<string>, io: Io, options: RunOptions = {
   const live = Live.layer(
     command,
     io.env,
-    options.providers ?? providers,
+    options.providers ?? (command._tag === "Mcp" || command._tag === "Serve" ? providers : oneShotProviders),
     // `serve` keeps its cache, quotas and per-token limits in memory, or on Redis when REDIS_URL is set.
     command._tag === "Serve"
       ? sharedStores
@@ -418,7 +446,15 @@ export const run = (argv: ReadonlyArray<string>, io: Io, options: RunOptions = {
         )
       )
     ),
-    Effect.provide(Logger.replace(Logger.defaultLogger, Logger.withConsoleError(Logger.logfmtLogger))),
-    Logger.withMinimumLogLevel(command.verbose ? LogLevel.Debug : LogLevel.None)
+    logs(command.verbose)
   )
 }
+
+// Logs go to stderr, and only with --verbose: what a command finds is in its answer.
+const logs =
+  (verbose: boolean) =>
+  <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+    effect.pipe(
+      Effect.provide(Logger.replace(Logger.defaultLogger, Logger.withConsoleError(Logger.logfmtLogger))),
+      Logger.withMinimumLogLevel(verbose ? LogLevel.Debug : LogLevel.None)
+    )

@@ -28,8 +28,8 @@ export * as ConfigFile from "./ConfigFile.js"
 /**
  * `websearch doctor`: one line for the settings file in use, one per capability of every configured provider (the
  * provider's check: a real call with the check inputs), one per store (the persistent cache directory, Redis when
- * `REDIS_URL` is set) and one for Chromium (needed only when pages are rendered). The command exits 1 when a line
- * is broken.
+ * `REDIS_URL` is set), one for Chromium (needed only when pages are rendered) and one for the Node that runs it (a
+ * warning on Node 20, past its end of life). The command exits 1 when a line is broken.
  *
  * @since 0.2.0
  */

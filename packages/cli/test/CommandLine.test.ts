@@ -11,9 +11,8 @@ import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { bundleModule } from "./support/bundleModule.js"
+import * as DuckDuckGo from "./support/duckduckgoStandIn.js"
 import { websearch } from "./support/process.js"
-
-const duckduckgoPage = readFileSync(new URL("../../providers/test/fixtures/duckduckgo.html", import.meta.url), "utf8")
 
 const words = (n: number) =>
   Array.from({ length: n }, (_, i) => `word${i} layers describe how services are built for programs`).join(" ")
@@ -36,19 +35,7 @@ beforeAll(async () => {
       hanging.push(response)
       return
     }
-    if (url.startsWith("/html/")) {
-      // Each keyword gets its own result URLs (the fixture's, under a host named for the keyword), so the
-      // request's de-duplication across keywords keeps every group.
-      let body = ""
-      request.setEncoding("utf8").on("data", (chunk: string) => (body += chunk))
-      request.on("end", () => {
-        const keyword = new URLSearchParams(body).get("q") ?? "x"
-        response
-          .writeHead(200, { "content-type": "text/html; charset=utf-8" })
-          .end(duckduckgoPage.replaceAll('href="https://', `href="https://${keyword}.`))
-      })
-      return
-    }
+    if (DuckDuckGo.answer(request, response)) return
     if (url.startsWith("/missing")) {
       response.writeHead(404, { "content-type": "text/plain" }).end("not here")
       return

@@ -123,6 +123,23 @@ describe("websearch fetch as a process, against a local server", { timeout: 120_
     expect(stderr).not.toContain("cannot start")
   })
 
+  it("a small page is extracted on the main thread, a big one on the worker thread", async () => {
+    const urls = [`${origin}/page`, `${origin}/big`]
+    const { code, stdout, stderr } = await websearch([
+      "fetch",
+      ...urls,
+      "--allow-host",
+      "127.0.0.1",
+      "--json",
+      "--verbose"
+    ])
+    expect(code).toBe(0)
+    const out = json(stdout) as { response: { results: Array<{ title: string }> } }
+    expect(out.response.results.map((r) => r.title)).toEqual(["Local Page", "Big Page"])
+    expect(stderr).toContain(`bytes of ${origin}/big on a worker thread`)
+    expect(stderr).not.toContain(`bytes of ${origin}/page on a worker thread`)
+  })
+
   it("a PDF is read by the bundled PDF engine (its worker module ships beside the bundle)", async () => {
     const { code, stdout, stderr } = await websearch(["fetch", `${origin}/paper.pdf`, "--allow-host", "127.0.0.1"])
     expect(stderr).toBe("")

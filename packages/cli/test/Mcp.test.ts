@@ -59,13 +59,15 @@ afterAll(() => {
   mock.close()
 })
 
-// Only what the command may read, plus the provider module and the mock's endpoint.
-const env = (): Record<string, string> => ({
+// Only what the command may read, plus the provider module and the mock's endpoint, and a research provider
+// with a key (never called here), so web_research is listed.
+const env = (research = true): Record<string, string> => ({
   PATH: process.env.PATH ?? "",
   HOME: process.env.HOME ?? "",
   WEBSEARCH_PROVIDER_MODULES: providerModule,
   WEBSEARCH_DEFAULT_SEARCH_KEYWORDS_PROVIDER: "searxng",
-  SEARXNG_API_HOST: base
+  SEARXNG_API_HOST: base,
+  ...(research ? { OPENAI_API_KEY: "sk-test-not-a-real-key", WEBSEARCH_DEFAULT_RESEARCH_PROVIDER: "openai" } : {})
 })
 
 // The loopback guard refuses any non-local connection.
@@ -173,12 +175,12 @@ describe("websearch mcp over stdio", () => {
   )
 
   it(
-    "with --verbose, logs go to stderr; it exits 0 when stdin closes, having written only JSON-RPC",
+    "with --verbose, logs go to stderr; it exits 0 when stdin closes, having written only JSON-RPC; no research provider: web_research is off, said on stderr",
     { timeout: 240_000 },
     async () => {
       const child = spawn(process.execPath, [...nodeArgs, "--verbose"], {
         cwd: root,
-        env: env(),
+        env: env(false),
         stdio: ["pipe", "pipe", "pipe"]
       })
       let stdout = ""
@@ -210,6 +212,11 @@ describe("websearch mcp over stdio", () => {
         result: { isError: true, structuredContent: { reason: "http_5xx" } }
       })
       expect(stderr).toContain("explode")
+      // No research provider is configured: the server does not offer web_research, and says why.
+      expect(stderr).toContain(
+        "serving web_search and web_fetch over stdio (web_research is off: no provider was given and there is no " +
+          "default for research"
+      )
     }
   )
 })
@@ -257,18 +264,21 @@ describe("websearch mcp over streamable HTTP", () => {
 
   it("a port that is taken is a typed Unavailable/invalid_config error, exit 1", { timeout: 240_000 }, async () => {
     const port = (mock.address() as AddressInfo).port
-    const child = spawn(process.execPath, [...nodeArgs, "--http", String(port), "--json"], {
+    // mcp takes no --json (issue 36): the error is one line on stderr, stdout stays empty.
+    const child = spawn(process.execPath, [...nodeArgs, "--http", String(port)], {
       cwd: root,
       env: env(),
       stdio: ["ignore", "pipe", "pipe"]
     })
     let stdout = ""
+    let stderr = ""
     child.stdout?.on("data", (chunk: Buffer) => (stdout += chunk.toString()))
+    child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()))
     const [code] = (await once(child, "exit")) as [number | null]
     expect(code).toBe(1)
-    const out = JSON.parse(stdout.trim()) as { ok: boolean; error: { _tag: string; reason: string; message: string } }
-    expect(out.error).toMatchObject({ _tag: "Unavailable", reason: "invalid_config" })
-    expect(out.error.message).toContain(`127.0.0.1:${port}`)
+    expect(stdout).toBe("")
+    expect(stderr).toMatch(/^error: Unavailable\/invalid_config: /)
+    expect(stderr).toContain(`127.0.0.1:${port}`)
   })
 })
 

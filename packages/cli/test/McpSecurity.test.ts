@@ -1,7 +1,8 @@
 /**
  * `websearch mcp` as a process against hostile clients: malformed stdio lines are answered and the server keeps
  * serving; over HTTP, tokens from WEBSEARCH_API_TOKENS are required, a foreign Origin is refused, and a bind
- * address that is not loopback is refused without tokens.
+ * address that is not loopback is refused without tokens; a session is its token's alone, each token is held to
+ * its request rate (WEBSEARCH_SERVER_RATE_LIMIT), and a bad limit is refused at start, naming its variable.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
@@ -102,7 +103,8 @@ describe("websearch mcp against hostile clients", { timeout: 240_000 }, () => {
       )
       try {
         const { tools } = await client.listTools()
-        expect(tools.map((t) => t.name)).toEqual(["web_search", "web_fetch", "web_research"])
+        // No research provider is configured: web_research is not offered.
+        expect(tools.map((t) => t.name)).toEqual(["web_search", "web_fetch"])
       } finally {
         await client.close()
       }
@@ -113,13 +115,76 @@ describe("websearch mcp against hostile clients", { timeout: 240_000 }, () => {
   })
 
   it("http: a bind address that is not loopback is refused without tokens, before listening", async () => {
-    const child = mcp(["--http", "0", "--host", "192.0.2.10", "--json"])
+    const child = mcp(["--http", "0", "--host", "192.0.2.10"])
     let stdout = ""
+    let stderr = ""
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()))
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()))
     const [code] = (await once(child, "exit")) as [number | null]
     expect(code).toBe(1)
-    const out = JSON.parse(stdout.trim()) as { error: { _tag: string; reason: string; message: string } }
-    expect(out.error).toMatchObject({ _tag: "Unavailable", reason: "invalid_config" })
-    expect(out.error.message).toContain("without authentication")
+    expect(stdout).toBe("")
+    expect(stderr).toMatch(/^error: Unavailable\/invalid_config: /)
+    expect(stderr).toContain("without authentication")
+    expect(stderr).not.toContain("listening on")
+  })
+
+  it("http: a session is its token's alone; a token past WEBSEARCH_SERVER_RATE_LIMIT gets 429 with Retry-After", async () => {
+    const other = "cli-other-token-0123456789abcdef"
+    const child = mcp(["--http", "0"], {
+      WEBSEARCH_API_TOKENS: `${token}@acme:admin,${other}@beta`,
+      WEBSEARCH_SERVER_RATE_LIMIT: "4",
+      WEBSEARCH_SERVER_RATE_WINDOW: "1 hour"
+    })
+    try {
+      const url = await waitForUrl(child)
+      const post = (bearer: string, message: Record<string, unknown>, session?: string) =>
+        fetch(url, {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            accept: "application/json, text/event-stream",
+            authorization: `Bearer ${bearer}`,
+            ...(session === undefined ? {} : { "mcp-session-id": session })
+          },
+          body: JSON.stringify({ jsonrpc: "2.0", id: 1, ...message })
+        })
+      const initialize = {
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } }
+      }
+      const opened = await post(token, initialize)
+      const session = opened.headers.get("mcp-session-id")!
+      expect(opened.status).toBe(200)
+      expect((await post(other, { method: "ping" }, session)).status).toBe(404)
+      expect((await post(token, { method: "ping" }, session)).status).toBe(200)
+      expect((await post(token, { method: "ping" }, session)).status).toBe(200)
+      expect((await post(token, { method: "ping" }, session)).status).toBe(200)
+      const limited = await post(token, { method: "ping" }, session)
+      expect(limited.status).toBe(429)
+      expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0)
+      expect(((await limited.json()) as { error: { message: string } }).error.message).toContain("Too Many Requests")
+      // The other token has its own budget.
+      expect((await post(other, { method: "ping" })).status).toBe(200)
+    } finally {
+      child.kill("SIGINT")
+      await once(child, "exit")
+    }
+  })
+
+  it("http: a bad limit is refused at start, naming its variable", async () => {
+    const child = mcp(["--http", "0"], { WEBSEARCH_MCP_MAX_CONCURRENT: "0" })
+    let stdout = ""
+    let stderr = ""
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()))
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()))
+    // A server that starts anyway is stopped, and fails the test below.
+    const timer = setTimeout(() => child.kill("SIGKILL"), 60_000)
+    const [code] = (await once(child, "exit")) as [number | null]
+    clearTimeout(timer)
+    expect(code).toBe(1)
+    expect(stdout).toBe("")
+    expect(stderr).toMatch(/^error: Unavailable\/invalid_config: /)
+    expect(stderr).toContain("WEBSEARCH_MCP_MAX_CONCURRENT must be at least 1")
+    expect(stderr).not.toContain("listening on")
   })
 })

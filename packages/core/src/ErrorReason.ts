@@ -60,10 +60,13 @@ export const RequestFailedReason = Schema.Literal(
   // paywall, a full-page consent wall, or an "enable JavaScript" interstitial. Not retryable: the same request gets
   // the same wall (rendering may pass a browser check or a JavaScript interstitial; the message says when).
   "blocked",
-  // A managed entity (a provider instance of a workspace) that does not exist, or is not the caller's to see.
+  // A managed entity (a provider instance of a workspace) that does not exist, or is not the caller's to see; or
+  // a route the HTTP API does not have.
   "not_found",
   // A managed entity that already exists, or changed since the revision the caller named.
-  "conflict"
+  "conflict",
+  // A route of the HTTP API asked with a method it does not answer (405, with Allow).
+  "method_not_allowed"
 )
 
 /**

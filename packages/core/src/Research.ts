@@ -10,9 +10,11 @@ import * as Layer from "effect/Layer"
 import type { FetchUrls } from "./FetchUrls.js"
 import * as CapabilityEnv from "./internal/capabilityEnv.js"
 import * as Pipeline from "./internal/pipeline.js"
-import type { ProviderRegistry } from "./ProviderRegistry.js"
+import * as ResolveProvider from "./internal/resolveProvider.js"
+import type { ProviderId } from "./ProviderId.js"
+import { ProviderRegistry } from "./ProviderRegistry.js"
 import type { Settings } from "./Settings.js"
-import type { WebSearchError } from "./WebSearchError.js"
+import type * as WebSearchError from "./WebSearchError.js"
 import * as WebSearchRequest from "./WebSearchRequest.js"
 import type { ResearchResponse } from "./WebSearchResponse.js"
 
@@ -37,7 +39,7 @@ export declare namespace Research {
     /** Validates the brief (1–1000 characters, at most 20 domains) before any paid call, then researches it. */
     readonly research: (
       request: typeof WebSearchRequest.ResearchRequest.Encoded
-    ) => Effect.Effect<ResearchResponse, WebSearchError>
+    ) => Effect.Effect<ResearchResponse, WebSearchError.WebSearchError>
   }
 }
 
@@ -97,5 +99,38 @@ export const layer: Layer.Layer<Research, never, Settings | ProviderRegistry | F
  */
 export const research = (
   request: typeof WebSearchRequest.ResearchRequest.Encoded
-): Effect.Effect<ResearchResponse, WebSearchError, Research> =>
+): Effect.Effect<ResearchResponse, WebSearchError.WebSearchError, Research> =>
   Effect.flatMap(Research, (service) => service.research(request))
+
+/**
+ * The provider a research request that names none runs on, checked as that request would check it before any
+ * call: a default is set, it is composed and implements research, it has its API key and an endpoint. Fails with
+ * the error the request would meet (`no_default_provider`, `missing_credentials`, …). Nothing is called: this is
+ * for a surface that offers research only when it can run (the MCP server lists `web_research` only then).
+ *
+ * @example
+ * ```ts
+ * import * as Research from "@websearch/core/Research"
+ * import * as Settings from "@websearch/core/Settings"
+ * import * as WebSearch from "@websearch/core/WebSearch"
+ * import * as Effect from "effect/Effect"
+ * import * as Layer from "effect/Layer"
+ *
+ * // No research provider is composed here, so research is not offered.
+ * export const offered = Research.defaultProvider.pipe(
+ *   Effect.match({ onFailure: (error) => `not offered: ${error.reason}`, onSuccess: (id) => `offered on ${id}` }),
+ *   Effect.provide(WebSearch.layer().pipe(Layer.provide(Settings.layer({}))))
+ * )
+ * ```
+ *
+ * @since 0.2.0
+ * @category accessors
+ */
+export const defaultProvider: Effect.Effect<ProviderId, WebSearchError.Unavailable, ProviderRegistry> = Effect.flatMap(
+  ProviderRegistry,
+  (registry) =>
+    Effect.map(
+      ResolveProvider.resolve({ registry }, undefined, "research", (driver) => driver.research),
+      (resolved) => resolved.providerId
+    )
+)

@@ -22,6 +22,13 @@
  *
  * A store that fails or does not answer within its timeout is a miss (logged), never a failed request.
  *
+ * Entries are scoped to the workspace the call was made for (`ProviderInstance.CallInstances`, which the server sets
+ * from each request's token), for built-in providers as for a workspace's instances: one workspace is never
+ * answered from another's entry, and a hit never tells it what another workspace read. Calls outside a workspace
+ * (a library or command-line call) share the unscoped entries. A key also carries a digest of the provider's
+ * configuration beyond its id, endpoint and engines (its own options, basic-auth user, model, proxy), so a store
+ * that outlives one configuration (the command line's files, Redis) never answers another from it.
+ *
  * @since 0.1.0
  */
 import * as Cause from "effect/Cause"
@@ -39,6 +46,7 @@ import type { DriverResult } from "./ProviderDriver.js"
 import { SearchOption, type SearchOptions } from "./SearchOptions.js"
 import * as Composition from "./Composition.js"
 import * as LeasedCall from "./internal/leasedCall.js"
+import { defaultWorkspace } from "./ProviderInstance.js"
 import * as WebSearchError from "./WebSearchError.js"
 import { WebSearchResult } from "./WebSearchResponse.js"
 
@@ -100,6 +108,22 @@ export interface Request {
   readonly engines: ReadonlyArray<string>
   /** The search options the call ran with (a search with other options is another answer). */
   readonly searchOptions?: SearchOptions | undefined
+  /**
+   * The workspace the call was made for (`ProviderInstance.CallInstances`): entries of two workspaces never meet,
+   * so one tenant never gets an answer another tenant's request put there, nor learns from a hit what another read.
+   * None (or the default workspace) for a call outside any workspace: a library or command-line call.
+   *
+   * @since 0.2.0
+   */
+  readonly workspace?: string | undefined
+  /**
+   * A digest of what else in the provider's configuration can change its answers: its own options
+   * such as a search engine id, the basic-auth user, the model, the proxy, the type an instance configures. A
+   * digest, so no secret (a proxy's password) is ever part of a key. None when there is nothing of the sort.
+   *
+   * @since 0.2.0
+   */
+  readonly variant?: string | undefined
 }
 
 /**
@@ -134,7 +158,8 @@ export const normalizeInput = (capability: ListCapability, input: string): strin
 
 /**
  * The cache key of a driver call. Injective over its parts (they are JSON-encoded as one array), so calls that
- * differ in provider, capability, endpoint, engines, count or normalised input never share an entry.
+ * differ in provider, capability, endpoint, engines, count, normalised input, search options, workspace or
+ * configuration variant never share an entry.
  *
  * @since 0.1.0
  * @category utils
@@ -152,8 +177,17 @@ export const key = (request: Request): string =>
     // Appended only when set, so the keys of searches without options are those written before options existed.
     ...(request.searchOptions !== undefined && Object.keys(request.searchOptions).length > 0
       ? [optionsKey(request.searchOptions)]
-      : [])
+      : []),
+    // Likewise: an object where the options are an array, so the two never meet; absent outside a workspace and
+    // for a plain configuration, whose keys stay those written before workspaces existed.
+    ...(scoped(request) ? [{ workspace: scopedWorkspace(request) ?? null, variant: request.variant ?? null }] : [])
   ])
+
+// The default workspace is where every call outside a server runs: it keeps the unscoped keys.
+const scopedWorkspace = (request: Request): string | undefined =>
+  request.workspace === undefined || request.workspace === defaultWorkspace ? undefined : request.workspace
+
+const scoped = (request: Request): boolean => scopedWorkspace(request) !== undefined || request.variant !== undefined
 
 // The options in one fixed order, domain lists sorted: the same options written differently share an entry.
 const optionsKey = (options: SearchOptions) =>

@@ -210,7 +210,9 @@ export const layer = (input: Input.SettingsInput = {}): Layer.Layer<Settings, We
  *   (milliseconds or `"10 minutes"`);
  * - `WEBSEARCH_FALLBACK_SEARCH_KEYWORDS_PROVIDERS`, `WEBSEARCH_FALLBACK_FETCH_URLS_PROVIDERS` (comma-separated);
  * - `WEBSEARCH_FUSION_SEARCH_KEYWORDS_PROVIDERS` (2–5 comma-separated ids: a fused search as the default);
- * - `WEBSEARCH_MAX_RESULTS`, `WEBSEARCH_CONCURRENCY`.
+ * - `WEBSEARCH_MAX_RESULTS`, `WEBSEARCH_CONCURRENCY`;
+ * - `WEBSEARCH_ALLOW_HOSTS`, `WEBSEARCH_ALLOW_CIDRS` (comma-separated: the URL policy's `allowHosts` and
+ *   `allowCidrs`, so an application can reach a local endpoint; each entry checked as in a settings file).
  *
  * A malformed variable fails with `Unavailable/invalid_config` naming it (every malformed one, not the first).
  * Per-provider variables (`<ID>_API_KEY` and the like, see `ProviderEnvironment`) are read for the composed

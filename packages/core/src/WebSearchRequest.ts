@@ -165,7 +165,8 @@ export const maxResearchQueryLength = 1000
 export const maxAllowedDomains = 20
 
 /**
- * Research one brief (1–1000 characters after trimming) on the open web or within up to 20 domains.
+ * Research one brief (1–1000 characters after trimming) on the open web or within up to 20 domains
+ * (`allowedDomains`, optional: none means the open web).
  *
  * @since 0.1.0
  * @category schemas
@@ -178,8 +179,12 @@ export const ResearchRequest = Schema.Struct({
       message: () => `query must be at most ${maxResearchQueryLength} characters`
     })
   ),
-  allowedDomains: Schema.Array(Domain).pipe(
-    Schema.maxItems(maxAllowedDomains, { message: () => `at most ${maxAllowedDomains} allowedDomains` })
+  // Optional everywhere with one default, the open web: the CLI's --allow-domain and MCP's argument are too.
+  allowedDomains: Schema.optionalWith(
+    Schema.Array(Domain).pipe(
+      Schema.maxItems(maxAllowedDomains, { message: () => `at most ${maxAllowedDomains} allowedDomains` })
+    ),
+    { default: () => [] }
   )
 }).annotations({ identifier: "ResearchRequest" })
 

@@ -462,7 +462,8 @@ const isPlainRecord = (u: unknown): u is Record<string, unknown> =>
 
 /**
  * Whether the request breaks a documented rule of its contract beyond doubt (checked independently of the
- * schema): not an object, an unknown key, a list that is missing, empty or too long, a maxResults outside 1–50,
+ * schema): not an object, an unknown key, a list that is missing (but research's optional allowedDomains), empty or
+ * too long, a maxResults outside 1–50,
  * a providerId that is not text. Such a request must fail `RequestFailed/invalid_input` before any driver call.
  */
 const plainlyInvalid = (kind: Kind, request: unknown): boolean => {
@@ -475,8 +476,11 @@ const plainlyInvalid = (kind: Kind, request: unknown): boolean => {
     const provider = own("providerId")
     if (provider !== undefined && typeof provider !== "string") return true
     const list = own(kind === "searchKeywords" ? "keywords" : kind === "fetchUrls" ? "urls" : "allowedDomains")
-    if (!Array.isArray(list) || list.length > 20) return true
-    if (kind !== "research" && list.length === 0) return true
+    // A research brief's allowedDomains is optional (none: the open web); the other lists are required.
+    if (!(kind === "research" && list === undefined)) {
+      if (!Array.isArray(list) || list.length > 20) return true
+      if (kind !== "research" && list.length === 0) return true
+    }
     if (kind === "research" && typeof own("query") !== "string") return true
     const n = own("maxResults")
     if (kind === "searchKeywords" && n !== undefined) {

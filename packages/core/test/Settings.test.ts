@@ -300,16 +300,26 @@ describe("Settings", () => {
         })
     )
 
-    it.effect("JINA_API_HOST is rejected as ambiguous, naming the per-capability variables", () =>
+    // Issue 36: the documented form works for every provider; the per-capability variable wins over it.
+    it.effect("<ID>_API_HOST sets every capability's endpoint; <ID>_<CAPABILITY>_API_HOST wins for its own", () =>
       Effect.gen(function* () {
-        const error = yield* Effect.flip(
-          Registry.fromLayer(Settings.layerConfig()).pipe(withEnv([["JINA_API_HOST", "https://jina.internal.example"]]))
+        const both = yield* Registry.fromLayer(Settings.layerConfig()).pipe(
+          withEnv([
+            ["TAVILY_API_HOST", "https://tavily.internal.example"],
+            ["JINA_API_HOST", "https://jina.internal.example"],
+            ["JINA_FETCH_URLS_API_HOST", "https://reader.internal.example"]
+          ])
         )
-        expect([error._tag, error.reason]).toEqual(["Unavailable", "invalid_config"])
-        expect(error.message).toContain("JINA_API_HOST")
-        expect(error.message).toContain("JINA_SEARCH_KEYWORDS_API_HOST")
-        expect(error.message).toContain("JINA_FETCH_URLS_API_HOST")
-        expect(error.message).toContain("(from environment)")
+        expect(apiHost(both, "tavily", "searchKeywords")).toBe("https://tavily.internal.example")
+        expect(apiHost(both, "tavily", "fetchUrls")).toBe("https://tavily.internal.example")
+        expect(apiHost(both, "jina", "searchKeywords")).toBe("https://jina.internal.example")
+        expect(apiHost(both, "jina", "fetchUrls")).toBe("https://reader.internal.example")
+        // A host that is not public is still refused under the URL policy, naming the variable's field.
+        const refused = yield* Effect.flip(
+          Registry.fromLayer(Settings.layerConfig()).pipe(withEnv([["EXA_API_HOST", "http://127.0.0.1:9"]]))
+        )
+        expect([refused._tag, refused.reason]).toEqual(["Unavailable", "invalid_config"])
+        expect(refused.message).toContain("127.0.0.1")
       })
     )
 

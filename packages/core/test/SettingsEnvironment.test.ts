@@ -65,7 +65,6 @@ describe("the environment, through Config", () => {
       const error = yield* Effect.flip(
         Registry.fromLayer(Settings.layerConfig()).pipe(
           withEnv([
-            ["JINA_API_HOST", "https://jina.internal.example"],
             ["JINA_RATE_LIMIT", "lots"],
             ["TAVILY_RATE_LIMIT_MAX_WAIT", "5 seconds"],
             ["SEARXNG_FETCH_RESULTS", "maybe"]
@@ -74,7 +73,6 @@ describe("the environment, through Config", () => {
       )
       expect(error.reason).toBe("invalid_config")
       for (const problem of [
-        "JINA_API_HOST: jina has several capabilities; set JINA_SEARCH_KEYWORDS_API_HOST or JINA_FETCH_URLS_API_HOST",
         'JINA_RATE_LIMIT: "lots" is not LIMIT/WINDOW (100/1 minute)',
         "TAVILY_RATE_LIMIT_MAX_WAIT: set TAVILY_RATE_LIMIT too",
         'SEARXNG_FETCH_RESULTS: Expected a boolean value but received "maybe"'
@@ -82,6 +80,41 @@ describe("the environment, through Config", () => {
         expect(error.message).toContain(problem)
       }
       expect(error.message).toMatch(/ \(from environment\)$/)
+    })
+  )
+
+  // Issue 36: an application on Settings.layerConfig() can allow a local endpoint.
+  it.effect("WEBSEARCH_ALLOW_HOSTS and WEBSEARCH_ALLOW_CIDRS are the URL policy's allowlists, comma-separated", () =>
+    Effect.gen(function* () {
+      const document = yield* Settings.fromConfig.pipe(
+        withEnv([
+          ["WEBSEARCH_ALLOW_HOSTS", " searxng:8080, 127.0.0.1 ,"],
+          ["WEBSEARCH_ALLOW_CIDRS", "198.18.0.0/15"]
+        ])
+      )
+      expect(document).toStrictEqual({
+        urlPolicy: { allowHosts: ["searxng:8080", "127.0.0.1"], allowCidrs: ["198.18.0.0/15"] }
+      })
+      const policy = UrlPolicy.fromSettings(yield* Settings.make(document))
+      expect(Either.isRight(UrlPolicy.checkUrl(policy, "http://searxng:8080/search"))).toBe(true)
+      expect(Either.isRight(UrlPolicy.checkUrl(policy, "http://198.18.0.7/"))).toBe(true)
+      expect(Either.isLeft(UrlPolicy.checkUrl(policy, "http://10.0.0.1/"))).toBe(true)
+    })
+  )
+
+  it.effect("a malformed WEBSEARCH_ALLOW_HOSTS or WEBSEARCH_ALLOW_CIDRS entry is named with its variable", () =>
+    Effect.gen(function* () {
+      const error = yield* Effect.flip(
+        Settings.fromConfig.pipe(
+          withEnv([
+            ["WEBSEARCH_ALLOW_HOSTS", "good.example,http://bad.example/path"],
+            ["WEBSEARCH_ALLOW_CIDRS", "10.0.0.0/8,10.0.0.0/99"]
+          ])
+        )
+      )
+      expect(error).toMatchObject({ _tag: "Unavailable", reason: "invalid_config" })
+      expect(error.message).toMatch(/WEBSEARCH_ALLOW_HOSTS: "http:\/\/bad\.example\/path" \(entry 2\): /)
+      expect(error.message).toMatch(/WEBSEARCH_ALLOW_CIDRS: "10\.0\.0\.0\/99" \(entry 2\): /)
     })
   )
 

@@ -140,12 +140,14 @@ describe("WebSearchRequest", () => {
           allowedDomains: [" Wikipedia.ORG. ", "gov.fr"]
         })
         expect(ok).toEqual({ query: "capital of France", allowedDomains: ["wikipedia.org", "gov.fr"] })
+        // No allowedDomains is the open web, as in the CLI and MCP.
+        expect(yield* WebSearchRequest.decodeResearch({ query: "q" })).toEqual({ query: "q", allowedDomains: [] })
         const cases: ReadonlyArray<readonly [unknown, string]> = [
           [{ query: "   ", allowedDomains: [] }, "query must not be empty"],
           [{ query: "x".repeat(1001), allowedDomains: [] }, "at most 1000 characters"],
           [{ query: "q", allowedDomains: ["https://example.com/"] }, "is not a domain name"],
           [{ query: "q", allowedDomains: Array.from({ length: 21 }, (_, i) => `d${i}.example`) }, "at most 20"],
-          [{ query: "q" }, "allowedDomains"]
+          [{ query: "q", allowedDomains: null }, "allowedDomains"]
         ]
         for (const [request, fragment] of cases) {
           const error = yield* Effect.flip(WebSearchRequest.decodeResearch(request))

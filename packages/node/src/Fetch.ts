@@ -44,8 +44,8 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
+import * as ExtractRoute from "./internal/extractRoute.js"
 import * as FetchConfig from "./internal/fetchConfig.js"
-import * as FetchExtraction from "./internal/fetchExtraction.js"
 import * as PageMetadata from "./internal/pageMetadata.js"
 import * as ProxyEnvironment from "./internal/proxyEnvironment.js"
 import * as GithubBlob from "./internal/githubBlob.js"
@@ -86,9 +86,18 @@ export interface WorkerOptions {
   readonly size?: number | undefined
   /**
    * Text, markdown and JSON bodies up to this many bytes are extracted on the calling thread (their extraction is
-   * linear and cheap); every other body, and HTML, XML and PDF of any size, goes to a worker. Default 64 KiB.
+   * linear and cheap); every other body, and HTML, XML and PDF of any size, goes to a worker (but see
+   * `inlineMillis`). Default 64 KiB.
    */
   readonly threshold?: number | undefined
+  /**
+   * For one-shot programs (a command line), off by default: HTML, XML and the other kinds but PDF up to `threshold`
+   * bytes are extracted on the calling thread too, each stopped after this many milliseconds (wall clock) and then
+   * extracted on a worker as if it had gone there first; after one stop, every page goes to a worker. Starting a
+   * worker costs more than a small page (about 50 ms of CPU and 20 MiB); a server keeps this off, its calling thread
+   * being its event loop.
+   */
+  readonly inlineMillis?: number | undefined
   /**
    * The worker's entry module and Node flags, for applications that bundle this package themselves; by default
    * `extractWorker.{ts,js,mjs}` beside the running module (see the CLI's bundle script).
@@ -238,7 +247,11 @@ export const make = (
     const { render, respectRobotsTxt, userAgent } = resolveOptions(options, yield* settingsOptions(settings))
     const renderer = render === "never" ? Option.none() : yield* Effect.serviceOption(BrowserRenderer.BrowserRenderer)
     const robots = respectRobotsTxt ? yield* RobotsCheck.make(transport, userAgent) : undefined
-    const extract = yield* FetchExtraction.make(options?.workers, defaultWorkerThreshold)
+    const extract = yield* ExtractRoute.make(
+      options?.workers === false
+        ? false
+        : { ...options?.workers, threshold: options?.workers?.threshold ?? defaultWorkerThreshold }
+    )
     const rawOrigin = options?.githubRawOrigin ?? GithubBlob.rawOrigin
     const headers = { "user-agent": userAgent, accept: FetchConfig.accept }
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as FastCheck from "effect/FastCheck"
 import * as DuckDuckGo from "../src/DuckDuckGo.js"
+import * as DuckDuckGoPage from "../src/DuckDuckGoPage.js"
 import * as Server from "./support/providerServer.js"
 
 const page = Server.fixture<string>("duckduckgo.html")
@@ -171,9 +172,9 @@ describe("DuckDuckGo result links", () => {
     ([target]) => {
       const expected = new URL(target).href
       const encoded = encodeURIComponent(target)
-      expect(DuckDuckGo.targetUrl(`//duckduckgo.com/l/?uddg=${encoded}&rut=abc`)).toBe(expected)
-      expect(DuckDuckGo.targetUrl(`https://duckduckgo.com/l/?uddg=${encoded}`)).toBe(expected)
-      if (!new URL(target).hostname.endsWith("duckduckgo.com")) expect(DuckDuckGo.targetUrl(target)).toBe(expected)
+      expect(DuckDuckGoPage.targetUrl(`//duckduckgo.com/l/?uddg=${encoded}&rut=abc`)).toBe(expected)
+      expect(DuckDuckGoPage.targetUrl(`https://duckduckgo.com/l/?uddg=${encoded}`)).toBe(expected)
+      if (!new URL(target).hostname.endsWith("duckduckgo.com")) expect(DuckDuckGoPage.targetUrl(target)).toBe(expected)
     }
   )
 
@@ -181,7 +182,7 @@ describe("DuckDuckGo result links", () => {
     "no href yields a non-http(s) target, nor a DuckDuckGo page other than through its redirect",
     [FastCheck.oneof(FastCheck.string(), FastCheck.webUrl(), FastCheck.constant("https://duckduckgo.com/y.js?ad=1"))],
     ([href]) => {
-      const target = DuckDuckGo.targetUrl(href)
+      const target = DuckDuckGoPage.targetUrl(href)
       if (target !== undefined) {
         const url = new URL(target)
         expect(["http:", "https:"]).toContain(url.protocol)

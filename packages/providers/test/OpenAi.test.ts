@@ -665,7 +665,7 @@ describe("OpenAi research", () => {
             { query: "q", allowedDomains: ["https://example.com/path"] },
             { query: "q", allowedDomains: ["exa mple.com"] },
             { query: "q", allowedDomains: [], maxResults: 5 },
-            { query: "q" },
+            { query: "q", allowedDomains: "example.com" },
             "just a string"
           ]
           for (const request of invalid) {

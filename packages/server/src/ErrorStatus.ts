@@ -10,8 +10,9 @@
  * | `RequestFailed/too_large` without a provider (the request body itself) | 413 |
  * | `RequestFailed/rate_limited`, `RequestFailed/http_429` | 429, with `Retry-After` when known |
  * | `RequestFailed/timeout` | 504 |
- * | `RequestFailed/not_found` (a managed provider instance) | 404 |
+ * | `RequestFailed/not_found` (a managed provider instance, or a route the API does not have) | 404 |
  * | `RequestFailed/conflict` (an instance that exists, or a stale revision) | 409 |
+ * | `RequestFailed/method_not_allowed` (a route asked with a method it does not answer) | 405, with `Allow` |
  * | any other `RequestFailed` | 502 |
  * | `ResponseInvalid` | 502 |
  * | `Aborted` | 499 |
@@ -57,6 +58,8 @@ export const statusOf = (error: WebSearchError.WebSearchError): number => {
           return 404
         case "conflict":
           return 409
+        case "method_not_allowed":
+          return 405
         default:
           return 502
       }

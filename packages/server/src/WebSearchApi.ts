@@ -40,6 +40,7 @@ import { Authorization } from "./Authorization.js"
 import * as ErrorStatus from "./ErrorStatus.js"
 import { withExample } from "./internal/openApiExample.js"
 import * as OpenApiDocument from "./internal/openApiDocument.js"
+import * as OpenApiHeaders from "./internal/openApiHeaders.js"
 import { version } from "./internal/version.js"
 import { Management } from "./ProviderManagementApi.js"
 
@@ -272,4 +273,6 @@ export class WebSearchApi extends HttpApi.make("websearch")
     OpenApi.Description,
     "Web search, page fetching and hosted research over many providers, with one contract and one error vocabulary."
   )
-  .annotate(OpenApi.Transform, (spec) => OpenApiDocument.tidy(spec as OpenApi.OpenAPISpec, errorDescriptions)) {}
+  .annotate(OpenApi.Transform, (spec) =>
+    OpenApiHeaders.declareHeaders(OpenApiDocument.tidy(spec as OpenApi.OpenAPISpec, errorDescriptions))
+  ) {}

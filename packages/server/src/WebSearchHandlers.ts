@@ -27,6 +27,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { Caller, retryAfterHeader } from "./Authorization.js"
+import * as OpenApiHeaders from "./internal/openApiHeaders.js"
 import * as RequestBody from "./internal/requestBody.js"
 import * as WorkspaceInstances from "./internal/workspaceInstances.js"
 import * as ProviderManagementHandlers from "./ProviderManagementHandlers.js"
@@ -56,7 +57,7 @@ const withErrorHeaders = <A, E extends WebSearchError.WebSearchError, R>(
  * @since 0.1.0
  * @category utils
  */
-export const cacheHeader = "x-websearch-cache"
+export const cacheHeader = OpenApiHeaders.cacheHeader
 
 const withCacheHeader = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
   Effect.flatMap(ResultCache.track(effect), ([value, stats]) =>
@@ -102,17 +103,18 @@ export const layerV1 = HttpApiBuilder.group(WebSearchApi.WebSearchApi, "v1", (ha
     const research = yield* Research.Research
     const checks = yield* ProviderChecks.ProviderChecks
     const registry = yield* ProviderRegistry.ProviderRegistry
-    // With a provider store, each call runs with its token's workspace's instances (one revision check per
-    // request); without one, calls run as before, with no per-request step.
+    // Each call runs in its token's workspace: what the pipeline remembers (the result cache, the page store) is
+    // that workspace's own, for built-in providers too. With a provider store the call also gets the workspace's
+    // instances (one revision check per request).
     const instances = Option.map(yield* Effect.serviceOption(ProviderStore.ProviderStore), WorkspaceInstances.make)
     const withWorkspace = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-      Option.isNone(instances)
-        ? effect
-        : Effect.flatMap(Caller, (caller) =>
-            Effect.flatMap(storeRead(instances.value(caller.workspace)), (current) =>
+      Effect.flatMap(Caller, (caller) =>
+        Option.isNone(instances)
+          ? ProviderInstance.withInstances(effect, caller.workspace, [])
+          : Effect.flatMap(storeRead(instances.value(caller.workspace)), (current) =>
               ProviderInstance.withInstances(effect, caller.workspace, current)
             )
-          )
+      )
     // When no cache was composed there is no header to set, so the per-request tracking is left out.
     const cached = Option.isSome(registry.services.resultCache)
     const withCache = <A, E, R>(effect: Effect.Effect<A, E, R>) => (cached ? withCacheHeader(effect) : effect)

@@ -29,6 +29,7 @@ import * as Layer from "effect/Layer"
 import * as Scope from "effect/Scope"
 import { createServer } from "node:http"
 import * as Authorization from "./Authorization.js"
+import * as RouteNotFound from "./internal/routeNotFound.js"
 import * as ServerConfig from "./ServerConfig.js"
 import { WebSearchApi } from "./WebSearchApi.js"
 import * as WebSearchHandlers from "./WebSearchHandlers.js"
@@ -79,6 +80,8 @@ const docs = Layer.scopedDiscard(
   })
 )
 
+const apiRoutes = RouteNotFound.routesOf(WebSearchApi, [paths.openapi, paths.docs])
+
 /**
  * The API's routes, handlers, OpenAPI document and API reference, to add to an existing `HttpLayerRouter`
  * application. Needs the capability services and settings (`WebSearch.layer` with providers), `ServerConfig` and
@@ -92,7 +95,9 @@ export const routes = Layer.mergeAll(
     Layer.provide(WebSearchHandlers.layer),
     Layer.provide(Authorization.layer)
   ),
-  docs
+  docs,
+  // A wrong method on one of these paths is 405 with Allow, an unknown /v1 path 404, both as typed errors.
+  RouteNotFound.layer(apiRoutes, false)
 )
 
 /**
@@ -136,7 +141,9 @@ const serveWith = (
       )
     )
   )
-  const served = options.providerStore === undefined ? routes : Layer.provide(routes, options.providerStore)
+  const api = options.providerStore === undefined ? routes : Layer.provide(routes, options.providerStore)
+  // The whole server is the API's: any path no route takes is answered in its words.
+  const served = Layer.merge(api, RouteNotFound.layer(apiRoutes, true))
   return HttpLayerRouter.serve(served, {
     disableListenLog: true,
     disableLogger: options.logRequests === false
@@ -155,9 +162,7 @@ const serveWith = (
  * import * as WebSearch from "@websearch/core/WebSearch"
  * import * as Fetch from "@websearch/node/Fetch"
  * import * as WebSearchServer from "@websearch/server/WebSearchServer"
- * import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
-import * as Scope from "effect/Scope"
+ * import * as Layer from "effect/Layer"
  *
  * // The HTTP API on port 8080; every /v1 call needs one of the bearer tokens.
  * const Server = WebSearchServer.layer({ port: 8080, tokens: ["a-long-random-token"] }).pipe(

@@ -18,16 +18,7 @@ const tavily = () =>
       })
   })
 
-const openai = () =>
-  Support.driver("openai", {
-    research: (query) =>
-      Effect.succeed({
-        report: `A report on ${query}`,
-        queries: [query],
-        sources: [{ title: "Source", url: "https://source.example/1" }],
-        images: []
-      })
-  })
+const openai = Support.researcher
 
 const settings = {
   defaults: { searchKeywords: "tavily", fetchUrls: "tavily", research: "openai" },
@@ -260,13 +251,52 @@ describe("endpoints over HTTP", () => {
     })
   )
 
-  it.scoped("an unknown path is 404", () =>
+  it.scoped("an unknown path is 404 with the typed error as its body, anywhere on the server", () =>
     Effect.gen(function* () {
       const base = yield* serve()
-      const response = yield* Effect.promise(() =>
-        fetch(`${base}/v1/nothing`, { headers: { authorization: `Bearer ${Support.token}` } })
-      )
-      expect(response.status).toBe(404)
+      for (const [method, path] of [
+        ["GET", "/v1/nothing"],
+        ["POST", "/v1/searches"],
+        ["GET", "/nothing?token=secret-in-the-query"],
+        ["DELETE", "/v1/providers/tavily"]
+      ] as const) {
+        const response = yield* Effect.promise(() =>
+          fetch(`${base}${path}`, { method, headers: { authorization: `Bearer ${Support.token}` } })
+        )
+        expect(response.status, `${method} ${path}`).toBe(404)
+        expect(response.headers.get("content-type")).toContain("application/json")
+        const body = (yield* json(response)) as { message: string }
+        expect(body).toMatchObject({ _tag: "RequestFailed", reason: "not_found", retryable: false })
+        expect(body.message).toBe(
+          `${method} ${path.split("?")[0]} is not a route of this API (the routes are listed in /openapi.json)`
+        )
+      }
+    })
+  )
+
+  it.scoped("a path of the API asked with another method is 405 with Allow and the typed error", () =>
+    Effect.gen(function* () {
+      const base = yield* serve()
+      for (const [method, path, allow] of [
+        ["GET", "/v1/search", "POST"],
+        ["PUT", "/v1/fetch", "POST"],
+        ["POST", "/health", "GET, HEAD"],
+        ["DELETE", "/openapi.json", "GET, HEAD"],
+        ["GET", "/v1/providers/tavily/check", "POST"],
+        ["POST", "/v1/workspaces/acme/providers/x", "GET, PATCH, DELETE, HEAD"]
+      ] as const) {
+        const response = yield* Effect.promise(() =>
+          fetch(`${base}${path}`, { method, headers: { authorization: `Bearer ${Support.token}` } })
+        )
+        expect(response.status, `${method} ${path}`).toBe(405)
+        expect(response.headers.get("allow")).toBe(allow)
+        expect(yield* json(response)).toEqual({
+          _tag: "RequestFailed",
+          reason: "method_not_allowed",
+          retryable: false,
+          message: `${method} is not allowed on ${path}: it answers ${allow}`
+        })
+      }
     })
   )
 })

@@ -130,7 +130,9 @@ describe("error statuses over HTTP", () => {
 
 const reasons = {
   Unavailable: WebSearchError.UnavailableReason.literals,
-  RequestFailed: WebSearchError.RequestFailedReason.literals,
+  // method_not_allowed is the router's answer (405 with Allow) to a path asked with another method, never an
+  // endpoint's: no endpoint declares it (Endpoints.test.ts checks that answer).
+  RequestFailed: WebSearchError.RequestFailedReason.literals.filter((reason) => reason !== "method_not_allowed"),
   ResponseInvalid: WebSearchError.ResponseInvalidReason.literals,
   Aborted: WebSearchError.AbortedReason.literals
 }
@@ -202,5 +204,6 @@ describe("ErrorStatus", () => {
     expect(ErrorStatus.statusOf(WebSearchError.aborted("x"))).toBe(499)
     expect(ErrorStatus.statusOf(WebSearchError.requestFailed("not_found", "x"))).toBe(404)
     expect(ErrorStatus.statusOf(WebSearchError.requestFailed("conflict", "x"))).toBe(409)
+    expect(ErrorStatus.statusOf(WebSearchError.requestFailed("method_not_allowed", "x"))).toBe(405)
   })
 })

@@ -76,7 +76,12 @@ const cases: ReadonlyArray<readonly [string, "search" | "fetch" | "research", un
   ["query missing", "research", { allowedDomains: [] }, "query: is required"],
   ["query blank", "research", { query: "  ", allowedDomains: [] }, "query: query must not be empty"],
   ["query not a string", "research", { query: 5, allowedDomains: [] }, "query: not a string"],
-  ["allowedDomains missing", "research", { query: "q" }, "allowedDomains: is required"],
+  [
+    "allowedDomains not a list",
+    "research",
+    { query: "q", allowedDomains: "example.org" },
+    "allowedDomains: not a list"
+  ],
   [
     "a domain with a scheme",
     "research",

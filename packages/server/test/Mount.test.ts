@@ -37,6 +37,17 @@ describe("mounting the API in an existing Effect HTTP application", () => {
       expect(yield* Effect.promise(() => searched.json())).toMatchObject({ inputs: ["mounted"] })
       expect((yield* Effect.promise(() => fetch(`${base}/v1/providers`))).status).toBe(401)
       expect((yield* Effect.promise(() => fetch(`${base}/openapi.json`))).status).toBe(200)
+      // The API answers its own paths in its words (a wrong method, an unknown /v1 path); the application's
+      // other paths stay the application's (the router's plain 404).
+      const wrongMethod = yield* Effect.promise(() => fetch(`${base}/v1/search`))
+      expect([wrongMethod.status, wrongMethod.headers.get("allow")]).toEqual([405, "POST"])
+      const unknownApiPath = yield* Effect.promise(() => fetch(`${base}/v1/nothing`))
+      expect([unknownApiPath.status, yield* Effect.promise(() => unknownApiPath.json())]).toMatchObject([
+        404,
+        { _tag: "RequestFailed", reason: "not_found" }
+      ])
+      const appPath = yield* Effect.promise(() => fetch(`${base}/goodbye`))
+      expect([appPath.status, yield* Effect.promise(() => appPath.text())]).toEqual([404, ""])
     })
   )
 })

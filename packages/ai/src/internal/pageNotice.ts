@@ -6,13 +6,15 @@
 
 const figure = (n: number): string => n.toLocaleString("en-US")
 
-/** What a served page says about itself (`Paging`'s fields), and the id it can be read on by. */
+/** What a served page says about itself (`Paging`'s fields), the id it can be read on by, and the start asked. */
 export interface Served {
   readonly id: string
   readonly content: string
   readonly totalLength?: number | undefined
   readonly nextStartIndex?: number | undefined
   readonly lengthBeforeCut?: number | undefined
+  /** The `startIndex` the call asked for (a start past the end is served from the end, so it is not in the page). */
+  readonly requestedStart?: number | undefined
 }
 
 /**
@@ -41,7 +43,9 @@ export const notice = (page: Served): string | undefined => {
     return `… [cut at ${figure(next)} of ${figure(total)} characters; to read on, call web_fetch with items: [{"url": "${page.id}", "startIndex": ${next}}]]`
   }
   if (page.content.length === 0 && start >= total) {
-    return `[startIndex ${figure(start)} is past the end: the page has ${figure(total)} characters; there is nothing more to read]`
+    const asked = page.requestedStart ?? start
+    const last = total > 0 ? ` (the last startIndex that reads any is ${total - 1})` : ""
+    return `[startIndex ${asked} is past the end: the page has ${figure(total)} characters${last}; there is nothing more to read]`
   }
   return `[end of the page: characters ${figure(start)} to ${figure(total)} of ${figure(total)}]`
 }

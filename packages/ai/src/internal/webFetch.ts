@@ -17,18 +17,10 @@ import * as PageAnalysis from "../PageAnalysis.js"
 import * as ResultIds from "../ResultIds.js"
 import * as ToolOutput from "../ToolOutput.js"
 import * as PageNotice from "./pageNotice.js"
+import type * as SessionPages from "./sessionPages.js"
 
 /** The characters of each page one call returns unless the toolkit says otherwise. */
 export const defaultMaxLength = 8000
-
-/** Most page parts one session keeps to serve again. */
-const maxSessionPages = 256
-
-/** Most characters of page parts one session keeps (about 2 MB); past it the oldest parts go first. */
-const maxSessionChars = 1_000_000
-
-/** Most page URLs one session remembers as read (for `read` on search results); the oldest go first. */
-const maxReadUrls = 4096
 
 /** `web_fetch`'s parameters, as decoded. */
 export interface Params {
@@ -44,6 +36,8 @@ export interface Params {
 export interface Deps {
   readonly fetch: FetchUrls.Service
   readonly ids: ResultIds.ResultIds
+  /** Where the session keeps the parts it read and the URLs of the pages it read (bounded; see `sessionPages`). */
+  readonly pages: SessionPages.PartStore
   readonly model: Option.Option<LanguageModel.Service>
   readonly options?:
     | {
@@ -80,36 +74,14 @@ type Planned =
 const invalidItem = (input: string, message: string) =>
   WebSearchError.requestFailed("invalid_input", message, { capability: "fetchUrls", input })
 
-export const make = ({ fetch, ids, model, options }: Deps) => {
+export const make = ({ fetch, ids, model, options, pages }: Deps) => {
   const maxLength = options?.maxLength ?? defaultMaxLength
-  // The parts of pages this session read (by offset and URL), oldest first out, and every URL they came from.
-  const readPages = new Map<string, WebSearchResult>()
-  let keptChars = 0
-  const readUrls = new Set<string>()
   // The provider asked for is part of the key: a retry with another provider is a new read, not the old copy.
   const pageKey = (p: { readonly startIndex: number; readonly url: string }, providerId: string | undefined) =>
     JSON.stringify([providerId ?? null, p.startIndex, normalizeUrlForDedupe(p.url)])
-  const drop = (key: string) => {
-    const old = readPages.get(key)
-    if (old === undefined) return
-    keptChars -= old.content.length
-    readPages.delete(key)
-  }
   const keep = (key: string, page: WebSearchResult, urls: ReadonlyArray<string>) => {
-    drop(key)
-    if (page.content.length <= maxSessionChars) {
-      readPages.set(key, page)
-      keptChars += page.content.length
-    }
-    while (readPages.size > maxSessionPages || keptChars > maxSessionChars) {
-      drop(readPages.keys().next().value as string)
-    }
-    for (const url of urls) {
-      const normal = normalizeUrlForDedupe(url)
-      readUrls.delete(normal)
-      readUrls.add(normal)
-      if (readUrls.size > maxReadUrls) readUrls.delete(readUrls.values().next().value as string)
-    }
+    pages.set(key, page)
+    for (const url of urls) pages.markRead(normalizeUrlForDedupe(url))
   }
 
   const plan = (items: Params["items"]) =>
@@ -188,7 +160,7 @@ export const make = ({ fetch, ids, model, options }: Deps) => {
       // A part this session already read is served again from the session's store, without a fetch.
       const fromSession = new Map(
         toFetch.flatMap((p) => {
-          const kept = readPages.get(pageKey(p, params.providerId))
+          const kept = pages.get(pageKey(p, params.providerId))
           return kept === undefined ? [] : [[p.item, kept] as const]
         })
       )
@@ -269,7 +241,7 @@ export const make = ({ fetch, ids, model, options }: Deps) => {
               }
               const page = outcome.right
               const id = pageIds.get(page) ?? ""
-              const notice = PageNotice.notice({ ...page, id })
+              const notice = PageNotice.notice({ ...page, id, requestedStart: p.startIndex })
               const success = {
                 ...base,
                 status: "success" as const,
@@ -317,5 +289,5 @@ export const make = ({ fetch, ids, model, options }: Deps) => {
       } satisfies ToolOutput.FetchOutput
     })
 
-  return { webFetch, wasRead: (url: string): boolean => readUrls.has(normalizeUrlForDedupe(url)) }
+  return { webFetch, wasRead: (url: string): boolean => pages.wasRead(normalizeUrlForDedupe(url)) }
 }

@@ -152,7 +152,8 @@ export const flags: ReadonlyArray<Flag> = [
   },
   {
     name: "json",
-    commands: "all",
+    // Not mcp: over stdio its stdout carries the protocol, over HTTP it prints nothing but the listening line.
+    commands: commandNames.filter((name) => name !== "mcp"),
     help: 'print exactly one JSON object to stdout: {"ok":true,"response":...} or {"ok":false,"error":{...},...}'
   },
   { name: "verbose", commands: "all", help: "log provider calls and failures to stderr" },

@@ -6,6 +6,7 @@
  */
 import type * as WebSearchError from "@websearch/core/WebSearchError"
 import type { WebSearchResponse, WebSearchResult } from "@websearch/core/WebSearchResponse"
+import * as MarkdownHeadings from "./markdownHeadings.js"
 import * as Terminal from "./terminal.js"
 
 /** The look of the output and how it is written. */
@@ -143,6 +144,7 @@ const markdownSearch = (response: WebSearchResponse, look: Terminal.Look): Array
   return lines
 }
 
+// Each page is under its own `##` heading, so the page's own headings are moved below it (`#` becomes `###`).
 const markdownFetch = (response: WebSearchResponse, look: Terminal.Look): Array<string> =>
   response.results.flatMap((result, index) => [
     `## [${index + 1}] ${markdownText(safeLine(result.title, 300)) || "(untitled)"}`,
@@ -150,7 +152,7 @@ const markdownFetch = (response: WebSearchResponse, look: Terminal.Look): Array<
     `<${markdownUrl(safeLine(result.url, 2000))}>`,
     ...pageTypeLine(result).flatMap((line) => ["", `*${line}*`]),
     "",
-    Terminal.wrapContent(terminalText(result.content), look.width),
+    Terminal.wrapContent(terminalText(MarkdownHeadings.nest(result.content, 2)), look.width),
     ...continuation(result),
     ""
   ])

@@ -30,9 +30,20 @@ export const websearch = (
   env: Record<string, string> = {},
   timeoutMs = 90_000,
   options: RunOptions = {}
+): Promise<Ran> => node([bin, ...args], env, timeoutMs, options)
+
+/** The arguments that start `websearch` under the loopback guard with a given Node: `[node, ...nodeArgs]`. */
+export const websearchCommand: ReadonlyArray<string> = [process.execPath, "--import", guard, bin]
+
+/** Runs `node ARGS` (a script of any client, under the loopback guard) with ENV, as `websearch` does. */
+export const node = (
+  args: ReadonlyArray<string>,
+  env: Record<string, string> = {},
+  timeoutMs = 90_000,
+  options: RunOptions = {}
 ): Promise<Ran> =>
   new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", guard, bin, ...args], {
+    const child = spawn(process.execPath, ["--import", guard, ...args], {
       env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
       stdio: [options.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"]
     })

@@ -1,7 +1,7 @@
 /**
  * A composed provider's environment variables, read when the application's layer is built: the common ones named
- * after its id (`<ID>_API_KEY`, `<ID>_API_HOST` or `<ID>_<CAPABILITY>_API_HOST`, `<ID>_ENGINES`,
- * `<ID>_BASIC_AUTH_USERNAME`, `<ID>_BASIC_AUTH_PASSWORD`, `<ID>_MODEL`, `<ID>_RATE_LIMIT`,
+ * after its id (`<ID>_API_KEY`; `<ID>_API_HOST` for every capability, `<ID>_<CAPABILITY>_API_HOST` for one, which
+ * wins; `<ID>_ENGINES`, `<ID>_BASIC_AUTH_USERNAME`, `<ID>_BASIC_AUTH_PASSWORD`, `<ID>_MODEL`, `<ID>_RATE_LIMIT`,
  * `<ID>_RATE_LIMIT_MAX_WAIT`) and the provider's own (its driver's `optionsConfig`). Each is one `Config`; keys and
  * the password are read `Redacted` and stay so. The common fields come back as an override, decoded by
  * `EnvironmentOverride` and laid over the settings' own.
@@ -42,10 +42,12 @@ const hostVariable = (prefix: string, capability: Capability.Capability) =>
 /** The variable names of a provider's common fields, for messages and documentation. */
 export const names = (driver: AnyProviderDriver): ReadonlyArray<string> => {
   const prefix = ProviderId.toEnvName(driver.preset.id)
-  const hosts =
-    driver.preset.capabilities.length === 1
-      ? [`${prefix}_API_HOST`]
-      : driver.preset.capabilities.map((c) => hostVariable(prefix, c.feature))
+  const hosts = [
+    `${prefix}_API_HOST`,
+    ...(driver.preset.capabilities.length === 1
+      ? []
+      : driver.preset.capabilities.map((c) => hostVariable(prefix, c.feature)))
+  ]
   return [
     `${prefix}_API_KEY`,
     ...hosts,
@@ -60,32 +62,21 @@ export const names = (driver: AnyProviderDriver): ReadonlyArray<string> => {
 
 const refuse = (name: string, message: string) => ConfigError.InvalidData([name], message)
 
-// One `<ID>_API_HOST` names the endpoint of a provider with one capability; with several it would be ambiguous.
+// `<ID>_API_HOST` is every capability's endpoint (one host serves the provider's whole API, as for Tavily or Exa);
+// `<ID>_<CAPABILITY>_API_HOST` sets one capability's, and wins over it (Jina's search and reader hosts differ).
 const apiHosts = (driver: Pick<AnyProviderDriver, "preset">, prefix: string) => {
   const { capabilities } = driver.preset
-  const single = Config.mapOrFail(ConfigText.optionalString(`${prefix}_API_HOST`), (host) =>
-    Option.isNone(host) || capabilities.length === 1
-      ? Either.right(Option.map(host, (apiHost) => [[capabilities[0].feature, { apiHost }] as const]))
-      : Either.left(
-          refuse(
-            `${prefix}_API_HOST`,
-            `${driver.preset.id} has several capabilities; set ${capabilities
-              .map((c) => hostVariable(prefix, c.feature))
-              .join(" or ")}`
-          )
+  const all = ConfigText.optionalString(`${prefix}_API_HOST`)
+  const each = Config.all(capabilities.map((c) => ConfigText.optionalString(hostVariable(prefix, c.feature))))
+  return Config.map(Config.all([all, each]), ([one, several]) => {
+    const entries = capabilities.flatMap((c, i) =>
+      Option.toArray(
+        Option.map(
+          Option.orElse(several[i], () => one),
+          (apiHost) => [c.feature, { apiHost }] as const
         )
-  )
-  const each = Config.all(
-    capabilities.map((c) =>
-      Config.map(
-        ConfigText.optionalString(hostVariable(prefix, c.feature)),
-        Option.map((apiHost) => [c.feature, { apiHost }] as const)
       )
     )
-  )
-  // A per-capability variable wins over the single one.
-  return Config.map(Config.all([single, each]), ([one, several]) => {
-    const entries = [...Option.getOrElse(one, () => []), ...several.flatMap(Option.toArray)]
     return entries.length === 0 ? Option.none() : Option.some(Object.fromEntries(entries))
   })
 }

@@ -29,7 +29,7 @@ export interface Resolved<Call> {
 
 /** Resolves and checks the provider for a capability, before any input is sent anywhere. */
 export const resolve = <Call>(
-  env: Env,
+  env: Pick<Env, "registry">,
   requested: ProviderId.ProviderId | undefined,
   capability: Capability,
   method: (driver: ProviderDriver) => Call | undefined

@@ -55,6 +55,11 @@ export const read: TypedPage.Reader = (doc, context) => {
   for (let el: Element | null = grid?.parent ?? null; el !== null && el !== page.root; el = el.parentElement) {
     kept.add(el)
   }
-  SectionPass.prune(page.root, page.stats, { chromeWords, partWords, sectionNames, keep: (element) => kept.has(element) })
+  SectionPass.prune(page.root, page.stats, {
+    chromeWords,
+    partWords,
+    sectionNames,
+    keep: (element) => kept.has(element)
+  })
   return Markdown.fromNode(page.root, { baseUrl: context.baseUrl })
 }

@@ -133,20 +133,23 @@ export const inline = (job: Job): Effect.Effect<Extract.Document, Failure> =>
     if (ExtractPlain.isPlain(kindOf(job))) {
       return Either.mapLeft(ExtractPlain.extractSync(view(job), options(job)), (failure) =>
         WebSearchError.responseInvalid(failure.reason, failure.message, { input: job.url })
-      ).pipe(
-        // The span `Extract.extract` gives the other kinds.
-        Effect.withSpan("websearch.extract", {
-          captureStackTrace: false,
-          attributes: {
-            "websearch.content_type": ContentKind.mediaType(job.contentType) ?? "",
-            "websearch.bytes": job.body.length
-          }
-        })
-      )
+      ).pipe(withExtractSpan(job))
     }
     const refusal = pdfRefusal(job)
     return refusal === undefined ? inlineExtract(job) : Effect.fail(tooLarge(job.url, refusal))
   })
+
+/** The span `Extract.extract` gives an extraction, for the ones on this thread that go around it. */
+export const withExtractSpan =
+  (job: Job) =>
+  <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+    Effect.withSpan(effect, "websearch.extract", {
+      captureStackTrace: false,
+      attributes: {
+        "websearch.content_type": ContentKind.mediaType(job.contentType) ?? "",
+        "websearch.bytes": job.body.length
+      }
+    })
 
 // `undefined` when classifying throws: the whole extractor then says why.
 const kindOf = (job: Job): ContentKind.Kind | undefined => {
@@ -176,16 +179,18 @@ export const pdfRefusal = ExtractJob.pdfRefusal
 // The extractor (its DOM, Readability, the markdown rules: about 20 MiB of a server's idle RSS) loads on the first
 // job extracted on this thread: a server whose pages all go to workers never loads it here.
 let extractor: Promise<typeof Extract> | undefined
-const loadExtractor = () => (extractor ??= import("@websearch/extract/Extract"))
+/** The whole extractor, loaded once on this thread. */
+export const loadExtractor = (): Promise<typeof Extract> => (extractor ??= import("@websearch/extract/Extract"))
 
-// A Node Buffer is a Uint8Array, but PDF.js refuses one: hand the extractor a plain view of the same bytes.
-const view = (job: Job): Extract.Input => ({
+/** What the extractor is given for a job: a Node Buffer is a Uint8Array, but PDF.js refuses one, so a plain view. */
+export const view = (job: Job): Extract.Input => ({
   body: new Uint8Array(job.body.buffer, job.body.byteOffset, job.body.byteLength),
   contentType: job.contentType,
   url: job.url
 })
 
-const options = (job: Job): Extract.Options | undefined =>
+/** The extractor's options for a job. */
+export const options = (job: Job): Extract.Options | undefined =>
   job.maxChars === undefined ? undefined : { maxChars: job.maxChars }
 
 const inlineExtract = (job: Job): Effect.Effect<Extract.Document, Failure> =>

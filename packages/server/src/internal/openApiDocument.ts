@@ -8,6 +8,9 @@
  *   the capability bodies are read and validated by the core schemas (`RequestFailed/invalid_input`), and the
  *   other inputs (a path id) accept any string. Listing it would tell clients of a body they never get, and put
  *   a 400 on `/health`.
+ * - Effect writes `Schema.Unknown`, `Schema.Any` and their kin with a fixed `$id` (`/schemas/unknown`) and title.
+ *   In a 2020-12 document an `$id` names a resource, so two of them with the same `$id` make the document
+ *   invalid (Ajv refuses it): they are written as the plain schemas they are (`{}` for unknown).
  * - Components nothing refers to any more are dropped.
  */
 import type * as OpenApi from "@effect/platform/OpenApi"
@@ -46,6 +49,29 @@ const referenced = (node: unknown, into: Set<string>): Set<string> => {
   return into
 }
 
+// Effect's fixed identifiers of its keyword schemas, each with the title it writes beside it.
+const effectIds: Readonly<Record<string, string>> = {
+  "/schemas/never": "never",
+  "/schemas/any": "any",
+  "/schemas/unknown": "unknown",
+  "/schemas/void": "void",
+  "/schemas/object": "object",
+  "/schemas/%7B%7D": "{}"
+}
+
+// Drops Effect's fixed `$id`s, and the title that came with each, in place.
+const withoutEffectIds = (node: unknown): void => {
+  if (Array.isArray(node)) return node.forEach(withoutEffectIds)
+  if (node === null || typeof node !== "object") return
+  const record = node as Record<string, unknown>
+  const id = record.$id
+  if (typeof id === "string" && Object.hasOwn(effectIds, id)) {
+    delete record.$id
+    if (record.title === effectIds[id]) delete record.title
+  }
+  for (const value of Object.values(record)) withoutEffectIds(value)
+}
+
 const decodeError = "HttpApiDecodeError"
 
 // Removes the decode error from one response's schema: a lone reference goes with its response, an alternative
@@ -79,6 +105,7 @@ export const tidy = (
   descriptions: Readonly<Record<string, string>>
 ): OpenApi.OpenAPISpec => {
   const schemas = spec.components.schemas as Record<string, unknown>
+  withoutEffectIds(spec)
   const renames = new Map<string, string>()
   for (const name of Object.keys(schemas)) {
     if (validName.test(name)) continue

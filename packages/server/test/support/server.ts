@@ -90,6 +90,18 @@ export const driver = (
   return { driver: out, recorder }
 }
 
+/** A scripted `openai` research driver: a short report citing one source. */
+export const researcher = () =>
+  driver("openai", {
+    research: (query) =>
+      Effect.succeed({
+        report: `A report on ${query}`,
+        queries: [query],
+        sources: [{ title: "Source", url: "https://source.example/1" }],
+        images: []
+      })
+  })
+
 /** The capability services with these drivers, settings and other parts (a result cache, shared stores). */
 export const live = <ROut = never>(
   drivers: ReadonlyArray<ProviderDriver>,

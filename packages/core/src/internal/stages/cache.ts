@@ -1,14 +1,14 @@
 /**
  * Stage around the quota: the result cache, when one is composed. A hit is served without the quota or the
- * driver; what is stored was scrubbed by the quota stage inside.
+ * driver; what is stored was scrubbed by the quota stage inside. Entries are the call's workspace's own.
  */
-import type * as Effect from "effect/Effect"
+import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type { ListCapability } from "../../Capability.js"
 import type { DriverContext, DriverResult } from "../../ProviderDriver.js"
 import * as ResultCache from "../../ResultCache.js"
 import type * as WebSearchError from "../../WebSearchError.js"
-import { type InputCall, scopeOf } from "./inputCall.js"
+import { type InputCall, requestOf } from "./inputCall.js"
 
 /** Serves the call from the cache, or runs `effect` and keeps its outcome as the cache's policy says. */
 export const cache = (
@@ -18,18 +18,7 @@ export const cache = (
 ): Effect.Effect<ReadonlyArray<DriverResult>, WebSearchError.WebSearchError> => {
   const store = Option.getOrUndefined(call.env.registry.services.resultCache)
   if (store === undefined) return effect
-  return store.serve(
-    {
-      providerId: call.resolved.providerId,
-      ...scopeOf(call),
-      capability: call.capability,
-      input: call.input,
-      maxResults: ctx.maxResults,
-      apiHost: ctx.apiHost,
-      engines: call.resolved.provider.engines,
-      searchOptions: ctx.searchOptions
-    },
-    ResultCache.policyFor(call.env.settings.cache, call.capability),
-    effect
+  return Effect.flatMap(requestOf(call, ctx), (request) =>
+    store.serve(request, ResultCache.policyFor(call.env.settings.cache, call.capability), effect)
   )
 }

@@ -3,10 +3,13 @@
  * `urlGate`, `privateHostGuard`, `blacklistGate` (refusals before anything is sent), then `callGuard` around
  * `cache` around `quota` around `resultCheck` around `driverCall`.
  */
-import type * as Effect from "effect/Effect"
-import type { Capability } from "../../Capability.js"
+import * as Effect from "effect/Effect"
+import type { Capability, ListCapability } from "../../Capability.js"
 import type { DriverContext, DriverResult } from "../../ProviderDriver.js"
+import { CallInstances } from "../../ProviderInstance.js"
+import type * as ResultCache from "../../ResultCache.js"
 import type * as WebSearchError from "../../WebSearchError.js"
+import { variantOf } from "../answerVariant.js"
 import type { Env } from "../pipelineEnv.js"
 import type { Resolved } from "../resolveProvider.js"
 
@@ -37,3 +40,24 @@ export const errorContext = (call: InputCall) => ({
  */
 export const scopeOf = (call: InputCall): { readonly scope?: string } =>
   call.resolved.stateKey === call.resolved.providerId ? {} : { scope: call.resolved.stateKey }
+
+/**
+ * The cache request of a list call: what decides its answer (provider, instance scope, endpoint, engines, count,
+ * search options, the configuration's variant) and the workspace it is made for, whose entries are its own.
+ */
+export const requestOf = (
+  call: InputCall & { readonly capability: ListCapability },
+  ctx: DriverContext
+): Effect.Effect<ResultCache.Request> =>
+  Effect.zipWith(CallInstances, variantOf(ctx.provider), ({ workspace }, variant) => ({
+    providerId: call.resolved.providerId,
+    ...scopeOf(call),
+    capability: call.capability,
+    input: call.input,
+    maxResults: ctx.maxResults,
+    apiHost: ctx.apiHost,
+    engines: call.resolved.provider.engines,
+    searchOptions: ctx.searchOptions,
+    workspace,
+    ...(variant === undefined ? {} : { variant })
+  }))

@@ -2,6 +2,7 @@
  * Stage around the result cache for `fetchUrls`: when no result cache serves fetches, every page fetched is kept
  * in the application's bounded page store, and a request that reads on (`startIndex` past 0) is served from it,
  * so reading a page in pages costs one fetch. A request from 0 always fetches afresh (and replaces what is kept).
+ * Pages are kept under the result cache's key, so one workspace never reads on from a page another fetched.
  */
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -10,7 +11,7 @@ import type * as Paging from "../../Paging.js"
 import type { DriverContext, DriverResult } from "../../ProviderDriver.js"
 import * as ResultCache from "../../ResultCache.js"
 import type * as WebSearchError from "../../WebSearchError.js"
-import { type InputCall, scopeOf } from "./inputCall.js"
+import { type InputCall, requestOf } from "./inputCall.js"
 
 /** Whether the result cache keeps fetched pages, in which case it is what reading on is served from. */
 const cached = (call: InputCall): boolean =>
@@ -24,23 +25,18 @@ export const pageStore = (
 ): Effect.Effect<ReadonlyArray<DriverResult>, WebSearchError.WebSearchError> => {
   const store = call.env.pages
   if (call.capability !== "fetchUrls" || store === undefined || cached(call)) return effect
-  // The result cache's key: the same provider, endpoint and normalised URL give the same page.
-  const key = ResultCache.key({
-    providerId: call.resolved.providerId,
-    ...scopeOf(call),
-    capability: "fetchUrls",
-    input: call.input,
-    maxResults: ctx.maxResults,
-    apiHost: ctx.apiHost,
-    engines: call.resolved.provider.engines
+  // The result cache's key: the same provider, endpoint, configuration, workspace and normalised URL give the same
+  // page (a fetch's count and search options are not part of its answer).
+  return Effect.flatMap(requestOf({ ...call, capability: "fetchUrls" }, ctx), (request) => {
+    const key = ResultCache.key(request)
+    const fetchAndKeep = Effect.tap(effect, (results) => store.set(key, results))
+    if (window.startIndex === 0) return fetchAndKeep
+    return Effect.flatMap(
+      store.get(key),
+      Option.match({
+        onNone: () => Effect.zipRight(Effect.annotateCurrentSpan("websearch.pages", "miss"), fetchAndKeep),
+        onSome: (results) => Effect.as(Effect.annotateCurrentSpan("websearch.pages", "hit"), results)
+      })
+    )
   })
-  const fetchAndKeep = Effect.tap(effect, (results) => store.set(key, results))
-  if (window.startIndex === 0) return fetchAndKeep
-  return Effect.flatMap(
-    store.get(key),
-    Option.match({
-      onNone: () => Effect.zipRight(Effect.annotateCurrentSpan("websearch.pages", "miss"), fetchAndKeep),
-      onSome: (results) => Effect.as(Effect.annotateCurrentSpan("websearch.pages", "hit"), results)
-    })
-  )
 }
