@@ -60,4 +60,41 @@ describe("page-type detection", () => {
       expect(PageClassifier.scores(x).every(Number.isFinite)).toBe(true)
     }
   )
+
+  // Any scores: the type decided is the best-scored class, and beats the article's score by its margin (wider for
+  // collections and listings, whose reader costs a misread article most); otherwise the page is an article.
+  it.prop(
+    "a type other than article wins only by its margin over the article's score",
+    [
+      FastCheck.array(FastCheck.double({ min: -10, max: 10, noNaN: true }), {
+        minLength: Model.classes.length,
+        maxLength: Model.classes.length
+      })
+    ],
+    ([score]) => {
+      const type = PageClassifier.decide(score)
+      const article = score[Model.classes.indexOf("article")]
+      const best = Math.max(...score)
+      if (type === "article") {
+        const winner = Model.classes[score.indexOf(best)]
+        expect(winner === "article" || best - article < PageClassifier.marginOf(winner)).toBe(true)
+      } else {
+        expect(score[Model.classes.indexOf(type)]).toBe(best)
+        expect(best - article).toBeGreaterThanOrEqual(PageClassifier.marginOf(type))
+      }
+    }
+  )
+
+  it("asks a collection or a listing to beat the article by the grid margin, the other types by the model's", () => {
+    expect(PageClassifier.marginOf("listing")).toBe(Math.max(PageClassifier.gridMargin, Model.articleMargin))
+    expect(PageClassifier.marginOf("collection")).toBe(PageClassifier.marginOf("listing"))
+    expect(PageClassifier.marginOf("forum")).toBe(Model.articleMargin)
+    const scores = (listing: number) => Model.classes.map((c) => (c === "listing" ? listing : c === "article" ? 1 : 0))
+    // Between the two margins: a forum would win there, a listing does not.
+    const between = 1 + (Model.articleMargin + PageClassifier.gridMargin) / 2
+    expect(PageClassifier.decide(scores(between))).toBe("article")
+    expect(PageClassifier.decide(scores(1 + PageClassifier.gridMargin + 0.01))).toBe("listing")
+    const forum = Model.classes.map((c) => (c === "forum" ? between : c === "article" ? 1 : 0))
+    expect(PageClassifier.decide(forum)).toBe("forum")
+  })
 })

@@ -22,12 +22,29 @@ export const scores = (x: ReadonlyArray<number>): Array<number> => {
 const article = Model.classes.indexOf("article")
 
 /**
- * The page type the signals point to: the highest score, unless it beats the article's by less than
- * `Model.articleMargin` (a misread article costs more than a missed type: the article path reads any page passably).
+ * How far a collection or a listing must beat the article's score, wider than `Model.articleMargin`: their reader
+ * keeps a page's whole sequence of visible blocks, so an article misread as one keeps its related-story strips and
+ * teasers too (on the article corpora, which the model never saw, the pages read as listings within this margin lost
+ * a sixth of their F1 each, while the WCXB-dev collections and listings it sends to the article path lose far less).
+ * Set by hand on those three corpora, not trained: `bench/train-page-types.ts` reports the model's own margin.
  */
-export const classify = (s: PageSignals.Signals): PageType.PageType => {
-  const score = scores(PageFeatures.vector(s))
+export const gridMargin = 1
+
+/** How far a type must beat the article's score to be the page's type. */
+export const marginOf = (type: PageType.PageType): number =>
+  type === "collection" || type === "listing" ? Math.max(gridMargin, Model.articleMargin) : Model.articleMargin
+
+/**
+ * The page type of the class scores (in the order of `Model.classes`): the highest, unless it beats the article's by
+ * less than its margin ({@link marginOf}): a misread article costs more than a missed type, the article path reading
+ * any page passably.
+ */
+export const decide = (score: ReadonlyArray<number>): PageType.PageType => {
   let best = 0
   for (let c = 1; c < score.length; c++) if (score[c] > score[best]) best = c
-  return best !== article && score[best] - score[article] < Model.articleMargin ? "article" : Model.classes[best]
+  const type = Model.classes[best]
+  return best !== article && score[best] - score[article] < marginOf(type) ? "article" : type
 }
+
+/** The page type the signals point to (see {@link decide}). */
+export const classify = (s: PageSignals.Signals): PageType.PageType => decide(scores(PageFeatures.vector(s)))
