@@ -7,19 +7,11 @@ import * as MainContent from "../src/MainContent.js"
 import * as Visibility from "../src/internal/visibility.js"
 import * as VisibleText from "../src/internal/visibleText.js"
 import * as Wall from "../src/Wall.js"
+import { cost } from "./support/cost.js"
 
 // Each hostile body is priced against a benign body of the same size through the same entry point. The cost of a
 // linear pass is about the same for both; the expressions and loops these replaced were quadratic (or worse) in
 // the hostile shape, so the ratio was in the hundreds or thousands (and the old code stalled for seconds).
-const cost = (run: () => unknown): number => {
-  let best = Number.POSITIVE_INFINITY
-  for (let i = 0; i < 3; i++) {
-    const start = performance.now()
-    run()
-    best = Math.min(best, performance.now() - start)
-  }
-  return best
-}
 
 const encoder = new TextEncoder()
 const extract = (body: string, contentType: string) => () =>

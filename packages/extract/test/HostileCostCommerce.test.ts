@@ -1,20 +1,12 @@
 import { describe, expect, it } from "@effect/vitest"
 import type * as PageType from "../src/PageType.js"
 import * as MainContent from "../src/MainContent.js"
+import { cost } from "./support/cost.js"
 
 // The readers of product, collection, listing and service pages (the section pass, the item grid, the product's
 // structured data), priced as HostileCost.test.ts prices the rest: each hostile body against a benign body of about
 // the same size through the same entry point, the page's type forced so that the reader runs whatever the detector
 // would say. A linear pass costs about the same on both; a quadratic one costs hundreds of times more.
-const cost = (run: () => unknown): number => {
-  let best = Number.POSITIVE_INFINITY
-  for (let i = 0; i < 3; i++) {
-    const start = performance.now()
-    run()
-    best = Math.min(best, performance.now() - start)
-  }
-  return best
-}
 
 const as =
   (pageType: PageType.PageType, body: string, head = "") =>
