@@ -3,6 +3,8 @@
  * the Proxy-Authorization sent with it) and every plain request, opens tunnels to loopback targets only (any
  * other target is answered 403 and never dialled), and closes every socket when it stops.
  */
+import * as Effect from "effect/Effect"
+import type * as Scope from "effect/Scope"
 import { createServer, type IncomingMessage } from "node:http"
 import * as net from "node:net"
 
@@ -77,3 +79,9 @@ export const start = (): Promise<ConnectProxy> =>
       })
     })
   })
+
+/** A proxy for the scope's lifetime, closed (every socket with it) when the scope closes. */
+export const scoped: Effect.Effect<ConnectProxy, never, Scope.Scope> = Effect.acquireRelease(
+  Effect.promise(() => start()),
+  (proxy) => Effect.promise(() => proxy.close())
+)

@@ -21,12 +21,14 @@ import type * as WebSearchResponse from "@websearch/core/WebSearchResponse"
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import type * as Fetch from "@websearch/node/Fetch"
 import * as Cause from "effect/Cause"
+import * as Config from "effect/Config"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
 import * as LogLevel from "effect/LogLevel"
+import * as Option from "effect/Option"
 import * as Cli from "./Cli.js"
 import * as Inputs from "./internal/inputs.js"
 import * as Layout from "./internal/layout.js"
@@ -55,6 +57,9 @@ export type Io = CommandIo.Io
  */
 export const ExitCode = { ok: 0, failed: 1, usage: 2, interrupted: 130 } as const
 
+// `ProviderStoreSql.keyVariable`, named here so the store's module is not loaded for every command.
+const storeKeyVariable = "WEBSEARCH_PROVIDER_STORE_KEY"
+
 // The provider Layers with the local fetcher's worker options (see `providers`).
 const composeProviders = (workers: Fetch.WorkerOptions | undefined): Live.Providers =>
   Layer.unwrapEffect(
@@ -67,10 +72,14 @@ const composeProviders = (workers: Fetch.WorkerOptions | undefined): Live.Provid
           import("@websearch/node/ProxyHttpClient")
         ])
       )
-      // The Chromium renderer is loaded (and Chromium started, on the first page) only when rendering is asked for.
+      // The Chromium renderer is loaded (and Chromium started, on the first page) only when rendering is asked for:
+      // by the settings, or possibly by a stored provider instance of the `fetch` type (a provider store is set).
       const render = yield* Fetch.renderMode(settings)
+      const stored = yield* Effect.orElseSucceed(Config.option(Config.nonEmptyString(storeKeyVariable)), Option.none)
       const BrowserRenderer =
-        render === "never" ? undefined : yield* Effect.promise(() => import("@websearch/node/BrowserRenderer"))
+        render === "never" && Option.isNone(stored)
+          ? undefined
+          : yield* Effect.promise(() => import("@websearch/node/BrowserRenderer"))
       const fetch = Fetch.layerWith(workers === undefined ? undefined : { workers })
       // In catalogue order: the remote providers (through their proxyUrl, or HTTPS_PROXY/HTTP_PROXY/NO_PROXY),
       // then the local fetcher.

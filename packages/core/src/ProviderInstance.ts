@@ -119,7 +119,16 @@ export const ProviderInstance = Schema.Struct({
   credentials: InstanceCredentials,
   revision: Schema.Int.pipe(Schema.positive()),
   createdAt: Schema.DateTimeUtc,
-  updatedAt: Schema.DateTimeUtc
+  updatedAt: Schema.DateTimeUtc,
+  /**
+   * Set when the store holds the instance but could not read it (its settings or credentials are under a key the
+   * store was not given, or damaged): why, naming the key's id at most. Such an instance has empty settings and no
+   * credentials, and every call naming it fails `Unavailable/store_unavailable` saying so; the workspace's other
+   * instances and the composed providers are not affected.
+   *
+   * @since 0.2.0
+   */
+  unreadable: Schema.optional(Schema.String)
 }).annotations({ identifier: "ProviderInstance" })
 
 /**
@@ -143,7 +152,9 @@ export const InstanceView = Schema.Struct({
   credentials: Schema.Struct({ apiKeys: Schema.Int, basicAuthPassword: Schema.Boolean }),
   revision: Schema.Int,
   createdAt: Schema.DateTimeUtc,
-  updatedAt: Schema.DateTimeUtc
+  updatedAt: Schema.DateTimeUtc,
+  /** Why the store could not read the instance, when it could not (see `ProviderInstance.unreadable`). */
+  unreadable: Schema.optional(Schema.String)
 }).annotations({ identifier: "InstanceView" })
 
 /**
@@ -189,6 +200,64 @@ const shownSettings = (settings: InstanceSettings): InstanceSettings => {
   }
 }
 
+// An endpoint as a destination: without user info or credential-named query values (the view's spelling of it, read
+// back, is the same place), the rest as written. Text that is not a URL is compared as it is.
+const endpointDestination = (url: string | undefined): string | undefined => {
+  if (url === undefined) return undefined
+  const text = url.trim()
+  if (!URL.canParse(text)) return text
+  const shown = Redaction.scrubUrl(new URL(text))
+  shown.username = ""
+  shown.password = ""
+  return shown.href
+}
+
+// A proxy as a destination: its scheme, host and port (its own credentials say who logs in, not where keys go).
+const proxyDestination = (url: string | undefined): string | undefined => {
+  if (url === undefined) return undefined
+  const text = url.trim()
+  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `http://${text}`
+  return URL.canParse(withScheme) ? new URL(withScheme).origin : text
+}
+
+/**
+ * Where an instance's credentials are sent, by the field that says so: each capability's endpoint
+ * (`settings.capabilities.<capability>.apiHost`; unset, the type's own) and the outbound proxy (`settings.proxyUrl`;
+ * unset, the environment's). Endpoints compare without their user info or credential-named query values, proxies by
+ * origin, so the view of an instance written back names the same places.
+ *
+ * @since 0.2.0
+ * @category utils
+ */
+export const credentialDestinations = (settings: InstanceSettings): Readonly<Record<string, string | undefined>> => ({
+  "settings.capabilities.searchKeywords.apiHost": endpointDestination(settings.capabilities?.searchKeywords?.apiHost),
+  "settings.capabilities.fetchUrls.apiHost": endpointDestination(settings.capabilities?.fetchUrls?.apiHost),
+  "settings.capabilities.research.apiHost": endpointDestination(settings.capabilities?.research?.apiHost),
+  "settings.proxyUrl": proxyDestination(settings.proxyUrl)
+})
+
+/**
+ * The fields whose change sends credentials somewhere else: where `before` and `after` differ in
+ * `credentialDestinations`.
+ *
+ * @since 0.2.0
+ * @category utils
+ */
+export const movedDestinations = (before: InstanceSettings, after: InstanceSettings): ReadonlyArray<string> => {
+  const was = credentialDestinations(before)
+  const now = credentialDestinations(after)
+  return Object.keys(was).filter((field) => was[field] !== now[field])
+}
+
+/**
+ * Whether an instance holds a credential (an API key or a basic-auth password).
+ *
+ * @since 0.2.0
+ * @category guards
+ */
+export const hasCredentials = (credentials: InstanceCredentials): boolean =>
+  (credentials.apiKeys?.length ?? 0) > 0 || credentials.basicAuthPassword !== undefined
+
 /**
  * The view of an instance: its secrets counted, never shown (nor a proxy URL's user name and password, nor a
  * credential in an endpoint's query).
@@ -208,7 +277,8 @@ export const view = (instance: ProviderInstance): InstanceView => ({
   },
   revision: instance.revision,
   createdAt: instance.createdAt,
-  updatedAt: instance.updatedAt
+  updatedAt: instance.updatedAt,
+  ...(instance.unreadable === undefined ? {} : { unreadable: instance.unreadable })
 })
 
 /**

@@ -14,13 +14,16 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import * as ParseIssues from "./internal/parseIssues.js"
 import * as ProviderId from "./ProviderId.js"
 import {
+  hasCredentials,
   InstanceCredentials,
   InstanceId,
   InstanceSettings,
+  movedDestinations,
   type ProviderInstance,
   type WorkspaceId
 } from "./ProviderInstance.js"
@@ -48,7 +51,9 @@ export type CreateInstance = typeof CreateInstance.Type
 
 /**
  * What changes an instance: a new name and settings (replacing the old ones whole), optionally only if the
- * instance is still at `revision` (else `RequestFailed/conflict`). Credentials change through `setCredentials`.
+ * instance is still at `revision` (else `RequestFailed/conflict`). Credentials change through `setCredentials`, or
+ * here (`credentials`, replacing them whole in the same change): settings that send the credentials somewhere else
+ * (an endpoint, the proxy) must come with them (see `checkUpdate`).
  *
  * @since 0.2.0
  * @category schemas
@@ -56,6 +61,7 @@ export type CreateInstance = typeof CreateInstance.Type
 export const UpdateInstance = Schema.Struct({
   name: Schema.optional(Schema.String.pipe(Schema.maxLength(200))),
   settings: Schema.optional(InstanceSettings),
+  credentials: Schema.optional(InstanceCredentials),
   revision: Schema.optional(Schema.Int.pipe(Schema.positive()))
 }).annotations({ identifier: "UpdateInstance" })
 
@@ -90,10 +96,24 @@ export declare namespace ProviderStore {
    * @category models
    */
   export interface Service {
-    /** The workspace's instances, by id. */
+    /**
+     * The workspace's instances, by id. One the store holds but cannot read (a key it was not given) is listed with
+     * `unreadable` saying why, so only the calls naming it fail.
+     */
     readonly list: (workspace: WorkspaceId) => Effect.Effect<ReadonlyArray<ProviderInstance>, StoreError>
+    /**
+     * How many instances the workspace holds, unreadable ones included, without reading (or decrypting) any.
+     *
+     * @since 0.2.0
+     */
+    readonly count: (workspace: WorkspaceId) => Effect.Effect<number, StoreError>
     readonly get: (workspace: WorkspaceId, id: InstanceId) => Effect.Effect<Option.Option<ProviderInstance>, StoreError>
     readonly create: (workspace: WorkspaceId, input: CreateInstance) => Effect.Effect<ProviderInstance, StoreError>
+    /**
+     * Changes an instance. New settings that send its credentials somewhere else must come with credentials (see
+     * `checkUpdate`, judged against the instance at the revision the store changes), else
+     * `RequestFailed/invalid_input`.
+     */
     readonly update: (
       workspace: WorkspaceId,
       id: InstanceId,
@@ -152,6 +172,50 @@ export const staleRevision = (id: InstanceId, given: number, current: number): W
     "conflict",
     `provider instance "${id}" is at revision ${current}, not ${given}: read it again and retry`
   )
+
+/**
+ * Refuses an update that would send an instance's credentials somewhere else without saying so: when new settings
+ * move an endpoint or the proxy (`ProviderInstance.movedDestinations`) of an instance that holds credentials, the
+ * update must give the credentials again (`credentials`: the ones for the new place, or `{}` for none), or a key
+ * meant for one host would go to another. An instance the store could not read (`unreadable`) takes new settings
+ * only with new credentials and the reverse, which write it whole again. `RequestFailed/invalid_input` naming the
+ * fields. Stores check this against the instance they change, at the revision they change it.
+ *
+ * @since 0.2.0
+ * @category guards
+ */
+export const checkUpdate = (
+  current: ProviderInstance,
+  input: UpdateInstance
+): Either.Either<void, WebSearchError.RequestFailed> => {
+  if (current.unreadable !== undefined) {
+    // A new name alone leaves the sealed fields as they are.
+    return (input.settings === undefined) === (input.credentials === undefined)
+      ? Either.void
+      : Either.left(
+          WebSearchError.requestFailed(
+            "invalid_input",
+            `provider instance "${current.id}" could not be read (${current.unreadable}): give both settings and ` +
+              "credentials to write it again, or remove it",
+            { retryable: false }
+          )
+        )
+  }
+  if (input.settings === undefined || input.credentials !== undefined || !hasCredentials(current.credentials)) {
+    return Either.void
+  }
+  const moved = movedDestinations(current.settings, input.settings)
+  return moved.length === 0
+    ? Either.void
+    : Either.left(
+        WebSearchError.requestFailed(
+          "invalid_input",
+          `${moved.join(", ")}: the change sends provider instance "${current.id}"'s credentials somewhere else; ` +
+            'give them again in the same request ("credentials": the keys for the new place, or {} for none)',
+          { retryable: false }
+        )
+      )
+}
 
 /**
  * The instance a create stores: revision 1, created and updated now. For stores, and for a caller that judges an
@@ -219,9 +283,11 @@ export const memory: Effect.Effect<ProviderStore.Service> = Effect.sync(() => {
       Effect.sync(() =>
         Array.from(workspaces.get(workspace)?.values() ?? []).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
       ),
+    count: (workspace) => Effect.sync(() => workspaces.get(workspace)?.size ?? 0),
     get: (workspace, id) => Effect.sync(() => Option.fromNullable(workspaces.get(workspace)?.get(id))),
     create: (workspace, input) =>
       Effect.gen(function* () {
+        yield* checkSize(input)
         if (of(workspace).has(input.id)) return yield* Effect.fail(exists(workspace, input.id))
         const instance = yield* newInstance(workspace, input)
         of(workspace).set(input.id, instance)
@@ -232,10 +298,18 @@ export const memory: Effect.Effect<ProviderStore.Service> = Effect.sync(() => {
       change(workspace, id, (instance) =>
         input.revision !== undefined && input.revision !== instance.revision
           ? Effect.fail(staleRevision(id, input.revision, instance.revision))
-          : Effect.succeed({
-              ...(input.name === undefined ? {} : { name: input.name }),
-              ...(input.settings === undefined ? {} : { settings: input.settings })
-            })
+          : Either.match(
+              Either.flatMap(checkSize(input), () => checkUpdate(instance, input)),
+              {
+                onLeft: Effect.fail,
+                onRight: () =>
+                  Effect.succeed({
+                    ...(input.name === undefined ? {} : { name: input.name }),
+                    ...(input.settings === undefined ? {} : { settings: input.settings }),
+                    ...(input.credentials === undefined ? {} : { credentials: input.credentials })
+                  })
+              }
+            )
       ),
     remove: (workspace, id) =>
       Effect.suspend(() => {
@@ -243,7 +317,8 @@ export const memory: Effect.Effect<ProviderStore.Service> = Effect.sync(() => {
         bump(workspace)
         return Effect.void
       }),
-    setCredentials: (workspace, id, credentials) => change(workspace, id, () => Effect.succeed({ credentials })),
+    setCredentials: (workspace, id, credentials) =>
+      change(workspace, id, () => Effect.as(checkSize({ credentials }), { credentials })),
     revision: (workspace) => Effect.sync(() => revisions.get(workspace) ?? 0)
   }
 })
@@ -256,7 +331,59 @@ export const memory: Effect.Effect<ProviderStore.Service> = Effect.sync(() => {
  */
 export const layerMemory: Layer.Layer<ProviderStore> = Layer.effect(ProviderStore, memory)
 
-const decoder = <A, I>(schema: Schema.Schema<A, I>, what: string) => {
+/**
+ * The most bytes of JSON one instance's settings, and its credentials, may take: 16 KiB each, room for every
+ * endpoint, engine list and option a provider has, and for 64 long keys. Every call of a workspace reads its
+ * instances, so an instance's size is a cost to every request, not only to its own.
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const maxFieldBytes = 16 * 1024
+
+const jsonBytes = (value: unknown): number => new TextEncoder().encode(JSON.stringify(value)).length
+
+// The credentials as they are stored: the secrets themselves (a Redacted writes itself as a placeholder).
+const plainCredentials = (credentials: InstanceCredentials) => ({
+  apiKeys: credentials.apiKeys?.map(Redacted.value),
+  basicAuthPassword:
+    credentials.basicAuthPassword === undefined ? undefined : Redacted.value(credentials.basicAuthPassword)
+})
+
+/**
+ * Refuses an instance's settings or credentials over `maxFieldBytes` of JSON, naming the field, its size and the
+ * bound (`RequestFailed/invalid_input`, never quoting the value). The decoders check it, and so do the stores.
+ *
+ * @since 0.2.0
+ * @category guards
+ */
+export const checkSize = (input: {
+  readonly settings?: InstanceSettings | undefined
+  readonly credentials?: InstanceCredentials | undefined
+}): Either.Either<void, WebSearchError.RequestFailed> => {
+  for (const field of ["settings", "credentials"] as const) {
+    if (input[field] === undefined) continue
+    const bytes = jsonBytes(
+      input.credentials !== undefined && field === "credentials" ? plainCredentials(input.credentials) : input[field]
+    )
+    if (bytes > maxFieldBytes) {
+      return Either.left(
+        WebSearchError.requestFailed(
+          "invalid_input",
+          `${field}: ${bytes} bytes of JSON; an instance's ${field} may take at most ${maxFieldBytes}`,
+          { retryable: false }
+        )
+      )
+    }
+  }
+  return Either.void
+}
+
+const decoder = <A, I>(
+  schema: Schema.Schema<A, I>,
+  what: string,
+  fields: (decoded: A) => Parameters<typeof checkSize>[0]
+) => {
   const decode = Schema.decodeUnknownEither(schema, { onExcessProperty: "error", errors: "all" })
   return (input: unknown): Effect.Effect<A, WebSearchError.RequestFailed> =>
     typeof input !== "object" || input === null || Array.isArray(input)
@@ -269,7 +396,12 @@ const decoder = <A, I>(schema: Schema.Schema<A, I>, what: string) => {
                 `invalid ${what}: ${ParseIssues.formatRequest(error, what)}`
               )
             ),
-          onRight: Effect.succeed
+          onRight: (decoded) =>
+            Either.match(checkSize(fields(decoded)), {
+              onLeft: (error) =>
+                Effect.fail(WebSearchError.annotate(error, { message: `invalid ${what}: ${error.message}` }, false)),
+              onRight: () => Effect.succeed(decoded)
+            })
         })
 }
 
@@ -281,7 +413,7 @@ const decoder = <A, I>(schema: Schema.Schema<A, I>, what: string) => {
  * @category encoding
  */
 export const decodeCreateInstance: (input: unknown) => Effect.Effect<CreateInstance, WebSearchError.RequestFailed> =
-  decoder(CreateInstance, "provider instance")
+  decoder(CreateInstance, "provider instance", (input) => input)
 
 /**
  * Decodes an `UpdateInstance` like `decodeCreateInstance`.
@@ -290,7 +422,7 @@ export const decodeCreateInstance: (input: unknown) => Effect.Effect<CreateInsta
  * @category encoding
  */
 export const decodeUpdateInstance: (input: unknown) => Effect.Effect<UpdateInstance, WebSearchError.RequestFailed> =
-  decoder(UpdateInstance, "provider instance update")
+  decoder(UpdateInstance, "provider instance update", (input) => input)
 
 /**
  * Decodes `InstanceCredentials` like `decodeCreateInstance`.
@@ -299,4 +431,4 @@ export const decodeUpdateInstance: (input: unknown) => Effect.Effect<UpdateInsta
  * @category encoding
  */
 export const decodeCredentials: (input: unknown) => Effect.Effect<InstanceCredentials, WebSearchError.RequestFailed> =
-  decoder(InstanceCredentials, "credentials")
+  decoder(InstanceCredentials, "credentials", (credentials) => ({ credentials }))

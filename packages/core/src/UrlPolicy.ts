@@ -382,7 +382,9 @@ export const checkUrl: {
 /**
  * Checks one address a checked URL's name resolved to (or its literal). Passes when the address is public, the
  * URL's host was allowlisted, or the address lies inside `allowCidrs`; fails `RequestFailed/ssrf_rejected`
- * naming the host and the address otherwise, and for anything that is not an IP address.
+ * otherwise, and for anything that is not an IP address. The message names the host, never the address: whoever
+ * set the URL (a workspace admin through an API) must not learn what an internal name resolves to. A URL whose
+ * host is the address itself is the caller's own text, and `checkUrl` names it.
  *
  * @since 0.1.0
  * @category guards
@@ -395,14 +397,15 @@ export const checkAddress: {
   (self: UrlPolicy, checked: CheckedUrl, address: string): Either.Either<void, WebSearchError.RequestFailed> => {
     const parsed = parseAddress(address)
     if (parsed === undefined) {
-      return Either.left(refused(`${checked.host} resolved to "${preview(address)}", which is not an IP address`))
+      return Either.left(refused(`${checked.host} resolves to something that is not an IP address; refused`))
     }
     if (checked.allowlisted || inAllowedCidrs(self, parsed)) return Either.void
     const addressClass = AddressClasses.classifyParsed(parsed)
     if (addressClass === "public") return Either.void
     return Either.left(
       refused(
-        `${checked.host} resolved to ${address}, a ${AddressClasses.classNames[addressClass]} address; refused (allow the host with urlPolicy.allowHosts or the address with urlPolicy.allowCidrs)`
+        `${checked.host} resolves to an address that is not public; refused (trust the host with ` +
+          "urlPolicy.allowHosts, or its addresses with urlPolicy.allowCidrs)"
       )
     )
   }

@@ -26,6 +26,9 @@
  * `FETCH_RENDER`), then the defaults. The transport the Layer builds enforces the settings' `urlPolicy`, uses
  * `timeouts.fetchUrls` per request, and goes through the options' `proxy`, else `providers.fetch.proxyUrl`, else
  * `HTTPS_PROXY`/`HTTP_PROXY` unless `NO_PROXY` sends the host direct (targets are still resolved and checked).
+ * A provider instance of type `fetch` (`instances.<id>` in the settings, or a workspace's stored instance) reads
+ * pages with its own `userAgent` and `render` where it sets them, and respects robots.txt when it asks to or the
+ * provider does (an instance may be more careful than the application, never less).
  *
  * @since 0.1.0
  */
@@ -45,6 +48,7 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
 import * as ExtractRoute from "./internal/extractRoute.js"
+import * as FetchCall from "./internal/fetchCall.js"
 import * as FetchConfig from "./internal/fetchConfig.js"
 import * as PageMetadata from "./internal/pageMetadata.js"
 import * as ProxyEnvironment from "./internal/proxyEnvironment.js"
@@ -203,13 +207,10 @@ export const githubRawUrl = (url: string, rawOrigin: string = GithubBlob.rawOrig
 
 const originOf = (url: string): string => new URL(url).origin
 
-interface Resolved {
-  readonly userAgent: string
-  readonly respectRobotsTxt: boolean
-  readonly render: RenderMode
-}
-
-const resolveOptions = (options: Options | undefined, configured: typeof SettingsOptions.Type): Resolved => ({
+const resolveOptions = (
+  options: Options | undefined,
+  configured: typeof SettingsOptions.Type
+): FetchCall.PageOptions => ({
   userAgent: options?.userAgent ?? configured.userAgent ?? SafeTransport.defaultUserAgent,
   respectRobotsTxt: options?.respectRobotsTxt ?? configured.respectRobotsTxt ?? false,
   render: options?.render ?? configured.render ?? "never"
@@ -244,23 +245,25 @@ export const make = (
   Effect.gen(function* () {
     const transport = yield* SafeTransport.SafeTransport
     const settings = yield* Settings.Settings
-    const { render, respectRobotsTxt, userAgent } = resolveOptions(options, yield* settingsOptions(settings))
-    const renderer = render === "never" ? Option.none() : yield* Effect.serviceOption(BrowserRenderer.BrowserRenderer)
-    const robots = respectRobotsTxt ? yield* RobotsCheck.make(transport, userAgent) : undefined
+    const configured = resolveOptions(options, yield* settingsOptions(settings))
+    // Captured whatever the settings say: a provider instance may ask for rendering of its own.
+    const renderer = yield* Effect.serviceOption(BrowserRenderer.BrowserRenderer)
+    const robotsCheck = yield* RobotsCheck.make(transport)
     const extract = yield* ExtractRoute.make(
       options?.workers === false
         ? false
         : { ...options?.workers, threshold: options?.workers?.threshold ?? defaultWorkerThreshold }
     )
     const rawOrigin = options?.githubRawOrigin ?? GithubBlob.rawOrigin
-    const headers = { "user-agent": userAgent, accept: FetchConfig.accept }
 
     /** Renders the page whose document the transport fetched, and extracts the rendered DOM. */
     const rendered = (
       browser: BrowserRenderer.BrowserRenderer.Service,
-      response: SafeTransport.Response
+      response: SafeTransport.Response,
+      call: FetchCall.Call
     ): Effect.Effect<ProviderDriver.DriverResult, WebSearchError.WebSearchError> =>
       Effect.gen(function* () {
+        const { robots, userAgent } = call
         const page = yield* browser.render({ url: response.url, transport, document: response, userAgent })
         // A script may have navigated to another origin; its content is used only if that robots.txt allows it.
         if (robots !== undefined && originOf(page.url) !== originOf(response.url)) yield* robots(page.url)
@@ -282,17 +285,31 @@ export const make = (
         )
       })
 
-    const missingRenderer = WebSearchError.unavailable(
-      "invalid_config",
-      `the fetch provider is set to render every page (render: "always") but no BrowserRenderer is provided: ` +
-        `add BrowserRenderer.layer() from @websearch/node (it needs Chromium, e.g. Debian's chromium package at ` +
-        `${BrowserRenderer.defaultExecutablePath})`,
-      { providerId: preset.id }
-    )
+    const missingRenderer = (providerId: string, instance: boolean) =>
+      WebSearchError.unavailable(
+        "invalid_config",
+        `the fetch provider${instance ? ` instance "${providerId}"` : ""} is set to render every page ` +
+          `(render: "always") but no BrowserRenderer is provided: add BrowserRenderer.layer() from @websearch/node ` +
+          `(it needs Chromium, e.g. Debian's chromium package at ${BrowserRenderer.defaultExecutablePath})`,
+        { providerId }
+      )
 
-    const fetchUrl = (input: string): Effect.Effect<ProviderDriver.DriverResult, WebSearchError.WebSearchError> =>
+    const fetchUrl = (
+      input: string,
+      ctx: ProviderDriver.DriverContext<typeof SettingsOptions.Type>
+    ): Effect.Effect<ProviderDriver.DriverResult, WebSearchError.WebSearchError> =>
       Effect.gen(function* () {
-        if (render === "always" && Option.isNone(renderer)) return yield* missingRenderer
+        // The provider's options, or a provider instance's own laid over them (internal/fetchCall.ts).
+        const call = FetchCall.make(
+          configured,
+          ctx.provider.instanceOf === undefined ? undefined : ctx.options,
+          robotsCheck
+        )
+        const { headers, render, robots } = call
+        const instance = ctx.provider.instanceOf !== undefined
+        if (render === "always" && Option.isNone(renderer)) return yield* missingRenderer(ctx.provider.id, instance)
+        // `never` reads pages as they come, whatever renderer is composed.
+        const browser = render === "never" ? undefined : Option.getOrUndefined(renderer)
         const target = GithubBlob.rawUrl(input, rawOrigin) ?? input
         if (target !== input) yield* Effect.annotateCurrentSpan("websearch.fetch.rewritten", target)
         if (robots !== undefined) yield* robots(target)
@@ -300,7 +317,6 @@ export const make = (
         // A redirect may leave the origin whose robots.txt was read; the content is used only if the new one allows it.
         if (robots !== undefined && originOf(response.url) !== originOf(target)) yield* robots(response.url)
         const contentType = response.headers["content-type"]
-        const browser = Option.getOrUndefined(renderer)
         // Only HTML is ever rendered or read for walls (the extractor's own classification: PDFs, JSON, feeds and
         // text never are). Its first bytes are decoded once, and only when a decision needs them.
         const isHtml = ContentKind.classify(contentType, response.body, response.url) === "html"
@@ -319,18 +335,18 @@ export const make = (
           if (wall === undefined) return yield* httpError
           const blocked = PageWall.blocked(response.url, wall, { status: response.status, hint })
           if (browser === undefined) return yield* blocked
-          return yield* Effect.catchAll(rendered(browser, response), (failure) =>
+          return yield* Effect.catchAll(rendered(browser, response, call), (failure) =>
             Effect.fail(failure.reason === "blocked" ? failure : blocked)
           )
         }
-        if (browser !== undefined && isHtml && render === "always") return yield* rendered(browser, response)
+        if (browser !== undefined && isHtml && render === "always") return yield* rendered(browser, response, call)
         const plain = yield* Effect.either(extract(response.body, contentType, response.url))
         const plainText = Either.isRight(plain) ? plain.right.markdown : ""
         const { wall, worthRendering } = isHtml
           ? PageWall.assess(plain, html)
           : { wall: undefined, worthRendering: false }
         if (browser !== undefined && worthRendering) {
-          const outcome = yield* Effect.either(rendered(browser, response))
+          const outcome = yield* Effect.either(rendered(browser, response, call))
           if (Either.isRight(outcome)) return outcome.right
           const failure = outcome.left
           // A wall's text is never the page's: when rendering does not get past it, the answer is `blocked`.
@@ -359,7 +375,7 @@ export const make = (
         return yield* PageMetadata.toResult(document, response.url)
       }).pipe(Effect.withSpan("websearch.fetch.url", { captureStackTrace: false, attributes: { "url.full": input } }))
 
-    return { preset, options: SettingsOptions, optionsConfig, fetchUrls: (url) => fetchUrl(url) }
+    return { preset, options: SettingsOptions, optionsConfig, fetchUrls: fetchUrl }
   })
 
 /**

@@ -27,6 +27,8 @@ import type * as Scope from "effect/Scope"
 import { homedir } from "node:os"
 import { join } from "node:path"
 import * as Migrations from "./internal/providerStoreMigrations.js"
+import * as StoreKeys from "./internal/providerStoreKeys.js"
+import type * as StoreRows from "./internal/providerStoreRows.js"
 import * as Store from "./internal/providerStoreSql.js"
 import * as SecretBox from "./internal/secretBox.js"
 import * as SqlDatabase from "./internal/sqlDatabase.js"
@@ -89,7 +91,8 @@ const optionNames: Names = { url: "url", key: "encryptionKey", previousKeys: "pr
 const variableNames: Names = { url: urlVariable, key: keyVariable, previousKeys: previousKeysVariable }
 
 interface Opened {
-  readonly context: Store.Context
+  readonly context: StoreRows.Context
+  readonly names: Names
 }
 
 const prepare = (options: Options, names: Names): Either.Either<Opened, WebSearchError.Unavailable> =>
@@ -105,12 +108,13 @@ const prepare = (options: Options, names: Names): Either.Either<Opened, WebSearc
       )
     )
     const timeout = Duration.decode(options.timeout ?? "5 seconds")
-    return { context: { target, timeout, keys: SecretBox.keyring(current, previous) } }
+    return { context: { target, timeout, keys: SecretBox.keyring(current, previous) }, names }
   })
 
-// Creates or migrates the schema. Two replicas starting together on an empty PostgreSQL may race to create the
-// migrations table; the loser tries once more and finds the schema in place.
-const migrate = (context: Store.Context) =>
+// Creates or migrates the schema, then checks the keys against the values stored (`checkKeys`). Two replicas
+// starting together on an empty PostgreSQL may race to create the migrations table; the loser tries once more and
+// finds the schema in place.
+const migrate = ({ context, names }: Opened) =>
   SqlDatabase.bounded(
     context.target,
     context.timeout,
@@ -137,6 +141,7 @@ const migrate = (context: Store.Context) =>
           )
         )
       }
+      yield* StoreKeys.checkKeys(context, names)
     })
   )
 
@@ -148,14 +153,17 @@ const connect = (opened: Opened) =>
       context.timeout,
       Layer.build(SqlDatabase.client(context.target, context.timeout))
     )
-    yield* Effect.provide(migrate(context), client)
+    yield* Effect.provide(migrate(opened), client)
     return client
   })
 
 /**
- * Opens the store for the life of the scope: connects, creates or migrates the schema, and gives its
- * operations. A bad option fails `Unavailable/invalid_config` naming it (never echoing a key); a database that
- * cannot be reached or migrated fails `Unavailable/store_unavailable`.
+ * Opens the store for the life of the scope: connects, creates or migrates the schema, checks the keys against the
+ * values stored, and gives its operations. A bad option fails `Unavailable/invalid_config` naming it (never echoing
+ * a key), as does a store holding values under a key that is neither `encryptionKey` nor one of `previousKeys`
+ * (naming the key ids and how many instances use each: it was written under another key, and would fail every
+ * instance under it); a database that cannot be reached or migrated fails `Unavailable/store_unavailable`. A value
+ * that does not open (damaged, or moved to another row) fails only its instance (`unreadable`).
  *
  * @since 0.2.0
  * @category constructors
@@ -163,11 +171,23 @@ const connect = (opened: Opened) =>
 export const make = (
   options: Options
 ): Effect.Effect<ProviderStore.ProviderStore.Service, WebSearchError.Unavailable, Scope.Scope> =>
+  openWith(options, optionNames)
+
+const openWith = (options: Options, names: Names) =>
   Effect.gen(function* () {
-    const opened = yield* prepare(options, optionNames)
+    const opened = yield* prepare(options, names)
     const client = yield* connect(opened)
     return yield* Effect.provide(Store.make(opened.context), client)
   })
+
+const rotateWith = (options: Options, names: Names) =>
+  Effect.scoped(
+    Effect.gen(function* () {
+      const opened = yield* prepare(options, names)
+      const client = yield* connect(opened)
+      return yield* Effect.provide(StoreKeys.rotate(opened.context), client)
+    })
+  )
 
 /**
  * The store as a layer.
@@ -262,7 +282,32 @@ export const optionsConfig = (
 export const layerConfig = (
   overrides?: Pick<Options, "timeout">
 ): Layer.Layer<ProviderStore.ProviderStore, WebSearchError.Unavailable> =>
-  Layer.scoped(ProviderStore.ProviderStore, Effect.flatMap(optionsConfig(overrides), make))
+  Layer.scoped(ProviderStore.ProviderStore, makeConfig(overrides))
+
+/**
+ * Opens the store configured by the environment (see `optionsConfig`), as `make` does; its messages name the
+ * variables (a store holding values under a key that is neither `WEBSEARCH_PROVIDER_STORE_KEY` nor one of
+ * `WEBSEARCH_PROVIDER_STORE_PREVIOUS_KEYS` refuses to open, saying so).
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const makeConfig = (
+  overrides?: Pick<Options, "timeout">
+): Effect.Effect<ProviderStore.ProviderStore.Service, WebSearchError.Unavailable, Scope.Scope> =>
+  Effect.flatMap(optionsConfig(overrides), (options) => openWith(options, variableNames))
+
+/**
+ * `rotateKey` on the store configured by the environment (`websearch providers rotate-key`), its messages naming
+ * the variables.
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const rotateKeyConfig = (
+  overrides?: Pick<Options, "timeout">
+): Effect.Effect<number, WebSearchError.Unavailable> =>
+  Effect.flatMap(optionsConfig(overrides), (options) => rotateWith(options, variableNames))
 
 /**
  * Re-encrypts under `encryptionKey` every value encrypted under one of `previousKeys`, and says how many
@@ -274,13 +319,7 @@ export const layerConfig = (
  * @category constructors
  */
 export const rotateKey = (options: Options): Effect.Effect<number, WebSearchError.Unavailable> =>
-  Effect.scoped(
-    Effect.gen(function* () {
-      const opened = yield* prepare(options, optionNames)
-      const client = yield* connect(opened)
-      return yield* Effect.provide(Store.rotate(opened.context), client)
-    })
-  )
+  rotateWith(options, optionNames)
 
 /**
  * A new random encryption key (the base64 of 32 bytes from the system's CSPRNG).

@@ -16,13 +16,17 @@
  * - Every new connection, to a provider or to a proxy, resolves its host once and dials an address only when every
  *   answer passes the same policy, so a name that passed at load cannot later point at a loopback or private address
  *   (DNS rebinding); a refusal is a `RequestError` whose cause is `RequestFailed/ssrf_rejected`.
+ * - Through a proxy, the target is resolved and checked here the same way before anything is sent, and the proxy is
+ *   asked for a CONNECT tunnel to the checked address, never to the name (the proxy would resolve it itself, inside
+ *   whatever network it sits in). A name on `urlPolicy.allowHosts` passes whatever it resolves to, so it is handed
+ *   to the proxy as it is: where only the proxy can resolve names, trust the provider hosts there.
  * - Credentials in a proxy URL (`http://user:pass@proxy.example:3128`) are sent as `Proxy-Authorization` on the
  *   CONNECT only; messages and spans name the proxy's scheme, host and port at most.
  *
- * Targets are tunnelled with CONNECT (undici's `ProxyAgent`), so an https target's TLS is end to end. At most
- * `maxProxies` proxies (default 16) keep a connection pool at once, the least recently used closed first. An
- * application that provides an `HttpClient` of its own instead gets neither the environment nor the providers'
- * `proxyUrl`: it can read `CallProxy` itself.
+ * Targets are tunnelled with CONNECT, so an https target's TLS is end to end (SNI and the certificate check use the
+ * name). At most `maxProxies` proxies (default 16) keep a connection pool at once, the least recently used closed
+ * first. An application that provides an `HttpClient` of its own instead gets neither the environment nor the
+ * providers' `proxyUrl`: it can read `CallProxy` itself.
  *
  * @since 0.2.0
  */
@@ -40,7 +44,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import type * as Scope from "effect/Scope"
-import { Agent, Pool, ProxyAgent } from "undici"
+import { Agent } from "undici"
 import * as CheckedDial from "./internal/checkedDial.js"
 import * as DispatcherCache from "./internal/dispatcherCache.js"
 import * as ProxyEnvironment from "./internal/proxyEnvironment.js"
@@ -62,6 +66,8 @@ export interface Options {
    * policy. Default `dns.promises.lookup(host, { all: true, verbatim: true })`.
    */
   readonly lookup?: SafeTransport.Lookup | undefined
+  /** Certificates to trust besides the system's, e.g. `{ ca }` for a self-hosted provider's private CA. */
+  readonly tls?: { readonly ca?: string | Uint8Array | ReadonlyArray<string | Uint8Array> | undefined } | undefined
 }
 
 /**
@@ -76,27 +82,19 @@ export const make = (options: Options): Effect.Effect<HttpClient.HttpClient, Web
     const environment = options.env === undefined ? ProxyRoute.direct : ProxyRoute.fromEnv(options.env)
     if (options.env !== undefined) yield* ProxyEnvironment.validate(options.policy, options.env)
     // Every dial, direct or to a proxy, resolves and checks its host first (internal/checkedDial.ts).
-    const connect = (label?: string) => CheckedDial.make(options.policy, options.lookup, label)
+    const dialOptions: CheckedDial.Options = { lookup: options.lookup, ca: options.tls?.ca }
     const directAgent = yield* Effect.acquireRelease(
-      Effect.sync(() => new Agent({ connect: connect() })),
+      Effect.sync(() => new Agent({ connect: CheckedDial.make(options.policy, dialOptions) })),
       (agent) => Effect.promise(() => agent.destroy().catch(() => undefined))
     )
-    const proxies = DispatcherCache.make<ProxyAgent>(options.maxProxies)
+    const proxies = DispatcherCache.make<Agent>(options.maxProxies)
     yield* Effect.addFinalizer(() => Effect.promise(() => proxies.destroyAll()))
     const direct = NodeHttpClient.makeUndici(directAgent)
+    // Through a proxy, each connection's target is resolved and checked here and the proxy asked for a tunnel to
+    // the checked address (internal/checkedDial.ts); the credentials travel on the CONNECT only.
     const through = (proxy: ProxyRoute.Proxy): HttpClient.HttpClient =>
       NodeHttpClient.makeUndici(
-        proxies.get(
-          proxy.key,
-          // The URI without credentials: they travel as the token, on the CONNECT only.
-          () =>
-            new ProxyAgent({
-              uri: proxy.origin,
-              clientFactory: (origin, poolOptions) =>
-                new Pool(origin, { ...poolOptions, connect: connect(`the proxy ${proxy.origin}`) }),
-              ...(proxy.authorization === undefined ? {} : { token: proxy.authorization })
-            })
-        )
+        proxies.get(proxy.key, () => new Agent({ connect: CheckedDial.through(options.policy, proxy, dialOptions) }))
       )
 
     const route = (callProxy: OutboundProxy.CallProxy.Service, url: string) => {

@@ -10,13 +10,14 @@ import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
 import * as Scope from "effect/Scope"
-import { mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs"
+import { mkdirSync, readdirSync, statSync } from "node:fs"
 import * as net from "node:net"
-import { tmpdir } from "node:os"
 import { join } from "node:path"
+import * as TempDir from "../../../test-support/tempDir.js"
 import * as ProviderStoreSql from "../src/ProviderStoreSql.js"
 import * as Postgres from "./support/postgres.js"
 import * as Conformance from "./support/providerStoreConformance.js"
+import * as Rules from "./support/providerStoreRules.js"
 
 // One PostgreSQL server for the file, started by the first test that needs it; every test gets its own database.
 const serverScope = Effect.runSync(Scope.make())
@@ -69,10 +70,7 @@ let databases = 0
 const sqlite: Conformance.Subject = {
   name: "SQLite",
   database: Effect.gen(function* () {
-    const dir = yield* Effect.acquireRelease(
-      Effect.sync(() => mkdtempSync(join(tmpdir(), "websearch-sqlite-"))),
-      (dir) => Effect.sync(() => rmSync(dir, { recursive: true, force: true }))
-    )
+    const dir = yield* TempDir.scoped("websearch-sqlite-")
     // The store makes a missing directory itself (the default-path test shows it); here the raw client may
     // open the file first.
     mkdirSync(join(dir, "nested"))
@@ -117,10 +115,13 @@ const postgres: Conformance.Subject = {
 }
 
 Conformance.conformance(memory)
+Rules.rules(memory)
 Conformance.conformance(sqlite)
 Conformance.sqlConformance(sqlite)
+Rules.rules(sqlite)
 Conformance.conformance(postgres)
 Conformance.sqlConformance(postgres)
+Rules.rules(postgres)
 
 describe("ProviderStoreSql options and configuration", () => {
   const withEnv = (env: Record<string, string>) => Effect.withConfigProvider(ConfigProvider.fromJson(env))
@@ -188,10 +189,7 @@ describe("ProviderStoreSql options and configuration", () => {
     "by default the store is websearch/websearch-providers.db under XDG_DATA_HOME, in a private directory",
     () =>
       Effect.gen(function* () {
-        const home = yield* Effect.acquireRelease(
-          Effect.sync(() => mkdtempSync(join(tmpdir(), "websearch-xdg-"))),
-          (dir) => Effect.sync(() => rmSync(dir, { recursive: true, force: true }))
-        )
+        const home = yield* TempDir.scoped("websearch-xdg-")
         const env = { XDG_DATA_HOME: home, WEBSEARCH_PROVIDER_STORE_KEY: Redacted.value(Conformance.key1) }
         const options = yield* ProviderStoreSql.optionsConfig().pipe(withEnv(env))
         expect(options.url).toBe(join(home, "websearch", "websearch-providers.db"))
@@ -205,6 +203,25 @@ describe("ProviderStoreSql options and configuration", () => {
         expect(statSync(join(home, "websearch")).mode & 0o777).toBe(0o700)
         expect(statSync(join(home, "websearch", "websearch-providers.db")).isFile()).toBe(true)
       })
+  )
+
+  it.scoped("the SQLite file, its write-ahead log and shared-memory file are readable by this user only", () =>
+    Effect.gen(function* () {
+      const dir = yield* TempDir.scoped("websearch-mode-")
+      const path = join(dir, "providers.db")
+      // A permissive umask, as a shell or a container may have: the files are private all the same.
+      const umask = yield* Effect.acquireRelease(
+        Effect.sync(() => process.umask(0o002)),
+        (previous) => Effect.sync(() => process.umask(previous))
+      )
+      expect(umask).toBeTypeOf("number")
+      const store = yield* ProviderStoreSql.make({ url: path, encryptionKey: Conformance.key1 })
+      yield* store.create("acme", { id: "x", type: "bing", settings: {}, credentials: {} })
+      const files = readdirSync(dir).sort()
+      expect(files).toEqual(["providers.db", "providers.db-shm", "providers.db-wal"])
+      for (const file of files)
+        expect({ file, mode: statSync(join(dir, file)).mode & 0o777 }).toEqual({ file, mode: 0o600 })
+    })
   )
 
   it.scoped("a PostgreSQL server that accepts and never answers fails store_unavailable within the timeout", () =>

@@ -15,6 +15,7 @@ import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
 import * as LogLevel from "effect/LogLevel"
 import * as ConnectProxy from "../../../test-support/connectProxy.js"
+import * as DnsAnswers from "../../../test-support/dnsAnswers.js"
 import { recordingTracer, spanText } from "../../../test-support/recordingTracer.js"
 import * as Fetch from "../src/Fetch.js"
 import * as LocalServer from "./support/localServer.js"
@@ -25,11 +26,6 @@ const paragraphs = [
 ]
 
 const proxyPassword = "CANARY-FETCH-PROXY-PASS-71b2"
-
-const startProxy = Effect.acquireRelease(
-  Effect.promise(() => ConnectProxy.start()),
-  (proxy) => Effect.promise(() => proxy.close())
-)
 
 /** Fetches the URLs with these settings and this environment, under a recording tracer, capturing logs. */
 const fetchUrls = (urls: ReadonlyArray<string>, input: Settings.SettingsInput, env: Record<string, string> = {}) =>
@@ -58,7 +54,7 @@ describe("the local fetcher through an outbound proxy", () => {
     "HTTP_PROXY tunnels every hop to the checked address; Host keeps the name; credentials stay hidden",
     () =>
       Effect.gen(function* () {
-        const proxy = yield* startProxy
+        const proxy = yield* ConnectProxy.scoped
         const final = yield* LocalServer.start({
           "/article": LocalServer.html(LocalServer.articlePage("Through the proxy", paragraphs))
         })
@@ -99,7 +95,7 @@ describe("the local fetcher through an outbound proxy", () => {
     "providers.fetch.proxyUrl carries the fetch, and NO_PROXY sends an environment-proxied host direct",
     () =>
       Effect.gen(function* () {
-        const proxy = yield* startProxy
+        const proxy = yield* ConnectProxy.scoped
         const server = yield* LocalServer.start({
           "/article": LocalServer.html(LocalServer.articlePage("Direct or not", paragraphs))
         })
@@ -125,7 +121,7 @@ describe("the local fetcher through an outbound proxy", () => {
 
   it.scopedLive("a loopback proxy is refused unless allowlisted, naming where it was set", () =>
     Effect.gen(function* () {
-      const proxy = yield* startProxy
+      const proxy = yield* ConnectProxy.scoped
       const server = yield* LocalServer.start({
         "/article": LocalServer.html(LocalServer.articlePage("No", paragraphs))
       })
@@ -148,9 +144,56 @@ describe("the local fetcher through an outbound proxy", () => {
     })
   )
 
+  it.scopedLive(
+    "a name resolving to a refused address is refused before the proxy is asked, on the first hop and on a redirect",
+    () =>
+      Effect.gen(function* () {
+        const proxy = yield* ConnectProxy.scoped
+        const internal = yield* LocalServer.start({ "/": LocalServer.html("<p>internal admin console</p>") })
+        const answers: Record<string, DnsAnswers.Answer> = {
+          "loop.attacker.example": { address: "127.0.0.1", family: 4 },
+          "private.attacker.example": { address: "10.9.8.7", family: 4 },
+          "v6.attacker.example": { address: "::1", family: 6 }
+        }
+        yield* DnsAnswers.scoped(answers)
+        const names = Object.keys(answers)
+        const start = yield* LocalServer.start(
+          Object.fromEntries(
+            names.map((name) => [
+              `/${name}`,
+              { status: 302, headers: { location: `http://${name}:${internal.port}/` } }
+            ])
+          )
+        )
+        const policy = {
+          urlPolicy: { allowHosts: [proxy.hostPort, `127.0.0.1:${start.port}`], allowPorts: [internal.port] }
+        }
+        for (const env of [{ HTTP_PROXY: proxy.url() }, { http_proxy: proxy.url(), HTTPS_PROXY: proxy.url() }]) {
+          const first = yield* fetchUrls(
+            names.map((name) => `http://${name}:${internal.port}/`),
+            policy,
+            env
+          )
+          expect(startFailure(first.exit)?.reason).toBe("ssrf_rejected")
+          const redirected = yield* fetchUrls(
+            names.map((name) => start.url(`/${name}`)),
+            policy,
+            env
+          )
+          expect(startFailure(redirected.exit)?.reason).toBe("ssrf_rejected")
+          // What a name resolves to is never said (the redirect's inputs name the start server's own address).
+          for (const { address } of Object.values(answers)) expect(JSON.stringify(first.exit)).not.toContain(address)
+          expect(JSON.stringify(redirected.exit)).not.toContain("10.9.8.7")
+        }
+        // The proxy only ever carried the first hops to the allowed start server.
+        expect(new Set(proxy.targets)).toEqual(new Set([`127.0.0.1:${start.port}`]))
+        expect(internal.hits).toEqual([])
+      })
+  )
+
   it.scopedLive("an SSRF target is refused before the proxy is asked for anything", () =>
     Effect.gen(function* () {
-      const proxy = yield* startProxy
+      const proxy = yield* ConnectProxy.scoped
       const server = yield* LocalServer.start({ "/": LocalServer.html("<p>internal</p>") })
       const { exit } = yield* fetchUrls(
         ["http://169.254.169.254/latest/meta-data/", `http://localhost:${server.port}/`],

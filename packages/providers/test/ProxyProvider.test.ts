@@ -17,6 +17,7 @@ import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
 import * as LogLevel from "effect/LogLevel"
 import * as ConnectProxy from "../../../test-support/connectProxy.js"
+import * as DnsAnswers from "../../../test-support/dnsAnswers.js"
 import { recordingTracer, spanText } from "../../../test-support/recordingTracer.js"
 import * as Brave from "../src/Brave.js"
 import * as Server from "./support/providerServer.js"
@@ -148,6 +149,44 @@ describe("provider calls through an outbound proxy", () => {
     })
     expect(Exit.isSuccess(exit)).toBe(true)
     expect(proxy.targets).toEqual([server.hostPort])
+  })
+
+  it("an endpoint whose name resolves to a refused address fails ssrf_rejected through the proxy, asking it nothing", async () => {
+    // A workspace admin's endpoint: names that look public and resolve to loopback, private and IPv6 loopback
+    // addresses (as an internal DNS would answer them), reached through the environment's proxy.
+    const answers: Record<string, DnsAnswers.Answer> = {
+      "loop.attacker.example": { address: "127.0.0.1", family: 4 },
+      "private.attacker.example": { address: "192.168.10.20", family: 4 },
+      "v6.attacker.example": { address: "::1", family: 6 }
+    }
+    const port = Number(server.hostPort.split(":")[1])
+    const restore = DnsAnswers.install(answers)
+    try {
+      for (const name of Object.keys(answers)) {
+        for (const env of [{ HTTP_PROXY: proxy.url() }, { https_proxy: proxy.url(), http_proxy: proxy.url() }]) {
+          const settings: Settings.SettingsInput = {
+            urlPolicy: { allowHosts: [proxy.hostPort], allowPorts: [port] },
+            instances: {
+              "acme-brave": {
+                type: "brave",
+                apiKeys: [Server.canary],
+                capabilities: { searchKeywords: { apiHost: `http://${name}:${port}` } }
+              }
+            }
+          }
+          const { exit, logs } = await search(settings, env, "acme-brave")
+          const error = Exit.isFailure(exit) && exit.cause._tag === "Fail" ? exit.cause.error : undefined
+          expect({ name, reason: error?.reason }).toEqual({ name, reason: "ssrf_rejected" })
+          // The caller is told the name is refused, not what it resolves to.
+          expect(JSON.stringify(exit)).not.toContain(answers[name].address)
+          expect(logs.join("\n")).not.toContain(Server.canary)
+        }
+      }
+    } finally {
+      restore()
+    }
+    expect(proxy.targets).toEqual([])
+    expect(server.requests).toEqual([])
   })
 
   it("a proxy on a loopback address is refused unless allowlisted, before anything is sent", async () => {

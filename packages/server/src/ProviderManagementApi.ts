@@ -99,9 +99,11 @@ const update = HttpApiEndpoint.patch("updateInstance", "/v1/workspaces/:workspac
   .annotate(OpenApi.Summary, "Update a provider instance")
   .annotate(
     OpenApi.Description,
-    "Replaces the instance's name and/or settings (each whole, when given). With `revision`, only if the " +
-      "instance is still at that revision (else 409: read it again). Credentials change through " +
-      "`PUT …/credentials`."
+    "Replaces the instance's name, settings and/or credentials (each whole, when given). Settings that send an " +
+      "instance's credentials somewhere else (an endpoint or the proxy changes) must come with `credentials` in " +
+      "the same request (the keys for the new place, or `{}` for none), else 400 naming the fields: a key never " +
+      "follows an endpoint it was not set for. With `revision`, only if the instance is still at that revision " +
+      "(else 409: read it again). Credentials alone change through `PUT …/credentials`."
   )
   .annotate(OpenApi.Transform, withExample("New settings, if unchanged since revision 1", examples.update))
 

@@ -139,11 +139,12 @@ export const layer = HttpApiBuilder.group(WebSearchApi.WebSearchApi, "management
                   ProviderTypes.check(registry, instance)
                 )
               ),
-              // Counted before the create: concurrent creates can pass the count together, so the cap can be
-              // crossed by at most the requests in flight (each of them rate-limited), never without bound.
+              // Counted before the create (without reading any instance): concurrent creates can pass the count
+              // together, so the cap can be crossed by at most the requests in flight (each of them rate-limited),
+              // never without bound.
               Effect.tap(() =>
-                Effect.flatMap(store.list(workspace), (instances) =>
-                  instances.length < config.maxInstancesPerWorkspace ? Effect.void : Effect.fail(full(workspace))
+                Effect.flatMap(store.count(workspace), (count) =>
+                  count < config.maxInstancesPerWorkspace ? Effect.void : Effect.fail(full(workspace))
                 )
               ),
               Effect.flatMap((input) => store.create(workspace, input))
@@ -166,10 +167,14 @@ export const layer = HttpApiBuilder.group(WebSearchApi.WebSearchApi, "management
             Effect.gen(function* () {
               const input = yield* Effect.flatMap(body(request), ProviderStore.decodeUpdateInstance)
               const current = yield* existing(store, workspace, id)
+              // Settings that send the keys elsewhere need the keys again (the store judges it too, atomically).
+              yield* ProviderStore.checkUpdate(current, input)
+              const { unreadable: _unreadable, ...readable } = current
               yield* ProviderTypes.check(registry, {
-                ...current,
+                ...(input.settings === undefined ? current : readable),
                 ...(input.name === undefined ? {} : { name: input.name }),
-                ...(input.settings === undefined ? {} : { settings: input.settings })
+                ...(input.settings === undefined ? {} : { settings: input.settings }),
+                ...(input.credentials === undefined ? {} : { credentials: input.credentials })
               })
               return viewOf(yield* store.update(workspace, id, input))
             })
@@ -188,8 +193,11 @@ export const layer = HttpApiBuilder.group(WebSearchApi.WebSearchApi, "management
           Effect.flatMap(({ id, store, workspace }) =>
             Effect.gen(function* () {
               const credentials = yield* Effect.flatMap(body(request), ProviderStore.decodeCredentials)
+              const current = yield* existing(store, workspace, id)
+              // An instance the store could not read is written again whole (PATCH with settings and credentials).
+              yield* ProviderStore.checkUpdate(current, { credentials })
               // A password without a user name (or the reverse) is refused here, not at the next search.
-              yield* ProviderTypes.check(registry, { ...(yield* existing(store, workspace, id)), credentials })
+              yield* ProviderTypes.check(registry, { ...current, credentials })
               return yield* store.setCredentials(workspace, id, credentials)
             })
           ),

@@ -12,9 +12,8 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
 import type * as Scope from "effect/Scope"
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
 import { join } from "node:path"
+import * as TempDir from "../../../test-support/tempDir.js"
 import * as Postgres from "../../node/test/support/postgres.js"
 import * as Management from "./support/management.js"
 import * as Support from "./support/server.js"
@@ -144,12 +143,6 @@ describe("searches with a workspace's stored instances", () => {
   )
   replicas(
     "SQLite file",
-    Effect.map(
-      Effect.acquireRelease(
-        Effect.sync(() => mkdtempSync(join(tmpdir(), "websearch-server-store-"))),
-        (dir) => Effect.sync(() => rmSync(dir, { recursive: true, force: true }))
-      ),
-      (dir) => join(dir, "providers.db")
-    )
+    Effect.map(TempDir.scoped("websearch-server-store-"), (dir) => join(dir, "providers.db"))
   )
 })

@@ -41,8 +41,7 @@ const local = <A>(
   Effect.scoped(
     Effect.gen(function* () {
       const ProviderStoreSql = yield* Effect.promise(() => import("@websearch/node/ProviderStoreSql"))
-      const options = yield* ProviderStoreSql.optionsConfig()
-      return yield* use(yield* ProviderStoreSql.make(options))
+      return yield* use(yield* ProviderStoreSql.makeConfig())
     })
   ).pipe(withEnv(env))
 
@@ -68,6 +67,8 @@ const call = (
         fetch(url, {
           method,
           signal,
+          // Every call carries the token, and set-key the keys: a redirect is reported, never followed.
+          redirect: "manual",
           headers: {
             authorization: `Bearer ${target.token}`,
             accept: "application/json",
@@ -79,6 +80,19 @@ const call = (
       catch: () =>
         WebSearchError.unavailable("store_unavailable", `the server at ${target.url.origin} cannot be reached`)
     })
+    if (response.status >= 300 && response.status <= 399) {
+      const location = response.headers.get("location")
+      const where = location !== null && URL.canParse(location, url) ? ` to ${new URL(location, url).origin}` : ""
+      return yield* Effect.fail(
+        WebSearchError.requestFailed(
+          "redirect_rejected",
+          `the server at ${target.url.origin} answered ${method} ${url.pathname} with a redirect (HTTP ` +
+            `${response.status})${where}: not followed, since the request carries the token` +
+            `${body === undefined ? "" : " and its body"}; give --server the URL the server answers at`,
+          { retryable: false }
+        )
+      )
+    }
     const text = yield* Effect.tryPromise({
       try: () => response.text(),
       catch: () =>
@@ -288,9 +302,7 @@ export const run = (
       }
       case "rotate-key": {
         const ProviderStoreSql = yield* Effect.promise(() => import("@websearch/node/ProviderStoreSql"))
-        const rotated = yield* Effect.flatMap(ProviderStoreSql.optionsConfig(), ProviderStoreSql.rotateKey).pipe(
-          withEnv(io.env)
-        )
+        const rotated = yield* ProviderStoreSql.rotateKeyConfig().pipe(withEnv(io.env))
         return printed(command, io, { rotated }, `re-encrypted ${rotated} instance(s) under the current key\n`)
       }
     }

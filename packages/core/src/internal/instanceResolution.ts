@@ -122,6 +122,16 @@ export const fromStored = (
   instance: ProviderInstance.ProviderInstance
 ): Either.Either<Entry, WebSearchError.Unavailable> => {
   const { id, type } = instance
+  if (instance.unreadable !== undefined) {
+    return Either.left(
+      WebSearchError.unavailable(
+        "store_unavailable",
+        `the provider instance "${id}" of workspace "${workspace}" could not be read from the provider store: ` +
+          `${instance.unreadable}`,
+        { providerId: id }
+      )
+    )
+  }
   if (instance.workspace !== workspace) {
     return Either.left(
       unusable(workspace, id, [`workspace: the instance belongs to workspace "${instance.workspace}"`])
@@ -199,6 +209,7 @@ const contentOf = (instance: ProviderInstance.ProviderInstance): string | undefi
   try {
     return JSON.stringify([
       instance.type,
+      instance.unreadable ?? null,
       instance.name ?? null,
       instance.settings,
       instance.credentials.apiKeys?.map(Redacted.value) ?? null,

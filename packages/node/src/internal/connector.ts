@@ -97,7 +97,7 @@ const maxProxyHead = 16 * 1024
  * Opens a CONNECT tunnel through `proxy` to `authority` over a socket from `base`, then hands the raw tunnel to
  * `done`. The proxy's reply head is read byte-exact so nothing of the tunnelled stream is lost.
  */
-const tunnel = (
+export const tunnel = (
   base: buildConnector.connector,
   proxy: Proxy,
   authority: string,

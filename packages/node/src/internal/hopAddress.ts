@@ -63,8 +63,16 @@ export const resolve = (
     Either.match(UrlPolicy.checkAddress(options.policy, checked, address), {
       onRight: () => Effect.void,
       onLeft: (error) =>
-        Effect.fail(
-          hop > 0 ? WebSearchError.annotate(error, { message: `${error.message}${redirectNote}` }, false) : error
+        // The refusal never says what the name resolved to (its reader may be whoever set the URL); the operator
+        // finds the address and its class on the lookup's span.
+        Effect.zipRight(
+          Effect.annotateCurrentSpan({
+            "websearch.refused.address": address,
+            "websearch.refused.class": UrlPolicy.classifyAddress(address) ?? "not an IP address"
+          }),
+          Effect.fail(
+            hop > 0 ? WebSearchError.annotate(error, { message: `${error.message}${redirectNote}` }, false) : error
+          )
         )
     })
   if (checked.literal) {

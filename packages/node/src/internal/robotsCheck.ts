@@ -25,29 +25,29 @@ const pathOf = (url: string): string => {
 /** Succeeds when robots.txt allows the URL; `RequestFailed/robots_disallowed` (or why the file is unreadable). */
 export type Check = (url: string) => Effect.Effect<void, WebSearchError.RequestFailed>
 
-/** Origins whose robots.txt is remembered; the oldest is forgotten beyond this. */
+/** A check for any User-Agent (the local fetcher's own, or a provider instance's). */
+export type CheckAs = (url: string, userAgent: string) => Effect.Effect<void, WebSearchError.RequestFailed>
+
+/** Origins (per User-Agent) whose robots.txt is remembered; the oldest is forgotten beyond this. */
 const maxOrigins = 10_000
 
 /**
- * robots.txt per origin, for the driver's lifetime. A file that answers 2xx is parsed; 4xx (except 429) means
- * there is none (RFC 9309 §2.3.1.3); a robots.txt that redirects somewhere the policy refuses, or is bigger than
- * the body cap, is treated as absent too. A 429, 5xx or network failure is not cached and fails the page, since
- * the RFC says to assume everything is disallowed while the file is unreachable.
+ * robots.txt per origin and User-Agent (the file is asked for with the User-Agent that will read the pages, and its
+ * group for that agent's product token kept), for the driver's lifetime. A file that answers 2xx is parsed; 4xx
+ * (except 429) means there is none (RFC 9309 §2.3.1.3); a robots.txt that redirects somewhere the policy refuses,
+ * or is bigger than the body cap, is treated as absent too. A 429, 5xx or network failure is not cached and fails
+ * the page, since the RFC says to assume everything is disallowed while the file is unreachable.
  */
-export const make = (
-  transport: TransportModel.Transport,
-  userAgent: string
-): Effect.Effect<Check, never, Scope.Scope> =>
+export const make = (transport: TransportModel.Transport): Effect.Effect<CheckAs, never, Scope.Scope> =>
   Effect.gen(function* () {
-    const token = productToken(userAgent)
-    const load = (origin: string): Effect.Effect<RobotsTxt.Rules, WebSearchError.RequestFailed> =>
+    const load = (origin: string, userAgent: string): Effect.Effect<RobotsTxt.Rules, WebSearchError.RequestFailed> =>
       transport
         .request({ url: `${origin}/robots.txt`, headers: { "user-agent": userAgent, accept: "text/plain" } })
         .pipe(
           Effect.flatMap((response) => {
             if (response.status >= 200 && response.status <= 299) {
               const text = new TextDecoder().decode(response.body.subarray(0, RobotsTxt.maxParsedBytes))
-              return Effect.succeed(RobotsTxt.rulesFor(RobotsTxt.parse(text), token))
+              return Effect.succeed(RobotsTxt.rulesFor(RobotsTxt.parse(text), productToken(userAgent)))
             }
             if (response.status >= 400 && response.status <= 499 && response.status !== 429) {
               return Effect.succeed(RobotsTxt.allowAll)
@@ -73,25 +73,28 @@ export const make = (
     // out or is interrupted stops waiting without cancelling the read the others wait for.
     const scope = yield* Effect.scope
     const entries = new Map<string, Deferred.Deferred<RobotsTxt.Rules, WebSearchError.RequestFailed>>()
-    const rulesOf = (origin: string) =>
+    const rulesOf = (origin: string, userAgent: string) =>
       Effect.suspend(() => {
-        const existing = entries.get(origin)
+        // A User-Agent has no newline (it is a header value), so the key is the pair's alone.
+        const key = `${userAgent}\n${origin}`
+        const existing = entries.get(key)
         if (existing !== undefined) return Deferred.await(existing)
         const deferred = Deferred.unsafeMake<RobotsTxt.Rules, WebSearchError.RequestFailed>(FiberId.none)
-        entries.set(origin, deferred)
+        entries.set(key, deferred)
         if (entries.size > maxOrigins) entries.delete(entries.keys().next().value as string)
-        const read = Effect.exit(load(origin)).pipe(
+        const read = Effect.exit(load(origin, userAgent)).pipe(
           Effect.flatMap((exit) => {
             // Failures are not kept: the next asker tries again.
-            if (Exit.isFailure(exit) && entries.get(origin) === deferred) entries.delete(origin)
+            if (Exit.isFailure(exit) && entries.get(key) === deferred) entries.delete(key)
             return Deferred.done(deferred, exit)
           }),
           Effect.onInterrupt(() => Deferred.interrupt(deferred))
         )
         return Effect.zipRight(Effect.forkIn(read, scope), Deferred.await(deferred))
       })
-    return (url) =>
-      Effect.flatMap(rulesOf(originOf(url)), (rules) => {
+    return (url, userAgent) =>
+      Effect.flatMap(rulesOf(originOf(url), userAgent), (rules) => {
+        const token = productToken(userAgent)
         const rule = RobotsTxt.decidingRule(rules, pathOf(url))
         if (rule === undefined || rule.allow) return Effect.void
         return Effect.fail(

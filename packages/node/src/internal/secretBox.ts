@@ -102,6 +102,18 @@ export const sealedKeyId = (sealed: string): string | undefined => {
   return parts.length === 4 && parts[0] === version ? parts[1] : undefined
 }
 
+/** How many characters of a sealed value name its key (`v1.<8 hex digits>.`): what a store reads to list keys. */
+export const headLength = version.length + 10
+
+/** The key id a sealed value's first `headLength` characters name, if they are a head this module writes. */
+export const keyIdOfHead = (head: string): string | undefined =>
+  head.length === headLength &&
+  head.startsWith(`${version}.`) &&
+  head.endsWith(".") &&
+  /^[0-9a-f]{8}$/.test(head.slice(3, 11))
+    ? head.slice(3, 11)
+    : undefined
+
 /** Opens a value sealed for `place`. */
 export const open = (ring: Keyring, place: Place, sealed: string): Either.Either<string, OpenFailure> => {
   const parts = sealed.split(".")

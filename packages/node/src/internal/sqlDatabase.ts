@@ -13,7 +13,7 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
-import { mkdirSync } from "node:fs"
+import { closeSync, constants, mkdirSync, openSync } from "node:fs"
 import { dirname, resolve } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
 
@@ -110,11 +110,18 @@ export const client = (
           try: () => import("@effect/sql-libsql/LibsqlClient"),
           catch: loadFailed("SQLite (@effect/sql-libsql)")
         })
-        // The directory is made private to this user when this creates it: the file holds the instances.
+        // The directory is made private to this user when this creates it: the file holds the instances. So is the
+        // file: created here, readable and writable by this user only, before SQLite opens it; SQLite gives its
+        // journal, write-ahead log and shared-memory files the database file's permissions.
         yield* Effect.try({
           try: () => mkdirSync(dirname(target.path), { recursive: true, mode: 0o700 }),
           catch: () =>
             WebSearchError.unavailable("store_unavailable", `the directory of ${target.display} could not be created`)
+        })
+        yield* Effect.try({
+          try: () => closeSync(openSync(target.path, constants.O_CREAT | constants.O_RDWR, 0o600)),
+          catch: () =>
+            WebSearchError.unavailable("store_unavailable", `${target.display} could not be created or opened`)
         })
         return module.layer({ url: pathToFileURL(target.path).href })
       })

@@ -335,22 +335,26 @@ export const sqlConformance = (subject: Subject): void => {
           )
           yield* both.create("acme", bing("new-key", { credentials: { apiKeys: [Redacted.make("under-key-2")] } }))
           const revision = yield* both.revision("acme")
-          // Without the previous key, the old row does not open: store_unavailable naming the row and key, no secret.
-          const without = yield* database.open({ encryptionKey: key2 })
-          const failure = yield* Effect.flip(without.list("acme"))
-          expect(reasonOf(failure)).toEqual(["Unavailable", "store_unavailable"])
-          expect(failure.message).toMatch(
-            /provider instance "canary" of workspace "acme" .* under key [0-9a-f]{8}, which/
-          )
+          // Without the previous key the store does not open: it holds values under a key it was not given.
+          const refused = yield* Effect.flip(database.open({ encryptionKey: key2 }))
+          expect(reasonOf(refused)).toEqual(["Unavailable", "invalid_config"])
+          expect(refused.message).toMatch(/holds values encrypted under key [0-9a-f]{8} \(1 instance\(s\)\)/)
+          expect(refused.message).toContain("previousKeys")
+          for (const secret of [keyCanary, Redacted.value(key1), Redacted.value(key2)]) {
+            expect(refused.message).not.toContain(secret)
+          }
           expect(yield* raw.rotate({ encryptionKey: key2, previousKeys: [key1] })).toBe(1)
           expect(yield* raw.rotate({ encryptionKey: key2, previousKeys: [key1] })).toBe(0)
+          const without = yield* database.open({ encryptionKey: key2 })
           expect((yield* without.list("acme")).map((i) => [i.id, secretOf(i).apiKeys])).toEqual([
             ["canary", [keyCanary]],
             ["new-key", ["under-key-2"]]
           ])
           expect(yield* without.revision("acme")).toBe(revision)
-          const old = yield* database.open({ encryptionKey: key1 })
-          expect(reasonOf(yield* Effect.flip(old.get("acme", "new-key")))).toEqual(["Unavailable", "store_unavailable"])
+          // Every value is under the new key now: a store given only the old one refuses to open.
+          const old = yield* Effect.flip(database.open({ encryptionKey: key1 }))
+          expect(reasonOf(old)).toEqual(["Unavailable", "invalid_config"])
+          expect(old.message).toMatch(/key [0-9a-f]{8} \(2 instance\(s\)\)/)
         })
     )
 
@@ -382,20 +386,16 @@ export const sqlConformance = (subject: Subject): void => {
       120_000
     )
 
-    it.scoped("a wrong key, or a value moved to another row, fails store_unavailable and shows no secret", () =>
-      Effect.gen(function* () {
-        const database = yield* subject.database
-        const store = yield* database.open({ encryptionKey: key1 })
-        yield* store.create("acme", withCanaries)
-        yield* store.create("acme", bing("victim"))
-        const wrong = yield* database.open({ encryptionKey: key3 })
-        const failing: ReadonlyArray<Effect.Effect<unknown, ProviderStore.StoreError>> = [
-          wrong.list("acme"),
-          wrong.get("acme", "canary")
-        ]
-        for (const attempt of failing) {
-          const error = yield* Effect.flip(attempt)
-          expect(reasonOf(error)).toEqual(["Unavailable", "store_unavailable"])
+    it.scoped(
+      "a wrong key refuses to open, naming key ids only; a value moved to another row fails only its instance",
+      () =>
+        Effect.gen(function* () {
+          const database = yield* subject.database
+          const store = yield* database.open({ encryptionKey: key1 })
+          yield* store.create("acme", withCanaries)
+          yield* store.create("acme", bing("victim"))
+          const wrong = yield* Effect.flip(database.open({ encryptionKey: key3 }))
+          expect(reasonOf(wrong)).toEqual(["Unavailable", "invalid_config"])
           for (const secret of [
             keyCanary,
             passwordCanary,
@@ -403,20 +403,32 @@ export const sqlConformance = (subject: Subject): void => {
             Redacted.value(key1),
             Redacted.value(key3)
           ]) {
-            expect(JSON.stringify({ ...error, message: error.message })).not.toContain(secret)
+            expect(JSON.stringify({ ...wrong, message: wrong.message })).not.toContain(secret)
           }
-        }
-        // The canary's sealed credentials copied onto the victim's row: bound to their row, they do not open there.
-        yield* rawOf(database).execute(
-          "UPDATE websearch_provider_instances SET credentials = " +
-            "(SELECT credentials FROM websearch_provider_instances WHERE id = 'canary') WHERE id = 'victim'"
-        )
-        const moved = yield* Effect.flip(store.get("acme", "victim"))
-        expect(reasonOf(moved)).toEqual(["Unavailable", "store_unavailable"])
-        expect(moved.message).toContain('provider instance "victim"')
-        expect(moved.message).toContain("fails authentication")
-        expect(moved.message).not.toContain(keyCanary)
-      })
+          // The canary's sealed credentials copied onto the victim's row: bound to their row, they do not open there.
+          yield* rawOf(database).execute(
+            "UPDATE websearch_provider_instances SET credentials = " +
+              "(SELECT credentials FROM websearch_provider_instances WHERE id = 'canary') WHERE id = 'victim'"
+          )
+          const victim = Option.getOrThrow(yield* store.get("acme", "victim"))
+          expect(victim.unreadable).toContain("fails authentication")
+          expect(victim.settings).toEqual({})
+          expect(victim.credentials).toEqual({})
+          // The workspace's other instance is read as before; the victim is listed, marked.
+          const listed = yield* store.list("acme")
+          expect(listed.map((i) => [i.id, i.unreadable === undefined])).toEqual([
+            ["canary", true],
+            ["victim", false]
+          ])
+          expect(secretOf(listed[0]).apiKeys).toEqual([keyCanary])
+          expect(JSON.stringify(listed[1])).not.toContain(keyCanary)
+          expect(yield* store.count("acme")).toBe(2)
+          // Written whole again (settings and credentials), it is readable; new settings alone are refused.
+          const half = yield* Effect.flip(store.update("acme", "victim", { settings: {} }))
+          expect(reasonOf(half)).toEqual(["RequestFailed", "invalid_input"])
+          const repaired = yield* store.update("acme", "victim", { settings: {}, credentials: {} })
+          expect(repaired.unreadable).toBeUndefined()
+        })
     )
   })
 }

@@ -27,10 +27,27 @@ const notJson = (c: Call, answer: Answer): WebSearchError.ResponseInvalid => {
   )
 }
 
+// A path as code would write it: `results[0].url`.
+const placeOf = (path: ReadonlyArray<PropertyKey>): string =>
+  path.map((key, i) => (typeof key === "number" ? `[${key}]` : `${i === 0 ? "" : "."}${String(key)}`)).join("")
+
+// The first problems, one per place, each as its path and what is wrong there (`results[0].url: is missing`): the
+// path first, so a short excerpt still says where; the whole is quoted as provider text (a message may quote the
+// provider's values). A union's alternatives fail at the same place: the first of them stands for all.
+const shapeProblems = (issue: ParseResult.ParseIssue): string => {
+  const byPlace = new Map<string, string>()
+  for (const problem of ParseResult.ArrayFormatter.formatIssueSync(issue)) {
+    const place = problem.path.length === 0 ? "(the answer)" : placeOf(problem.path)
+    if (!byPlace.has(place)) byPlace.set(place, problem.message)
+    if (byPlace.size === 3) break
+  }
+  return Array.from(byPlace, ([place, message]) => `${place}: ${message}`).join("; ")
+}
+
 const unexpectedShape = (c: Call, issue: ParseResult.ParseIssue): WebSearchError.ResponseInvalid =>
   WebSearchError.responseInvalid(
     "decode_failed",
-    `${c.providerName} answered with an unexpected shape: ${providerText(c, ParseResult.TreeFormatter.formatIssueSync(issue))}`,
+    `${c.providerName} answered with an unexpected shape: ${providerText(c, shapeProblems(issue))}`,
     errorContext(c)
   )
 
@@ -41,7 +58,8 @@ const decoders = new WeakMap<Schema.Schema.Any, (text: string) => Either.Either<
 const decoderOf = <A, I>(schema: Schema.Schema<A, I>) => {
   let decoder = decoders.get(schema)
   if (decoder === undefined) {
-    decoder = Schema.decodeUnknownEither(Schema.parseJson(schema))
+    // Every problem, not the first: the message names up to three places, each once.
+    decoder = Schema.decodeUnknownEither(Schema.parseJson(schema), { errors: "all" })
     decoders.set(schema, decoder)
   }
   return decoder as (text: string) => Either.Either<A, ParseResult.ParseError>
@@ -79,7 +97,7 @@ export const decodeValue = <A, I>(
   value: unknown
 ): Effect.Effect<A, WebSearchError.ResponseInvalid> =>
   Effect.suspend(() =>
-    Either.match(Schema.decodeUnknownEither(schema)(value), {
+    Either.match(Schema.decodeUnknownEither(schema, { errors: "all" })(value), {
       onLeft: (error) => Effect.fail(unexpectedShape(c, error.issue)),
       onRight: Effect.succeed
     })

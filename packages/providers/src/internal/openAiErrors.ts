@@ -11,7 +11,7 @@ import * as WebSearchError from "@websearch/core/WebSearchError"
 import type { ResearchRequest } from "@websearch/core/WebSearchRequest"
 import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
-import * as Evidence from "./evidence.js"
+import * as Excerpt from "./excerpt.js"
 import * as TransportFailure from "./transportFailure.js"
 
 /** The provider id. */
@@ -25,16 +25,15 @@ export const ctxOf = (request: ResearchRequest) => ({
 })
 
 /**
- * Makes a provider-written message safe to show: the key and anything shaped like an OpenAI key (OpenAI quotes a
- * masked key back on 401) removed, white space folded, cut to 300 characters.
+ * Makes a provider-written message safe to show (see `excerpt`): the key and anything shaped like an OpenAI key
+ * (OpenAI quotes a masked key back on 401) removed, control and format characters and white space folded, cut to
+ * 160 characters.
  */
-export const providerText = (text: string, secret: string): string => {
-  const clean = Redaction.scrub(text, Redaction.forms(secret))
-    .replace(/\bsk-[A-Za-z0-9_*.-]{3,}/g, `sk-${Redaction.placeholder}`)
-    .replace(/\s+/gu, " ")
-    .trim()
-  return Evidence.truncate(clean, 300)
-}
+export const providerText = (text: string, secret: string): string =>
+  Excerpt.excerpt(
+    Redaction.scrub(text, Redaction.forms(secret)).replace(/\bsk-[A-Za-z0-9_*.-]{3,}/g, `sk-${Redaction.placeholder}`),
+    []
+  )
 
 // OpenAI's error envelope, as far as it is read: `{ error: { message, code, type } }`.
 const ErrorBody = Schema.parseJson(

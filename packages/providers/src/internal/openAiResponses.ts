@@ -14,6 +14,7 @@ import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import type { SseEvent } from "./eventStream.js"
+import * as Excerpt from "./excerpt.js"
 
 const parseJson = Schema.decodeUnknownEither(Schema.parseJson())
 
@@ -275,7 +276,7 @@ export const make = (): Accumulator => {
 
   const decode = <A, I>(schema: Schema.Schema<A, I>, json: unknown, type: string) =>
     Either.mapLeft(Schema.decodeUnknownEither(schema)(json), (error): DecodeProblem => ({
-      message: `event ${events} (${type}) does not have the expected shape: ${error.message.split("\n").slice(0, 4).join(" ")}`
+      message: `event ${events} (${type}) does not have the expected shape: ${Excerpt.excerpt(error.message, [])}`
     }))
 
   const finish = (response: typeof FinalResponse.Type, end: Ending): Ending => {
@@ -301,10 +302,10 @@ export const make = (): Accumulator => {
     const data = event.data.trim()
     if (data === "[DONE]") return Either.right(undefined)
     const parsed = parseJson(data)
-    if (Either.isLeft(parsed)) return problem(`event ${events} (${event.event}) is not JSON: ${preview(data)}`)
+    if (Either.isLeft(parsed)) return problem(`event ${events} (${preview(event.event)}) is not JSON: ${preview(data)}`)
     const json = parsed.right
     const base = Schema.decodeUnknownEither(Base)(json)
-    if (Either.isLeft(base)) return problem(`event ${events} (${event.event}) has no "type": ${preview(data)}`)
+    if (Either.isLeft(base)) return problem(`event ${events} (${preview(event.event)}) has no "type": ${preview(data)}`)
     const type = base.right.type
     switch (type) {
       case "response.created":
@@ -418,4 +419,5 @@ export const make = (): Accumulator => {
   return { apply, result }
 }
 
-const preview = (s: string): string => (s.length > 80 ? `${s.slice(0, 77)}...` : s)
+// What the stream sent, as an error may quote it: short and control-free.
+const preview = (s: string): string => Excerpt.excerpt(s, [])

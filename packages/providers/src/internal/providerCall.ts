@@ -11,6 +11,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
+import * as Excerpt from "./excerpt.js"
 
 /**
  * Who is being called, for what: the context every error of the call carries.
@@ -35,9 +36,14 @@ export const call = (
 ): Call => ({ providerId: preset.id, providerName: preset.name, capability, input, ctx })
 
 /**
- * The most bytes read from a successful answer, and from an error answer.
+ * The most bytes read from a successful answer, and from an error answer; the most characters an error quotes of
+ * what the provider wrote.
  */
-export const limits = { maxBodyBytes: 16 * 1024 * 1024, maxErrorBodyBytes: 64 * 1024, maxMessageChars: 300 }
+export const limits = {
+  maxBodyBytes: 16 * 1024 * 1024,
+  maxErrorBodyBytes: 64 * 1024,
+  maxMessageChars: Excerpt.maxChars
+}
 
 /** The context of an error of the call. */
 export const errorContext = (
@@ -60,13 +66,10 @@ const secretsOf = (c: Call): ReadonlyArray<string> => [
 ]
 
 /**
- * Makes provider-written text safe to show: secrets removed (as sent, URL-encoded, in any case, base64),
- * white space folded, cut to 300 characters.
+ * Makes provider-written text safe to show (see `excerpt`): secrets removed (as sent, URL-encoded, in any case,
+ * base64), control and format characters and white space folded, cut to 160 characters.
  */
-export const providerText = (c: Call, text: string): string => {
-  const clean = Redaction.scrub(text, secretsOf(c)).replace(/\s+/gu, " ").trim()
-  return clean.length > limits.maxMessageChars ? `${clean.slice(0, limits.maxMessageChars - 3)}...` : clean
-}
+export const providerText = (c: Call, text: string): string => Excerpt.excerpt(text, secretsOf(c))
 
 /** "key #2 of 3" — never the key itself. */
 export const keyName = (c: Call): string =>
