@@ -285,15 +285,6 @@ export const make = (
         )
       })
 
-    const missingRenderer = (providerId: string, instance: boolean) =>
-      WebSearchError.unavailable(
-        "invalid_config",
-        `the fetch provider${instance ? ` instance "${providerId}"` : ""} is set to render every page ` +
-          `(render: "always") but no BrowserRenderer is provided: add BrowserRenderer.layer() from @websearch/node ` +
-          `(it needs Chromium, e.g. Debian's chromium package at ${BrowserRenderer.defaultExecutablePath})`,
-        { providerId }
-      )
-
     const fetchUrl = (
       input: string,
       ctx: ProviderDriver.DriverContext<typeof SettingsOptions.Type>
@@ -307,7 +298,8 @@ export const make = (
         )
         const { headers, render, robots } = call
         const instance = ctx.provider.instanceOf !== undefined
-        if (render === "always" && Option.isNone(renderer)) return yield* missingRenderer(ctx.provider.id, instance)
+        if (render === "always" && Option.isNone(renderer))
+          return yield* FetchCall.missingRenderer(ctx.provider.id, instance)
         // `never` reads pages as they come, whatever renderer is composed.
         const browser = render === "never" ? undefined : Option.getOrUndefined(renderer)
         const target = GithubBlob.rawUrl(input, rawOrigin) ?? input
