@@ -1,35 +1,36 @@
 /**
- * Main-content extraction over two corpora: the Readability test pages (`../shared/corpus/readability-pages`, or
- * WEBSEARCH_EXTRACT_CORPUS) and the trafilatura evaluation pages (`../shared/corpus/trafilatura-eval`, or
- * WEBSEARCH_TRAFILATURA_CORPUS; scored as its README says, see `test-support/trafilaturaEval.ts`, with the published
- * figures of nine extractors printed beside ours). Time per page and quality of `@websearch/extract` against
- * `@mozilla/readability` + `linkedom` + `turndown`, over the same pages in the same process. Both extractors get
- * the page decoded by `Charset.decode` (the baseline would otherwise read latin-1 pages as mojibake).
+ * Main-content extraction over three corpora, `@websearch/extract` beside Readability 0.6 + linkedom + turndown (the
+ * baseline of every speed ratio) and defuddle + linkedom (bench/support/extractors.ts), measured in the same run, on
+ * the same pages, in the same process, each page's extractors timed in an order that rotates page by page:
  *
- *   node --conditions=@websearch/source --import tsx bench/extract.ts
- *                                             this case alone (--rounds N: timed passes, default 3 over the
- *                                             Readability pages and 1 over the trafilatura pages;
- *                                             --pages: the pages whose score differs between the two;
- *                                             --only readability|trafilatura: one corpus)
- *   npm run bench -- extract                  through the bench runner
+ * - the Readability test pages (`../shared/corpus/readability-pages`, or WEBSEARCH_EXTRACT_CORPUS): content F1 of
+ *   4-token shingles against the expected text (the article-extraction-benchmark measure; that text is Readability's
+ *   own output, which favours Readability-like extractors: a regression guard, not an independent figure);
+ * - the trafilatura evaluation pages (`../shared/corpus/trafilatura-eval`, or WEBSEARCH_TRAFILATURA_CORPUS): segment
+ *   precision, recall and F1 as its README says (test-support/trafilaturaEval.ts), nine published extractors beside;
+ * - the WCXB development set (`../shared/corpus/wcxb-dev`, or WEBSEARCH_WCXB_CORPUS): bag-of-words F1, P and R and
+ *   the set F1, overall and per page type, and the pages answered empty (test-support/wcxb.ts), the published
+ *   figures beside; and which pages our extractor took for walls (none of these pages is one).
  *
- * Content F1 is the article-extraction-benchmark measure: lower-case word tokens (letters and digits), sets of
- * 4-token shingles, precision / recall / F1 per page against the ground truth's `articleBody`, mean over
- * pages. Both outputs are markdown, so link and image targets (`](https://...)`) and code-fence info strings
- * are removed before tokenizing — the same projection for both; the F1 of the raw markdown is printed too.
- * The expected text is Readability's own output, which favours Readability-like extractors (see the corpus
- * README): a regression guard, not an independent quality figure.
+ * Markdown is scored as the words a reader sees (link and image targets and code-fence info strings removed), the
+ * same projection for every extractor. Peak RSS is the process's, all extractors together.
+ *
+ *   nice node --conditions=@websearch/source --import tsx bench/extract.ts [options]
+ *     --only readability|trafilatura|wcxb   one corpus (repeatable)
+ *     --extractors ours,readability,defuddle   which extractors (the baseline is always measured for the ratios)
+ *     --every N      WCXB-dev: one page in N (the same pages each run; the CI test scores N = 3)
+ *     --rounds N     timed passes per corpus (default 3 over the Readability pages, 1 elsewhere; the first also scores)
+ *     --pages        the Readability and trafilatura pages whose scores differ between ours and the baseline
+ *     --json FILE    every figure as JSON
+ *   npm run bench -- extract                  through the bench runner (all three corpora, WCXB-dev in full)
  */
-import { Readability } from "@mozilla/readability"
-import { existsSync, readdirSync, readFileSync } from "node:fs"
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { fileURLToPath, pathToFileURL } from "node:url"
-import { parseHTML } from "linkedom"
-import TurndownService from "turndown"
-import * as Either from "effect/Either"
-import * as Charset from "../packages/extract/src/Charset.js"
-import * as Extract from "../packages/extract/src/Extract.js"
 import { readable, score } from "../test-support/shingleScore.js"
 import * as TrafilaturaEval from "../test-support/trafilaturaEval.js"
+import * as Wcxb from "../test-support/wcxb.js"
+import * as Extractors from "./support/extractors.js"
+import * as Tables from "./support/extractTables.js"
 
 /**
  * @since 0.1.0
@@ -50,7 +51,7 @@ interface Page {
   readonly expected: string
 }
 
-/** Loads the corpus; `undefined` when it is absent. */
+/** Loads the Readability corpus; `undefined` when it is absent. */
 export const loadCorpus = (dir = corpusDir): ReadonlyArray<Page> | undefined => {
   const truthFile = `${dir}/ground-truth.json`
   if (!existsSync(truthFile)) return undefined
@@ -72,234 +73,229 @@ export const loadCorpus = (dir = corpusDir): ReadonlyArray<Page> | undefined => 
 
 export { readable, score }
 
-type Extractor = (page: { readonly bytes: Uint8Array; readonly url: string }) => string
+/** @websearch/extract's markdown, as the fetch provider gets it (for the development helpers beside this file). */
+export const ours = (page: Extractors.Page): string => Extractors.oursSync(page).markdown
 
-/** @websearch/extract, as the fetch provider calls it. */
-export const ours: Extractor = (page) =>
-  Either.match(Extract.extractSync({ body: page.bytes, contentType: "text/html", url: page.url }), {
-    onLeft: () => "",
-    onRight: (doc) => doc.markdown
-  })
+/** The extractors' names, in the order the tables print them. */
+export type Name = keyof typeof Extractors.all
 
-const turndown = new TurndownService({ headingStyle: "atx", codeBlockStyle: "fenced", bulletListMarker: "-" })
-turndown.remove(["script", "style", "noscript"])
-
-/** Readability over linkedom, its HTML turned into markdown by turndown. */
-export const baseline: Extractor = (page) => {
-  try {
-    const { document } = parseHTML(Charset.decode(page.bytes, "text/html", "html").text)
-    const article = new Readability(document as unknown as Document).parse()
-    return article?.content ? turndown.turndown(article.content) : ""
-  } catch {
-    return ""
-  }
+/** What one pass over a corpus gives per extractor: each page's output, scored as it comes, and the time it took. */
+interface Pass {
+  readonly ms: Record<Name, number>
 }
 
-interface Quality {
+/**
+ * Runs the extractors on each page (`load` gives a page's bytes, read outside the timing), rotating which runs first,
+ * and hands each output to `onOutput` (outside the timing too). Returns the milliseconds per page of each.
+ */
+const pass = async (
+  count: number,
+  load: (i: number) => Extractors.Page,
+  names: ReadonlyArray<Name>,
+  onOutput?: (i: number, name: Name, output: Extractors.Output) => void
+): Promise<Pass> => {
+  const ms = Object.fromEntries(names.map((name) => [name, 0])) as Record<Name, number>
+  for (let i = 0; i < count; i++) {
+    const page = load(i)
+    for (let k = 0; k < names.length; k++) {
+      const name = names[(i + k) % names.length]
+      const start = performance.now()
+      const output = await Extractors.all[name].run(page)
+      ms[name] += performance.now() - start
+      onOutput?.(i, name, output)
+    }
+    // Yield now and then, so the process stays responsive to signals on a long run.
+    if (i % 25 === 24) await new Promise((resolve) => setImmediate(resolve))
+  }
+  for (const name of names) ms[name] /= Math.max(1, count)
+  return { ms }
+}
+
+/** The mean of `rounds` passes' times (the first pass's, which also scored, included). */
+const timed = async (
+  first: Pass,
+  rounds: number,
+  count: number,
+  load: (i: number) => Extractors.Page,
+  names: ReadonlyArray<Name>
+): Promise<Record<Name, number>> => {
+  const total = { ...first.ms }
+  for (let r = 1; r < rounds; r++) {
+    const again = await pass(count, load, names)
+    for (const name of names) total[name] += again.ms[name]
+  }
+  for (const name of names) total[name] /= Math.max(1, rounds)
+  return total
+}
+
+/** The Readability pages' figures of one extractor. */
+export interface ReadabilityFigures {
   readonly f1: number
   readonly precision: number
   readonly recall: number
   readonly rawF1: number
+  readonly msPerPage: number
   readonly perPage: ReadonlyArray<number>
 }
 
-const quality = (pages: ReadonlyArray<Page>, extractor: Extractor): Quality => {
-  let f1 = 0
-  let precision = 0
-  let recall = 0
-  let rawF1 = 0
-  const perPage: Array<number> = []
-  for (const page of pages) {
-    const markdown = extractor(page)
-    const s = score(page.expected, readable(markdown))
-    f1 += s.f1
-    precision += s.precision
-    recall += s.recall
-    rawF1 += score(page.expected, markdown).f1
-    perPage.push(s.f1)
-  }
-  const n = pages.length
-  return { f1: f1 / n, precision: precision / n, recall: recall / n, rawF1: rawF1 / n, perPage }
-}
-
-/** The trafilatura corpus's figures for one extractor, with each page's counts. */
-export interface SnippetQuality extends TrafilaturaEval.Figures {
+/** The trafilatura pages' figures of one extractor. */
+export interface TrafilaturaFigures extends TrafilaturaEval.Figures {
   readonly counts: TrafilaturaEval.Counts
+  readonly msPerPage: number
   readonly perPage: ReadonlyArray<TrafilaturaEval.Counts>
 }
 
-/** Scores `extractor` over trafilatura-eval pages as the corpus README says. */
-export const snippetQuality = (
-  pages: ReadonlyArray<TrafilaturaEval.EvalPage>,
-  extractor: Extractor
-): SnippetQuality => {
-  let counts = TrafilaturaEval.zero
-  const perPage: Array<TrafilaturaEval.Counts> = []
-  for (const page of pages) {
-    const c = TrafilaturaEval.countPage(page, TrafilaturaEval.plainText(extractor(page)))
-    perPage.push(c)
-    counts = TrafilaturaEval.add(counts, c)
-  }
-  return { ...TrafilaturaEval.figures(counts), counts, perPage }
-}
-
-/**
- * Milliseconds per page of both extractors over `rounds` passes, timed page by page and alternating which runs
- * first, so load from anything else on the machine (GC, other processes) falls on both alike.
- */
-const speeds = (
-  pages: ReadonlyArray<{ readonly bytes: Uint8Array; readonly url: string }>,
-  rounds: number
-): { readonly ours: number; readonly baseline: number } => {
-  let oursMs = 0
-  let baselineMs = 0
-  const time = (extractor: Extractor, page: { readonly bytes: Uint8Array; readonly url: string }) => {
-    const start = performance.now()
-    extractor(page)
-    return performance.now() - start
-  }
-  for (let r = 0; r < rounds; r++) {
-    pages.forEach((page, i) => {
-      if ((i + r) % 2 === 0) {
-        oursMs += time(ours, page)
-        baselineMs += time(baseline, page)
-      } else {
-        baselineMs += time(baseline, page)
-        oursMs += time(ours, page)
-      }
-    })
-  }
-  const n = rounds * pages.length
-  return { ours: oursMs / n, baseline: baselineMs / n }
+/** The WCXB pages' figures of one extractor. */
+export interface WcxbFigures {
+  readonly summary: Record<"all" | Wcxb.WcxbType, Wcxb.Row>
+  readonly msPerPage: number
+  /** The pages taken for walls (ours only): id, type and the wall. */
+  readonly walls: ReadonlyArray<string>
 }
 
 /**
  * @since 0.1.0
  */
 export interface Measured {
-  readonly readability:
-    | {
-        readonly pages: number
-        readonly ours: Quality & { readonly msPerPage: number }
-        readonly baseline: Quality & { readonly msPerPage: number }
-      }
-    | undefined
-  readonly trafilatura:
-    | {
-        readonly pages: number
-        readonly ours: SnippetQuality & { readonly msPerPage: number }
-        readonly baseline: SnippetQuality & { readonly msPerPage: number }
-      }
-    | undefined
+  readonly extractors: ReadonlyArray<Name>
+  readonly readability: { readonly pages: number; readonly figures: Record<Name, ReadabilityFigures> } | undefined
+  readonly trafilatura: { readonly pages: number; readonly figures: Record<Name, TrafilaturaFigures> } | undefined
+  readonly wcxb:
+    { readonly pages: number; readonly every: number; readonly figures: Record<Name, WcxbFigures> } | undefined
+  /** Walls our extractor saw on the Readability and trafilatura pages (none is one). */
+  readonly walls: ReadonlyArray<string>
   readonly peakRssMiB: number
 }
 
-/** Measures both extractors over both corpora (each `undefined` when absent or not asked for). */
-export const measure = (
-  options: {
-    readonly rounds?: number | undefined
-    readonly trafilaturaRounds?: number | undefined
-    readonly only?: "readability" | "trafilatura" | undefined
-  } = {}
-): Measured => {
-  const pages = options.only === "trafilatura" ? undefined : loadCorpus()
-  let readability: Measured["readability"]
-  if (pages !== undefined) {
-    const oursQuality = quality(pages, ours) // also the warm-up
-    const baselineQuality = quality(pages, baseline)
-    const speed = speeds(pages, options.rounds ?? 3)
-    readability = {
-      pages: pages.length,
-      ours: { ...oursQuality, msPerPage: speed.ours },
-      baseline: { ...baselineQuality, msPerPage: speed.baseline }
+const perName = <A>(names: ReadonlyArray<Name>, make: (name: Name) => A): Record<Name, A> =>
+  Object.fromEntries(names.map((name) => [name, make(name)])) as Record<Name, A>
+
+const wallOf = (label: string, output: Extractors.Output): ReadonlyArray<string> =>
+  output.wall === undefined ? [] : [`${label}: ${output.wall}`]
+
+const readabilityPages = async (names: ReadonlyArray<Name>, rounds: number, walls: Array<string>) => {
+  const pages = loadCorpus()
+  if (pages === undefined) return undefined
+  const scores = perName(names, () => [] as Array<{ f1: number; precision: number; recall: number; raw: number }>)
+  const first = await pass(
+    pages.length,
+    (i) => pages[i],
+    names,
+    (i, name, output) => {
+      const s = score(pages[i].expected, readable(output.markdown))
+      scores[name][i] = { ...s, raw: score(pages[i].expected, output.markdown).f1 }
+      if (name === "ours") walls.push(...wallOf(`readability-pages ${pages[i].name}`, output))
     }
-  }
-  const evalPages = options.only === "readability" ? undefined : TrafilaturaEval.load()
-  let trafilatura: Measured["trafilatura"]
-  if (evalPages !== undefined) {
-    const oursQuality = snippetQuality(evalPages, ours)
-    const baselineQuality = snippetQuality(evalPages, baseline)
-    const speed = speeds(evalPages, options.trafilaturaRounds ?? 1)
-    trafilatura = {
-      pages: evalPages.length,
-      ours: { ...oursQuality, msPerPage: speed.ours },
-      baseline: { ...baselineQuality, msPerPage: speed.baseline }
-    }
-  }
-  return { readability, trafilatura, peakRssMiB: process.resourceUsage().maxRSS / 1024 }
+  )
+  const ms = await timed(first, rounds, pages.length, (i) => pages[i], names)
+  const mean = (values: ReadonlyArray<number>) => values.reduce((a, b) => a + b, 0) / Math.max(1, values.length)
+  const figures = perName(names, (name) => ({
+    f1: mean(scores[name].map((s) => s.f1)),
+    precision: mean(scores[name].map((s) => s.precision)),
+    recall: mean(scores[name].map((s) => s.recall)),
+    rawF1: mean(scores[name].map((s) => s.raw)),
+    msPerPage: ms[name],
+    perPage: scores[name].map((s) => s.f1)
+  }))
+  return { pages: pages.length, figures }
 }
 
-const arg = (name: string): string | undefined => {
-  const i = process.argv.indexOf(name)
-  return i > 0 ? process.argv[i + 1] : undefined
-}
-
-const main = () => {
-  const rounds = arg("--rounds")
-  const only = arg("--only")
-  const measured = measure({
-    rounds: rounds === undefined ? undefined : Number(rounds),
-    trafilaturaRounds: rounds === undefined ? undefined : Number(rounds),
-    only: only === "readability" || only === "trafilatura" ? only : undefined
+const trafilaturaPages = async (names: ReadonlyArray<Name>, rounds: number, walls: Array<string>) => {
+  const pages = TrafilaturaEval.load()
+  if (pages === undefined) return undefined
+  const perPage = perName(names, () => [] as Array<TrafilaturaEval.Counts>)
+  const first = await pass(
+    pages.length,
+    (i) => pages[i],
+    names,
+    (i, name, output) => {
+      perPage[name][i] = TrafilaturaEval.countPage(pages[i], TrafilaturaEval.plainText(output.markdown))
+      if (name === "ours") walls.push(...wallOf(`trafilatura-eval ${pages[i].name}`, output))
+    }
+  )
+  const ms = await timed(first, rounds, pages.length, (i) => pages[i], names)
+  const figures = perName(names, (name) => {
+    const counts = perPage[name].reduce(TrafilaturaEval.add, TrafilaturaEval.zero)
+    return { ...TrafilaturaEval.figures(counts), counts, msPerPage: ms[name], perPage: perPage[name] }
   })
-  const fixed = (n: number, width: number, digits = 4) => n.toFixed(digits).padStart(width)
-  const vs = "readability + linkedom + turndown"
-  const r = measured.readability
-  if (r === undefined) {
-    if (only !== "trafilatura") console.log(`extract: no corpus at ${corpusDir} (set WEBSEARCH_EXTRACT_CORPUS)`)
-  } else {
-    const row = (name: string, q: NonNullable<Measured["readability"]>["ours"]) =>
-      `${name.padEnd(44)} ${fixed(q.f1, 8)} ${fixed(q.precision, 9)} ${fixed(q.recall, 8)} ${fixed(q.rawF1, 8)} ${fixed(q.msPerPage, 10, 2)}`
-    console.log(`readability-pages: ${r.pages} pages of ${corpusDir} (mean shingle F1 per page)`)
-    console.log(
-      `${"".padEnd(44)} ${"F1".padStart(8)} ${"precision".padStart(9)} ${"recall".padStart(8)} ${"raw F1".padStart(8)} ${"ms/page".padStart(10)}`
-    )
-    console.log(row("@websearch/extract", r.ours))
-    console.log(row(vs, r.baseline))
-    console.log(
-      `${"speed-up (baseline ms / ours ms)".padEnd(44)} ${"".padStart(8)} ${"".padStart(9)} ${"".padStart(8)} ${"".padStart(8)} ${fixed(r.baseline.msPerPage / r.ours.msPerPage, 10, 3)}`
-    )
-  }
-  const t = measured.trafilatura
-  if (t === undefined) {
-    if (only !== "readability")
-      console.log(`extract: no corpus at ${TrafilaturaEval.corpusDir} (set WEBSEARCH_TRAFILATURA_CORPUS)`)
-  } else {
-    console.log(`\ntrafilatura-eval: ${t.pages} pages of ${TrafilaturaEval.corpusDir} (segments, micro-averaged)`)
-    console.log(
-      `${"".padEnd(44)} ${"F1".padStart(8)} ${"precision".padStart(9)} ${"recall".padStart(8)} ${"accuracy".padStart(8)} ${"ms/page".padStart(10)}`
-    )
-    const row = (name: string, q: Omit<TrafilaturaEval.Figures, "accuracy"> & { accuracy?: number }, ms?: number) =>
-      `${name.padEnd(44)} ${fixed(q.f1, 8)} ${fixed(q.precision, 9)} ${fixed(q.recall, 8)} ${q.accuracy === undefined ? "".padStart(8) : fixed(q.accuracy, 8)} ${ms === undefined ? "".padStart(10) : fixed(ms, 10, 2)}`
-    console.log(row("@websearch/extract", t.ours, t.ours.msPerPage))
-    console.log(row(vs, t.baseline, t.baseline.msPerPage))
-    for (const p of TrafilaturaEval.published) console.log(row(`${p.system} (published)`, p))
-    console.log(
-      `${"speed-up (baseline ms / ours ms)".padEnd(44)} ${"".padStart(8)} ${"".padStart(9)} ${"".padStart(8)} ${"".padStart(8)} ${fixed(t.baseline.msPerPage / t.ours.msPerPage, 10, 3)}`
-    )
-    const c = t.ours.counts
-    console.log(`ours: TP ${c.tp} FN ${c.fn} FP ${c.fp} TN ${c.tn}`)
-  }
-  console.log(`peak RSS ${measured.peakRssMiB.toFixed(0)} MiB (both extractors, one process)`)
-  if (process.argv.includes("--pages")) {
-    if (r !== undefined) {
-      loadCorpus()!.forEach((page, i) => {
-        const delta = r.ours.perPage[i] - r.baseline.perPage[i]
-        if (Math.abs(delta) > 0.001)
-          console.log(
-            `${page.name.padEnd(50)} ours ${r.ours.perPage[i].toFixed(3)} baseline ${r.baseline.perPage[i].toFixed(3)}`
-          )
-      })
-    }
-    if (t !== undefined) {
-      TrafilaturaEval.load()!.forEach((page, i) => {
-        const o = t.ours.perPage[i]
-        const b = t.baseline.perPage[i]
-        if (o.tp !== b.tp || o.fp !== b.fp)
-          console.log(`${page.name.padEnd(50)} ours TP ${o.tp} FP ${o.fp} baseline TP ${b.tp} FP ${b.fp}`)
-      })
-    }
+  return { pages: pages.length, figures }
+}
+
+const wcxbPages = async (names: ReadonlyArray<Name>, rounds: number, every: number) => {
+  const pages = Wcxb.load({ every })
+  if (pages === undefined) return undefined
+  const scored = perName(names, () => [] as Array<Parameters<typeof Wcxb.summarize>[0][number]>)
+  const walls: Array<string> = []
+  const load = (i: number) => ({ bytes: pages[i].bytes(), url: pages[i].url })
+  const first = await pass(pages.length, load, names, (i, name, output) => {
+    const page = pages[i]
+    const s = Wcxb.scoreMarkdown(page, output.markdown)
+    scored[name].push({
+      type: page.type,
+      expected: page.expected,
+      bag: s.bag,
+      set: s.set,
+      empty: output.markdown.trim() === ""
+    })
+    if (name === "ours") walls.push(...wallOf(`wcxb-dev ${page.id} (${page.type})`, output))
+  })
+  const ms = await timed(first, rounds, pages.length, load, names)
+  const figures = perName(names, (name) => ({
+    summary: Wcxb.summarize(scored[name]),
+    msPerPage: ms[name],
+    walls: name === "ours" ? walls : []
+  }))
+  return { pages: pages.length, every, figures }
+}
+
+/** Measures the extractors over the corpora asked for (each `undefined` when absent or not asked for). */
+export const measure = async (
+  options: {
+    readonly only?: ReadonlyArray<"readability" | "trafilatura" | "wcxb"> | undefined
+    readonly extractors?: ReadonlyArray<Name> | undefined
+    readonly rounds?: number | undefined
+    readonly every?: number | undefined
+  } = {}
+): Promise<Measured> => {
+  const wanted = (corpus: "readability" | "trafilatura" | "wcxb") =>
+    options.only === undefined || options.only.length === 0 || options.only.includes(corpus)
+  // The baseline is always measured: every speed ratio is against it.
+  const names: ReadonlyArray<Name> = ["ours", "readability", "defuddle"].filter(
+    (name) => name === "readability" || options.extractors === undefined || options.extractors.includes(name as Name)
+  ) as ReadonlyArray<Name>
+  const walls: Array<string> = []
+  const readability = wanted("readability") ? await readabilityPages(names, options.rounds ?? 3, walls) : undefined
+  const trafilatura = wanted("trafilatura") ? await trafilaturaPages(names, options.rounds ?? 1, walls) : undefined
+  const wcxb = wanted("wcxb") ? await wcxbPages(names, options.rounds ?? 1, options.every ?? 1) : undefined
+  return {
+    extractors: names,
+    readability,
+    trafilatura,
+    wcxb,
+    walls,
+    peakRssMiB: process.resourceUsage().maxRSS / 1024
   }
 }
 
-if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) main()
+const values = (flag: string): Array<string> =>
+  process.argv.flatMap((a, i) => (a === flag && i + 1 < process.argv.length ? [process.argv[i + 1]] : []))
+const value = (flag: string): string | undefined => values(flag)[0]
+const numeric = (flag: string): number | undefined => {
+  const raw = value(flag)
+  return raw === undefined ? undefined : Number(raw)
+}
+
+const main = async () => {
+  const only = values("--only") as Array<"readability" | "trafilatura" | "wcxb">
+  const extractors = value("--extractors")?.split(",") as Array<Name> | undefined
+  const measured = await measure({ only, extractors, rounds: numeric("--rounds"), every: numeric("--every") })
+  console.log(Tables.render(measured, { corpusDir, pages: process.argv.includes("--pages") ? loadCorpus : undefined }))
+  const out = value("--json")
+  if (out !== undefined)
+    writeFileSync(
+      out,
+      JSON.stringify(measured, (key, v) => (key === "perPage" ? undefined : v), 2)
+    )
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) await main()

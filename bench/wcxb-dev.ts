@@ -79,17 +79,7 @@ for (const page of pages) {
 const seconds = (performance.now() - started) / 1000
 
 const summary = Wcxb.summarize(scored)
-const rs = Wcxb.published[0]
-console.log(`| type | pages | F1 | P | R | set F1 | empty | rs-trafilatura |`)
-console.log(`|---|---|---|---|---|---|---|---|`)
-for (const key of ["all", ...Wcxb.pageTypes] as const) {
-  const r = summary[key]
-  if (r.pages === 0) continue
-  console.log(
-    `| ${key} | ${r.pages} | ${r.f1.toFixed(3)} | ${r.precision.toFixed(3)} | ${r.recall.toFixed(3)} | ` +
-      `${r.setF1.toFixed(3)} | ${r.empty} | ${rs[key]?.toFixed(3) ?? ""} |`
-  )
-}
+for (const line of Wcxb.table(summary)) console.log(line)
 console.log(`${pages.length} pages in ${seconds.toFixed(1)} s`)
 
 // Which type each page was read as, against its label (once the extractor says).

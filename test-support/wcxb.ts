@@ -209,3 +209,18 @@ export const published: ReadonlyArray<{ readonly system: string } & Partial<Reco
   { system: "ReaderLM-v2", all: 0.741 },
   { system: "readability (Python)", all: 0.675 }
 ]
+
+/** The per-type table of the bench scripts: F1, P, R, set F1 and empty pages, rs-trafilatura's published F1 beside. */
+export const table = (summary: Record<"all" | WcxbType, Row>): Array<string> => {
+  const rs = published[0]
+  const lines = [`| type | pages | F1 | P | R | set F1 | empty | rs-trafilatura |`, `|---|---|---|---|---|---|---|---|`]
+  for (const key of ["all", ...pageTypes] as const) {
+    const r = summary[key]
+    if (r.pages === 0) continue
+    lines.push(
+      `| ${key} | ${r.pages} | ${r.f1.toFixed(3)} | ${r.precision.toFixed(3)} | ${r.recall.toFixed(3)} | ` +
+        `${r.setF1.toFixed(3)} | ${r.empty} | ${rs[key]?.toFixed(3) ?? ""} |`
+    )
+  }
+  return lines
+}

@@ -8,6 +8,7 @@
  *
  * @since 0.1.0
  */
+import { PageType } from "@websearch/core/PageType"
 import type * as WebSearchError from "@websearch/core/WebSearchError"
 import type { ResearchResponse, WebSearchResponse } from "@websearch/core/WebSearchResponse"
 import * as Schema from "effect/Schema"
@@ -143,7 +144,7 @@ export const FetchStatus = Schema.Literal("success", "failed", "skipped")
  * One `web_fetch` item: `success` carries the page (its id, title, final URL and content: the fenced page text,
  * or, when the item had a prompt and a model analysed the page, the fenced answer with `analysis`; a page served
  * in part has `totalLength`, `nextStartIndex` unless it is the last page, and `notice`, the line saying where it
- * was cut and how to read on); `failed`
+ * was cut and how to read on; `pageType` says what kind of page it was read as, when the fetcher says); `failed`
  * carries the failure; `skipped` says why the item was not fetched (a duplicate of an earlier item).
  *
  * @since 0.1.0
@@ -156,6 +157,7 @@ export const FetchItem = Schema.Struct({
   id: Schema.optional(Schema.String),
   title: Schema.optional(Schema.String),
   url: Schema.optional(Schema.String),
+  pageType: Schema.optional(PageType),
   content: Schema.optional(Schema.String),
   totalLength: Schema.optional(Schema.Int),
   nextStartIndex: Schema.optional(Schema.Int),
@@ -377,6 +379,7 @@ export const renderFetch = (output: FetchOutput): string => {
   for (const item of output.items) {
     if (item.status === "success") {
       lines.push(`[${item.id}] ${line(item.title, maxTitleLength)}`, `URL: ${line(item.url)}`)
+      if (item.pageType !== undefined) lines.push(`Page type: ${line(item.pageType)}`)
       if (item.alreadyRead === true) lines.push("Already read in this session: served again without fetching.")
       if (item.prompt !== undefined) {
         const prompt = line(item.prompt)

@@ -56,6 +56,10 @@ export const RequestFailedReason = Schema.Literal(
   "blacklisted",
   // The site's robots.txt disallows the URL for our user agent (only when robots.txt respect is enabled).
   "robots_disallowed",
+  // The page answered with a wall instead of its content: a bot check (browser challenge, CAPTCHA), a login or
+  // paywall, a full-page consent wall, or an "enable JavaScript" interstitial. Not retryable: the same request gets
+  // the same wall (rendering may pass a browser check or a JavaScript interstitial; the message says when).
+  "blocked",
   // A managed entity (a provider instance of a workspace) that does not exist, or is not the caller's to see; or
   // a route the HTTP API does not have.
   "not_found",

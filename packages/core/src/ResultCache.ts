@@ -9,7 +9,8 @@
  *   that capability entirely (no look-ups, no negative entries);
  * - a few failures, for `cache.failures` (30 seconds): only answers the provider gave about the input itself,
  *   which would come back the same on an immediate retry: `ResponseInvalid` (empty, undecodable, unsupported
- *   content) and non-retryable `RequestFailed` for `http_404`, `http_status`, `too_large`, `redirect_rejected`;
+ *   content) and non-retryable `RequestFailed` for `http_404`, `http_status`, `too_large`, `redirect_rejected`,
+ *   `blocked` (a wall in front of the page);
  * - never: an interruption or `Aborted`, a timeout, a defect, anything retryable (network, 5xx, 429: the provider
  *   quota honours Retry-After provider-wide, which a per-input entry could not do correctly), anything that
  *   depends on our own settings rather than the provider (`invalid_input`, `blacklisted`, `ssrf_rejected`) and
@@ -195,7 +196,13 @@ const optionsKey = (options: SearchOptions) =>
     return Array.isArray(value) ? [...value].sort() : (value ?? null)
   })
 
-const cachedFailures: ReadonlySet<string> = new Set(["http_404", "http_status", "too_large", "redirect_rejected"])
+const cachedFailures: ReadonlySet<string> = new Set([
+  "http_404",
+  "http_status",
+  "too_large",
+  "redirect_rejected",
+  "blocked"
+])
 
 /**
  * Whether a failure is kept (for the short failure TTL): see the module documentation for the reasoning.

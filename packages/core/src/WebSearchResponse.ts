@@ -6,6 +6,7 @@
  */
 import * as Schema from "effect/Schema"
 import { ListCapability } from "./Capability.js"
+import { PageType } from "./PageType.js"
 import { ProviderId } from "./ProviderId.js"
 import { SearchOption } from "./SearchOptions.js"
 import { InputFailure } from "./WebSearchError.js"
@@ -17,7 +18,9 @@ import { InputFailure } from "./WebSearchError.js"
  * A fetched page served in part (see `Paging`) carries `totalLength`, the whole page's length, and, unless
  * it is the last page, `nextStartIndex`, the `startIndex` that reads on. A result the content budget or the hard
  * cap cut where no continuation exists (a search snippet, a ranked page) carries `lengthBeforeCut`, the content's
- * length before the cut, so the cut is never silent.
+ * length before the cut, so the cut is never silent. A page the local fetch provider read says what kind of page it
+ * was read as (`pageType`: article, forum, product, ...; see `PageType`); remote fetch providers and search results
+ * do not say.
  *
  * @since 0.1.0
  * @category schemas
@@ -34,7 +37,8 @@ export const WebSearchResult = Schema.Struct({
   providers: Schema.optional(Schema.Array(ProviderId)),
   totalLength: Schema.optional(Schema.NonNegativeInt),
   nextStartIndex: Schema.optional(Schema.NonNegativeInt),
-  lengthBeforeCut: Schema.optional(Schema.NonNegativeInt)
+  lengthBeforeCut: Schema.optional(Schema.NonNegativeInt),
+  pageType: Schema.optional(PageType)
 }).annotations({ identifier: "WebSearchResult" })
 
 /**

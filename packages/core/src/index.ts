@@ -127,6 +127,16 @@ export * as OutboundProxy from "./OutboundProxy.js"
 export * as PageStore from "./PageStore.js"
 
 /**
+ * What kind of page a fetched result was read as, so an agent or a user can judge its text: a forum thread keeps
+ * every post, a product page its offer and specifications, a collection or listing its items, a service page its
+ * sections. Set by the local fetch provider from its extractor's decision; remote fetch providers (which answer
+ * markdown, not HTML) and search results leave it out. The same list as `@websearch/extract`'s `PageType`.
+ *
+ * @since 0.2.0
+ */
+export * as PageType from "./PageType.js"
+
+/**
  * Paging of fetched pages: a `fetchUrls` request may ask for `maxLength` characters of each page from
  * `startIndex` on. A result whose content continues says so with `totalLength` (the whole page's length) and
  * `nextStartIndex` (where the next page starts); the last page has no `nextStartIndex`. Pages are verbatim slices

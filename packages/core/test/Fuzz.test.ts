@@ -953,6 +953,13 @@ layer(Live)("fuzz regressions", (it) => {
       startRun([{ _tag: "Malformed", results: { title: "t" } }])
       const notAList = yield* Effect.flip(SearchKeywords.searchKeywords({ keywords: ["x"] }))
       expect(notAList.reason).toBe("decode_failed")
+      // A page type no surface could encode (every surface's schema has the closed list).
+      startRun([
+        { _tag: "Malformed", results: [{ title: "t", content: "c", url: "https://ok.example/", pageType: "recipe" }] }
+      ])
+      const unknownType = yield* Effect.flip(SearchKeywords.searchKeywords({ keywords: ["x"] }))
+      expect(unknownType.reason).toBe("decode_failed")
+      expect(unknownType.message).toContain("a known pageType")
     })
   )
 

@@ -152,6 +152,26 @@ describe("ResultCache in the pipeline", () => {
     }).pipe(Effect.provide(withCache(Stores.cacheStore(), [local])))
   })
 
+  it.effect("a fetched page's pageType survives the store's JSON; a wall (blocked) is cached like a 404", () => {
+    const page = { title: "Thread", content: "posts", url: "https://forum.example/t/1", pageType: "forum" as const }
+    const local = localFetch((input) =>
+      input === "https://wall.example/"
+        ? Drivers.fail(WebSearchError.requestFailed("blocked", "https://wall.example/ answered with a bot check"))
+        : Drivers.results([page])
+    )
+    return Effect.gen(function* () {
+      yield* fetchUrls({ urls: [page.url] })
+      const [cached, stats] = yield* ResultCache.track(fetchUrls({ urls: [page.url] }))
+      expect(stats).toEqual({ hits: 1, misses: 0 })
+      expect(cached.results[0].pageType).toBe("forum")
+      const first = yield* Effect.flip(fetchUrls({ urls: ["https://wall.example/"] }))
+      const second = yield* Effect.flip(fetchUrls({ urls: ["https://wall.example/"] }))
+      expect(first).toMatchObject({ _tag: "RequestFailed", reason: "blocked", retryable: false })
+      expect(second.message).toBe(first.message)
+      expect(local.recorder.started).toEqual([page.url, "https://wall.example/"])
+    }).pipe(Effect.provide(withCache(Stores.cacheStore(), [local])))
+  })
+
   it.effect("retryable, key- or settings-dependent failures are never cached", () => {
     const errors: Record<string, WebSearchError.WebSearchError> = {
       "https://5xx.example/": WebSearchError.requestFailed("http_5xx", "upstream 503"),

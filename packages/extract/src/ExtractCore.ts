@@ -16,6 +16,7 @@ import * as PlainKinds from "./internal/plainKinds.js"
 import * as MainContent from "./MainContent.js"
 import * as Pdf from "./Pdf.js"
 import * as PlainText from "./PlainText.js"
+import * as Wall from "./Wall.js"
 
 /**
  * A fetched body.
@@ -74,11 +75,13 @@ const describe = (contentType: string | undefined): string => {
 }
 
 const html = (input: Input, text: string, options: Options | undefined): Document => {
-  const { markdown, metadata, title } = MainContent.fromHtml(text, {
+  const { markdown, metadata, pageType, title } = MainContent.fromHtml(text, {
     url: input.url,
-    keepCaptions: options?.keepCaptions
+    keepCaptions: options?.keepCaptions,
+    pageType: options?.pageType
   })
-  return { kind: "html", ...metadata, title, markdown }
+  const wall = Wall.detect({ html: text, text: markdown, title })
+  return { kind: "html", ...metadata, title, markdown, pageType, ...(wall === undefined ? {} : { wall }) }
 }
 
 const sync = (input: Input, kind: Exclude<ContentKind.Kind, "pdf">, options: Options | undefined): Document => {
@@ -91,9 +94,10 @@ const sync = (input: Input, kind: Exclude<ContentKind.Kind, "pdf">, options: Opt
       if (Feed.isXhtml(text)) return html(input, text, options)
       if (Feed.isFeed(text)) {
         const feed = Feed.fromXml(text, input.url)
-        if (feed !== undefined) return { kind: "xml", ...none, ...feed }
+        // A feed is a list of entries: its items are what it holds.
+        if (feed !== undefined) return { kind: "xml", ...none, ...feed, pageType: "listing" }
       }
-      return { kind: "xml", ...none, ...Feed.genericXml(PlainText.clean(text)) }
+      return { kind: "xml", ...none, ...Feed.genericXml(PlainText.clean(text)), pageType: "other" }
     }
     default: {
       return PlainKinds.fromKind(input, kind)
@@ -139,7 +143,8 @@ const pdf = async (
     publishedTime: read.createdAt,
     siteName: undefined,
     lang: read.lang,
-    excerpt: undefined
+    excerpt: undefined,
+    pageType: "other"
   })
 }
 

@@ -10,6 +10,8 @@ import * as Either from "effect/Either"
 import * as ContentKind from "./ContentKind.js"
 import * as DocumentEnd from "./internal/documentEnd.js"
 import * as PlainKinds from "./internal/plainKinds.js"
+import type * as PageType from "./PageType.js"
+import type * as Wall from "./Wall.js"
 
 /**
  * A fetched body.
@@ -42,6 +44,21 @@ export interface Document {
   readonly siteName: string | undefined
   readonly lang: string | undefined
   readonly excerpt: string | undefined
+  /**
+   * What kind of page the body was read as. HTML (and XHTML): the type detected from the page (or forced by
+   * `Options.pageType`), which chose how it was read; a feed: `listing` (its items); every other kind (text,
+   * markdown, JSON, other XML, PDF): `other`, since nothing in them tells the kinds apart.
+   *
+   * @since 0.2.0
+   */
+  readonly pageType: PageType.PageType
+  /**
+   * Set when the HTML page is a wall in front of its content (a bot check, a page asking for JavaScript, a login or
+   * consent wall; see `Wall.detect`): `markdown` is then the wall's text, not the page's.
+   *
+   * @since 0.2.0
+   */
+  readonly wall?: Wall.Wall | undefined
 }
 
 /**
@@ -56,6 +73,14 @@ export interface Options {
    * reads no HTML and ignores it.
    */
   readonly keepCaptions?: boolean
+  /**
+   * Read an HTML page as this type instead of the one detected (a forum thread keeps every post, documentation its
+   * code and tables, ...). `article` reads it as an article; `other` as any page the detector sees no type in.
+   * `ExtractPlain` reads no HTML and ignores it.
+   *
+   * @since 0.2.0
+   */
+  readonly pageType?: PageType.PageType
 }
 
 /**

@@ -8,17 +8,21 @@
 import { Readability } from "@mozilla/readability"
 import * as Markdown from "./Markdown.js"
 import * as Metadata from "./Metadata.js"
+import type * as PageType from "./PageType.js"
 import * as BlankRuns from "./internal/blankRuns.js"
 import * as Boilerplate from "./internal/boilerplate.js"
 import * as BoilerplateRules from "./internal/boilerplateRules.js"
 import * as Container from "./internal/container.js"
 import * as Credits from "./internal/credits.js"
+import * as Dispatch from "./internal/dispatch.js"
+import * as EmbeddedState from "./internal/embeddedState.js"
 import * as Figures from "./internal/figures.js"
 import * as HtmlDocument from "./internal/htmlDocument.js"
 import * as Inert from "./internal/inert.js"
 import * as Lead from "./internal/lead.js"
 import * as Nesting from "./internal/nesting.js"
 import * as Prompts from "./internal/prompts.js"
+import * as Readers from "./internal/readers.js"
 import * as Tail from "./internal/tail.js"
 import * as TagWalk from "./internal/tagWalk.js"
 import * as Visibility from "./internal/visibility.js"
@@ -31,8 +35,18 @@ export interface Result {
   readonly title: string
   readonly markdown: string
   readonly metadata: Metadata.Metadata
-  /** `article` when Readability's result was kept, `page` when the whole-page pass was. */
-  readonly method: "article" | "page"
+  /**
+   * `article` when Readability's result was kept, `page` when the whole-page pass was, `reader` when the reader of
+   * the page's type read it (every post of a forum thread, ...), `state` when the page's HTML showed nothing and its
+   * embedded state was read.
+   */
+  readonly method: "article" | "page" | "reader" | "state"
+  /**
+   * What kind of page it was read as: detected from the page (or forced by `Options.pageType`).
+   *
+   * @since 0.2.0
+   */
+  readonly pageType: PageType.PageType
 }
 
 /**
@@ -59,6 +73,13 @@ export interface Options {
   readonly maxNestingCost?: number | undefined
   /** Keep figure captions, photo credits, slide counters and galleries (dropped by default). */
   readonly keepCaptions?: boolean | undefined
+  /**
+   * Read the page as this type instead of the one detected: its type's reader runs (a forum's, documentation's ...),
+   * and `article` or `other` go straight to the article path.
+   *
+   * @since 0.2.0
+   */
+  readonly pageType?: PageType.PageType | undefined
 }
 
 const defaultMinArticleChars = 250
@@ -236,18 +257,45 @@ const ownBlock = (copy: Document, index: number, metadata: Metadata.Metadata, ke
   return { element, trimmed: Tail.trim(element) }
 }
 
+/** Below this many letters, the page's own HTML showed (nearly) nothing: its embedded state is read instead. */
+const minShownLetters = 200
+
 /**
  * Extracts the main content of an HTML page as markdown. Synchronous and CPU-bound: call it from a worker for
- * big pages.
+ * big pages. A JavaScript shell whose HTML shows (nearly) nothing is read from the state it embeds for its scripts
+ * (`__NEXT_DATA__`, `__NUXT__`, `window.__INITIAL_STATE__`, JSON-LD ...), when it carries any.
  *
  * @since 0.1.0
  * @category utils
  */
 export const fromHtml = (source: string, options?: Options): Result => {
+  const result = fromMarkup(source, options)
+  const shown = letters(result.markdown)
+  if (shown >= minShownLetters) return result
+  // The base for its links is the page's URL: a <base href> is not worth another parse here.
+  const state = EmbeddedState.read(source, options?.url)
+  return letters(state) > shown ? { ...result, markdown: state, method: "state" } : result
+}
+
+const fromMarkup = (source: string, options?: Options): Result => {
   // Indentation between blocks is dropped too: a quarter of a page's nodes, and no text.
   const html = BlankRuns.dropBetweenBlocks(stripInert(source))
-  const doc = HtmlDocument.parse(html)
+  let doc = HtmlDocument.parse(html)
   const base = baseOf(doc, options?.url)
+  // The page's type decides how it is read: its type's reader first, the article path when it has none or declines.
+  const typed = Dispatch.dispatch(doc, {
+    url: options?.url,
+    baseUrl: base,
+    forced: options?.pageType,
+    readers: Readers.readers,
+    preparers: Readers.preparers
+  })
+  const pageType = typed.pageType
+  if (typed.read !== undefined) {
+    const { markdown, metadata } = typed.read
+    return { title: metadata.title ?? "", markdown, metadata, method: "reader", pageType }
+  }
+  if (typed.touched) doc = typed.redo(HtmlDocument.parse(html))
   const { depth, tags } = shape(html)
   const maxNestingCost = options?.maxNestingCost ?? defaultMaxNestingCost
   const huge =
@@ -280,7 +328,8 @@ export const fromHtml = (source: string, options?: Options): Result => {
   // Readability mutates `doc`; the whole-page pass and our own metadata reading need the page as it was when
   // Readability found nothing (untouched when it was skipped). Parsed at most once more, and only then.
   let pristine: Document | undefined = huge ? doc : undefined
-  const original = () => (pristine ??= HtmlDocument.parse(html))
+  // Shown and prepared as `doc` was, so that our block's position in `doc` finds it there.
+  const original = () => (pristine ??= typed.redo(HtmlDocument.parse(html)))
   const keys = ["byline", "publishedTime", "siteName", "lang", "excerpt"] as const
   // Readability reads JSON-LD and meta tags itself; ours fills its gaps. Its leftovers keep every <meta>, so the
   // mutated document serves when it found an article.
@@ -323,7 +372,7 @@ export const fromHtml = (source: string, options?: Options): Result => {
         : Markdown.fromNode(found.node, { baseUrl: base })
   const minChars = options?.minArticleChars ?? defaultMinArticleChars
   if (found.node !== undefined && letters(articleMarkdown) + trimmed >= minChars) {
-    return { title, markdown: articleMarkdown, metadata, method: "article" }
+    return { title, markdown: articleMarkdown, metadata, method: "article", pageType }
   }
   // The page pass reads the page as parsed, before any pruning: the whole-page rules run on it too (Readability's
   // leftovers were pruned, not this copy), so hidden text, captions and trailing boilerplate stay out of it as well.
@@ -342,6 +391,6 @@ export const fromHtml = (source: string, options?: Options): Result => {
   // The page pass drops chrome the article may have kept, so it can be somewhat shorter and still be the better
   // text; only a page pass with much less than the article loses (everything was in an <aside>, say).
   return letters(page) * 2 >= letters(articleMarkdown)
-    ? { title, markdown: page, metadata, method: "page" }
-    : { title, markdown: articleMarkdown, metadata, method: "article" }
+    ? { title, markdown: page, metadata, method: "page", pageType }
+    : { title, markdown: articleMarkdown, metadata, method: "article", pageType }
 }

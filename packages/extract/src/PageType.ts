@@ -11,10 +11,11 @@
  * - `forum`: a thread of posts (Q&A sites, discussion boards, issue trackers, comment threads as the page's point).
  * - `product`: one product or offer (name, price, availability, description, specifications).
  * - `collection`: a category or grid of items (products, courses, recipes) to choose from.
- * - `listing`: a list of entries (search results, an archive, a directory, job or real-estate listings).
+ * - `listing`: a list of entries (search results, an archive, a directory, job or real-estate listings); an RSS or
+ *   Atom feed is one too.
  * - `documentation`: reference or guide pages of software or a product.
  * - `service`: a service, company or landing page of short sections (hero, features, pricing, FAQ).
- * - `other`: anything else, and every body that is not HTML.
+ * - `other`: anything else, and every body that is neither HTML nor a feed (text, markdown, JSON, other XML, PDF).
  *
  * @since 0.2.0
  * @category models

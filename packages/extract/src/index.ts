@@ -126,3 +126,16 @@ export * as Pdf from "./Pdf.js"
  * @since 0.1.0
  */
 export * as PlainText from "./PlainText.js"
+
+/**
+ * Whether a page is a wall in front of its content rather than the content: a bot check (a browser challenge or a
+ * CAPTCHA from Cloudflare, DataDome, PerimeterX/HUMAN, Akamai, AWS WAF, Imperva/Incapsula, Sucuri, DDoS-Guard,
+ * hCaptcha or reCAPTCHA), a page asking to enable JavaScript, a login or subscription wall, or a full-page consent
+ * wall (OneTrust, Quantcast, Sourcepoint, Cookiebot, Didomi, TrustArc, Usercentrics, IAB TCF). One detector, a pure
+ * function over the page's HTML and its extracted text: the extractor records what it finds on the document
+ * (`Document.wall`), and the local fetch provider fails such a page `RequestFailed/blocked` instead of returning the
+ * wall as the page's text (and renders a browser check when rendering is on).
+ *
+ * @since 0.2.0
+ */
+export * as Wall from "./Wall.js"

@@ -62,6 +62,7 @@ describe("Extract: HTML", () => {
   it("extracts the article as markdown, with metadata from JSON-LD, OpenGraph and <html lang>", () => {
     const doc = ok(Extract.extractSync(input(articlePage, "text/html; charset=utf-8")))
     expect(doc.kind).toBe("html")
+    expect(doc.pageType).toBe("article")
     expect(doc.title).toBe("Layers explained")
     expect(doc.byline).toBe("Ada Lovelace, Alan Turing")
     expect(doc.publishedTime).toBe("2024-05-01T10:00:00Z")
@@ -149,13 +150,13 @@ describe("Extract: HTML", () => {
 describe("Extract: other kinds", () => {
   it("passes plain text through with line endings normalized and control characters removed", () => {
     const doc = ok(Extract.extractSync(input("line one\r\nline\u0007 two\u0000\r\n\r\n", "text/plain; charset=utf-8")))
-    expect(doc).toMatchObject({ kind: "text", title: "", markdown: "line one\nline two" })
+    expect(doc).toMatchObject({ kind: "text", title: "", markdown: "line one\nline two", pageType: "other" })
   })
 
   it("passes markdown through, titled by its first heading, without front matter", () => {
     const md = "---\nlayout: post\n---\nIntro\n\n```\n# not a title\n```\n\n## Real title\n\ntext"
     const doc = ok(Extract.extractSync(input(md, "text/markdown")))
-    expect(doc).toMatchObject({ kind: "markdown", title: "Real title" })
+    expect(doc).toMatchObject({ kind: "markdown", title: "Real title", pageType: "other" })
     expect(doc.markdown.startsWith("Intro")).toBe(true)
     const fm = ok(Extract.extractSync(input('---\ntitle: "From front matter"\n---\n# Other', "text/markdown")))
     expect(fm.title).toBe("From front matter")
@@ -173,6 +174,7 @@ describe("Extract: other kinds", () => {
   it("pretty-prints JSON in a fenced block, and keeps invalid JSON as text", () => {
     const doc = ok(Extract.extractSync(input('{"a":[1,2],"b":{"c":"d"}}', "application/json")))
     expect(doc.kind).toBe("json")
+    expect(doc.pageType).toBe("other")
     expect(doc.markdown).toBe('```json\n{\n  "a": [\n    1,\n    2\n  ],\n  "b": {\n    "c": "d"\n  }\n}\n```')
     const vendor = ok(Extract.extractSync(input("[true]", "application/vnd.api+json")))
     expect(vendor.kind).toBe("json")
@@ -199,7 +201,14 @@ describe("Extract: other kinds", () => {
       <item><title>Second</title><link>/2</link><description>plain &amp; simple</description></item>
     </channel></rss>`
     const doc = ok(Extract.extractSync(input(rss, "application/rss+xml")))
-    expect(doc).toMatchObject({ kind: "xml", title: "Example feed", lang: "en", excerpt: "All the news" })
+    // A feed is a list of entries.
+    expect(doc).toMatchObject({
+      kind: "xml",
+      title: "Example feed",
+      lang: "en",
+      excerpt: "All the news",
+      pageType: "listing"
+    })
     expect(doc.markdown).toContain("# Example feed")
     expect(doc.markdown).toContain("## [First post](https://example.com/1)")
     expect(doc.markdown).toContain("Mon, 01 Jan 2024 00:00:00 GMT · by Ada")
@@ -216,7 +225,7 @@ describe("Extract: other kinds", () => {
         <author><name>Grace</name></author><summary type="html">&lt;em&gt;Summary&lt;/em&gt; text</summary></entry>
     </feed>`
     const doc = ok(Extract.extractSync(input(atom, "application/atom+xml")))
-    expect(doc).toMatchObject({ kind: "xml", title: "Atom feed", lang: "fr" })
+    expect(doc).toMatchObject({ kind: "xml", title: "Atom feed", lang: "fr", pageType: "listing" })
     expect(doc.markdown).toContain("## [Entry one](https://example.com/e1)")
     expect(doc.markdown).toContain("2024-02-02T00:00:00Z · by Grace")
     expect(doc.markdown).toContain("_Summary_ text")
@@ -226,7 +235,7 @@ describe("Extract: other kinds", () => {
     const doc = ok(
       Extract.extractSync(input('<?xml version="1.0"?><config><title>Cfg</title><a>1</a></config>', "text/xml"))
     )
-    expect(doc).toMatchObject({ kind: "xml", title: "Cfg" })
+    expect(doc).toMatchObject({ kind: "xml", title: "Cfg", pageType: "other" })
     expect(doc.markdown.startsWith("```xml\n<?xml")).toBe(true)
     const xhtml = ok(
       Extract.extractSync(
@@ -358,7 +367,8 @@ describe("Extract: PDF", () => {
         kind: "pdf",
         title: "A tiny PDF",
         byline: "Ada Lovelace",
-        publishedTime: "2024-01-02T03:04:05.000Z"
+        publishedTime: "2024-01-02T03:04:05.000Z",
+        pageType: "other"
       })
       expect(doc.markdown).toMatch(
         /^## Page 1\n\nHello PDF world\s*\n\s*second line\n\n## Page 3\n\nThird page \(with parens\)$/

@@ -24,7 +24,15 @@ const plainBody = FastCheck.oneof(
   )
 )
 
-const none = { byline: undefined, publishedTime: undefined, siteName: undefined, lang: undefined, excerpt: undefined }
+// The metadata a plain body has none of, and its page type (`other`: nothing in text, markdown or JSON tells kinds apart).
+const none = {
+  byline: undefined,
+  publishedTime: undefined,
+  siteName: undefined,
+  lang: undefined,
+  excerpt: undefined,
+  pageType: "other"
+} as const
 
 describe("ExtractPlain", () => {
   it("gives each plain kind its document: JSON pretty-printed, markdown with its title, text as it is (trailing spaces trimmed)", () => {

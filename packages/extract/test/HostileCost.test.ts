@@ -5,19 +5,13 @@ import * as BlankRuns from "../src/internal/blankRuns.js"
 import * as HtmlDocument from "../src/internal/htmlDocument.js"
 import * as MainContent from "../src/MainContent.js"
 import * as Visibility from "../src/internal/visibility.js"
+import * as VisibleText from "../src/internal/visibleText.js"
+import * as Wall from "../src/Wall.js"
+import { cost } from "./support/cost.js"
 
 // Each hostile body is priced against a benign body of the same size through the same entry point. The cost of a
 // linear pass is about the same for both; the expressions and loops these replaced were quadratic (or worse) in
 // the hostile shape, so the ratio was in the hundreds or thousands (and the old code stalled for seconds).
-const cost = (run: () => unknown): number => {
-  let best = Number.POSITIVE_INFINITY
-  for (let i = 0; i < 3; i++) {
-    const start = performance.now()
-    run()
-    best = Math.min(best, performance.now() - start)
-  }
-  return best
-}
 
 const encoder = new TextEncoder()
 const extract = (body: string, contentType: string) => () =>
@@ -31,6 +25,14 @@ const prose = fill(
   "<p>lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt.</p>",
   8 * kib
 )
+
+// Read as a forum thread (the type forced), so the forum reader runs whatever the detector would say.
+const forum = (thread: string) => () =>
+  MainContent.fromHtml(`<html><body><h1>Thread</h1>${thread}</body></html>`, { pageType: "forum" })
+// One post (left open, for its replies): an author, a time, and a line of text.
+const post =
+  '<div class="post"><a class="username" href="/u/ada">ada</a><time>Jan 5, 2024</time>' +
+  "<p>lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt.</p>"
 
 interface Case {
   readonly name: string
@@ -191,6 +193,126 @@ const cases: ReadonlyArray<Case> = [
     name: "an inline style of 256 KiB of semicolons whose only colon comes last",
     hostile: () => Visibility.declared(";".repeat(256 * kib) + "display:none", "display"),
     benign: () => Visibility.declared(fill("color:red;", 256 * kib) + "display:none", "display")
+  },
+  {
+    // The wall detector reads the title after the first `<title` once, whatever follows.
+    name: "a wall check of 256 KiB of `<title` openings with no end",
+    hostile: () => Wall.detect({ html: fill("<title", 256 * kib), text: "Verify you are human" }),
+    benign: () => Wall.detect({ html: fill("<p>x</p>", 256 * kib), text: "Verify you are human" })
+  },
+  {
+    // Phrases are found with `includes` over text whose separators collapse to one space.
+    name: "a wall check of 60 KiB of separators between a wall's words",
+    hostile: () => Wall.detect({ html: "", text: `verify${" -".repeat(30 * kib)} human` }),
+    benign: () => Wall.detect({ html: "", text: `verify${"\n".repeat(60 * kib)} human` })
+  },
+  {
+    name: "a wall check of 512 KiB of near-misses of a challenge platform's markers",
+    hostile: () =>
+      Wall.detect({ html: fill("cf_ch _incapsula_resourc captcha-deliver ", 512 * kib), text: "Just a moment" }),
+    benign: () => Wall.detect({ html: words(512 * kib), text: "Just a moment" })
+  },
+  {
+    name: "a wall check of 60 KiB of one-word lines that nearly say a wall's words",
+    hostile: () => Wall.detect({ html: "", text: fill("veri\n", 60 * kib) }),
+    benign: () => Wall.detect({ html: "", text: fill("\n", 60 * kib) })
+  },
+  {
+    // How much text a page shows besides its wall: each element's end is looked for once, from where the last ended.
+    name: "a page-text estimate over 512 KiB of script elements each closed far ahead",
+    hostile: () => VisibleText.letters(fill("<script>a</script ", 512 * kib)),
+    benign: () => VisibleText.letters(fill("<b>lorem</b> ipsum ", 512 * kib))
+  },
+  {
+    name: "a page-text estimate over 512 KiB of `<` with one `>` at the end",
+    hostile: () => VisibleText.letters(`${fill("<", 512 * kib)}>`),
+    benign: () => VisibleText.letters(`${fill("<b>", 512 * kib)}>`)
+  },
+  {
+    // A stray `<![` is a bogus comment up to the next `>`: one search, remembered when it finds nothing.
+    name: "64 KiB of `<![` openings with no `>`",
+    hostile: () => MainContent.stripInert(fill("<![", 64 * kib)),
+    benign: () => MainContent.stripInert(fill("<b>x</b>", 64 * kib))
+  },
+  {
+    // A kept JSON-LD script is skipped to its end tag; without one, the scan goes on inside it, once.
+    name: "64 KiB of unclosed JSON-LD script openings",
+    hostile: () => MainContent.stripInert(fill('<script type="application/ld+json">', 64 * kib)),
+    benign: () => MainContent.stripInert(fill('<script type="application/ld+json"></script>', 64 * kib))
+  },
+  {
+    // A page served in <noscript> is unwrapped: nested ones cost what the same ones side by side do.
+    name: "a page served in 2 000 nested <noscript> elements",
+    hostile: extract(
+      `<html><body>${"<noscript><p>lorem ipsum dolor sit amet, consectetur adipiscing elit.</p>".repeat(2000)}${"</noscript>".repeat(2000)}</body></html>`,
+      "text/html"
+    ),
+    benign: extract(
+      `<html><body>${"<noscript><p>lorem ipsum dolor sit amet, consectetur adipiscing elit.</p></noscript>".repeat(2000)}</body></html>`,
+      "text/html"
+    )
+  },
+  {
+    // The forum reader finds posts in one walk and reads each alone: replies nested 1 000 deep cost what 1 000
+    // replies side by side do.
+    name: "a thread of 1 000 replies nested in one another",
+    hostile: forum(`${post.repeat(1000)}${"</div>".repeat(1000)}`),
+    benign: forum(`${post}</div>`.repeat(1000))
+  },
+  {
+    // A name is read from a few dozen nodes at most: author look-alikes nested in one another cost what side by side
+    // ones do.
+    name: "posts whose author card holds 2 000 nested author look-alikes",
+    hostile: forum(
+      `${post}<div class="userinfo">${'<div class="author">lorem ipsum dolor sit amet '.repeat(2000)}${"</div>".repeat(2001)}</div>`.repeat(
+        3
+      )
+    ),
+    benign: forum(
+      `${post}<div class="userinfo">${'<div class="author">lorem ipsum dolor sit amet </div>'.repeat(2000)}</div></div>`.repeat(
+        3
+      )
+    )
+  },
+  {
+    // An empty page's scripts are read for state in one forward scan: openings with no end tag stop it.
+    name: "an empty page of 64 KiB of unclosed <script> openings",
+    hostile: () => MainContent.fromHtml(`<html><body></body></html>${fill("<script>x", 64 * kib)}`),
+    benign: () => MainContent.fromHtml(`<html><body></body></html>${fill("<script>x</script>", 64 * kib)}`)
+  },
+  {
+    // State is walked without recursion, however deep (or refused by the JSON parser, which is caught).
+    name: "an empty page whose state nests 100 000 levels deep",
+    hostile: () =>
+      MainContent.fromHtml(
+        `<html><body><script>window.__STATE__=${"[".repeat(100_000)}${"]".repeat(100_000)}</script></body></html>`
+      ),
+    benign: () =>
+      MainContent.fromHtml(`<html><body><script>window.__STATE__=[${fill("[],", 200_000)}[]]</script></body></html>`)
+  },
+  {
+    // A flight payload in 10 000 chunks costs what it does in one.
+    name: "an empty page whose server component payload comes in 10 000 chunks",
+    hostile: () =>
+      MainContent.fromHtml(
+        `<html><body>${'<script>self.__next_f.push([1,"0:[\\"$\\",\\"p\\",null,{\\"children\\":\\"lorem ipsum dolor sit amet\\"}]\\n"])</script>'.repeat(10_000)}</body></html>`
+      ),
+    benign: () =>
+      MainContent.fromHtml(
+        `<html><body><script>self.__next_f.push([1,"${'0:[\\"$\\",\\"p\\",null,{\\"children\\":\\"lorem ipsum dolor sit amet\\"}]\\n'.repeat(10_000)}"])</script></body></html>`
+      )
+  },
+  {
+    // Hidden wrappers are looked for six levels below <body> at most, each one's text read once.
+    name: "2 000 hidden blocks nested under <body>",
+    hostile: extract(
+      `<html><body>${"<div hidden><p>lorem ipsum dolor sit amet, consectetur adipiscing elit.</p>".repeat(2000)}${"</div>".repeat(2000)}</body></html>`,
+      "text/html"
+    ),
+    benign: extract(
+      `<html><body>${"<div hidden><p>lorem ipsum dolor sit amet, consectetur adipiscing elit.</p></div>".repeat(2000)}</body></html>`,
+      "text/html"
+    )
   },
   {
     name: "160 000 top-level elements with no <html> or <body>",

@@ -21,8 +21,10 @@ describe("MainContent", () => {
     expect(result.markdown).not.toContain("Nav links")
   })
 
+  // The article path's own fallback, so the page is read as an article (detected, this tiny page is a service page,
+  // whose reader keeps the same blocks: see ServicePage.test.ts).
   it("takes the whole page (without chrome) when the article is too short", () => {
-    const result = MainContent.fromHtml(page("<p>Tiny.</p>"), { url: "https://example.com/" })
+    const result = MainContent.fromHtml(page("<p>Tiny.</p>"), { url: "https://example.com/", pageType: "article" })
     expect(result.method).toBe("page")
     expect(result.markdown).toContain("Tiny.")
     expect(result.markdown).toContain("Side note.")

@@ -5,9 +5,12 @@
  * Per URL: a GitHub `blob` link is read as its raw file; robots.txt is obeyed when enabled (off by default); the
  * page is fetched (redirects followed and re-checked by the transport, the final URL reported); a non-2xx status
  * is a typed `RequestFailed`; the body is extracted according to its Content-Type, on a worker thread when it is
- * big. An unsupported type is `ResponseInvalid/unsupported_content_type`, a page with no readable text
- * `ResponseInvalid/empty_content`. Duplicate URLs of one request are fetched once because the request is
- * normalised (and deduplicated) before any provider is called.
+ * big. A result says what kind of page it was read as (`pageType`). An unsupported type is
+ * `ResponseInvalid/unsupported_content_type`, a page with no readable text `ResponseInvalid/empty_content` (a page of
+ * scripts with no text: saying it needs rendering), and a page that is a wall in front of its content (a bot check,
+ * a page asking for JavaScript, a login or consent wall: `@websearch/extract/Wall`; a bot check's 403 or 503 page too)
+ * `RequestFailed/blocked`. Duplicate URLs of one request are fetched once because the request is normalised (and
+ * deduplicated) before any provider is called.
  *
  * Rendering (`render`): `never` (the default) reads pages as they come. `auto` renders an HTML page in Chromium when
  * the plain answer has scripts and its text is empty or tiny, or it is a known JavaScript shell or browser-check
@@ -37,7 +40,6 @@ import * as Settings from "@websearch/core/Settings"
 import * as UrlPolicy from "@websearch/core/UrlPolicy"
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import * as ContentKind from "@websearch/extract/ContentKind"
-import type * as Extract from "@websearch/extract/Extract"
 import * as Config from "effect/Config"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
@@ -52,6 +54,7 @@ import * as PageMetadata from "./internal/pageMetadata.js"
 import * as ProxyEnvironment from "./internal/proxyEnvironment.js"
 import * as GithubBlob from "./internal/githubBlob.js"
 import * as JsShell from "./internal/jsShell.js"
+import * as PageWall from "./internal/pageWall.js"
 import * as RobotsCheck from "./internal/robotsCheck.js"
 import * as TransportError from "./internal/transportError.js"
 import * as BrowserRenderer from "./BrowserRenderer.js"
@@ -253,19 +256,6 @@ export const make = (
     )
     const rawOrigin = options?.githubRawOrigin ?? GithubBlob.rawOrigin
 
-    const toResult = (
-      document: Extract.Document,
-      url: string
-    ): Effect.Effect<ProviderDriver.DriverResult, WebSearchError.ResponseInvalid> =>
-      document.markdown.trim() === ""
-        ? Effect.fail(WebSearchError.responseInvalid("empty_content", `${url} has no readable text`))
-        : Effect.succeed({
-            title: PageMetadata.title(document, url),
-            content: document.markdown,
-            url,
-            ...PageMetadata.fromDocument(document)
-          })
-
     /** Renders the page whose document the transport fetched, and extracts the rendered DOM. */
     const rendered = (
       browser: BrowserRenderer.BrowserRenderer.Service,
@@ -277,32 +267,23 @@ export const make = (
         const page = yield* browser.render({ url: response.url, transport, document: response, userAgent })
         // A script may have navigated to another origin; its content is used only if that robots.txt allows it.
         if (robots !== undefined && originOf(page.url) !== originOf(response.url)) yield* robots(page.url)
-        const document = yield* extract(new TextEncoder().encode(page.html), "text/html; charset=utf-8", page.url)
-        if (JsShell.stillChallenged(page.html, document.markdown)) {
-          return yield* WebSearchError.responseInvalid(
-            "empty_content",
-            `${page.url} still shows a browser check (bot challenge) after rendering`
-          )
-        }
+        const extracted = yield* Effect.either(
+          extract(new TextEncoder().encode(page.html), "text/html; charset=utf-8", page.url)
+        )
+        // Still a wall once a browser ran its scripts: a bot check it did not pass, or a login or consent wall.
+        const wall = Either.isRight(extracted) ? extracted.right.wall : PageWall.ofEmptyPage(page.html)
+        if (wall !== undefined) return yield* PageWall.blocked(page.url, wall, { rendered: true, hint: "none" })
+        const document = yield* extracted
         yield* Effect.annotateCurrentSpan({
           "websearch.fetch.rendered": true,
           "websearch.fetch.final_url": page.url,
           "websearch.render.requests": page.requests,
           "websearch.render.blocked": page.blocked.length
         })
-        return yield* Effect.mapError(toResult(document, page.url), (error) =>
+        return yield* Effect.mapError(PageMetadata.toResult(document, page.url), (error) =>
           WebSearchError.annotate(error, { message: `${page.url} has no readable text, even rendered` }, false)
         )
       })
-
-    const missingRenderer = (providerId: string, instance: boolean) =>
-      WebSearchError.unavailable(
-        "invalid_config",
-        `the fetch provider${instance ? ` instance "${providerId}"` : ""} is set to render every page ` +
-          `(render: "always") but no BrowserRenderer is provided: add BrowserRenderer.layer() from @websearch/node ` +
-          `(it needs Chromium, e.g. Debian's chromium package at ${BrowserRenderer.defaultExecutablePath})`,
-        { providerId }
-      )
 
     const fetchUrl = (
       input: string,
@@ -317,7 +298,8 @@ export const make = (
         )
         const { headers, render, robots } = call
         const instance = ctx.provider.instanceOf !== undefined
-        if (render === "always" && Option.isNone(renderer)) return yield* missingRenderer(ctx.provider.id, instance)
+        if (render === "always" && Option.isNone(renderer))
+          return yield* FetchCall.missingRenderer(ctx.provider.id, instance)
         // `never` reads pages as they come, whatever renderer is composed.
         const browser = render === "never" ? undefined : Option.getOrUndefined(renderer)
         const target = GithubBlob.rawUrl(input, rawOrigin) ?? input
@@ -327,34 +309,54 @@ export const make = (
         // A redirect may leave the origin whose robots.txt was read; the content is used only if the new one allows it.
         if (robots !== undefined && originOf(response.url) !== originOf(target)) yield* robots(response.url)
         const contentType = response.headers["content-type"]
-        // Only HTML is ever rendered (the extractor's own classification: PDFs, JSON, feeds and text never are).
-        const html =
-          browser === undefined || ContentKind.classify(contentType, response.body, response.url) !== "html"
-            ? ""
-            : JsShell.head(response.body)
+        // Only HTML is ever rendered or read for walls (the extractor's own classification: PDFs, JSON, feeds and
+        // text never are). Its first bytes are decoded once, and only when a decision needs them.
+        const isHtml = ContentKind.classify(contentType, response.body, response.url) === "html"
+        let decoded: string | undefined
+        const html = () => (isHtml ? (decoded ??= JsShell.head(response.body)) : "")
+        // What a message suggests when rendering could help: turning it on, or providing the renderer it needs.
+        const hint: PageWall.Hint = browser !== undefined ? "none" : render === "never" ? "setting" : "renderer"
         const checked = yield* Effect.either(SafeTransport.ensureOk(response))
         if (Either.isLeft(checked)) {
           const httpError = checked.left
-          // A browser check answers 403 or 503 with a script that proves a browser and reloads: only a browser
-          // gets past it. When it does not, the answer is the status it gave.
-          if (browser === undefined || !JsShell.isChallenge(html)) return yield* httpError
-          return yield* Effect.catchAll(rendered(browser, response, call), () => Effect.fail(httpError))
+          // A bot check answers 403 or 503 with a page whose script proves a browser and reloads: only a browser
+          // gets past it. Without one, or when rendering does not get past it, the answer is `blocked`.
+          if (!isHtml || !PageWall.mayBeWall(response.status)) return yield* httpError
+          const read = yield* Effect.either(extract(response.body, contentType, response.url))
+          const wall = PageWall.ofErrorPage(read, html())
+          if (wall === undefined) return yield* httpError
+          const blocked = PageWall.blocked(response.url, wall, { status: response.status, hint })
+          if (browser === undefined) return yield* blocked
+          return yield* Effect.catchAll(rendered(browser, response, call), (failure) =>
+            Effect.fail(failure.reason === "blocked" ? failure : blocked)
+          )
         }
-        if (browser !== undefined && html !== "" && render === "always") return yield* rendered(browser, response, call)
+        if (browser !== undefined && isHtml && render === "always") return yield* rendered(browser, response, call)
         const plain = yield* Effect.either(extract(response.body, contentType, response.url))
         const plainText = Either.isRight(plain) ? plain.right.markdown : ""
-        const worthRendering = Either.isRight(plain)
-          ? JsShell.needsRender(html, plainText)
-          : plain.left.reason === "empty_content" && JsShell.hasScript(html)
-        if (browser !== undefined && html !== "" && worthRendering) {
+        const { wall, worthRendering } = isHtml
+          ? PageWall.assess(plain, html)
+          : { wall: undefined, worthRendering: false }
+        if (browser !== undefined && worthRendering) {
           const outcome = yield* Effect.either(rendered(browser, response, call))
           if (Either.isRight(outcome)) return outcome.right
           const failure = outcome.left
+          // A wall's text is never the page's: when rendering does not get past it, the answer is `blocked`.
+          if (wall !== undefined) {
+            return yield* failure.reason === "blocked"
+              ? failure
+              : PageWall.blocked(response.url, wall, { hint: "none" })
+          }
           // Without text of its own the page is worth only the render's reason, unless rendering is unavailable.
           if (plainText.trim() === "" && failure._tag !== "Unavailable") return yield* failure
           yield* Effect.logDebug("rendering failed; the page is read as it came").pipe(
             Effect.annotateLogs({ url: TransportError.describe(response.url), reason: failure.reason })
           )
+        }
+        if (wall !== undefined) return yield* PageWall.blocked(response.url, wall, { hint })
+        // An empty page of scripts is a shell that a browser would fill: the failure says it needs rendering.
+        if (Either.isLeft(plain) && plain.left.reason === "empty_content" && JsShell.hasScript(html())) {
+          return yield* PageWall.needsRendering(response.url, hint)
         }
         const document = yield* plain
         yield* Effect.annotateCurrentSpan({
@@ -362,7 +364,7 @@ export const make = (
           "websearch.fetch.kind": document.kind,
           "websearch.bytes": response.body.length
         })
-        return yield* toResult(document, response.url)
+        return yield* PageMetadata.toResult(document, response.url)
       }).pipe(Effect.withSpan("websearch.fetch.url", { captureStackTrace: false, attributes: { "url.full": input } }))
 
     return { preset, options: SettingsOptions, optionsConfig, fetchUrls: fetchUrl }

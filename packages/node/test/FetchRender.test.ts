@@ -12,6 +12,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as BrowserRenderer from "../src/BrowserRenderer.js"
 import * as Fetch from "../src/Fetch.js"
+import * as WallPages from "../../../test-support/wallPages.js"
 import * as Application from "./support/application.js"
 import * as LocalServer from "./support/localServer.js"
 
@@ -75,6 +76,7 @@ layer(BrowserRenderer.layer(), { excludeTestServices: true })("fetch provider re
         const never = yield* Effect.flip(fetchUrls([server.url("/")], { render: "never" }))
         expect(never._tag).toBe("ResponseInvalid")
         expect(never.reason).toBe("empty_content")
+        expect(never.message).toContain(`needs rendering: set providers.fetch.render to "auto"`)
         expect(server.count("/app.js")).toBe(0)
 
         for (const render of ["auto", "always"] as const) {
@@ -123,17 +125,47 @@ layer(BrowserRenderer.layer(), { excludeTestServices: true })("fetch provider re
   )
 
   it.scoped(
-    "a browser check (503 + script) is passed by rendering in auto mode; never reports the 503",
+    "a browser check (503 + script) is passed by rendering in auto mode; never answers blocked, suggesting rendering",
     () =>
       Effect.gen(function* () {
         const server = yield* LocalServer.start(guarded)
         const never = yield* Effect.flip(fetchUrls([server.url("/guarded")], { render: "never" }))
         expect(never._tag).toBe("RequestFailed")
-        expect(never.reason).toBe("http_5xx")
+        expect(never.reason).toBe("blocked")
+        expect(never.retryable).toBe(false)
+        expect(never.message).toContain(`answered 503 with a bot check`)
+        expect(never.message).toContain(`set providers.fetch.render to "auto"`)
         const auto = yield* fetchUrls([server.url("/guarded")], { render: "auto" })
         expect(auto.failures).toEqual([])
         expect(auto.results[0].title).toBe("Behind The Wall")
         expect(auto.results[0].content).toContain(paragraphs[0])
+      }),
+    30_000
+  )
+
+  it.scoped(
+    "a wall rendering does not get past is blocked, saying so; a login wall is never rendered",
+    () =>
+      Effect.gen(function* () {
+        const server = yield* LocalServer.start({
+          // A check whose script never clears it: the rendered page is the same wall.
+          "/stuck": {
+            status: 503,
+            headers: { "content-type": "text/html; charset=utf-8" },
+            body: WallPages.cloudflare.html
+          },
+          "/login": LocalServer.html(
+            WallPages.loginWall.html.replace("</body>", `<script src="/login.js"></script></body>`)
+          ),
+          "/login.js": { headers: { "content-type": "text/javascript" }, body: "void 0" }
+        })
+        const stuck = yield* Effect.flip(fetchUrls([server.url("/stuck")], { render: "auto" }))
+        expect(stuck).toMatchObject({ _tag: "RequestFailed", reason: "blocked", retryable: false })
+        expect(stuck.message).toContain("still shows a bot check (Cloudflare) after rendering")
+        const login = yield* Effect.flip(fetchUrls([server.url("/login")], { render: "auto" }))
+        expect(login.reason).toBe("blocked")
+        expect(login.message).toContain("a login or subscription wall instead of its content")
+        expect(server.count("/login.js")).toBe(0)
       }),
     30_000
   )
@@ -168,6 +200,7 @@ describe("fetch provider rendering without a renderer, and the render setting", 
         expect(server.hits).toEqual([])
         const auto = yield* Effect.flip(fetchUrls([server.url("/")], { render: "auto" }))
         expect(auto.reason).toBe("empty_content")
+        expect(auto.message).toContain("needs rendering, but no BrowserRenderer is provided")
         expect(server.count("/app.js")).toBe(0)
       })
     )

@@ -24,7 +24,8 @@ describe("PageMetadata", () => {
       publishedTime: undefined,
       siteName: "",
       lang: "fr",
-      excerpt: undefined
+      excerpt: undefined,
+      pageType: "article" as const
     }
     expect(PageMetadata.fromDocument(doc)).toEqual({ author: "Jane Doe", language: "fr" })
   })

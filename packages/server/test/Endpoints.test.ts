@@ -8,7 +8,14 @@ import * as Support from "./support/server.js"
 const tavily = () =>
   Support.driver("tavily", {
     searchKeywords: (input) => Effect.succeed(Support.results(input, 2)),
-    fetchUrls: (url) => Effect.succeed({ title: `Page ${url}`, content: `Content of ${url}`, url })
+    // A page read by a fetcher that says what kind of page it was (the local one does), and one that does not.
+    fetchUrls: (url) =>
+      Effect.succeed({
+        title: `Page ${url}`,
+        content: `Content of ${url}`,
+        url,
+        ...(url.endsWith("/x") ? { pageType: "forum" as const } : {})
+      })
   })
 
 const openai = Support.researcher
@@ -91,6 +98,7 @@ describe("endpoints over HTTP", () => {
         "Page https://a.example/x",
         "Page https://b.example/y"
       ])
+      expect((body.results as Array<{ pageType?: string }>).map((r) => r.pageType)).toEqual(["forum", undefined])
     })
   )
 

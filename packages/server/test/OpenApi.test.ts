@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { createConfig, lintFromString } from "@redocly/openapi-core"
+import * as PageType from "@websearch/core/PageType"
 import * as ProviderInstance from "@websearch/core/ProviderInstance"
 import * as ProviderStore from "@websearch/core/ProviderStore"
 import * as WebSearchRequest from "@websearch/core/WebSearchRequest"
@@ -64,6 +65,22 @@ describe("the OpenAPI document", () => {
         "warn operation-4xx-response #/paths/~1/get/responses: Operation must have at least one `4XX` response.",
         "warn operation-4xx-response #/paths/~1health/get/responses: Operation must have at least one `4XX` response."
       ])
+    })
+  )
+
+  it.scoped("describes a fetched result's pageType and the blocked reason", () =>
+    Effect.gen(function* () {
+      const source = yield* served
+      const document = JSON.parse(source) as Document
+      const result = document.components.schemas.WebSearchResult as {
+        readonly properties: Record<string, unknown>
+        readonly required?: ReadonlyArray<string>
+      }
+      expect(JSON.stringify(result.properties.pageType)).toContain("PageType")
+      expect(result.required ?? []).not.toContain("pageType")
+      const pageType = document.components.schemas.PageType as { readonly enum: ReadonlyArray<string> }
+      expect(pageType.enum).toEqual([...PageType.PageType.literals])
+      expect(source).toContain('"blocked"')
     })
   )
 

@@ -63,6 +63,9 @@ export const nextStepFor = (failure: {
     return `Temporary (${failure.reason}): you may retry this input once${wait}; if it fails again, go on without it.`
   }
   if (failure.reason === "invalid_input") return "Fix the input before calling again; do not resend it unchanged."
+  if (failure.reason === "blocked") {
+    return "The site showed a wall (a bot check, a login or a consent page) instead of the page: do not retry it; use other sources, and say the page could not be read."
+  }
   if (failure._tag === "Unavailable") {
     return `The tool is not usable as configured (${failure.reason}): do not retry; answer without it and tell the user if it matters.`
   }

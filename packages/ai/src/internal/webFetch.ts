@@ -249,6 +249,7 @@ export const make = ({ fetch, ids, model, options, pages }: Deps) => {
                 // Title and URL stand outside the fence in the rendered text.
                 title: ToolOutput.oneLine(page.title, ToolOutput.maxTitleLength),
                 url: ToolOutput.oneLine(page.url),
+                ...(page.pageType === undefined ? {} : { pageType: page.pageType }),
                 ...(p.prompt === undefined ? {} : { prompt: p.prompt }),
                 ...(page.totalLength === undefined ? {} : { totalLength: page.totalLength }),
                 ...(page.nextStartIndex === undefined ? {} : { nextStartIndex: page.nextStartIndex }),

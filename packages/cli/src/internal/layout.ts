@@ -105,12 +105,17 @@ const continuation = (result: WebSearchResult): Array<string> =>
 const cutLine = (result: WebSearchResult): string =>
   `… [cut at ${count(result.content.length)} of ${count(result.lengthBeforeCut ?? 0)} characters]`
 
+// What kind of page a fetched result was read as (the local fetcher says; remote readers do not).
+const pageTypeLine = (result: WebSearchResult): Array<string> =>
+  result.pageType === undefined ? [] : [`page type: ${result.pageType}`]
+
 const textFetch = (response: WebSearchResponse, look: Terminal.Look): Array<string> => {
   const lines: Array<string> = []
   response.results.forEach((result, index) => {
     lines.push(
       `${Terminal.style(look, "bold", `[${index + 1}]`)} ${safeLine(result.title, 300) || "(untitled)"}`,
       `    ${Terminal.style(look, "cyan", safeLine(result.url, 2000))}`,
+      ...pageTypeLine(result).map((line) => `    ${Terminal.style(look, "dim", line)}`),
       "",
       Terminal.wrapContent(terminalText(result.content), look.width),
       ...continuation(result),
@@ -145,6 +150,7 @@ const markdownFetch = (response: WebSearchResponse, look: Terminal.Look): Array<
     `## [${index + 1}] ${markdownText(safeLine(result.title, 300)) || "(untitled)"}`,
     "",
     `<${markdownUrl(safeLine(result.url, 2000))}>`,
+    ...pageTypeLine(result).flatMap((line) => ["", `*${line}*`]),
     "",
     Terminal.wrapContent(terminalText(MarkdownHeadings.nest(result.content, 2)), look.width),
     ...continuation(result),
@@ -175,16 +181,23 @@ const flagWords: ReadonlyArray<readonly [string, string]> = [
   ["pass providerId", "pass --provider ID"],
   ["includeDomains", "--include-domain"],
   ["excludeDomains", "--exclude-domain"],
-  ["providerId", "--provider"]
+  ["providerId", "--provider"],
+  [`set providers.fetch.render to "auto"`, "try --render auto"]
 ]
 
 /** A message from core with its hints in command-line terms. */
 export const inCliWords = (message: string): string =>
   flagWords.reduce((text, [from, to]) => text.split(from).join(to), message)
 
-/** Whether a failure suggests rendering: an empty page that was not rendered may need JavaScript. */
+/**
+ * Whether a failure suggests rendering: an empty page that was not rendered may need JavaScript (unless its message
+ * already says so: a JavaScript shell, or a wall rendering may pass, names the setting the flag stands for).
+ */
 const rendersHint = (failure: { readonly reason: string; readonly message: string }, rendered: boolean): boolean =>
-  failure.reason === "empty_content" && !rendered && !failure.message.includes("after rendering")
+  failure.reason === "empty_content" &&
+  !rendered &&
+  !failure.message.includes("after rendering") &&
+  !failure.message.includes("providers.fetch.render")
 
 /** One failed input on one line: the input, the reason once, the message. */
 export const failureLine = (failure: WebSearchError.InputFailure, rendered: boolean): string => {

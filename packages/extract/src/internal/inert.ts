@@ -1,11 +1,17 @@
 /**
- * Removal of scripts (except JSON-LD), styles, inline SVG and comments from HTML text, by one forward scan. It
- * removes what this expression matches (an end tag is its name then HTML whitespace, `/` or `>`, up to the next `>`):
- * `/<script\b(?![^>]*application\/ld\+json)[^>]*>[\s\S]*?<\/script(?=[\t\n\f\r />])[^>]*>|
+ * Removal of scripts (except JSON-LD), styles, inline SVG, comments and `<![...]>` sections from HTML text, by one
+ * forward scan. It removes what this expression matches, keeping its first group (a JSON-LD script, left whole; an
+ * end tag is its name then HTML whitespace, `/` or `>`, up to the next `>`):
+ * `/(<script\b(?=[^>]*application\/ld\+json)[^>]*>[\s\S]*?<\/script(?=[\t\n\f\r />])[^>]*>)|
+ * <script\b(?![^>]*application\/ld\+json)[^>]*>[\s\S]*?<\/script(?=[\t\n\f\r />])[^>]*>|
  * <style\b[^>]*>[\s\S]*?<\/style(?=[\t\n\f\r />])[^>]*>|<svg\b[^>]*>[\s\S]*?<\/svg(?=[\t\n\f\r />])[^>]*>|
- * <!--[\s\S]*?-->/gi`, but that expression, on a page of unclosed `<script>` or `<!--` openings, reads to the end of
- * the page from each of them: quadratic. Here every search that finds nothing is remembered (what is not in the rest
- * of the page from one point is not there from any later one).
+ * <!--[\s\S]*?-->|<!\[[^>]*>/gi`, but that expression, on a page of unclosed `<script>` or `<!--` openings, reads to
+ * the end of the page from each of them: quadratic. Here every search that finds nothing is remembered (what is not in
+ * the rest of the page from one point is not there from any later one).
+ *
+ * A `<![CDATA[` (or `<![if IE]>`) in HTML outside SVG and MathML is a bogus comment that ends at the next `>`, as a
+ * browser reads it; linkedom would read a CDATA section to its `]]>` or, without one, to the end of the page, and so
+ * lose all of it. JSON-LD is kept whole, so a CDATA wrapper inside it stays for `structuredData.ts` to read.
  */
 
 const word = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95
@@ -38,13 +44,14 @@ const next = (text: string, a: Ahead, from: number): Ahead | undefined => {
 
 const elements = ["script", "style", "svg"] as const
 
-/** Removes scripts (except JSON-LD), styles, inline SVG and comments; linear in the length of the text. */
+/** Removes scripts (except JSON-LD), styles, inline SVG, comments and `<![` sections; linear in the text's length. */
 export const strip = (html: string): string => {
   // An end tag is its name followed by HTML whitespace, `/` or `>`, and runs to the next `>` (`</script\n<!-- -->`
   // closes the script at the comment's `>`, as a browser reads it): found in two steps, so a `</script ` with no
   // `>` after it costs one search, not a read to the end of the page.
   const closes = elements.map((name) => ahead(new RegExp(`</${name}(?=[\\t\\n\\f\\r />])`, "gi")))
   const comment = ahead(/-->/g)
+  const sectionEnd = ahead(/>/g)
   // Each memo is searched from positions that only grow: the `>` of an opening tag from the scan position, and the
   // `>` ending an element's end tag from where that element's end tags are found (one memo per element, since one
   // element's end tag may lie beyond where a later element starts).
@@ -56,8 +63,12 @@ export const strip = (html: string): string => {
   let i = html.indexOf("<")
   while (i >= 0) {
     let end = -1
+    // The end of a JSON-LD script, which is kept: the scan goes on after it.
+    let kept = -1
     if (html.startsWith("<!--", i)) {
       end = next(html, comment, i + 4)?.end ?? -1
+    } else if (html.startsWith("<![", i)) {
+      end = next(html, sectionEnd, i + 3)?.end ?? -1
     } else {
       for (let e = 0; e < elements.length; e++) {
         const name = elements[e]
@@ -66,16 +77,17 @@ export const strip = (html: string): string => {
         if (after < html.length && word(html.charCodeAt(after))) continue
         const tagEnd = next(html, gt, after)?.index
         if (tagEnd === undefined) break
-        if (name === "script") {
-          const ld = next(html, jsonLd, after)?.end
-          if (ld !== undefined && ld <= tagEnd) break
-        }
         const close = next(html, closes[e], tagEnd + 1)?.end
-        end = close === undefined ? -1 : (next(html, closeGts[e], close)?.end ?? -1)
+        const closeEnd = close === undefined ? -1 : (next(html, closeGts[e], close)?.end ?? -1)
+        const ld = name === "script" ? next(html, jsonLd, after)?.end : undefined
+        if (ld !== undefined && ld <= tagEnd) kept = closeEnd
+        else end = closeEnd
         break
       }
     }
-    if (end > 0) {
+    if (kept > 0) {
+      i = html.indexOf("<", kept)
+    } else if (end > 0) {
       out += html.slice(from, i)
       from = end
       i = html.indexOf("<", end)

@@ -21,6 +21,7 @@ type Plain = typeof none & {
   readonly kind: "text" | "markdown" | "json"
   readonly title: string
   readonly markdown: string
+  readonly pageType: "other"
 }
 
 /** The document of a body already classified as `kind`. */
@@ -30,18 +31,24 @@ export const fromKind = (input: Body, kind: "text" | "markdown" | "json"): Plain
       const text = Charset.decode(input.body, input.contentType, "none").text
       const markdown = Json.toMarkdown(text)
       return markdown === undefined
-        ? { kind: "text", ...none, title: "", markdown: PlainText.clean(text) }
-        : { kind: "json", ...none, title: "", markdown }
+        ? { kind: "text", ...none, title: "", markdown: PlainText.clean(text), pageType: "other" }
+        : { kind: "json", ...none, title: "", markdown, pageType: "other" }
     }
     case "markdown": {
       const { body, title } = PlainText.frontMatter(
         PlainText.clean(Charset.decode(input.body, input.contentType, "none").text)
       )
-      return { kind: "markdown", ...none, title: title ?? PlainText.markdownTitle(body), markdown: body.trim() }
+      return {
+        kind: "markdown",
+        ...none,
+        title: title ?? PlainText.markdownTitle(body),
+        markdown: body.trim(),
+        pageType: "other"
+      }
     }
     case "text": {
       const text = PlainText.clean(Charset.decode(input.body, input.contentType, "none").text)
-      return { kind: "text", ...none, title: "", markdown: text }
+      return { kind: "text", ...none, title: "", markdown: text, pageType: "other" }
     }
   }
 }

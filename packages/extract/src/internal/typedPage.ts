@@ -20,6 +20,15 @@ export interface Context {
 
 /**
  * Reads a page of one type from its parsed document (scripts other than JSON-LD, styles and comments already
- * stripped; not yet pruned by the boilerplate rules). May mutate `doc`. Linear in the page's size.
+ * stripped; not yet pruned by the boilerplate rules). Linear in the page's size. It decides before it changes the
+ * page: a reader that answers `undefined` leaves `doc` as it found it, since the article path reads it next; one that
+ * answers may mutate `doc` (an answer without a letter or digit counts as none, and the page is parsed afresh).
  */
 export type Reader = (doc: Document, context: Context) => string | undefined
+
+/**
+ * Prepares a page of one type for the article path, which reads it next (no reader of its type, or the reader
+ * declined): shows what the article path would drop but the type needs (the hidden panels of documentation's tabbed
+ * examples, ...). Mutates `doc`; linear in the page's size.
+ */
+export type Preparer = (doc: Document, context: Context) => void

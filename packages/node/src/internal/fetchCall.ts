@@ -4,6 +4,8 @@
  * own `userAgent` and `render` where it sets them, and respects robots.txt when it asks to or the provider does: an
  * instance may be more careful than the application, never less.
  */
+import * as WebSearchError from "@websearch/core/WebSearchError"
+import * as BrowserRenderer from "../BrowserRenderer.js"
 import * as FetchConfig from "./fetchConfig.js"
 import type * as RobotsCheck from "./robotsCheck.js"
 
@@ -56,3 +58,13 @@ export const make = (
     headers: { "user-agent": userAgent, accept: FetchConfig.accept }
   }
 }
+
+/** The failure of a call set to render every page (`render: "always"`) where no renderer is composed. */
+export const missingRenderer = (providerId: string, instance: boolean): WebSearchError.Unavailable =>
+  WebSearchError.unavailable(
+    "invalid_config",
+    `the fetch provider${instance ? ` instance "${providerId}"` : ""} is set to render every page ` +
+      `(render: "always") but no BrowserRenderer is provided: add BrowserRenderer.layer() from @websearch/node ` +
+      `(it needs Chromium, e.g. Debian's chromium package at ${BrowserRenderer.defaultExecutablePath})`,
+    { providerId }
+  )

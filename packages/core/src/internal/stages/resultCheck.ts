@@ -1,10 +1,12 @@
 /**
  * Stage around the driver call: what a driver returns is checked against the contract (title, content and url
- * strings), since post-processing reads every field, and capped at the requested count, since a provider may
- * ignore it. Reading the value is still the driver's part: a throw while reading it is the driver's defect.
+ * strings; a `pageType`, when given, one of the page types), since post-processing reads every field and every
+ * surface encodes the result with its schema, and capped at the requested count, since a provider may ignore it. Reading the value is still the driver's part: a throw while reading it is the driver's defect.
  */
 import * as Effect from "effect/Effect"
 import * as Predicate from "effect/Predicate"
+import * as Schema from "effect/Schema"
+import { PageType } from "../../PageType.js"
 import type { DriverResult } from "../../ProviderDriver.js"
 import * as WebSearchError from "../../WebSearchError.js"
 import { DriverDefect } from "./driverCall.js"
@@ -16,7 +18,10 @@ const isDriverResult = (u: unknown): u is DriverResult =>
   Predicate.hasProperty(u, "content") &&
   Predicate.isString(u.content) &&
   Predicate.hasProperty(u, "url") &&
-  Predicate.isString(u.url)
+  Predicate.isString(u.url) &&
+  (!Predicate.hasProperty(u, "pageType") || u.pageType === undefined || isPageType(u.pageType))
+
+const isPageType = Schema.is(PageType)
 
 const contracted = (results: unknown, maxResults: number): ReadonlyArray<DriverResult> | undefined => {
   const kept: Array<unknown> | undefined = Array.isArray(results) ? results.slice(0, maxResults) : undefined
@@ -41,7 +46,7 @@ export const resultCheck = (
       : Effect.fail(
           WebSearchError.responseInvalid(
             "decode_failed",
-            `the ${call.resolved.provider.name} driver returned results outside the contract (title, content and url strings) for "${call.input}"`
+            `the ${call.resolved.provider.name} driver returned results outside the contract (title, content and url strings, a known pageType) for "${call.input}"`
           )
         )
   })

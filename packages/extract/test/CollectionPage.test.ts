@@ -1,0 +1,155 @@
+import { describe, expect, it } from "@effect/vitest"
+import * as FastCheck from "effect/FastCheck"
+import * as CollectionPage from "../src/internal/collectionPage.js"
+import * as HtmlDocument from "../src/internal/htmlDocument.js"
+import * as ItemGrid from "../src/internal/itemGrid.js"
+import * as SectionPass from "../src/internal/sectionPass.js"
+import * as StructuredData from "../src/internal/structuredData.js"
+import * as MainContent from "../src/MainContent.js"
+
+const parse = (html: string, pageType: "collection" | "listing" = "collection") => {
+  const doc = HtmlDocument.parse(MainContent.stripInert(html))
+  const scripts = Array.from(doc.querySelectorAll("script")).filter(StructuredData.isJsonLdScript)
+  return {
+    doc,
+    context: {
+      pageType,
+      baseUrl: "https://shop.example/c/kettles",
+      title: undefined,
+      structured: StructuredData.nodes(scripts)
+    }
+  }
+}
+const read = (html: string, pageType: "collection" | "listing" = "collection") => {
+  const { context, doc } = parse(html, pageType)
+  return CollectionPage.read(doc, context)
+}
+
+const card = (name: string, price: string) =>
+  `<div class="product-card"><a href="/p/${name.toLowerCase().replace(/\W+/g, "-")}"><img src="/i.jpg" alt="${name}">` +
+  `<h3>${name}</h3></a><span class="price">${price}</span><button>Add to cart</button>` +
+  `<a class="wishlist" href="/wishlist/add">♡</a></div>`
+
+// A category grid: facets and a sort control beside the grid, pagination and a "recently viewed" rail below it.
+const category =
+  `<html><body><header><nav><a href="/">Shop</a> <a href="/kitchen">Kitchen</a></nav></header><main>` +
+  `<nav class="breadcrumbs"><a href="/">Home</a> / Kettles</nav><h1>Kettles</h1>` +
+  `<p>Stovetop and electric kettles in steel, glass and enamel.</p><div class="layout">` +
+  `<aside class="facets"><h2>Filter by</h2><ul><li><a href="?m=steel">Steel (12)</a></li>` +
+  `<li><a href="?m=glass">Glass (4)</a></li></ul></aside>` +
+  `<div class="toolbar"><span>24 products</span><label>Sort by</label><select><option>Featured</option></select></div>` +
+  `<div class="product-list filter-results">${card("Steel Kettle 2L", "€39.90")}${card("Glass Kettle 1.7L", "€29.90")}` +
+  `${card("Enamel Kettle 1L", "€34.50")}${card("Travel Kettle 0.5L", "€19.90")}</div>` +
+  `<nav class="pagination"><a href="?page=1">1</a> <a href="?page=2">2</a> <a href="?page=2">Next</a></nav>` +
+  `<section class="recently-viewed"><h2>Recently viewed</h2>${card("Teapot", "€15")}</section></div></main>` +
+  `<footer>© Shop</footer></body></html>`
+
+// A search results page: each result a title link, a date and a snippet.
+const result = (title: string, day: number) =>
+  `<li class="result"><h3><a href="/articles/${day}">${title}</a></h3><span class="date">March ${day}, 2025</span>` +
+  `<p>How ${title.toLowerCase()} changes the way a kitchen works, from the first boil to the last cup.</p></li>`
+const search =
+  `<html><body><form role="search"><input name="q" value="kettle"><button>Search</button></form><main>` +
+  `<h1>Results for “kettle”</h1><p class="count">About 1,240 results</p><ol class="results">` +
+  `${result("Induction kettles", 3)}${result("Descaling made simple", 9)}${result("Whistles and why", 21)}</ol>` +
+  `<div class="pager"><a href="?p=2">Next page</a></div></main></body></html>`
+
+describe("collection and listing reader", () => {
+  it("keeps a category's items as they come, without facets, sort controls, pagination or rails", () => {
+    const md = read(category)!
+    expect(md).toBe(
+      `# Kettles\n\nStovetop and electric kettles in steel, glass and enamel.\n\n` +
+        `### [Steel Kettle 2L](https://shop.example/p/steel-kettle-2l)\n\n€39.90\n\n` +
+        `### [Glass Kettle 1.7L](https://shop.example/p/glass-kettle-1-7l)\n\n€29.90\n\n` +
+        `### [Enamel Kettle 1L](https://shop.example/p/enamel-kettle-1l)\n\n€34.50\n\n` +
+        `### [Travel Kettle 0.5L](https://shop.example/p/travel-kettle-0-5l)\n\n€19.90`
+    )
+  })
+
+  it("keeps a search listing's results with their dates and snippets", () => {
+    const md = read(search, "listing")!
+    expect(md).toContain("# Results for “kettle”")
+    expect(md).toContain("1. ### [Induction kettles](https://shop.example/articles/3)")
+    expect(md).toContain("March 21, 2025")
+    expect(md).toContain("How descaling made simple changes the way a kitchen works")
+    expect(md).not.toContain("Next page")
+    expect(md).not.toContain("Search")
+  })
+
+  it("leaves an article without an item grid to the article path, and its page untouched", () => {
+    const prose =
+      "The kettle took its modern form in the nineteenth century, when cast iron gave way to copper and then to " +
+      "steel; the whistle came later, borrowed from the steam engine. "
+    const html =
+      `<html><head><meta property="og:type" content="article"></head><body><article><h1>A short history of ` +
+      `kettles</h1><p>${prose.repeat(3)}</p><p>${prose.repeat(2)}</p></article><ul class="related">` +
+      `<li><a href="/a">Teapots</a></li><li><a href="/b">Mugs</a></li><li><a href="/c">Cups</a></li></ul></body></html>`
+    const { context, doc } = parse(html, "listing")
+    const before = doc.documentElement.outerHTML
+    expect(CollectionPage.read(doc, context)).toBeUndefined()
+    expect(doc.documentElement.outerHTML).toBe(before)
+  })
+
+  it("is what MainContent answers for a page read as a collection", () => {
+    const result = MainContent.fromHtml(category, { pageType: "collection", url: "https://shop.example/c/kettles" })
+    expect(result.method).toBe("reader")
+    expect(result.markdown).toContain("[Travel Kettle 0.5L](https://shop.example/p/travel-kettle-0-5l)")
+  })
+
+  it.prop(
+    "every item of a grid is kept, in order",
+    [
+      FastCheck.uniqueArray(FastCheck.stringMatching(/^[A-Z][a-z]{2,10}( [A-Z][a-z]{2,10}){1,3}$/), {
+        minLength: 3,
+        maxLength: 30
+      })
+    ],
+    ([names]) => {
+      const md = read(
+        `<html><body><main><h1>All</h1><ul class="grid">${names
+          .map((n, i) => `<li class="tile"><a href="/p/${i}">${n}</a> <span>$${i + 1}.00</span></li>`)
+          .join("")}</ul></main></body></html>`
+      )!
+      let at = -1
+      for (const name of names) {
+        const next = md.indexOf(`[${name}]`, at + 1)
+        expect(next).toBeGreaterThan(at)
+        at = next
+      }
+    }
+  )
+})
+
+describe("item grid", () => {
+  const grid = (html: string) => {
+    const doc = HtmlDocument.parse(`<html><body>${html}</body></html>`)
+    const page = SectionPass.survey(doc)!
+    return ItemGrid.find(page.root, page)
+  }
+
+  it("finds the run of linked items holding the most text", () => {
+    const found = grid(
+      `<ul class="menu"><li><a href="/a">Home</a></li><li><a href="/b">Shop</a></li><li><a href="/c">Help</a></li></ul>` +
+        `<div class="cards">${card("Steel Kettle 2L", "€39.90")}${card("Glass Kettle 1.7L", "€29.90")}` +
+        `${card("Enamel Kettle 1L", "€34.50")}</div>`
+    )
+    expect(found?.parent.getAttribute("class")).toBe("cards")
+    expect(found?.items).toHaveLength(3)
+  })
+
+  it("takes items of one shape whatever their state classes say", () => {
+    const found = grid(
+      `<div>${["is-first odd", "even", "odd", "even is-last"].map((s, i) => `<article class="entry ${s}"><a href="/${i}">` + `Entry number ${i} of the archive</a></article>`).join("")}</div>`
+    )
+    expect(found?.items).toHaveLength(4)
+  })
+
+  it("finds no grid in a menu's short entries or a thread's posts", () => {
+    expect(
+      grid(`<ul>${["Home", "Shop", "Help", "Blog"].map((w) => `<li><a href="/${w}">${w}</a></li>`).join("")}</ul>`)
+    ).toBeUndefined()
+    const post = (who: string) =>
+      `<div class="post"><a href="/u/${who}">${who}</a><p>${"A long reply that argues its point at length, ".repeat(6)}</p></div>`
+    expect(grid(`<div class="thread">${post("ada")}${post("grace")}${post("alan")}</div>`)).toBeUndefined()
+  })
+})

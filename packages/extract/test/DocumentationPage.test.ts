@@ -1,0 +1,63 @@
+import { describe, expect, it } from "@effect/vitest"
+import * as MainContent from "../src/MainContent.js"
+
+const para = (i: number) =>
+  `<p>Step ${i} explains how a layer is built from its dependencies, and why the order in which layers are provided matters for the program.</p>`
+const html = `<html><head><title>Layers – Example Docs</title></head><body>
+<header><a href="/">Example Docs</a><select class="version-picker"><option>v3.2</option><option>v3.1</option></select></header>
+<div class="layout"><nav class="sidebar" aria-label="Docs navigation"><ul><li><a href="/docs/intro">Introduction</a></li><li><a href="/docs/layers">Layers</a></li><li><a href="/docs/services">Services</a></li></ul></nav>
+<main><article class="docs-content"><nav class="breadcrumbs"><a href="/docs">Docs</a> › <a href="/docs/guides">Guides</a></nav>
+<h1>Layers</h1>${para(1)}
+<div class="admonition note"><p class="admonition-title">Note</p><p>Layers are memoized by reference, so providing the same layer twice builds it once.</p></div>
+<h2 id="building">Building a layer</h2>${para(2)}
+<div class="tabs"><div role="tablist"><button role="tab" aria-selected="true">npm</button><button role="tab">pnpm</button></div>
+<div role="tabpanel"><pre><code class="language-sh">npm install effect</code></pre></div>
+<div role="tabpanel" hidden><pre><code class="language-sh">pnpm add effect</code></pre></div></div>
+<pre><code class="language-ts">const layer = Layer.succeed(Config, { port: 8080 })</code></pre>
+<table><tr><th>Option</th><th>Default</th></tr><tr><td>port</td><td>8080</td></tr></table>
+<h3>Composing layers</h3>${para(3)}
+<div class="edit-page"><a href="https://github.com/example/docs/edit/main/layers.md">Edit this page on GitHub</a></div>
+<div class="feedback">Was this page helpful? <button>Yes</button><button>No</button></div>
+<nav class="pagination-nav"><a class="prev" href="/docs/intro">Previous<br>Introduction</a><a class="next" href="/docs/services">Next<br>Services</a></nav>
+</article></main>
+<aside class="toc"><p>On this page</p><ul><li><a href="#building">Building a layer</a></li><li><a href="#composing">Composing layers</a></li></ul></aside></div>
+<footer>© Example</footer></body></html>`
+
+describe("documentation pages", () => {
+  const read = (options?: MainContent.Options) =>
+    MainContent.fromHtml(html, { url: "https://example.com/docs/layers", ...options })
+
+  it("keeps code with its language, tables, admonitions and headings, and every tab of a tabbed example", () => {
+    const result = read()
+    expect(result.pageType).toBe("documentation")
+    const md = result.markdown
+    expect(md).toContain("```ts\nconst layer = Layer.succeed(Config, { port: 8080 })\n```")
+    expect(md).toContain("```sh\nnpm install effect\n```")
+    expect(md).toContain("```sh\npnpm add effect\n```")
+    expect(md).toContain("| Option | Default |\n| --- | --- |\n| port | 8080 |")
+    expect(md).toContain("Layers are memoized by reference")
+    expect(md).toContain("## Building a layer")
+    expect(md).toContain("### Composing layers")
+  })
+
+  it("drops side navigation, the page's table of contents, version pickers, edit and feedback rows, prev/next links", () => {
+    const md = read().markdown
+    for (const gone of [
+      "Introduction",
+      "Services",
+      "On this page",
+      "v3.1",
+      "Edit this page",
+      "Was this page helpful",
+      "Previous",
+      "Example Docs",
+      "Guides"
+    ]) {
+      expect(md, gone).not.toContain(gone)
+    }
+  })
+
+  it("shows hidden tab panels only on documentation", () => {
+    expect(read({ pageType: "article" }).markdown).not.toContain("pnpm add effect")
+  })
+})

@@ -1,0 +1,100 @@
+import { describe, expect, it } from "@effect/vitest"
+import * as FastCheck from "effect/FastCheck"
+import * as HtmlDocument from "../src/internal/htmlDocument.js"
+import * as PageClassifier from "../src/internal/pageClassifier.js"
+import * as PageFeatures from "../src/internal/pageFeatures.js"
+import * as PageSignals from "../src/internal/pageSignals.js"
+import * as Model from "../src/internal/pageTypeModel.js"
+import * as PageType from "../src/PageType.js"
+
+const signals = (html: string, url?: string) => PageSignals.read(HtmlDocument.parse(html), url)
+
+describe("page-type detection", () => {
+  it("ships weights for exactly the features it computes, one row per class", () => {
+    expect(Model.features).toEqual(PageFeatures.names)
+    expect(Model.mean).toHaveLength(PageFeatures.names.length)
+    expect(Model.scale).toHaveLength(PageFeatures.names.length)
+    expect(Model.weights).toHaveLength(Model.classes.length)
+    for (const row of Model.weights) expect(row).toHaveLength(PageFeatures.names.length)
+    expect(Model.classes.every(PageType.isPageType)).toBe(true)
+  })
+
+  it("reads a page's signals: structured data types, labels, prices, repeated shapes, URL and title words", () => {
+    const s = signals(
+      `<html><head><title>Blue kettle | Shop</title><meta property="og:type" content="product">` +
+        `<script type="application/ld+json">{"@type":["Product","Thing"],"name":"Kettle"}</script></head><body>` +
+        `<div itemscope itemtype="https://schema.org/Offer"><span class="price">€ 29,99</span>` +
+        `<button>Add to cart</button></div><ul>${'<li class="card item">x</li>'.repeat(5)}</ul></body></html>`,
+      "https://shop.example/products/blue-kettle?ref=home"
+    )
+    expect([...s.types].sort()).toEqual(["Offer", "Product", "Thing", "og:product"])
+    expect(s.labels["commerce"]).toBe(1)
+    expect(s.prices).toBe(1)
+    expect(s.words["price"]).toBe(1)
+    expect(s.repeat).toBe(5)
+    expect(s.urlWords.has("products") && s.urlWords.has("?ref")).toBe(true)
+    expect(s.titleWords.has("shop")).toBe(true)
+    expect(s.structured).toHaveLength(1)
+  })
+
+  it("gives every page a type, and a vector of the model's length", () => {
+    expect(PageClassifier.classify(signals("<html><body></body></html>"))).toSatisfy(PageType.isPageType)
+    expect(PageFeatures.vector(signals("<p>x</p>"))).toHaveLength(PageFeatures.names.length)
+  })
+
+  // Any page and URL: the features stay finite (no NaN from an empty page, no overflow from a huge one).
+  it.prop(
+    "features are finite for any page and URL",
+    [
+      FastCheck.array(
+        FastCheck.constantFrom("<p>", "</p>", "<a href='/x'>", "</a>", "<li class='item'>", "word ", "€5 "),
+        {
+          maxLength: 60
+        }
+      ),
+      FastCheck.oneof(FastCheck.webUrl(), FastCheck.string(), FastCheck.constant(undefined))
+    ],
+    ([parts, url]) => {
+      const x = PageFeatures.vector(signals(`<html><body>${parts.join("")}</body></html>`, url))
+      expect(x.every(Number.isFinite)).toBe(true)
+      expect(PageClassifier.scores(x).every(Number.isFinite)).toBe(true)
+    }
+  )
+
+  // Any scores: the type decided is the best-scored class, and beats the article's score by its margin (wider for
+  // collections and listings, whose reader costs a misread article most); otherwise the page is an article.
+  it.prop(
+    "a type other than article wins only by its margin over the article's score",
+    [
+      FastCheck.array(FastCheck.double({ min: -10, max: 10, noNaN: true }), {
+        minLength: Model.classes.length,
+        maxLength: Model.classes.length
+      })
+    ],
+    ([score]) => {
+      const type = PageClassifier.decide(score)
+      const article = score[Model.classes.indexOf("article")]
+      const best = Math.max(...score)
+      if (type === "article") {
+        const winner = Model.classes[score.indexOf(best)]
+        expect(winner === "article" || best - article < PageClassifier.marginOf(winner)).toBe(true)
+      } else {
+        expect(score[Model.classes.indexOf(type)]).toBe(best)
+        expect(best - article).toBeGreaterThanOrEqual(PageClassifier.marginOf(type))
+      }
+    }
+  )
+
+  it("asks a collection or a listing to beat the article by the grid margin, the other types by the model's", () => {
+    expect(PageClassifier.marginOf("listing")).toBe(Math.max(PageClassifier.gridMargin, Model.articleMargin))
+    expect(PageClassifier.marginOf("collection")).toBe(PageClassifier.marginOf("listing"))
+    expect(PageClassifier.marginOf("forum")).toBe(Model.articleMargin)
+    const scores = (listing: number) => Model.classes.map((c) => (c === "listing" ? listing : c === "article" ? 1 : 0))
+    // Between the two margins: a forum would win there, a listing does not.
+    const between = 1 + (Model.articleMargin + PageClassifier.gridMargin) / 2
+    expect(PageClassifier.decide(scores(between))).toBe("article")
+    expect(PageClassifier.decide(scores(1 + PageClassifier.gridMargin + 0.01))).toBe("listing")
+    const forum = Model.classes.map((c) => (c === "forum" ? between : c === "article" ? 1 : 0))
+    expect(PageClassifier.decide(forum)).toBe("forum")
+  })
+})
