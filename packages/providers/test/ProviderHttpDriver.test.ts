@@ -145,7 +145,9 @@ describe("ProviderHttp: a provider of one's own", () => {
     expect(shape).toMatchObject({ _tag: "ResponseInvalid", reason: "decode_failed" })
     expect(shape.message).toContain("answered with an unexpected shape")
     // The schema's own problems, each at its place as code writes it, not the JSON parse wrapped around them.
-    expect(shape.message).toContain("unexpected shape: hits[0].url: Expected string, actual 7; hits[0].text: is missing")
+    expect(shape.message).toContain(
+      "unexpected shape: hits[0].url: Expected string, actual 7; hits[0].text: is missing"
+    )
     expect(shape.message).not.toContain("parseJson")
   })
 })
