@@ -5,31 +5,26 @@
  *
  * @since 0.1.0
  */
-import * as Blacklist from "@websearch/core/Blacklist"
-import * as Composition from "@websearch/core/Composition"
 import * as FetchUrls from "@websearch/core/FetchUrls"
 import * as Progress from "@websearch/core/Progress"
 import * as ProviderChecks from "@websearch/core/ProviderChecks"
 import * as ProviderInstance from "@websearch/core/ProviderInstance"
 import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
 import * as Research from "@websearch/core/Research"
-import * as ResultCache from "@websearch/core/ResultCache"
 import * as SearchKeywords from "@websearch/core/SearchKeywords"
-import * as Settings from "@websearch/core/Settings"
+import type * as Settings from "@websearch/core/Settings"
 import type * as WebSearch from "@websearch/core/WebSearch"
 import type * as WebSearchResponse from "@websearch/core/WebSearchResponse"
 import * as WebSearchError from "@websearch/core/WebSearchError"
-import type * as Fetch from "@websearch/node/Fetch"
 import * as Cause from "effect/Cause"
-import * as Config from "effect/Config"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
 import * as LogLevel from "effect/LogLevel"
-import * as Option from "effect/Option"
 import * as Cli from "./Cli.js"
+import * as CommandLayers from "./internal/commandLayers.js"
 import * as Inputs from "./internal/inputs.js"
 import * as Layout from "./internal/layout.js"
 import * as PastEnd from "./internal/pastEnd.js"
@@ -57,39 +52,6 @@ export type Io = CommandIo.Io
  */
 export const ExitCode = { ok: 0, failed: 1, usage: 2, interrupted: 130 } as const
 
-// `ProviderStoreSql.keyVariable`, named here so the store's module is not loaded for every command.
-const storeKeyVariable = "WEBSEARCH_PROVIDER_STORE_KEY"
-
-// The provider Layers with the local fetcher's worker options (see `providers`).
-const composeProviders = (workers: Fetch.WorkerOptions | undefined): Live.Providers =>
-  Layer.unwrapEffect(
-    Effect.gen(function* () {
-      const settings = yield* Settings.Settings
-      const [Fetch, Providers, ProxyHttpClient] = yield* Effect.promise(() =>
-        Promise.all([
-          import("@websearch/node/Fetch"),
-          import("@websearch/providers/Providers"),
-          import("@websearch/node/ProxyHttpClient")
-        ])
-      )
-      // The Chromium renderer is loaded (and Chromium started, on the first page) only when rendering is asked for:
-      // by the settings, or possibly by a stored provider instance of the `fetch` type (a provider store is set).
-      const render = yield* Fetch.renderMode(settings)
-      const stored = yield* Effect.orElseSucceed(Config.option(Config.nonEmptyString(storeKeyVariable)), Option.none)
-      const BrowserRenderer =
-        render === "never" && Option.isNone(stored)
-          ? undefined
-          : yield* Effect.promise(() => import("@websearch/node/BrowserRenderer"))
-      const fetch = Fetch.layerWith(workers === undefined ? undefined : { workers })
-      // In catalogue order: the remote providers (through their proxyUrl, or HTTPS_PROXY/HTTP_PROXY/NO_PROXY),
-      // then the local fetcher.
-      return Composition.sequence(
-        Providers.layer.pipe(Layer.provide(ProxyHttpClient.layer())),
-        BrowserRenderer === undefined ? fetch : fetch.pipe(Layer.provide(BrowserRenderer.layerConfig()))
-      )
-    })
-  )
-
 /**
  * The provider Layers this binary composes: every remote provider and the local fetcher (DuckDuckGo and `fetch`
  * are the defaults they propose), the remote calls through outbound proxies as `@websearch/node/ProxyHttpClient`
@@ -99,39 +61,7 @@ const composeProviders = (workers: Fetch.WorkerOptions | undefined): Live.Provid
  * @since 0.1.0
  * @category layers
  */
-export const providers: Live.Providers = composeProviders(undefined)
-
-// One-shot commands extract a page of up to 64 KiB (the worker threshold) on the main thread, within a second,
-// rather than start an extraction worker for it (`Fetch.WorkerOptions.inlineMillis`); a slower one, a bigger one or
-// a PDF goes to a worker. The servers (`mcp`, `serve`) keep every page off their event loop.
-const oneShotProviders: Live.Providers = composeProviders({ inlineMillis: 1000 })
-
-// Search and fetch: the Ctrl-C recorder in front of the persistent cache, when the settings turn it on and
-// `--no-cache` is not given. The settings document is read again here (it is small) to learn `cache.persistent`.
-const cacheStores = (
-  command: ListCommand,
-  env: Readonly<Record<string, string | undefined>>,
-  recorder: Recorder.Recorder
-): Live.Stores =>
-  ResultCache.layerScoped(
-    Effect.gen(function* () {
-      // What Ctrl-C prints honours the blacklist and allowlist, as the finished request would have.
-      const settings = yield* Settings.Settings
-      recorder.keep((url) => Blacklist.isAllowed(settings.filter, url))
-      const input = yield* Effect.orElseSucceed(Live.settingsInput(command, env), () => ({}) as Settings.SettingsInput)
-      if (command.noCache === true || input.cache?.persistent !== true) return recorder.serviceOver(undefined)
-      const PersistentCache = yield* Effect.promise(() => import("./PersistentCache.js"))
-      const inner = yield* PersistentCache.make(PersistentCache.directory(env))
-      return recorder.serviceOver(inner)
-    })
-  )
-
-const sharedStores: Live.Stores = Layer.unwrapEffect(
-  Effect.map(
-    Effect.promise(() => import("@websearch/node/SharedStores")),
-    (SharedStores) => SharedStores.layerConfig()
-  )
-)
+export const providers: Live.Providers = CommandLayers.compose(undefined)
 
 type Outcome = { readonly code: number; readonly stdout: string; readonly stderr?: string | undefined }
 
@@ -272,7 +202,7 @@ const usageError = (io: Io, usage: Cli.UsageError): number => {
   return ExitCode.usage
 }
 
-type ListCommand = Extract<Cli.Command, { _tag: "Search" | "Fetch" }>
+type ListCommand = CommandLayers.ListCommand
 
 /** The inputs of a search or fetch: `-` expanded, bare domains with https, malformed ones refused one by one. */
 const prepare = (command: ListCommand, io: Io): Either.Either<Inputs.Prepared, Cli.UsageError> => {
@@ -391,13 +321,13 @@ const runWith = (argv: ReadonlyArray<string>, io: Io, options: RunOptions): Effe
   const live = Live.layer(
     command,
     io.env,
-    options.providers ?? (command._tag === "Mcp" || command._tag === "Serve" ? providers : oneShotProviders),
+    options.providers ?? (command._tag === "Mcp" || command._tag === "Serve" ? providers : CommandLayers.oneShot),
     // `serve` keeps its cache, quotas and per-token limits in memory, or on Redis when REDIS_URL is set.
     command._tag === "Serve"
-      ? sharedStores
+      ? CommandLayers.sharedStores
       : recorder === undefined
         ? undefined
-        : cacheStores(command as ListCommand, io.env, recorder)
+        : CommandLayers.cacheStores(command as ListCommand, io.env, recorder)
   )
   const rendered = command.render !== undefined && command.render !== "never"
   const withRefused = (error: WebSearchError.WebSearchError): WebSearchError.WebSearchError =>
