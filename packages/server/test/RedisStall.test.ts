@@ -134,18 +134,21 @@ describe("a stalled Redis", () => {
         expect((yield* limited.search("before")).status).toBe(200)
         yield* Effect.scoped(
           Effect.gen(function* () {
-            yield* sleepRedis(redis, 4)
-            yield* Effect.sleep("100 millis")
+            // Long enough that every step below runs while Redis sleeps, on a loaded machine too (at 4 s the
+            // health check could come after it woke); the scope waits for it to end.
+            yield* sleepRedis(redis, 10)
+            yield* Effect.sleep("300 millis")
+            // Health first: it was never asked before, so nothing cached answers for it.
+            expect((yield* limited.health).body).toMatchObject({
+              status: "degraded",
+              stores: { redis: { status: "degraded" } }
+            })
             const refused = yield* limited.search("while asleep")
             expect(refused.status).toBe(502)
             expect(refused.body).toMatchObject({ _tag: "RequestFailed", reason: "network", retryable: true })
             const served = yield* unlimited.search("while asleep")
             expect(served.status).toBe(200)
             expect(served.cache).toBe("miss")
-            expect((yield* limited.health).body).toMatchObject({
-              status: "degraded",
-              stores: { redis: { status: "degraded" } }
-            })
           })
         )
       }),
