@@ -65,6 +65,25 @@ const cases: ReadonlyArray<Case> = [
     benign: as("service", `${"<div><p>We use cookies on this site.</p></div>".repeat(2000)}<p>x</p>`)
   },
   {
+    // A copyright line is told apart by the same first-line reading as a cookie notice: once per text.
+    name: "a copyright line leading 2 000 nested blocks",
+    hostile: as("service", `${"<div>".repeat(2000)}<p>© 2025 Acme Inc.</p>${"</div>".repeat(2000)}<p>x</p>`),
+    benign: as("service", `${"<div><p>© 2025 Acme Inc.</p></div>".repeat(2000)}<p>x</p>`)
+  },
+  {
+    // Each "Read more" link looks at its own text and one or two neighbours: 20 000 of them in one parent, beside
+    // as many blank text nodes, cost what as many ordinary links do.
+    name: '20 000 "Read more" links in one parent',
+    hostile: as(
+      "service",
+      `<main><h1>All</h1><p>lorem ipsum</p><div>${'<a href="/a">Read more</a> '.repeat(20_000)}</div></main>`
+    ),
+    benign: as(
+      "service",
+      `<main><h1>All</h1><p>lorem ipsum</p><div>${'<a href="/a">Item page</a> '.repeat(20_000)}</div></main>`
+    )
+  },
+  {
     // Siblings are grouped by shape once per parent: 20 000 shapes cost what one does.
     name: "a grid of 20 000 siblings of distinct shapes",
     hostile: as(

@@ -102,6 +102,54 @@ describe("service reader", () => {
     expect(result.markdown).not.toContain("cookie")
   })
 
+  it("drops a copyright line wherever the page put it, and keeps a paragraph that only starts like one", () => {
+    const law =
+      "Copyright law protects the way an idea is expressed, not the idea itself: we help you register your designs " +
+      "and enforce them when a competitor copies one, from the first letter to the court."
+    const md = read(
+      `<html><body><div class="top-bar"><span>© 2025 Acme Inc. | All rights reserved</span></div><main>` +
+        `<h1>Design protection</h1><p>We register and defend the designs of small studios.</p>` +
+        `<section><h2>What we do</h2><p>${law}</p></section></main>` +
+        `<div class="bottom"><p>Copyright 2010-2025 Acme Inc.</p></div></body></html>`
+    )!
+    expect(md).not.toContain("2025 Acme")
+    expect(md).not.toContain("rights reserved")
+    expect(md).toContain(law)
+  })
+
+  it('drops the bare "Learn more" links of their own line, and keeps longer ones and links in a sentence', () => {
+    const md = read(
+      `<html><body><main><h1>Acme services</h1>` +
+        feature("Audits", "We audit your books every quarter.") +
+        `<div class="card"><h3>Payroll</h3><p>Salaries paid on time, every time.</p><p><a href="/payroll">Learn more ` +
+        `»</a></p></div><div class="card"><h3>Taxes</h3><p>Filed before the deadline.</p> <a href="/taxes">Read ` +
+        `more</a> </div><div class="card"><h3>Advice</h3><p>Talk to an expert.</p><a href="/advice">Learn more ` +
+        `about advice</a></div><p>Our prices are public: <a href="/pricing">see more</a> on the pricing page.</p>` +
+        `</main></body></html>`
+    )!
+    expect(md).not.toContain("[Learn more »]")
+    expect(md).not.toContain("[Read more]")
+    expect(md).toContain("[Learn more about advice](https://acme.example/advice)")
+    expect(md).toContain("Our prices are public: [see more](https://acme.example/pricing) on the pricing page.")
+  })
+
+  it.prop(
+    'a bare "read more" link of its own line goes, one with any other word stays',
+    [
+      FastCheck.constantFrom("Read", "learn", "KNOW", "See", "find out", "Discover"),
+      FastCheck.constantFrom("", ".", "»", " →", "..."),
+      FastCheck.stringMatching(/^[a-z]{3,10}$/)
+    ],
+    ([verb, end, word]) => {
+      const md = read(
+        `<html><body><main><h1>Acme</h1><p>We keep books.</p><div><a href="/a">${verb} more${end}</a></div>` +
+          `<div><a href="/b">${verb} more ${word}</a></div></main></body></html>`
+      )!
+      expect(md).not.toContain("(https://acme.example/a)")
+      expect(md).toContain(`[${verb} more ${word}](https://acme.example/b)`)
+    }
+  )
+
   it.prop(
     "any number of sections comes out in the order the page gives them",
     [

@@ -101,7 +101,8 @@ const trailingTokens = new Set([
 /** Text outside links past which a block named as trailing boilerplate is taken for the article it wraps. */
 export const maxTrailingProse = 1000
 
-const legalLine =
+/** A copyright or citation line, at the start of a block's text. */
+export const legalLine =
   /^(?:©|\(c\)\s|copyright\b|all rights reserved|alle rechte vorbehalten|cite this|zitiervorschlag|zitierweise)/i
 
 /**

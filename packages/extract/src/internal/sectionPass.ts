@@ -13,6 +13,7 @@
  */
 import { attribute, bottomUp, isHidden, tokens } from "./boilerplate.js"
 import { inlineTags } from "./inlineTags.js"
+import * as OpeningLine from "./openingLine.js"
 
 const ELEMENT = 1
 const TEXT = 3
@@ -273,11 +274,11 @@ export const prune = (root: Element, stats: Map<Element, Stats>, options: Option
   const of = (element: Element) => stats.get(element) ?? empty
   const total = of(root).text
   const seen = new Set<string>()
-  // Ancestors share their first text: whether it opens a cookie banner is read once per text.
-  const consents = new Map<Node, boolean>()
-  const consent = (text: Node): boolean => {
-    let verdict = consents.get(text)
-    if (verdict === undefined) consents.set(text, (verdict = consentLine.test(head(text))))
+  // Ancestors share their first text: whether it opens a cookie banner or a copyright line is read once per text.
+  const openings = new Map<Node, OpeningLine.Opening>()
+  const opening = (text: Node): OpeningLine.Opening => {
+    let verdict = openings.get(text)
+    if (verdict === undefined) openings.set(text, (verdict = OpeningLine.opening(text)))
     return verdict
   }
   const gone = new Set<Element>()
@@ -310,7 +311,7 @@ export const prune = (root: Element, stats: Map<Element, Stats>, options: Option
     if (gone.has(element)) continue
     const name = element.localName
     const s = of(element)
-    if (drop(element, name, s, total, inSection, options, consent)) {
+    if (drop(element, name, s, total, inSection, options, opening)) {
       removals.push(element)
       continue
     }
@@ -382,16 +383,6 @@ const insideOut = (link: Element, heading: Element): void => {
   parent.removeChild(link)
 }
 
-/** A cookie or consent banner holds at most this many characters of text ... */
-export const maxConsentChars = 2000
-/** ... and less than this share of the page's ... */
-export const maxConsentShare = 0.5
-/** ... and starts with a line about cookies. */
-const consentLine =
-  /\b(?:we use|we and our partners use|this (?:web)?site uses|uses?) cookies\b|\bcookies? (?:consent|settings|preferences|policy|notice|banner)\b|\bmanage (?:cookies|cookie|consent|privacy)\b|\b(?:privacy|consent) (?:settings|preferences|center|centre)\b/i
-
-const head = (text: Node): string => (text as CharacterData).data.slice(0, 300)
-
 const startsChrome = (word: string, chrome: ReadonlySet<string>): boolean => {
   for (const w of chrome) if (word.length > w.length && word.startsWith(w)) return true
   return false
@@ -415,7 +406,7 @@ const drop = (
   total: number,
   inSection: boolean,
   options: Options,
-  consent: (text: Node) => boolean
+  opening: (text: Node) => OpeningLine.Opening
 ): boolean => {
   if (media.has(name) || chromeTags.has(name) || skipped.has(name)) return true
   // Hidden until a click: a tab's or an accordion's panel (a description, specifications, an answer) is content
@@ -427,9 +418,11 @@ const drop = (
   if (name === "li" && s.text === 0) return true
   if (options.keep?.(element) === true) return false
   // A banner about cookies, even on a page with little else (one that holds most of the page is a consent wall, for
-  // the article path to answer as it does).
-  if (s.text <= maxConsentChars && s.text < total * maxConsentShare && s.first !== undefined && consent(s.first))
-    return true
+  // the article path to answer as it does); a copyright line, wherever the page put it.
+  if (s.text <= OpeningLine.maxConsentChars && s.text < total * OpeningLine.maxConsentShare && s.first !== undefined) {
+    const opens = opening(s.first)
+    if (opens === "consent" || (opens === "legal" && s.text <= OpeningLine.maxLegalChars)) return true
+  }
   if (small) {
     const words = tokens(element)
     // A word may be the start of a compound one (`cookiebanner`, `modalwrapper`, `newsletterform`).

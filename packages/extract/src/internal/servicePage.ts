@@ -6,6 +6,7 @@
  */
 import * as Markdown from "../Markdown.js"
 import * as ArticleShape from "./articleShape.js"
+import * as MoreLinks from "./moreLinks.js"
 import * as SectionPass from "./sectionPass.js"
 import * as Tail from "./tail.js"
 import type * as TypedPage from "./typedPage.js"
@@ -23,6 +24,7 @@ export const read: TypedPage.Reader = (doc, context) => {
   if (ArticleShape.proseShare(page) >= maxProseShare && ArticleShape.articleLike(doc, context.structured, page))
     return undefined
   SectionPass.prune(page.root, page.stats, { chromeWords, partWords, linkBlocks: true })
+  MoreLinks.remove(page.root)
   // Links and headings after the last text (a "Contact us" row, a heading of an empty strip).
   Tail.trim(page.root)
   return Markdown.fromNode(page.root, { baseUrl: context.baseUrl })
