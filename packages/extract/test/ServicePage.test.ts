@@ -105,11 +105,12 @@ describe("service reader", () => {
   it("drops a copyright line wherever the page put it, and keeps a paragraph that only starts like one", () => {
     const law =
       "Copyright law protects the way an idea is expressed, not the idea itself: we help you register your designs " +
-      "and enforce them when a competitor copies one, from the first letter to the court."
+      "and enforce them when a competitor copies one, from the first letter we send to the day in court, if it comes."
+    // No `main`: the page's body is what the reader reads, lines of small print and all.
     const md = read(
-      `<html><body><div class="top-bar"><span>© 2025 Acme Inc. | All rights reserved</span></div><main>` +
+      `<html><body><div class="top-bar"><span>© 2025 Acme Inc. | All rights reserved</span></div>` +
         `<h1>Design protection</h1><p>We register and defend the designs of small studios.</p>` +
-        `<section><h2>What we do</h2><p>${law}</p></section></main>` +
+        `<section><h2>What we do</h2><p>${law}</p></section>` +
         `<div class="bottom"><p>Copyright 2010-2025 Acme Inc.</p></div></body></html>`
     )!
     expect(md).not.toContain("2025 Acme")
