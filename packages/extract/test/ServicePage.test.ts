@@ -111,11 +111,14 @@ describe("service reader", () => {
       `<html><body><div class="top-bar"><span>© 2025 Acme Inc. | All rights reserved</span></div>` +
         `<h1>Design protection</h1><p>We register and defend the designs of small studios.</p>` +
         `<section><h2>What we do</h2><p>${law}</p></section>` +
+        `<div class="card"><h3>Copyright registration</h3><p>Filed in a week.</p></div>` +
         `<div class="bottom"><p>Copyright 2010-2025 Acme Inc.</p></div></body></html>`
     )!
     expect(md).not.toContain("2025 Acme")
     expect(md).not.toContain("rights reserved")
     expect(md).toContain(law)
+    // A title that only starts like one (no year, no rights reserved) is the page's own.
+    expect(md).toContain("### Copyright registration")
   })
 
   it('drops the bare "Learn more" links of their own line, and keeps longer ones and links in a sentence', () => {

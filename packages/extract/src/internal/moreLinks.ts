@@ -2,8 +2,8 @@
  * "Read more" links: a landing page's cards and sections each end with a link of their own line that says only
  * "Learn more" or "Read more". On the page they lead a reader on; in the text they are the same two words again and
  * again, and say nothing of what they lead to. A link with more words ("Learn more about pricing") stays, as does one
- * inside a sentence. One walk over the links, each looking at its own text and its neighbours on either side: linear in the
- * page's size.
+ * inside a sentence. One walk over the links, each looking at its own text and at most two nodes on either side:
+ * linear in the page's size.
  */
 import { inlineTags } from "./inlineTags.js"
 

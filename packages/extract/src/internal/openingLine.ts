@@ -19,8 +19,14 @@ export const maxLegalChars = 200
 /** What a block's first text opens: a cookie banner, a copyright or citation line, or anything else. */
 export type Opening = "consent" | "legal" | "other"
 
+// A copyright line opens with the sign, dates itself or reserves rights: a card titled "Copyright registration" is a
+// service's own.
+const legalMark = /\b(?:19|20)\d\d\b|rights reserved|rechte vorbehalten/i
+
+const isLegal = (head: string): boolean => legalLine.test(head) && (head.startsWith("©") || legalMark.test(head))
+
 /** What the first text of a block opens. */
 export const opening = (text: Node): Opening => {
   const head = (text as CharacterData).data.slice(0, 300)
-  return consentLine.test(head) ? "consent" : legalLine.test(head.trimStart()) ? "legal" : "other"
+  return consentLine.test(head) ? "consent" : isLegal(head.trimStart()) ? "legal" : "other"
 }
