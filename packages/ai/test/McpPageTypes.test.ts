@@ -4,20 +4,15 @@
  * is a failed item `RequestFailed/blocked` whose next step tells the model not to retry it.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import * as Settings from "@websearch/core/Settings"
 import * as WebSearch from "@websearch/core/WebSearch"
 import * as Fetch from "@websearch/node/Fetch"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import * as Sink from "effect/Sink"
-import * as Stream from "effect/Stream"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
-import { PassThrough } from "node:stream"
 import * as WallPages from "../../../test-support/wallPages.js"
-import * as WebSearchMcp from "../src/WebSearchMcp.js"
-import { PipeTransport } from "./support/pipeTransport.js"
+import { connectStdio } from "./support/stdioClient.js"
 
 const pages: Record<string, { readonly status: number; readonly html: string }> = {
   "/article": { status: 200, html: WallPages.articleWithBanner.html },
@@ -53,17 +48,7 @@ describe("web_fetch over MCP: page types and walls", () => {
   it.scopedLive("a read page says its page type; a wall is a blocked item the model is told not to retry", () =>
     Effect.gen(function* () {
       const site = yield* origin
-      const toServer = new PassThrough()
-      const fromServer = new PassThrough()
-      const server = WebSearchMcp.layerStdio({
-        name: "websearch-test",
-        stdin: Stream.fromAsyncIterable(toServer as AsyncIterable<Uint8Array>, (error) => error).pipe(Stream.orDie),
-        stdout: Sink.forEach((chunk: Uint8Array | string) => Effect.sync(() => fromServer.write(chunk)))
-      })
-      yield* Layer.launch(server).pipe(Effect.provide(live), Effect.forkScoped)
-      yield* Effect.addFinalizer(() => Effect.sync(() => toServer.end()))
-      const client = new Client({ name: "test", version: "1.0.0" })
-      yield* Effect.promise(() => client.connect(new PipeTransport(toServer, fromServer)))
+      const client = yield* connectStdio(live)
       const called = (yield* Effect.promise(() =>
         client.callTool({
           name: "web_fetch",

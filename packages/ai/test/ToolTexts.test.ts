@@ -6,19 +6,14 @@
  */
 import * as Tool from "@effect/ai/Tool"
 import { describe, expect, it } from "@effect/vitest"
-import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import type { FetchUrls } from "@websearch/core/FetchUrls"
 import type { Research } from "@websearch/core/Research"
 import type { SearchKeywords } from "@websearch/core/SearchKeywords"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import * as Sink from "effect/Sink"
-import * as Stream from "effect/Stream"
-import { PassThrough } from "node:stream"
-import * as WebSearchMcp from "../src/WebSearchMcp.js"
 import * as WebSearchToolkit from "../src/WebSearchToolkit.js"
 import { drivers, live, scriptedModel, text } from "./support/fixtures.js"
-import { PipeTransport } from "./support/pipeTransport.js"
+import { connectStdio } from "./support/stdioClient.js"
 
 interface JsonSchema {
   readonly type?: string
@@ -120,23 +115,7 @@ describe("tool texts", () => {
 
 /** An MCP server on a pipe over the given application, and its connected official client. */
 const connect = <A, E>(application: Layer.Layer<A, E>) =>
-  Effect.gen(function* () {
-    const toServer = new PassThrough()
-    const fromServer = new PassThrough()
-    const server = WebSearchMcp.layerStdio({
-      name: "websearch-test",
-      stdin: Stream.fromAsyncIterable(toServer as AsyncIterable<Uint8Array>, (error) => error).pipe(Stream.orDie),
-      stdout: Sink.forEach((chunk: Uint8Array | string) => Effect.sync(() => fromServer.write(chunk)))
-    })
-    yield* Layer.launch(server).pipe(
-      Effect.provide(application as Layer.Layer<SearchKeywords | FetchUrls | Research, E>),
-      Effect.forkScoped
-    )
-    yield* Effect.addFinalizer(() => Effect.sync(() => toServer.end()))
-    const client = new Client({ name: "test", version: "1.0.0" })
-    yield* Effect.promise(() => client.connect(new PipeTransport(toServer, fromServer)))
-    return client
-  })
+  connectStdio(application as Layer.Layer<SearchKeywords | FetchUrls | Research, E>)
 
 const itemProperties = (tool: { readonly inputSchema: Record<string, unknown> }) => {
   const items = (tool.inputSchema.properties as Record<string, JsonSchema>).items

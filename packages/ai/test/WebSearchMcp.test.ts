@@ -1,14 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
-import * as Sink from "effect/Sink"
-import * as Stream from "effect/Stream"
-import { PassThrough } from "node:stream"
-import * as WebSearchMcp from "../src/WebSearchMcp.js"
 import { drivers, live } from "./support/fixtures.js"
-import { PipeTransport } from "./support/pipeTransport.js"
+import { connectStdio } from "./support/stdioClient.js"
 
 interface ToolResult {
   readonly isError?: boolean
@@ -19,17 +13,7 @@ interface ToolResult {
 /** Serves the tools over a pipe for the scope of the test and returns a connected official client. */
 const connect = (tables: Parameters<typeof drivers>[0] = {}) =>
   Effect.gen(function* () {
-    const toServer = new PassThrough()
-    const fromServer = new PassThrough()
-    const server = WebSearchMcp.layerStdio({
-      name: "websearch-test",
-      stdin: Stream.fromAsyncIterable(toServer as AsyncIterable<Uint8Array>, (error) => error).pipe(Stream.orDie),
-      stdout: Sink.forEach((chunk: Uint8Array | string) => Effect.sync(() => fromServer.write(chunk)))
-    })
-    yield* Layer.launch(server).pipe(Effect.provide(live(drivers(tables).drivers)), Effect.forkScoped)
-    const client = new Client({ name: "test", version: "1.0.0" })
-    yield* Effect.promise(() => client.connect(new PipeTransport(toServer, fromServer)))
-    yield* Effect.addFinalizer(() => Effect.promise(() => client.close()))
+    const client = yield* connectStdio(live(drivers(tables).drivers))
     const call = (name: string, args: Record<string, unknown>) =>
       Effect.promise(() => client.callTool({ name, arguments: args }) as Promise<ToolResult>)
     return { client, call }
