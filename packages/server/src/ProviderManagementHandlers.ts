@@ -8,6 +8,8 @@
  * @since 0.2.0
  */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import type * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import type * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as ProviderChecks from "@websearch/core/ProviderChecks"
 import * as ProviderInstance from "@websearch/core/ProviderInstance"
@@ -20,8 +22,9 @@ import { Caller } from "./Authorization.js"
 import * as ErrorStatus from "./ErrorStatus.js"
 import * as InstanceInput from "./internal/instanceInput.js"
 import * as ProviderTypes from "./internal/providerTypes.js"
-import * as RequestBody from "./internal/requestBody.js"
+import * as Payload from "./internal/payload.js"
 import * as ServerConfig from "./ServerConfig.js"
+import type { Management } from "./ProviderManagementApi.js"
 import * as WebSearchApi from "./WebSearchApi.js"
 
 /**
@@ -60,6 +63,17 @@ const full = (workspace: ProviderInstance.WorkspaceId) =>
     `workspace "${workspace}" has as many provider instances as the server allows (maxInstancesPerWorkspace); ` +
       "remove one first"
   )
+
+// The decoders of the body endpoints' declared payloads (core's, in the library's words).
+const payloads: {
+  readonly [Name in "createInstance" | "updateInstance" | "setCredentials"]: Payload.Of<
+    HttpApiEndpoint.HttpApiEndpoint.WithName<HttpApiGroup.HttpApiGroup.Endpoints<typeof Management>, Name>
+  >
+} = {
+  createInstance: ProviderStore.decodeCreateInstance,
+  updateInstance: ProviderStore.decodeUpdateInstance,
+  setCredentials: ProviderStore.decodeCredentials
+}
 
 /**
  * The management group.
@@ -114,8 +128,8 @@ export const layer = HttpApiBuilder.group(WebSearchApi.WebSearchApi, "management
           onSome: Effect.succeed
         })
       )
-    const body = (request: HttpServerRequest.HttpServerRequest) =>
-      RequestBody.readJson(request, config.maxBodyBytes, undefined)
+    const payload = <A>(request: HttpServerRequest.HttpServerRequest, decode: Payload.Decoder<A>) =>
+      Payload.read(request, config.maxBodyBytes, undefined, decode)
     const span =
       (name: string) =>
       <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
@@ -132,8 +146,7 @@ export const layer = HttpApiBuilder.group(WebSearchApi.WebSearchApi, "management
       .handleRaw("createInstance", ({ path, request }) =>
         access(path.workspace).pipe(
           Effect.flatMap(({ store, workspace }) =>
-            body(request).pipe(
-              Effect.flatMap(ProviderStore.decodeCreateInstance),
+            payload(request, payloads.createInstance).pipe(
               Effect.tap((input) =>
                 Effect.flatMap(ProviderStore.newInstance(workspace, input), (instance) =>
                   ProviderTypes.check(registry, instance)
@@ -165,7 +178,7 @@ export const layer = HttpApiBuilder.group(WebSearchApi.WebSearchApi, "management
         instance(path.workspace, path.id).pipe(
           Effect.flatMap(({ id, store, workspace }) =>
             Effect.gen(function* () {
-              const input = yield* Effect.flatMap(body(request), ProviderStore.decodeUpdateInstance)
+              const input = yield* payload(request, payloads.updateInstance)
               const current = yield* existing(store, workspace, id)
               // Settings that send the keys elsewhere need the keys again (the store judges it too, atomically).
               yield* ProviderStore.checkUpdate(current, input)
@@ -192,7 +205,7 @@ export const layer = HttpApiBuilder.group(WebSearchApi.WebSearchApi, "management
         instance(path.workspace, path.id).pipe(
           Effect.flatMap(({ id, store, workspace }) =>
             Effect.gen(function* () {
-              const credentials = yield* Effect.flatMap(body(request), ProviderStore.decodeCredentials)
+              const credentials = yield* payload(request, payloads.setCredentials)
               const current = yield* existing(store, workspace, id)
               // An instance the store could not read is written again whole (PATCH with settings and credentials).
               yield* ProviderStore.checkUpdate(current, { credentials })
