@@ -1,9 +1,10 @@
 /**
  * The implementations of `WebSearchApi`'s groups, as Layers. They call the core capability services, so they
  * serve whatever providers and settings the application composed. Request bodies are read under the configured
- * byte cap and validated by the core request schemas, so a bad body gets the same `RequestFailed/invalid_input`
- * error (400) the library raises, naming the field at fault. A client that disconnects interrupts the handler,
- * which interrupts every provider call in flight.
+ * byte cap and decoded with the endpoint's declared payload schema by core's decoder for it, so a bad body gets
+ * the same `RequestFailed/invalid_input` error (400) the library raises, naming the field at fault; answers are
+ * values of the declared success schema, which the platform encodes them with. A client that disconnects
+ * interrupts the handler, which interrupts every provider call in flight.
  *
  * @since 0.1.0
  */
@@ -131,7 +132,7 @@ export const layerV1 = HttpApiBuilder.group(WebSearchApi.WebSearchApi, "v1", (ha
       capability: Capability,
       decode: Payload.Decoder<A>
     ) => Payload.read(request, config.maxBodyBytes, capability, decode)
-    // Each answer is a value of the endpoint's success schema, which the platform encodes it with.
+    // Each answer is a value of the endpoint's success schema, which the platform encodes with that schema.
     return handlers
       .handleRaw("search", ({ request }) =>
         payload(request, "searchKeywords", payloads.search).pipe(
