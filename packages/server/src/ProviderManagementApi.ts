@@ -48,7 +48,7 @@ const InstancePath = Schema.Struct({
 const list = HttpApiEndpoint.get("listInstances", "/v1/workspaces/:workspace/providers")
   .setPath(WorkspacePath)
   .addSuccess(Schema.Array(ProviderInstance.InstanceView))
-  .pipe(EndpointErrors.instance)
+  .addError(EndpointErrors.instance)
   .annotate(OpenApi.Summary, "List a workspace's provider instances")
   .annotate(
     OpenApi.Description,
@@ -60,7 +60,8 @@ const create = HttpApiEndpoint.post("createInstance", "/v1/workspaces/:workspace
   .setPath(WorkspacePath)
   .setPayload(ProviderStore.CreateInstance)
   .addSuccess(ProviderInstance.InstanceView, { status: 201 })
-  .pipe(EndpointErrors.instance, EndpointErrors.body)
+  .addError(EndpointErrors.instance)
+  .addError(EndpointErrors.body)
   .addError(ErrorStatus.Conflict)
   .annotate(OpenApi.Summary, "Create a provider instance")
   .annotate(
@@ -75,7 +76,7 @@ const create = HttpApiEndpoint.post("createInstance", "/v1/workspaces/:workspace
 const read = HttpApiEndpoint.get("readInstance", "/v1/workspaces/:workspace/providers/:id")
   .setPath(InstancePath)
   .addSuccess(ProviderInstance.InstanceView)
-  .pipe(EndpointErrors.instance)
+  .addError(EndpointErrors.instance)
   .annotate(OpenApi.Summary, "Read a provider instance")
   .annotate(OpenApi.Description, "One instance: its type, settings, revision and how many keys it has (never a key).")
 
@@ -83,7 +84,8 @@ const update = HttpApiEndpoint.patch("updateInstance", "/v1/workspaces/:workspac
   .setPath(InstancePath)
   .setPayload(ProviderStore.UpdateInstance)
   .addSuccess(ProviderInstance.InstanceView)
-  .pipe(EndpointErrors.instance, EndpointErrors.body)
+  .addError(EndpointErrors.instance)
+  .addError(EndpointErrors.body)
   .addError(ErrorStatus.Conflict)
   .annotate(OpenApi.Summary, "Update a provider instance")
   .annotate(
@@ -99,7 +101,7 @@ const update = HttpApiEndpoint.patch("updateInstance", "/v1/workspaces/:workspac
 const remove = HttpApiEndpoint.del("deleteInstance", "/v1/workspaces/:workspace/providers/:id")
   .setPath(InstancePath)
   .addSuccess(HttpApiSchema.NoContent)
-  .pipe(EndpointErrors.instance)
+  .addError(EndpointErrors.instance)
   .annotate(OpenApi.Summary, "Delete a provider instance")
   .annotate(OpenApi.Description, "Removes the instance and its credentials; the next search can no longer name it.")
 
@@ -107,7 +109,8 @@ const credentials = HttpApiEndpoint.put("setCredentials", "/v1/workspaces/:works
   .setPath(InstancePath)
   .setPayload(ProviderInstance.InstanceCredentials)
   .addSuccess(ProviderInstance.InstanceView)
-  .pipe(EndpointErrors.instance, EndpointErrors.body)
+  .addError(EndpointErrors.instance)
+  .addError(EndpointErrors.body)
   .annotate(OpenApi.Summary, "Set a provider instance's credentials")
   .annotate(
     OpenApi.Description,
@@ -119,7 +122,7 @@ const credentials = HttpApiEndpoint.put("setCredentials", "/v1/workspaces/:works
 const test = HttpApiEndpoint.post("testInstance", "/v1/workspaces/:workspace/providers/:id/test")
   .setPath(InstancePath)
   .addSuccess(ProviderChecks.ProviderCheck)
-  .pipe(EndpointErrors.instance)
+  .addError(EndpointErrors.instance)
   .annotate(OpenApi.Summary, "Test a provider instance")
   .annotate(
     OpenApi.Description,

@@ -110,7 +110,7 @@ const capability = <const Name extends string, Payload extends Schema.Schema.Any
   path: `/${string}`,
   payload: Payload,
   success: Success
-) => EndpointErrors.capability(HttpApiEndpoint.post(name, path).setPayload(payload).addSuccess(success))
+) => HttpApiEndpoint.post(name, path).setPayload(payload).addSuccess(success).addError(EndpointErrors.capability)
 
 const search = capability(
   "search",

@@ -96,9 +96,10 @@ const calls = (id: string, name: string, keyword: string, apiKeys: ReadonlyArray
 
 const successStatus = (endpoint: Endpoint) => HttpApiSchema.getStatusSuccess(endpoint.successSchema)
 
-// The declared error schemas of an endpoint, each with its status.
+// The declared error schemas of an endpoint, each with its status (an error set is a union of them).
+const members = (ast: AST.AST): ReadonlyArray<AST.AST> => (AST.isUnion(ast) ? ast.types.flatMap(members) : [ast])
 const declaredErrors = (endpoint: Endpoint) =>
-  (AST.isUnion(endpoint.errorSchema.ast) ? endpoint.errorSchema.ast.types : [endpoint.errorSchema.ast]).map((ast) => ({
+  members(endpoint.errorSchema.ast).map((ast) => ({
     status: HttpApiSchema.getStatusErrorAST(ast),
     decode: Schema.decodeUnknownEither(Schema.make(ast))
   }))
