@@ -1,8 +1,8 @@
 /**
  * The server's own settings: the bearer tokens it accepts, the request-body cap and the per-token rate limit.
- * They come from code (`layer(options)`) or the environment (`layerConfig`); tokens are `Redacted` from the
- * moment they are read and only their SHA-256 digests are kept. With no token configured the server refuses to
- * start unless `insecureNoAuth` is set, so an open server is always a deliberate choice.
+ * They come from code (`layer(options)`) or a `Config` (`layerConfig`; by default `config`, the environment); tokens
+ * are `Redacted` from the moment they are read and only their SHA-256 digests are kept. With no token configured the
+ * server refuses to start unless `insecureNoAuth` is set, so an open server is always a deliberate choice.
  *
  * A token belongs to one workspace and has a role: `member` (the default) may search, fetch and research with its
  * workspace's provider instances; `admin` may also manage them (`/v1/workspaces/{workspace}/providers`). A token

@@ -51,9 +51,9 @@ export * as ProviderManagementHandlers from "./ProviderManagementHandlers.js"
 
 /**
  * The server's own settings: the bearer tokens it accepts, the request-body cap and the per-token rate limit.
- * They come from code (`layer(options)`) or the environment (`layerConfig`); tokens are `Redacted` from the
- * moment they are read and only their SHA-256 digests are kept. With no token configured the server refuses to
- * start unless `insecureNoAuth` is set, so an open server is always a deliberate choice.
+ * They come from code (`layer(options)`) or a `Config` (`layerConfig`; by default `config`, the environment); tokens
+ * are `Redacted` from the moment they are read and only their SHA-256 digests are kept. With no token configured the
+ * server refuses to start unless `insecureNoAuth` is set, so an open server is always a deliberate choice.
  *
  * @since 0.1.0
  */
