@@ -119,6 +119,14 @@ export const layerScoped = <E, R>(
 ): Layer.Layer<never, E, Composition.Composition | Exclude<R, Scope.Scope>> =>
   Composition.serviceScoped("providerQuota", build)
 
+// This module's entry in the composition's typed record of optional services (see `Composition.Services`).
+declare module "./Composition.js" {
+  interface Services {
+    /** The providers' budgets and hold-offs: `ProviderQuota.layerService` / `layerScoped`. */
+    readonly providerQuota: ProviderQuota.Service
+  }
+}
+
 /**
  * A quota that grants every call and ignores Retry-After: for tests that move time by hand, or an application
  * that meters its providers elsewhere.

@@ -166,6 +166,7 @@ export const requestBody = (request: ResearchRequest, model: string): Record<str
 type Output = Omit<ResearchResponse, "providerId" | "query">
 
 const reportUsage = (
+  ctx: ProviderDriver.DriverContext,
   request: ResearchRequest,
   priced: PricedModel,
   callId: string,
@@ -175,20 +176,23 @@ const reportUsage = (
   const usage = run.usage
   if (usage === undefined) return Effect.void
   const toolCalls = run.completedSearchCalls
-  return UsageSink.report({
-    callId,
-    providerId,
-    capability: "research",
-    model: priced.model,
-    ...(run.responseId === undefined ? {} : { providerCallId: run.responseId }),
-    inputTokens: usage.inputTokens,
-    cachedInputTokens: usage.cachedInputTokens,
-    outputTokens: usage.outputTokens,
-    ...(usage.reasoningTokens === undefined ? {} : { reasoningTokens: usage.reasoningTokens }),
-    toolCalls,
-    outcome,
-    cost: OpenAiPrices.price(priced.price, { ...usage, toolCalls })
-  }).pipe(Effect.annotateLogs({ input: request.query }))
+  return UsageSink.report(
+    {
+      callId,
+      providerId,
+      capability: "research",
+      model: priced.model,
+      ...(run.responseId === undefined ? {} : { providerCallId: run.responseId }),
+      inputTokens: usage.inputTokens,
+      cachedInputTokens: usage.cachedInputTokens,
+      outputTokens: usage.outputTokens,
+      ...(usage.reasoningTokens === undefined ? {} : { reasoningTokens: usage.reasoningTokens }),
+      toolCalls,
+      outcome,
+      cost: OpenAiPrices.price(priced.price, { ...usage, toolCalls })
+    },
+    ctx.usageSink
+  ).pipe(Effect.annotateLogs({ input: request.query }))
 }
 
 const research =
@@ -263,11 +267,11 @@ const research =
       const run = yield* OpenAiStream.readRun(request, response)
       const ending = run.ending ?? { _tag: "Completed" as const }
       if (ending._tag === "Failed") {
-        yield* reportUsage(request, model, callId, run, "failed")
+        yield* reportUsage(ctx, request, model, callId, run, "failed")
         return yield* Effect.fail(Errors.failedRun(request, ending.code, ending.message, secret))
       }
       if (ending._tag === "Incomplete") {
-        yield* reportUsage(request, model, callId, run, "failed")
+        yield* reportUsage(ctx, request, model, callId, run, "failed")
         return yield* Effect.fail(
           WebSearchError.responseInvalid(
             "empty_content",
@@ -287,7 +291,7 @@ const research =
               ? Errors.noEvidence(request, "the report cites no http(s) source")
               : undefined
       // Usage first: the run was billed whether or not its answer passes the gate.
-      yield* reportUsage(request, model, callId, run, gate === undefined ? "succeeded" : "failed")
+      yield* reportUsage(ctx, request, model, callId, run, gate === undefined ? "succeeded" : "failed")
       if (gate !== undefined) return yield* Effect.fail(gate)
 
       if (projected.reportTruncatedFrom !== undefined) {

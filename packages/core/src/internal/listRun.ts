@@ -119,8 +119,8 @@ export const collect = (
     }
 
     const progress = yield* Progress.Progress
-    // Without a reporter in context (the default one does nothing) there is nothing to report to.
-    const reporting = (yield* Effect.context<never>()).unsafeMap.has(Progress.Progress.key)
+    // The default reporter ignores every event: then there is nothing to build them for.
+    const reporting = progress !== Progress.silent
     let finished = 0
     const report = (input: string, outcome: Outcome) =>
       progress.inputFinished({
@@ -172,12 +172,13 @@ export const finish = (
       yield* Effect.logDebug(`websearch dropped ${dropped.length} result(s) by blacklist, allowlist or bad URL`)
     }
     const query = WebSearchResponse.joinQuery(inputs)
-    // The composed token counter and ranker are in context: `runList` provides them with its span.
     const results = yield* PostProcessing.run(kept, {
       query,
       budget: env.settings.budget,
       compression: env.settings.compression,
-      continuable: capability === "fetchUrls"
+      continuable: capability === "fetchUrls",
+      tokenCounter: env.registry.services.tokenCounter,
+      chunkRanker: env.registry.services.chunkRanker
     })
     yield* Effect.annotateCurrentSpan({
       "websearch.results": results.length,
