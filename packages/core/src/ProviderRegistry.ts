@@ -199,11 +199,11 @@ const listed = (ids: ReadonlyArray<string>): string =>
  * @since 0.2.0
  * @category constructors
  */
-export const make = (
+export const make: (
   contributions: Composition.Contributions,
   settings: Settings.Settings.Service
-): Effect.Effect<ProviderRegistry.Service, WebSearchError.Unavailable> =>
-  Effect.gen(function* () {
+) => Effect.Effect<ProviderRegistry.Service, WebSearchError.Unavailable> = Effect.fnUntraced(
+  function* (contributions, settings) {
     const given = contributions.services
     // `Composition.Services` types each contribution under its name: read as contributed, no cast.
     const once = <K extends Composition.ServiceName>(name: K): Option.Option<Composition.Services[K]> => {
@@ -312,7 +312,8 @@ export const make = (
       services,
       describe: () => Array.from(providers.values(), (provider) => Description.fromProvider(provider, defaults))
     } satisfies ProviderRegistry.Service
-  })
+  }
+)
 
 /**
  * A part that registers a provider's driver: what every provider module's `layer` is. A later registration of

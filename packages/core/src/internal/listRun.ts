@@ -60,12 +60,12 @@ export const prepare = (
  * Runs every input on the resolved provider through the stages, `settings.concurrency` at a time, and gives the
  * outcomes in input order. An `Aborted` from one input interrupts every other call and fails the run.
  */
-export const collect = (
+export const collect: (
   env: Env,
   request: ListRequest,
   resolved: Resolved<ListCall>
-): Effect.Effect<ReadonlyArray<Outcome>, WebSearchError.Aborted> =>
-  Effect.gen(function* () {
+) => Effect.Effect<ReadonlyArray<Outcome>, WebSearchError.Aborted> = Effect.fnUntraced(
+  function* (env, request, resolved) {
     const { capability, inputs, searchOptions } = request
     const urlPolicy = UrlPolicy.fromSettings(env.settings)
     const filtersDomains = SearchDomains.isActive(searchOptions)
@@ -141,7 +141,8 @@ export const collect = (
     return inputs.length === 1
       ? [yield* one(inputs[0])]
       : yield* Effect.forEach(inputs, one, { concurrency: env.settings.concurrency }).pipe(failedAlone)
-  })
+  }
+)
 
 /**
  * A fan-out's failure as the request's: the cause also holds the siblings' interruptions, so the request fails
@@ -158,14 +159,14 @@ export const failedAlone = <A, E>(effect: Effect.Effect<A, E>): Effect.Effect<A,
 export type Identity = Pick<WebSearchResponse.WebSearchResponse, "providerId" | "providerIds" | "appliedOptions">
 
 /** The response: the results blacklisted and post-processed, with the partial failures. */
-export const finish = (
+export const finish: (
   env: Env,
   request: ListRequest,
   merged: ReadonlyArray<WebSearchResponse.WebSearchResult>,
   failures: ReadonlyArray<WebSearchError.InputFailure>,
   identity: Identity
-): Effect.Effect<WebSearchResponse.WebSearchResponse> =>
-  Effect.gen(function* () {
+) => Effect.Effect<WebSearchResponse.WebSearchResponse> = Effect.fnUntraced(
+  function* (env, request, merged, failures, identity) {
     const { capability, inputs } = request
     const { dropped, kept } = Blacklist.filterResults(merged, env.settings.filter)
     if (dropped.length > 0) {
@@ -194,4 +195,5 @@ export const finish = (
       failures,
       ...(identity.appliedOptions === undefined ? {} : { appliedOptions: identity.appliedOptions })
     }
-  })
+  }
+)

@@ -108,13 +108,13 @@ export const runList = (
   )
 }
 
-const runOnProvider = (
+const runOnProvider: (
   env: Env,
   request: ListRequest,
   providerId: ProviderId.ProviderId | undefined,
   method: (driver: ProviderDriver) => ListCall | undefined
-): Effect.Effect<WebSearchResponse.WebSearchResponse, WebSearchError.WebSearchError> =>
-  Effect.gen(function* () {
+) => Effect.Effect<WebSearchResponse.WebSearchResponse, WebSearchError.WebSearchError> = Effect.fnUntraced(
+  function* (env, request, providerId, method) {
     const { inputs } = request
     const resolved = yield* prepare(env, request, providerId, method)
     yield* Effect.annotateCurrentSpan({ "websearch.provider": resolved.providerId })
@@ -139,21 +139,22 @@ const runOnProvider = (
         ...(applied ? { appliedOptions: [appliedOptions(resolved, request.searchOptions)] } : {})
       }
     )
-  }).pipe(
-    Effect.withSpan("websearch.attempt", {
+  },
+  (effect, _env, _request, providerId) =>
+    Effect.withSpan(effect, "websearch.attempt", {
       captureStackTrace: false,
       attributes: { "websearch.provider.requested": providerId ?? "default" }
     })
-  )
+)
 
 const decodeResearch = Schema.decodeUnknown(WebSearchResponse.ResearchResponse)
 
 /** The `research` pipeline: one call, no fanout. */
-export const runResearch = (
+export const runResearch: (
   env: Env,
   request: ResearchRequest
-): Effect.Effect<WebSearchResponse.ResearchResponse, WebSearchError.WebSearchError> =>
-  Effect.gen(function* () {
+) => Effect.Effect<WebSearchResponse.ResearchResponse, WebSearchError.WebSearchError> = Effect.fnUntraced(
+  function* (env, request) {
     const resolved = yield* resolve(env, request.providerId, "research", (driver) => driver.research)
     const ctx = driverContext(env, yield* env.registry.resolve(resolved.providerId, "research"))
     const call: InputCall = { env, resolved, capability: "research", input: request.query }
@@ -171,9 +172,9 @@ export const runResearch = (
         )
       )
     )
-  }).pipe(
-    Effect.withSpan("websearch.research", {
-      captureStackTrace: false,
-      attributes: { "websearch.capability": "research" }
-    })
-  )
+  },
+  Effect.withSpan("websearch.research", {
+    captureStackTrace: false,
+    attributes: { "websearch.capability": "research" }
+  })
+)
