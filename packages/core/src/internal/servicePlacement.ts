@@ -5,6 +5,7 @@
  * belongs. Each of these services is a `Context.Reference`: reading it gives the one provided, else its default,
  * so a value that is neither its default nor the composed one was provided where websearch ignores it.
  */
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Compression from "../Compression.js"
 import * as ContentBudget from "../ContentBudget.js"
@@ -36,14 +37,18 @@ const provided = <A>(read: A, fallback: A, composed: A | undefined): boolean => 
  * (`composed`: none yet at start) is in the current context.
  */
 export const check = (place: Place, composed?: Composed): Effect.Effect<void, WebSearchError.Unavailable> =>
-  Effect.flatMap(
-    Effect.all([ContentBudget.TokenCounter, Compression.ChunkRanker, UsageSink.UsageSink]),
-    ([counter, ranker, sink]) =>
-      provided(counter, ContentBudget.defaultTokenCounter, composed?.tokenCounter)
-        ? Effect.fail(misplaced("a TokenCounter", "ContentBudget.layerTokenCounter", place))
-        : provided(ranker, Compression.bm25Ranker, composed?.chunkRanker)
-          ? Effect.fail(misplaced("a ChunkRanker", "Compression.layerChunkRanker", place))
-          : provided(sink, UsageSink.defaultSink, composed?.usageSink)
-            ? Effect.fail(misplaced("a UsageSink", "UsageSink.layer", place))
-            : Effect.void
+  // One read of the context and three lookups (`Context.get` gives a reference's default when none is provided):
+  // this runs once per request.
+  Effect.flatMap(Effect.context<never>(), (context) =>
+    provided(
+      Context.get(context, ContentBudget.TokenCounter),
+      ContentBudget.defaultTokenCounter,
+      composed?.tokenCounter
+    )
+      ? Effect.fail(misplaced("a TokenCounter", "ContentBudget.layerTokenCounter", place))
+      : provided(Context.get(context, Compression.ChunkRanker), Compression.bm25Ranker, composed?.chunkRanker)
+        ? Effect.fail(misplaced("a ChunkRanker", "Compression.layerChunkRanker", place))
+        : provided(Context.get(context, UsageSink.UsageSink), UsageSink.defaultSink, composed?.usageSink)
+          ? Effect.fail(misplaced("a UsageSink", "UsageSink.layer", place))
+          : Effect.void
   )
