@@ -13,7 +13,7 @@
  *
  * @since 0.2.0
  */
-import * as ConfigText from "@websearch/core/ConfigText"
+import * as ConfigText from "@websearch/core/internal/configText"
 import * as ProviderStore from "@websearch/core/ProviderStore"
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Config from "effect/Config"

@@ -22,7 +22,7 @@
 import type * as Persistence from "@effect/experimental/Persistence"
 import * as RateLimiter from "@effect/experimental/RateLimiter"
 import type * as Composition from "@websearch/core/Composition"
-import * as ConfigText from "@websearch/core/ConfigText"
+import * as ConfigText from "@websearch/core/internal/configText"
 import * as StoreHealth from "@websearch/core/StoreHealth"
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Config from "effect/Config"
