@@ -32,7 +32,7 @@ import * as Option from "effect/Option"
 import * as Predicate from "effect/Predicate"
 import { isAbsolute, resolve } from "node:path"
 import { pathToFileURL } from "node:url"
-import * as StdoutGuard from "./internal/stdoutGuard.js"
+import * as StdoutGuard from "./stdoutGuard.js"
 
 /**
  * The environment variable naming the modules.

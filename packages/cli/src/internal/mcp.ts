@@ -41,10 +41,10 @@ import * as Redacted from "effect/Redacted"
 import * as Sink from "effect/Sink"
 import * as Stream from "effect/Stream"
 import { createServer } from "node:http"
-import type * as Cli from "./Cli.js"
-import * as StdoutGuard from "./internal/stdoutGuard.js"
-import type * as Io from "./Io.js"
-import { version } from "./Version.js"
+import type * as Cli from "./cli.js"
+import * as StdoutGuard from "./stdoutGuard.js"
+import type * as Io from "./io.js"
+import { version } from "./version.js"
 
 /**
  * The path the HTTP transport serves.
