@@ -6,7 +6,7 @@
  * survive (`javascript:`, `data:`, `file:` and the like are dropped before they reach storage, a model or a
  * browser); the tracking parameter OpenAI appends to cited links (`utm_source=openai`) is removed.
  */
-import type { FoundUrl } from "./openAiResponses.js"
+import type { FoundUrl } from "./openAiItems.js"
 
 /** The caps of the research contract. */
 export const caps = { reportChars: 30_000, queries: 32, queryChars: 1000, sources: 32, images: 16 } as const

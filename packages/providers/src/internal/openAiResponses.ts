@@ -11,10 +11,11 @@
  * the fields it must carry, is a decode failure.
  */
 import * as Either from "effect/Either"
-import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import type { SseEvent } from "./eventStream.js"
 import * as Excerpt from "./excerpt.js"
+import * as Items from "./openAiItems.js"
+import * as AnswerFields from "./answerFields.js"
 
 const parseJson = Schema.decodeUnknownEither(Schema.parseJson())
 
@@ -30,8 +31,8 @@ const Usage = Schema.Struct({
 })
 
 const ErrorBody = Schema.Struct({
-  code: Schema.optional(Schema.NullOr(Schema.String)),
-  message: Schema.optional(Schema.NullOr(Schema.String))
+  code: AnswerFields.OptionalText,
+  message: AnswerFields.OptionalText
 })
 
 const FinalResponse = Schema.Struct({
@@ -60,64 +61,11 @@ const AnnotationAdded = Schema.Struct({
 const SearchCompleted = Schema.Struct({ item_id: Schema.String, output_index: Schema.optional(Count) })
 const Terminal = Schema.Struct({ response: FinalResponse })
 const ErrorEvent = Schema.Struct({
-  code: Schema.optional(Schema.NullOr(Schema.String)),
-  message: Schema.optional(Schema.NullOr(Schema.String))
+  code: AnswerFields.OptionalText,
+  message: AnswerFields.OptionalText
 })
-
-const UrlCitation = Schema.Struct({
-  type: Schema.Literal("url_citation"),
-  url: Schema.String,
-  title: Schema.optional(Schema.NullOr(Schema.String))
-})
-
-const OutputText = Schema.Struct({
-  type: Schema.Literal("output_text"),
-  text: Schema.String,
-  annotations: Schema.optional(Schema.Array(Schema.Unknown))
-})
-
-const MessageItem = Schema.Struct({
-  type: Schema.Literal("message"),
-  id: Schema.String,
-  content: Schema.Array(Schema.Unknown)
-})
-
-const SearchAction = Schema.Struct({
-  type: Schema.optional(Schema.String),
-  query: Schema.optional(Schema.NullOr(Schema.String)),
-  queries: Schema.optional(Schema.NullOr(Schema.Array(Schema.Unknown))),
-  sources: Schema.optional(Schema.NullOr(Schema.Array(Schema.Unknown))),
-  url: Schema.optional(Schema.NullOr(Schema.String))
-})
-
-const SearchCallItem = Schema.Struct({
-  type: Schema.Literal("web_search_call"),
-  id: Schema.String,
-  status: Schema.optional(Schema.String),
-  action: Schema.optional(Schema.NullOr(Schema.Unknown))
-})
-
-const UrlSource = Schema.Struct({ url: Schema.String, title: Schema.optional(Schema.NullOr(Schema.String)) })
-
-const decodeOption =
-  <A, I>(schema: Schema.Schema<A, I>) =>
-  (u: unknown): Option.Option<A> =>
-    Schema.decodeUnknownOption(schema)(u)
-
-const asUrlCitation = decodeOption(UrlCitation)
-const asOutputText = decodeOption(OutputText)
-const asMessage = decodeOption(MessageItem)
-const asSearchCall = decodeOption(SearchCallItem)
-const asSearchAction = decodeOption(SearchAction)
-const asUrlSource = decodeOption(UrlSource)
 
 // --- state -------------------------------------------------------------------------------------------------
-
-/** A URL the run cited (with the title the model gave it) or consulted (title unknown). */
-export interface FoundUrl {
-  readonly url: string
-  readonly title: string | undefined
-}
 
 /** The final usage the provider reported. */
 export interface Usage {
@@ -133,41 +81,11 @@ export type Ending =
   | { readonly _tag: "Incomplete"; readonly reason: string | undefined }
   | { readonly _tag: "Failed"; readonly code: string | undefined; readonly message: string | undefined }
 
-/** What the whole stream amounted to. */
-export interface Run {
+/** What the whole stream amounted to: how it ended, its usage, and what its output items hold. */
+export interface Run extends Items.Assembled {
   readonly ending: Ending | undefined
   readonly responseId: string | undefined
   readonly usage: Usage | undefined
-  /** The message items' text, in output order, joined by blank lines. */
-  readonly report: string
-  /** Queries the search calls ran, in order, as sent (not yet deduplicated or capped). */
-  readonly queries: ReadonlyArray<string>
-  /** Cited URLs first (in report order), then the search calls' sources; raw, not yet filtered. */
-  readonly cited: ReadonlyArray<FoundUrl>
-  readonly consulted: ReadonlyArray<FoundUrl>
-  /** Search calls that completed (the hosted tool ran and returned). */
-  readonly completedSearchCalls: number
-}
-
-interface Part {
-  deltas: Array<string>
-  deltaChars: number
-  doneText: string | undefined
-  citations: Array<FoundUrl>
-}
-
-interface Message {
-  readonly order: number
-  readonly parts: Map<number, Part>
-  /** The item as the stream finally delivered it (`output_item.done`), when it did. */
-  final: { readonly texts: ReadonlyArray<string>; readonly citations: ReadonlyArray<FoundUrl> } | undefined
-}
-
-interface SearchCall {
-  readonly order: number
-  completed: boolean
-  queries: ReadonlyArray<string>
-  sources: ReadonlyArray<FoundUrl>
 }
 
 /** A problem with one event that makes the stream undecodable. */
@@ -192,87 +110,12 @@ const problem = (message: string): Either.Either<never, DecodeProblem> => Either
 
 /** Builds the accumulator for one run. */
 export const make = (): Accumulator => {
-  const messages = new Map<string, Message>()
-  const searches = new Map<string, SearchCall>()
   let ending: Ending | undefined = undefined
   let responseId: string | undefined = undefined
   let usage: Usage | undefined = undefined
   let events = 0
-  let nextOrder = 0
-
-  const orderOf = (outputIndex: number | undefined): number => outputIndex ?? 1_000_000 + nextOrder++
-
-  const message = (id: string, outputIndex?: number): Message => {
-    let found = messages.get(id)
-    if (found === undefined) {
-      found = { order: orderOf(outputIndex), parts: new Map(), final: undefined }
-      messages.set(id, found)
-    }
-    return found
-  }
-
-  const part = (id: string, index: number): Part => {
-    const m = message(id)
-    let found = m.parts.get(index)
-    if (found === undefined) {
-      found = { deltas: [], deltaChars: 0, doneText: undefined, citations: [] }
-      m.parts.set(index, found)
-    }
-    return found
-  }
-
-  const search = (id: string, outputIndex?: number): SearchCall => {
-    let found = searches.get(id)
-    if (found === undefined) {
-      found = { order: orderOf(outputIndex), completed: false, queries: [], sources: [] }
-      searches.set(id, found)
-    }
-    return found
-  }
-
-  const citationsOf = (annotations: ReadonlyArray<unknown> | undefined): Array<FoundUrl> => {
-    const out: Array<FoundUrl> = []
-    for (const annotation of annotations ?? []) {
-      const citation = asUrlCitation(annotation)
-      if (Option.isSome(citation)) out.push({ url: citation.value.url, title: citation.value.title ?? undefined })
-    }
-    return out
-  }
-
-  /** Takes a finished output item (from `output_item.done`, or the final response's `output` as a fallback). */
-  const absorbItem = (item: unknown, outputIndex: number | undefined, overwrite: boolean): void => {
-    const asMsg = asMessage(item)
-    if (Option.isSome(asMsg)) {
-      const m = message(asMsg.value.id, outputIndex)
-      if (m.final !== undefined && !overwrite) return
-      const texts: Array<string> = []
-      const citations: Array<FoundUrl> = []
-      for (const content of asMsg.value.content) {
-        const text = asOutputText(content)
-        if (Option.isNone(text)) continue
-        texts.push(text.value.text)
-        citations.push(...citationsOf(text.value.annotations))
-      }
-      m.final = { texts, citations }
-      return
-    }
-    const asCall = asSearchCall(item)
-    if (Option.isNone(asCall)) return
-    const call = search(asCall.value.id, outputIndex)
-    if (asCall.value.status === "completed") call.completed = true
-    const action = asSearchAction(asCall.value.action)
-    if (Option.isNone(action)) return
-    const queries: Array<string> = []
-    if (typeof action.value.query === "string") queries.push(action.value.query)
-    for (const q of action.value.queries ?? []) if (typeof q === "string") queries.push(q)
-    const sources: Array<FoundUrl> = []
-    for (const source of action.value.sources ?? []) {
-      const s = asUrlSource(source)
-      if (Option.isSome(s)) sources.push({ url: s.value.url, title: s.value.title ?? undefined })
-    }
-    if (queries.length > 0 || overwrite) call.queries = queries
-    if (sources.length > 0 || overwrite) call.sources = sources
-  }
+  const items = Items.make()
+  const { absorbItem, citationsOf, message, part, search } = items
 
   const decode = <A, I>(schema: Schema.Schema<A, I>, json: unknown, type: string) =>
     Either.mapLeft(Schema.decodeUnknownEither(schema)(json), (error): DecodeProblem => ({
@@ -382,39 +225,7 @@ export const make = (): Accumulator => {
     }
   }
 
-  const result = (): Run => {
-    const byOrder = <A extends { readonly order: number }>(map: Map<string, A>) =>
-      Array.from(map.values()).sort((a, b) => a.order - b.order)
-    const texts: Array<string> = []
-    const cited: Array<FoundUrl> = []
-    for (const m of byOrder(messages)) {
-      const streamed = Array.from(m.parts.entries()).sort(([a], [b]) => a - b)
-      if (m.final !== undefined) {
-        texts.push(...m.final.texts)
-        cited.push(...m.final.citations)
-        for (const [, p] of streamed) cited.push(...p.citations)
-      } else {
-        for (const [, p] of streamed) {
-          texts.push(p.doneText ?? p.deltas.join(""))
-          cited.push(...p.citations)
-        }
-      }
-    }
-    const calls = byOrder(searches)
-    return {
-      ending,
-      responseId,
-      usage,
-      report: texts
-        .map((t) => t.trim())
-        .filter((t) => t.length > 0)
-        .join("\n\n"),
-      queries: calls.flatMap((c) => c.queries),
-      cited,
-      consulted: calls.flatMap((c) => c.sources),
-      completedSearchCalls: calls.filter((c) => c.completed).length
-    }
-  }
+  const result = (): Run => ({ ending, responseId, usage, ...items.assemble() })
 
   return { apply, result }
 }
