@@ -15,7 +15,9 @@
  * another, which the caller awaits interruptibly; the caller's interruption interrupts the call (waiting for its
  * finalizers), which ends the timeout's race. Both are awaited, not joined, so what the call set in fiber refs
  * stays its own, as a driver call's should, and a failing call is never a fiber that ends in an unhandled failure
- * (the runtime logs such a fiber with its failure, which may quote a provider's answer).
+ * (the runtime logs such a fiber with its failure, which may quote a provider's answer). The call yields once
+ * before its first step so the deadline's fiber runs first, as a race starts both sides together: the calls of
+ * one request then begin in input order under any clock (a `TestClock` serialises the first sleeps it is given).
  */
 import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -29,7 +31,7 @@ export const timeoutFail = <A, E, R, E1>(
   onTimeout: () => E1
 ): Effect.Effect<A, E | E1, R> =>
   Effect.uninterruptibleMask((restore) =>
-    Effect.flatMap(Effect.fork(Effect.exit(restore(self))), (call) => {
+    Effect.flatMap(Effect.fork(Effect.exit(Effect.zipRight(Effect.yieldNow(), restore(self)))), (call) => {
       const stop = Fiber.interrupt(call)
       // On the timeout, `timeoutFail` interrupts this wait, which interrupts the call and waits for it.
       const outcome = Effect.onInterrupt(Effect.flatMap(Fiber.await(call), Exit.flatten), () => stop)
