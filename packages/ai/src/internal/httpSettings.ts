@@ -11,7 +11,8 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
-import * as HttpTransport from "./httpTransport.js"
+import * as HttpAdmission from "./httpAdmission.js"
+import type * as HttpTransport from "./httpTransport.js"
 import * as Sessions from "./mcpSessions.js"
 import * as SessionPages from "./sessionPages.js"
 
@@ -172,7 +173,7 @@ export const make = (options: HttpSecurity = {}): Effect.Effect<HttpTransport.Se
     return {
       // Registering the route must not wait (the router is assembled as layers build), so digests come later.
       authenticate: grants.length > 0,
-      tokenDigests: yield* Effect.cached(Effect.forEach(grants, ({ token }) => HttpTransport.digest(token))),
+      tokenDigests: yield* Effect.cached(Effect.forEach(grants, ({ token }) => HttpAdmission.digest(token))),
       tokenWorkspaces: grants.map(({ workspace }) => workspace),
       allowedHosts: (options.allowedHosts ?? []).map((h) => h.trim().toLowerCase()),
       allowedOrigins: (options.allowedOrigins ?? []).flatMap((o) =>

@@ -7,6 +7,7 @@
  * a browser cannot send it without a CORS preflight, which this endpoint never grants) and at most `maxBodyBytes`,
  * counted as it streams, chunked bodies included. Sessions belong to the caller that opened them (see
  * `mcpSessions`). Every refusal is a JSON-RPC error with a fixed message: nothing from the request is echoed.
+ * Who may call is `httpAdmission.ts`, the capped body read `cappedBody.ts`; this module is the protocol.
  */
 import * as McpSchema from "@effect/ai/McpSchema"
 import * as HttpRouter from "@effect/platform/HttpRouter"
@@ -14,34 +15,22 @@ import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import type * as RpcMessage from "@effect/rpc/RpcMessage"
 import * as RpcServer from "@effect/rpc/RpcServer"
-import { defaultWorkspace } from "@websearch/core/ProviderInstance"
 import * as Clock from "effect/Clock"
-import * as Deferred from "effect/Deferred"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import * as Exit from "effect/Exit"
 import * as Mailbox from "effect/Mailbox"
-import * as Option from "effect/Option"
+import type * as Option from "effect/Option"
 import * as Schedule from "effect/Schedule"
 import * as Scope from "effect/Scope"
-import * as Stream from "effect/Stream"
 import * as CallerLimits from "./callerLimits.js"
+import * as CappedBody from "./cappedBody.js"
+import * as HttpAdmission from "./httpAdmission.js"
 import * as JsonRpcCodec from "./jsonRpcCodec.js"
 import * as Sessions from "./mcpSessions.js"
 
 /** The validated security settings of the endpoint. */
-export interface Security {
-  /** Whether bearer tokens are required. */
-  readonly authenticate: boolean
-  /** SHA-256 digests of the accepted bearer tokens, computed once when first needed. */
-  readonly tokenDigests: Effect.Effect<ReadonlyArray<Uint8Array>>
-  /** The workspace of each token, at its digest's index: the calls of its sessions are that workspace's. */
-  readonly tokenWorkspaces: ReadonlyArray<string>
-  /** Lower-case host names the Host header may carry besides the loopback names; `*` allows any. */
-  readonly allowedHosts: ReadonlyArray<string>
-  /** Lower-case origins (`scheme://host[:port]`) a browser page may call from besides loopback ones. */
-  readonly allowedOrigins: ReadonlyArray<string>
+export interface Security extends HttpAdmission.Gate {
   readonly maxBodyBytes: number
   /** Requests each caller may make per window; none: no limit. */
   readonly rateLimit: Option.Option<{ readonly limit: number; readonly window: Duration.Duration }>
@@ -49,125 +38,6 @@ export interface Security {
   readonly maxConcurrentRequests: number
   readonly sessions: Sessions.Bounds
 }
-
-const loopbackHosts = new Set(["localhost", "127.0.0.1", "[::1]", "::1"])
-
-/** The SHA-256 digest of a token. */
-export const digest = (token: string): Effect.Effect<Uint8Array> =>
-  Effect.promise(() => globalThis.crypto.subtle.digest("SHA-256", new TextEncoder().encode(token))).pipe(
-    Effect.map((buffer) => new Uint8Array(buffer))
-  )
-
-// Every accepted digest is compared in full, so the time taken does not say which (if any) matched, or where.
-const matchIndex = (candidate: Uint8Array, accepted: ReadonlyArray<Uint8Array>): number => {
-  let found = -1
-  for (const [index, d] of accepted.entries()) {
-    let diff = d.length ^ candidate.length
-    for (let i = 0; i < d.length; i++) diff |= d[i] ^ (candidate[i] ?? 0)
-    found = diff === 0 ? index : found
-  }
-  return found
-}
-
-// A token's caller id: the first 8 bytes of its digest, which cannot be turned back into the token.
-const callerId = (digest: Uint8Array): string =>
-  `token:${Array.from(digest.subarray(0, 8), (byte) => byte.toString(16).padStart(2, "0")).join("")}`
-
-// The host name of a Host header (`name`, `name:port`, `[v6]`, `[v6]:port`), lower case.
-const hostName = (host: string): string => {
-  const lower = host.trim().toLowerCase()
-  if (lower.startsWith("[")) {
-    const end = lower.indexOf("]")
-    return end === -1 ? lower : lower.slice(0, end + 1)
-  }
-  const colon = lower.indexOf(":")
-  return colon === -1 ? lower : lower.slice(0, colon)
-}
-
-const hostAllowed = (host: string | undefined, security: Security): boolean => {
-  if (host === undefined || host.length === 0 || host.length > 300) return false
-  if (security.allowedHosts.includes("*")) return true
-  const name = hostName(host)
-  return loopbackHosts.has(name) || security.allowedHosts.includes(name)
-}
-
-const originAllowed = (origin: string | undefined, security: Security): boolean => {
-  // Clients that are not browsers send no Origin; a browser always does on a cross-site POST.
-  if (origin === undefined) return true
-  if (origin.length > 300 || !URL.canParse(origin)) return false
-  const url = new URL(origin)
-  if ((url.protocol === "http:" || url.protocol === "https:") && loopbackHosts.has(url.hostname)) return true
-  return security.allowedOrigins.includes(url.origin.toLowerCase())
-}
-
-const refuse = (status: number, code: number, message: string, headers: Record<string, string> = {}) =>
-  HttpServerResponse.unsafeJson({ jsonrpc: "2.0", id: null, error: { code, message } }, { status, headers })
-
-class TooLarge {
-  readonly _tag = "TooLarge"
-}
-
-class Broken {
-  readonly _tag = "Broken"
-}
-
-// Past the cap the rest of a body is read and dropped in the background, up to this many bytes more, so the 413
-// (sent at once) reaches a client that is still sending; a body longer than that has its connection closed.
-const drainLimit = 16 * 1024 * 1024
-
-const concat = (chunks: ReadonlyArray<Uint8Array>, size: number): Uint8Array => {
-  const body = new Uint8Array(size)
-  let offset = 0
-  for (const chunk of chunks) {
-    body.set(chunk, offset)
-    offset += chunk.length
-  }
-  return body
-}
-
-// The body, at most `max` bytes: a declared length over the cap fails before reading; otherwise bytes are counted
-// as they stream and the read fails the moment the count passes the cap, whatever the transfer encoding.
-const readBody = (
-  request: HttpServerRequest.HttpServerRequest,
-  max: number
-): Effect.Effect<Uint8Array, TooLarge | Broken> => {
-  const declared = request.headers["content-length"]
-  if (declared !== undefined && Number(declared) > max) return Effect.fail(new TooLarge())
-  return Effect.gen(function* () {
-    const result = yield* Deferred.make<Uint8Array, TooLarge | Broken>()
-    const chunks: Array<Uint8Array> = []
-    let size = 0
-    let over = false
-    yield* request.stream.pipe(
-      Stream.runForEachWhile((chunk) =>
-        Effect.sync(() => {
-          size += chunk.length
-          if (size <= max) {
-            chunks.push(chunk)
-            return true
-          }
-          if (!over) {
-            over = true
-            chunks.length = 0
-            Deferred.unsafeDone(result, Exit.fail(new TooLarge()))
-          }
-          return size <= max + drainLimit
-        })
-      ),
-      Effect.exit,
-      Effect.flatMap((exit) =>
-        over
-          ? Effect.void
-          : Deferred.done(result, Exit.isSuccess(exit) ? Exit.succeed(concat(chunks, size)) : Exit.fail(new Broken()))
-      ),
-      Effect.forkDaemon
-    )
-    return yield* Deferred.await(result)
-  })
-}
-
-const isJson = (contentType: string | undefined): boolean =>
-  contentType !== undefined && contentType.split(";")[0].trim().toLowerCase() === "application/json"
 
 /** The protocol, and the HTTP app serving it, for `security`. */
 export const make = (security: Security) =>
@@ -188,54 +58,23 @@ export const make = (security: Security) =>
       Effect.forkScoped
     )
 
-    const tooMany = (limited: CallerLimits.Limited) =>
-      refuse(429, -32000, limited.message, { "retry-after": String(limited.retryAfter) })
-
-    // The caller of a request that passes the checks, or the refusal.
-    const guard = (
-      request: HttpServerRequest.HttpServerRequest
-    ): Effect.Effect<Either.Either<Sessions.Caller, HttpServerResponse.HttpServerResponse>> =>
-      Effect.gen(function* () {
-        if (!hostAllowed(request.headers.host, security)) {
-          return Either.left(refuse(403, -32000, "Forbidden: the Host header names a host this server does not serve"))
-        }
-        if (!originAllowed(request.headers.origin, security)) {
-          return Either.left(refuse(403, -32000, "Forbidden: requests from this Origin are not allowed"))
-        }
-        let caller: Sessions.Caller = {
-          id: `anonymous:${Option.getOrElse(request.remoteAddress, () => "unknown")}`,
-          workspace: defaultWorkspace
-        }
-        if (security.authenticate) {
-          const header = request.headers.authorization ?? ""
-          const token = /^bearer /i.test(header) ? header.slice("bearer ".length).trim() : ""
-          const accepted = yield* security.tokenDigests
-          const candidate = token.length > 0 && token.length <= 4096 ? yield* digest(token) : undefined
-          const index = candidate === undefined ? -1 : matchIndex(candidate, accepted)
-          if (candidate === undefined || index < 0) {
-            return Either.left(
-              refuse(401, -32001, "Unauthorized: send Authorization: Bearer <token>", {
-                "www-authenticate": 'Bearer realm="websearch-mcp"'
-              })
-            )
-          }
-          caller = { id: callerId(candidate), workspace: security.tokenWorkspaces[index] ?? defaultWorkspace }
-        }
-        const limited = yield* limits.count(caller.id)
-        return Option.isSome(limited) ? Either.left(tooMany(limited.value)) : Either.right(caller)
-      })
+    const guard = (request: HttpServerRequest.HttpServerRequest) => HttpAdmission.admit(security, limits.count, request)
 
     const handle = (request: HttpServerRequest.HttpServerRequest, caller: Sessions.Caller) =>
       Effect.gen(function* () {
-        if (!isJson(request.headers["content-type"])) {
-          return refuse(415, -32000, "Unsupported Media Type: send the JSON-RPC message as application/json")
+        if (!CappedBody.isJson(request.headers["content-type"])) {
+          return HttpAdmission.refuse(
+            415,
+            -32000,
+            "Unsupported Media Type: send the JSON-RPC message as application/json"
+          )
         }
-        const body = yield* Effect.either(readBody(request, security.maxBodyBytes))
+        const body = yield* Effect.either(CappedBody.read(request, security.maxBodyBytes))
         if (body._tag === "Left" && body.left._tag === "Broken") {
-          return refuse(400, -32000, "Bad Request: the body could not be read")
+          return HttpAdmission.refuse(400, -32000, "Bad Request: the body could not be read")
         }
         if (body._tag === "Left") {
-          return refuse(413, -32000, `Payload Too Large: the limit is ${security.maxBodyBytes} bytes`, {
+          return HttpAdmission.refuse(413, -32000, `Payload Too Large: the limit is ${security.maxBodyBytes} bytes`, {
             connection: "close"
           })
         }
@@ -251,7 +90,7 @@ export const make = (security: Security) =>
         // again.
         const sent = request.headers[Sessions.header]
         if (sent !== undefined && !sessions.owns(sent, caller, yield* Clock.currentTimeMillis)) {
-          return refuse(404, -32001, "Not Found: no such MCP session; initialize again")
+          return HttpAdmission.refuse(404, -32001, "Not Found: no such MCP session; initialize again")
         }
         const codec = JsonRpcCodec.make()
         const decoded = codec.decodeText(text)
@@ -268,7 +107,7 @@ export const make = (security: Security) =>
         const initialize = decoded.messages.some((m) => m._tag === "Request" && m.tag === "initialize")
         const session = sent ?? (initialize ? sessions.open(caller, yield* Clock.currentTimeMillis) : undefined)
         if (initialize && session === undefined) {
-          return refuse(
+          return HttpAdmission.refuse(
             503,
             -32000,
             "Service Unavailable: the server holds as many MCP sessions as it may; retry later",
@@ -315,7 +154,7 @@ export const make = (security: Security) =>
       const request = yield* HttpServerRequest.HttpServerRequest
       const guarded = yield* guard(request)
       if (Either.isLeft(guarded)) return guarded.left
-      return yield* limits.admit(guarded.right.id, handle(request, guarded.right), tooMany)
+      return yield* limits.admit(guarded.right.id, handle(request, guarded.right), HttpAdmission.tooMany)
     }).pipe(Effect.interruptible)
 
     const methodNotAllowed = Effect.gen(function* () {
@@ -327,9 +166,9 @@ export const make = (security: Security) =>
       if (request.method === "DELETE" && session !== undefined) {
         return sessions.close(session, guarded.right)
           ? HttpServerResponse.empty({ status: 204 })
-          : refuse(404, -32001, "Not Found: no such MCP session")
+          : HttpAdmission.refuse(404, -32001, "Not Found: no such MCP session")
       }
-      return refuse(405, -32000, "Method Not Allowed", { allow: "POST, DELETE" })
+      return HttpAdmission.refuse(405, -32000, "Method Not Allowed", { allow: "POST, DELETE" })
     })
 
     const protocol = yield* RpcServer.Protocol.make((writeRequest_) => {
