@@ -88,48 +88,47 @@ const duration = (name: string, value: Duration.DurationInput, min: Duration.Dur
     : Effect.fail(invalid(`${name} must be a duration of at least ${Duration.format(min)}`))
 }
 
-const sessionBounds = (options: HttpSessions = {}) =>
-  Effect.gen(function* () {
-    const maxPerCaller = yield* wholeNumber(
-      "sessions.maxPerToken",
-      options.maxPerToken ?? Sessions.defaults.maxSessionsPerToken,
-      1,
-      10_000
-    )
-    const maxSessions = yield* wholeNumber(
-      "sessions.maxSessions",
-      options.maxSessions ?? Sessions.defaults.maxSessions,
-      1,
-      1_000_000
-    )
-    const idle = yield* duration(
-      "sessions.idleTimeout",
-      options.idleTimeout ?? Sessions.defaults.idleTimeout,
-      Duration.seconds(1)
-    )
-    const maxBytes = yield* wholeNumber(
-      "sessions.maxBytes",
-      options.maxBytes ?? SessionPages.defaultMaxBytes,
-      0,
-      Number.MAX_SAFE_INTEGER
-    )
-    const maxSessionBytes = yield* wholeNumber(
-      "sessions.maxSessionBytes",
-      options.maxSessionBytes ?? Math.min(SessionPages.defaultMaxSessionBytes, maxBytes),
-      0,
-      maxBytes
-    )
-    return {
-      maxPerCaller,
-      maxSessions,
-      idleMillis: Duration.toMillis(idle),
-      pages: { maxSessionBytes, maxBytes, maxSessionEntries: SessionPages.defaultMaxSessionEntries }
-    }
-  })
+const sessionBounds = Effect.fnUntraced(function* (options: HttpSessions = {}) {
+  const maxPerCaller = yield* wholeNumber(
+    "sessions.maxPerToken",
+    options.maxPerToken ?? Sessions.defaults.maxSessionsPerToken,
+    1,
+    10_000
+  )
+  const maxSessions = yield* wholeNumber(
+    "sessions.maxSessions",
+    options.maxSessions ?? Sessions.defaults.maxSessions,
+    1,
+    1_000_000
+  )
+  const idle = yield* duration(
+    "sessions.idleTimeout",
+    options.idleTimeout ?? Sessions.defaults.idleTimeout,
+    Duration.seconds(1)
+  )
+  const maxBytes = yield* wholeNumber(
+    "sessions.maxBytes",
+    options.maxBytes ?? SessionPages.defaultMaxBytes,
+    0,
+    Number.MAX_SAFE_INTEGER
+  )
+  const maxSessionBytes = yield* wholeNumber(
+    "sessions.maxSessionBytes",
+    options.maxSessionBytes ?? Math.min(SessionPages.defaultMaxSessionBytes, maxBytes),
+    0,
+    maxBytes
+  )
+  return {
+    maxPerCaller,
+    maxSessions,
+    idleMillis: Duration.toMillis(idle),
+    pages: { maxSessionBytes, maxBytes, maxSessionEntries: SessionPages.defaultMaxSessionEntries }
+  }
+})
 
 /** Validates the settings, naming the one at fault. */
-export const make = (options: HttpSecurity = {}): Effect.Effect<HttpTransport.Security, WebSearchError.Unavailable> =>
-  Effect.gen(function* () {
+export const make: (options?: HttpSecurity) => Effect.Effect<HttpTransport.Security, WebSearchError.Unavailable> =
+  Effect.fnUntraced(function* (options: HttpSecurity = {}) {
     const grants = (options.tokens ?? []).map((entry) => {
       const grant = typeof entry === "object" && !Redacted.isRedacted(entry) ? entry : { token: entry }
       const token = Redacted.isRedacted(grant.token) ? Redacted.value(grant.token) : grant.token

@@ -186,124 +186,125 @@ export class ExtractorDefect extends Error {
 const failed = (message: string) => WebSearchError.responseInvalid("parse_failed", message)
 
 /** Builds a pool; nothing starts until the first job. */
-export const make = (options: Options): Effect.Effect<Pool, never, Scope.Scope> =>
-  Effect.gen(function* () {
-    const slots = yield* WorkerSlots.make(options.entry, options.idleMillis ?? defaultIdleMillis)
-    let unusable: string | undefined
-    const turns = WorkerTurns.make(Math.max(1, options.size))
+export const make: (options: Options) => Effect.Effect<Pool, never, Scope.Scope> = Effect.fnUntraced(function* (
+  options: Options
+) {
+  const slots = yield* WorkerSlots.make(options.entry, options.idleMillis ?? defaultIdleMillis)
+  let unusable: string | undefined
+  const turns = WorkerTurns.make(Math.max(1, options.size))
 
-    const runOn = (slot: WorkerSlots.Slot, job: Job): Effect.Effect<Extract.Document, Failure> =>
-      Effect.async<Extract.Document, Failure | StartFailed>((resume) => {
-        const { worker } = slot
-        let settled = false
-        const finish = (outcome: Effect.Effect<Extract.Document, Failure | StartFailed>) => {
-          if (settled) return
-          settled = true
-          worker.off("message", onMessage)
-          worker.off("error", onError)
-          worker.off("exit", onExit)
-          resume(outcome)
-        }
-        const onMessage = (reply: Reply) => {
-          switch (reply._tag) {
-            case "Ready":
-              slot.ready = true
-              return
-            case "Done":
-              slots.park(slot)
-              return finish(Effect.succeed(reply.document))
-            case "Invalid":
-              slots.park(slot)
-              return finish(Effect.fail(WebSearchError.responseInvalid(reply.reason, reply.message)))
-            case "TooLarge":
-              slots.park(slot)
-              return finish(Effect.fail(tooLarge(job.url, reply.message)))
-            case "Defect":
-              // The extractor never throws for a page (its failures are `Invalid`): a throw is a bug of ours, and
-              // stays a defect rather than passing for an unreadable page.
-              slots.discard(slot)
-              return finish(
-                Effect.die(
-                  new ExtractorDefect(`the extractor threw on ${TransportError.describe(job.url)}: ${reply.message}`)
-                )
+  const runOn = (slot: WorkerSlots.Slot, job: Job): Effect.Effect<Extract.Document, Failure> =>
+    Effect.async<Extract.Document, Failure | StartFailed>((resume) => {
+      const { worker } = slot
+      let settled = false
+      const finish = (outcome: Effect.Effect<Extract.Document, Failure | StartFailed>) => {
+        if (settled) return
+        settled = true
+        worker.off("message", onMessage)
+        worker.off("error", onError)
+        worker.off("exit", onExit)
+        resume(outcome)
+      }
+      const onMessage = (reply: Reply) => {
+        switch (reply._tag) {
+          case "Ready":
+            slot.ready = true
+            return
+          case "Done":
+            slots.park(slot)
+            return finish(Effect.succeed(reply.document))
+          case "Invalid":
+            slots.park(slot)
+            return finish(Effect.fail(WebSearchError.responseInvalid(reply.reason, reply.message)))
+          case "TooLarge":
+            slots.park(slot)
+            return finish(Effect.fail(tooLarge(job.url, reply.message)))
+          case "Defect":
+            // The extractor never throws for a page (its failures are `Invalid`): a throw is a bug of ours, and
+            // stays a defect rather than passing for an unreadable page.
+            slots.discard(slot)
+            return finish(
+              Effect.die(
+                new ExtractorDefect(`the extractor threw on ${TransportError.describe(job.url)}: ${reply.message}`)
               )
-          }
-        }
-        const onError = (error: Error) => {
-          const starting = !slot.ready
-          slots.discard(slot)
-          finish(
-            Effect.fail(
-              starting
-                ? new StartFailed(error.message)
-                : failed(`the extraction worker for ${job.url} failed: ${error.message}`)
             )
+        }
+      }
+      const onError = (error: Error) => {
+        const starting = !slot.ready
+        slots.discard(slot)
+        finish(
+          Effect.fail(
+            starting
+              ? new StartFailed(error.message)
+              : failed(`the extraction worker for ${job.url} failed: ${error.message}`)
           )
-        }
-        const onExit = (code: number) => {
-          slots.discard(slot)
-          finish(Effect.fail(failed(`the extraction worker for ${job.url} exited (code ${code})`)))
-        }
-        worker.on("message", onMessage)
-        worker.on("error", onError)
-        worker.on("exit", onExit)
-        worker.ref()
-        // A copy of exactly the body is transferred: the response body may be a Buffer, whose slice() is a view
-        // into memory shared with other buffers, and transferring that would detach them all.
-        const body = new Uint8Array(job.body)
-        const message: Job = { body, contentType: job.contentType, url: job.url, maxChars: job.maxChars }
-        worker.postMessage(message, [body.buffer])
-        return Effect.sync(() => {
-          settled = true
-          slots.discard(slot)
-        })
-      }).pipe(
-        Effect.catchIf(
-          (error): error is StartFailed => error instanceof StartFailed,
-          (error) => fallBack(job, error.message)
         )
-      )
-
-    const fallBack = (job: Job, message: string) => {
-      if (unusable === undefined) unusable = message
-      return Effect.logWarning(
-        `websearch: extraction workers cannot start (${message}); extracting on the main thread`
-      ).pipe(Effect.zipRight(inline(job)))
-    }
-
-    const next = (job: Job, heavy: boolean) =>
-      Effect.suspend(() => {
-        let slot: WorkerSlots.Slot
-        try {
-          slot = slots.take(heavy)
-        } catch (error) {
-          // An entry Node cannot even try to load (a bad URL, a missing file on some versions) throws here.
-          return fallBack(job, error instanceof Error ? error.message : "unknown error")
-        }
-        return runOn(slot, job)
+      }
+      const onExit = (code: number) => {
+        slots.discard(slot)
+        finish(Effect.fail(failed(`the extraction worker for ${job.url} exited (code ${code})`)))
+      }
+      worker.on("message", onMessage)
+      worker.on("error", onError)
+      worker.on("exit", onExit)
+      worker.ref()
+      // A copy of exactly the body is transferred: the response body may be a Buffer, whose slice() is a view
+      // into memory shared with other buffers, and transferring that would detach them all.
+      const body = new Uint8Array(job.body)
+      const message: Job = { body, contentType: job.contentType, url: job.url, maxChars: job.maxChars }
+      worker.postMessage(message, [body.buffer])
+      return Effect.sync(() => {
+        settled = true
+        slots.discard(slot)
       })
-
-    const extract = (job: Job) =>
-      Effect.suspend(() => {
-        if (unusable !== undefined || slots.closed()) return inline(job)
-        const heavy = isHeavy(job)
-        return turns.withTurn(
-          job.group,
-          heavy,
-          Effect.zipRight(
-            Effect.logDebug(`websearch: extracting ${job.body.length} bytes of ${job.url} on a worker thread`),
-            next(job, heavy)
-          )
-        )
-      }).pipe(
-        Effect.withSpan("websearch.fetch.extract.worker", {
-          captureStackTrace: false,
-          attributes: { "websearch.bytes": job.body.length }
-        })
+    }).pipe(
+      Effect.catchIf(
+        (error): error is StartFailed => error instanceof StartFailed,
+        (error) => fallBack(job, error.message)
       )
+    )
 
-    return { extract, size: slots.size }
-  })
+  const fallBack = (job: Job, message: string) => {
+    if (unusable === undefined) unusable = message
+    return Effect.logWarning(
+      `websearch: extraction workers cannot start (${message}); extracting on the main thread`
+    ).pipe(Effect.zipRight(inline(job)))
+  }
+
+  const next = (job: Job, heavy: boolean) =>
+    Effect.suspend(() => {
+      let slot: WorkerSlots.Slot
+      try {
+        slot = slots.take(heavy)
+      } catch (error) {
+        // An entry Node cannot even try to load (a bad URL, a missing file on some versions) throws here.
+        return fallBack(job, error instanceof Error ? error.message : "unknown error")
+      }
+      return runOn(slot, job)
+    })
+
+  const extract = (job: Job) =>
+    Effect.suspend(() => {
+      if (unusable !== undefined || slots.closed()) return inline(job)
+      const heavy = isHeavy(job)
+      return turns.withTurn(
+        job.group,
+        heavy,
+        Effect.zipRight(
+          Effect.logDebug(`websearch: extracting ${job.body.length} bytes of ${job.url} on a worker thread`),
+          next(job, heavy)
+        )
+      )
+    }).pipe(
+      Effect.withSpan("websearch.fetch.extract.worker", {
+        captureStackTrace: false,
+        attributes: { "websearch.bytes": job.body.length }
+      })
+    )
+
+  return { extract, size: slots.size }
+})
 
 class StartFailed {
   readonly _tag = "StartFailed"

@@ -37,8 +37,8 @@ const maxOrigins = 10_000
  * or is bigger than the body cap, is treated as absent too. A 429, 5xx or network failure is not cached and fails
  * the page, since the RFC says to assume everything is disallowed while the file is unreachable.
  */
-export const make = (transport: TransportModel.Transport): Effect.Effect<CheckAs, never, Scope.Scope> =>
-  Effect.gen(function* () {
+export const make: (transport: TransportModel.Transport) => Effect.Effect<CheckAs, never, Scope.Scope> =
+  Effect.fnUntraced(function* (transport: TransportModel.Transport) {
     const load = (origin: string, userAgent: string): Effect.Effect<RobotsTxt.Rules, WebSearchError.RequestFailed> =>
       transport
         .request({ url: `${origin}/robots.txt`, headers: { "user-agent": userAgent, accept: "text/plain" } })

@@ -51,8 +51,8 @@ export interface Slots {
 }
 
 /** The workers of a pool started from `entry`; they all end when the scope closes. */
-export const make = (entry: Entry, idleMillis: number): Effect.Effect<Slots, never, Scope.Scope> =>
-  Effect.gen(function* () {
+export const make: (entry: Entry, idleMillis: number) => Effect.Effect<Slots, never, Scope.Scope> = Effect.fnUntraced(
+  function* (entry: Entry, idleMillis: number) {
     const all = new Set<Slot>()
     const idle: Array<Slot> = []
     let closed = false
@@ -121,4 +121,5 @@ export const make = (entry: Entry, idleMillis: number): Effect.Effect<Slots, nev
       size: () => all.size,
       closed: () => closed
     }
-  })
+  }
+)
