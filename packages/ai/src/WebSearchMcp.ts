@@ -161,17 +161,16 @@ const register = (
   Effect.gen(function* () {
     const server = yield* McpServer.McpServer
     const { analysis, research } = yield* offered
-    const handle = (name: string, payload: unknown) =>
-      Effect.gen(function* () {
-        const client = yield* McpSchema.McpServerClient
-        const built = yield* Effect.provide(WebSearchToolkit.toolkit, yield* handlersOf(client.clientId))
-        const handled = built.handle(name as never, payload as never) as Effect.Effect<
-          Tool.HandlerResult<Tool.Any>,
-          unknown
-        >
-        const workspace = workspaceOf(client.clientId)
-        return yield* workspace === undefined ? handled : ProviderInstance.withInstances(handled, workspace, [])
-      })
+    const handle = Effect.fnUntraced(function* (name: string, payload: unknown) {
+      const client = yield* McpSchema.McpServerClient
+      const built = yield* Effect.provide(WebSearchToolkit.toolkit, yield* handlersOf(client.clientId))
+      const handled = built.handle(name as never, payload as never) as Effect.Effect<
+        Tool.HandlerResult<Tool.Any>,
+        unknown
+      >
+      const workspace = workspaceOf(client.clientId)
+      return yield* workspace === undefined ? handled : ProviderInstance.withInstances(handled, workspace, [])
+    })
     for (const tool of Object.values(WebSearchToolkit.toolkit.tools)) {
       const name = tool.name
       if (name === "web_research" && !research) continue

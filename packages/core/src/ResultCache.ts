@@ -36,17 +36,16 @@ import * as Deferred from "effect/Deferred"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
-import * as FiberRef from "effect/FiberRef"
 import type * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import type * as Scope from "effect/Scope"
 import * as Schema from "effect/Schema"
 import type { ListCapability } from "./Capability.js"
 import type { DriverResult } from "./ProviderDriver.js"
-import { SearchOption, type SearchOptions } from "./SearchOptions.js"
 import * as Composition from "./Composition.js"
+import * as CacheKey from "./internal/cacheKey.js"
+import * as CacheTracking from "./internal/cacheTracking.js"
 import * as LeasedCall from "./internal/leasedCall.js"
-import { defaultWorkspace } from "./ProviderInstance.js"
 import * as WebSearchError from "./WebSearchError.js"
 import { WebSearchResult } from "./WebSearchResponse.js"
 
@@ -90,41 +89,7 @@ export interface Store {
  * @since 0.1.0
  * @category models
  */
-export interface Request {
-  readonly providerId: string
-  /**
-   * Where the provider's answers are scoped beyond its id: a call instance's workspace, id and revision, so two
-   * workspaces' instances of one id never share an entry and a changed instance is never served its old
-   * answers. None for a composed provider or a settings instance.
-   *
-   * @since 0.2.0
-   */
-  readonly scope?: string | undefined
-  readonly capability: ListCapability
-  readonly input: string
-  /** Only search answers depend on it; a fetch returns one page whatever the count. */
-  readonly maxResults: number
-  readonly apiHost: Option.Option<string>
-  readonly engines: ReadonlyArray<string>
-  /** The search options the call ran with (a search with other options is another answer). */
-  readonly searchOptions?: SearchOptions | undefined
-  /**
-   * The workspace the call was made for (`ProviderInstance.CallInstances`): entries of two workspaces never meet,
-   * so one tenant never gets an answer another tenant's request put there, nor learns from a hit what another read.
-   * None (or the default workspace) for a call outside any workspace: a library or command-line call.
-   *
-   * @since 0.2.0
-   */
-  readonly workspace?: string | undefined
-  /**
-   * A digest of what else in the provider's configuration can change its answers: its own options
-   * such as a search engine id, the basic-auth user, the model, the proxy, the type an instance configures. A
-   * digest, so no secret (a proxy's password) is ever part of a key. None when there is nothing of the sort.
-   *
-   * @since 0.2.0
-   */
-  readonly variant?: string | undefined
-}
+export type Request = CacheKey.Request
 
 /**
  * How long entries live: successes, and the failures that are cached at all. Zero keeps nothing.
@@ -145,16 +110,7 @@ export interface Policy {
  * @since 0.1.0
  * @category utils
  */
-export const normalizeInput = (capability: ListCapability, input: string): string => {
-  if (capability === "fetchUrls") {
-    const trimmed = input.trim()
-    if (!URL.canParse(trimmed)) return trimmed
-    const url = new URL(trimmed)
-    url.hash = ""
-    return url.href
-  }
-  return input.normalize("NFC").trim().replace(/\s+/gu, " ")
-}
+export const normalizeInput: (capability: ListCapability, input: string) => string = CacheKey.normalizeInput
 
 /**
  * The cache key of a driver call. Injective over its parts (they are JSON-encoded as one array), so calls that
@@ -164,37 +120,7 @@ export const normalizeInput = (capability: ListCapability, input: string): strin
  * @since 0.1.0
  * @category utils
  */
-export const key = (request: Request): string =>
-  JSON.stringify([
-    "v1",
-    request.capability,
-    // A scoped id is an array where an unscoped one is a string, so the two never meet.
-    request.scope === undefined ? request.providerId : [request.providerId, request.scope],
-    Option.getOrNull(request.apiHost),
-    request.engines,
-    request.capability === "searchKeywords" ? request.maxResults : null,
-    normalizeInput(request.capability, request.input),
-    // Appended only when set, so the keys of searches without options are those written before options existed.
-    ...(request.searchOptions !== undefined && Object.keys(request.searchOptions).length > 0
-      ? [optionsKey(request.searchOptions)]
-      : []),
-    // Likewise: an object where the options are an array, so the two never meet; absent outside a workspace and
-    // for a plain configuration, whose keys stay those written before workspaces existed.
-    ...(scoped(request) ? [{ workspace: scopedWorkspace(request) ?? null, variant: request.variant ?? null }] : [])
-  ])
-
-// The default workspace is where every call outside a server runs: it keeps the unscoped keys.
-const scopedWorkspace = (request: Request): string | undefined =>
-  request.workspace === undefined || request.workspace === defaultWorkspace ? undefined : request.workspace
-
-const scoped = (request: Request): boolean => scopedWorkspace(request) !== undefined || request.variant !== undefined
-
-// The options in one fixed order, domain lists sorted: the same options written differently share an entry.
-const optionsKey = (options: SearchOptions) =>
-  SearchOption.literals.map((name) => {
-    const value = options[name]
-    return Array.isArray(value) ? [...value].sort() : (value ?? null)
-  })
+export const key: (request: Request) => string = CacheKey.key
 
 const cachedFailures: ReadonlySet<string> = new Set([
   "http_404",
@@ -269,24 +195,6 @@ export interface Stats {
   readonly misses: number
 }
 
-interface Counter {
-  hits: number
-  misses: number
-}
-
-// A list, so nested `track` calls each count: a server and a library caller may both want the figures.
-const counters = FiberRef.unsafeMake<ReadonlyArray<Counter>>([], { join: (parent) => parent })
-
-const count = (outcome: "hit" | "miss") =>
-  Effect.flatMap(FiberRef.get(counters), (list) =>
-    Effect.sync(() => {
-      for (const counter of list) {
-        if (outcome === "hit") counter.hits += 1
-        else counter.misses += 1
-      }
-    })
-  )
-
 /**
  * Runs an effect and counts the cache look-ups made on its behalf (every input of every provider attempt).
  * Works across the fibers the pipeline forks.
@@ -295,12 +203,7 @@ const count = (outcome: "hit" | "miss") =>
  * @category combinators
  */
 export const track = <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<[A, Stats], E, R> =>
-  Effect.suspend(() => {
-    const counter: Counter = { hits: 0, misses: 0 }
-    return Effect.locallyWith(self, counters, (list) => [...list, counter]).pipe(
-      Effect.map((a): [A, Stats] => [a, { hits: counter.hits, misses: counter.misses }])
-    )
-  })
+  CacheTracking.track(self)
 
 /**
  * Sums up tracked look-ups for a response header such as `X-Websearch-Cache`: `hit` when every look-up hit,
@@ -430,7 +333,7 @@ const makeService = (store: Store, options?: Options): ResultCache.Service => {
   const timing = LeasedCall.timing(options?.lease)
   const answerWith = (entry: Entry, outcome: "hit" | "shared") =>
     Effect.zipRight(
-      Effect.zipRight(count("hit"), Effect.annotateCurrentSpan("websearch.cache", outcome)),
+      Effect.zipRight(CacheTracking.count("hit"), Effect.annotateCurrentSpan("websearch.cache", outcome)),
       entry._tag === "Success" ? Effect.succeed(entry.results) : Effect.fail(entry.error)
     )
   // Calls in flight in this process, by key: concurrent misses for one key make one provider call, and the others
@@ -447,7 +350,7 @@ const makeService = (store: Store, options?: Options): ResultCache.Service => {
         if (Option.isSome(cached)) return answerWith(cached.value, "hit")
         const shared = inFlight.get(cacheKey)
         if (shared !== undefined) {
-          return count("hit").pipe(
+          return CacheTracking.count("hit").pipe(
             Effect.zipRight(Effect.annotateCurrentSpan("websearch.cache", "shared")),
             Effect.zipRight(Deferred.await(shared)),
             // The call's own caller gave up: its outcome says nothing about the input, so ask again.
@@ -456,7 +359,7 @@ const makeService = (store: Store, options?: Options): ResultCache.Service => {
         }
         return Effect.flatMap(Deferred.make<CallExit>(), (deferred) => {
           inFlight.set(cacheKey, deferred)
-          const own = count("miss").pipe(
+          const own = CacheTracking.count("miss").pipe(
             Effect.zipRight(Effect.annotateCurrentSpan("websearch.cache", "miss")),
             Effect.zipRight(call),
             Effect.onExit((exit) => Deferred.succeed(deferred, exit)),

@@ -27,18 +27,17 @@
  *
  * @since 0.1.0
  */
-import * as WebSearchError from "@websearch/core/WebSearchError"
+import type * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Config from "effect/Config"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import type * as Scope from "effect/Scope"
-import type { Browser, Page } from "playwright-core"
 import * as BrowserSupply from "./internal/browserSupply.js"
 import * as Chromium from "./internal/chromium.js"
-import * as RenderSession from "./internal/renderSession.js"
+import * as PageRender from "./internal/pageRender.js"
+import type * as RenderSession from "./internal/renderSession.js"
 import * as TransportError from "./internal/transportError.js"
 import type * as SafeTransport from "./SafeTransport.js"
 
@@ -98,19 +97,7 @@ export type Blocked = RenderSession.Blocked
  * @since 0.1.0
  * @category models
  */
-export interface Rendered {
-  /** The main frame's URL when the page was snapshotted. */
-  readonly url: string
-  /** The status of the document. */
-  readonly status: number
-  /** The serialised DOM. */
-  readonly html: string
-  /** Requests fetched through the transport, the document included. */
-  readonly requests: number
-  /** Bytes fetched, the document included. */
-  readonly bytes: number
-  readonly blocked: ReadonlyArray<Blocked>
-}
+export interface Rendered extends PageRender.Rendered {}
 
 /**
  * @since 0.1.0
@@ -208,10 +195,6 @@ const millis = (value: Duration.DurationInput | undefined, fallback: Duration.Du
 
 const acceptDocument = "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5"
 
-const isTimeout = (error: unknown) => error instanceof Error && error.name === "TimeoutError"
-
-const attempt = BrowserSupply.attempt
-
 /**
  * Builds the renderer. Chromium starts on the first page; the browser closes when the scope closes.
  *
@@ -232,151 +215,16 @@ export const make = (options?: Options): Effect.Effect<BrowserRenderer.Service, 
 
     const pool = yield* Effect.makeSemaphore(poolSize)
     const supply = yield* BrowserSupply.make({ executablePath, launchTimeoutMs, sandbox: options?.sandbox })
-    let active = 0
-    let peakActive = 0
-    let pages = 0
+    const tally: PageRender.Tally = { active: 0, peakActive: 0, pages: 0 }
+    const limits: PageRender.Limits = { timeoutMs, idleMs, maxPageBytes, maxRequests, snapshotReserveMs }
 
     // Starting Chromium (once, on the first page) does not count against the page's time.
     const renderPage = (
       request: RenderRequest,
       document: SafeTransport.Response
     ): Effect.Effect<Rendered, WebSearchError.RequestFailed | WebSearchError.Unavailable> =>
-      Effect.flatMap(supply.acquire, (instance) => renderOn(instance, request, document))
-
-    const renderOn = (
-      instance: Browser,
-      request: RenderRequest,
-      document: SafeTransport.Response
-    ): Effect.Effect<Rendered, WebSearchError.RequestFailed> =>
-      Effect.gen(function* () {
-        const where = TransportError.describe(document.url)
-        const started = performance.now()
-        const settleDeadline = started + timeoutMs - snapshotReserveMs
-        const remaining = () => Math.max(1, Math.floor(settleDeadline - performance.now()))
-        const runtime = yield* Effect.runtime<never>()
-        const session = RenderSession.make({
-          transport: request.transport,
-          runtime,
-          document,
-          userAgent: request.userAgent,
-          maxBytes: maxPageBytes,
-          maxRequests
-        })
-        const browserFailed = (what: string) => (error: unknown) =>
-          WebSearchError.requestFailed(
-            "network",
-            `rendering ${where}: ${what} (${error instanceof Error ? error.message.split("\n")[0] : "unknown error"})`
-          )
-        const { context, page } = yield* Effect.acquireRelease(
-          attempt(() => supply.takePage(instance, request.userAgent)).pipe(
-            Effect.mapError(browserFailed("the browser could not open a page"))
-          ),
-          ({ context }) =>
-            Effect.sync(session.close).pipe(
-              Effect.zipRight(attempt(() => context.close())),
-              Effect.timeout(Duration.seconds(5)),
-              // A context that does not close (a renderer stuck in a script) takes the browser with it.
-              Effect.catchAll(() => supply.invalidate(instance))
-            )
-        )
-        yield* Effect.acquireRelease(
-          Effect.sync(() => {
-            active++
-            pages++
-            peakActive = Math.max(peakActive, active)
-          }),
-          () => Effect.sync(() => active--)
-        )
-        // The page is still on about:blank: nothing has been requested before the routes are in place.
-        yield* attempt(async () => {
-          await context.route("**/*", session.handle)
-          await context.routeWebSocket(/.*/, (socket) => {
-            session.refuseWebSocket(socket.url())
-            void socket.close({ code: 1008, reason: "no WebSockets" }).catch(() => undefined)
-          })
-        }).pipe(Effect.mapError(browserFailed("the browser could not intercept the page's requests")))
-        context.on("page", (other) => {
-          // Popups and new windows are closed; whatever they requested was routed like any other request.
-          if (other !== page) void other.close().catch(() => undefined)
-        })
-        const navigation = yield* Effect.either(
-          attempt(() => page.goto(document.url, { waitUntil: "domcontentloaded", timeout: remaining() }))
-        )
-        if (Either.isLeft(navigation)) {
-          if (session.overBudget()) return yield* tooLarge(where)
-          const failure = session.mainFailure()
-          if (failure !== undefined) return yield* failure
-          if (isTimeout(navigation.left)) {
-            return yield* WebSearchError.requestFailed(
-              "timeout",
-              `rendering ${where}: the document did not load within ${timeoutMs} ms`
-            )
-          }
-          return yield* browserFailed("the document did not load")(navigation.left)
-        }
-        // Scripts that wait for `load` (all sub-resources) run before the network goes quiet.
-        yield* Effect.ignore(attempt(() => page.waitForLoadState("load", { timeout: remaining() })))
-        yield* RenderSession.settle(session, idleMs, settleDeadline)
-        if (session.overBudget()) return yield* tooLarge(where)
-        const html = yield* snapshot(page, started + timeoutMs)
-        // A fetch the page started after the network went quiet may have crossed the budget while the DOM was read.
-        if (session.overBudget()) return yield* tooLarge(where)
-        const url = page.url()
-        if (!/^https?:/i.test(url)) {
-          const failure = session.mainFailure()
-          if (failure !== undefined) return yield* failure
-          return yield* WebSearchError.requestFailed("network", `rendering ${where}: the page ended on an error page`)
-        }
-        if (Buffer.byteLength(html) > maxPageBytes) return yield* tooLarge(where)
-        const blocked = session.blocked()
-        yield* Effect.annotateCurrentSpan({
-          "websearch.render.requests": session.requests(),
-          "websearch.render.bytes": session.bytes(),
-          "websearch.render.blocked": blocked.length
-        })
-        return {
-          url,
-          status: document.status,
-          html,
-          requests: session.requests(),
-          bytes: session.bytes(),
-          blocked
-        } satisfies Rendered
-      }).pipe(
-        Effect.scoped,
-        Effect.timeoutFail({
-          duration: Duration.millis(timeoutMs),
-          onTimeout: () =>
-            WebSearchError.requestFailed(
-              "timeout",
-              `rendering ${TransportError.describe(document.url)}: no snapshot within ${timeoutMs} ms`
-            )
-        })
-      )
-
-    const tooLarge = (where: string) =>
-      Effect.fail(
-        WebSearchError.requestFailed(
-          "too_large",
-          `rendering ${where}: the page went over its budget of ${maxPageBytes} bytes (document, sub-resources, DOM)`
-        )
-      )
-
-    // The DOM cannot be read while the page is between two documents; try again until the deadline.
-    const snapshot = (page: Page, deadline: number): Effect.Effect<string, WebSearchError.RequestFailed> =>
-      Effect.catchAll(
-        attempt(() => page.content()),
-        (error) =>
-          performance.now() + 100 < deadline
-            ? Effect.zipRight(Effect.sleep(Duration.millis(100)), snapshot(page, deadline))
-            : Effect.fail(
-                WebSearchError.requestFailed(
-                  "network",
-                  `rendering ${TransportError.describe(page.url())}: the DOM could not be read (${
-                    error instanceof Error ? error.message.split("\n")[0] : "unknown error"
-                  })`
-                )
-              )
+      Effect.flatMap(supply.acquire, (instance) =>
+        PageRender.render(supply, limits, tally, instance, request, document)
       )
 
     const render = (request: RenderRequest) =>
@@ -401,9 +249,9 @@ export const make = (options?: Options): Effect.Effect<BrowserRenderer.Service, 
     const stats = Effect.sync((): Stats => ({
       launches: supply.launches(),
       running: supply.running(),
-      active,
-      peakActive,
-      pages
+      active: tally.active,
+      peakActive: tally.peakActive,
+      pages: tally.pages
     }))
 
     return BrowserRenderer.of({ render, stats })

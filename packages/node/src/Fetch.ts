@@ -38,11 +38,9 @@ import type * as ProviderDriver from "@websearch/core/ProviderDriver"
 import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
 import * as Settings from "@websearch/core/Settings"
 import * as UrlPolicy from "@websearch/core/UrlPolicy"
-import * as WebSearchError from "@websearch/core/WebSearchError"
-import * as ContentKind from "@websearch/extract/ContentKind"
+import type * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Config from "effect/Config"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
@@ -50,13 +48,10 @@ import type * as Scope from "effect/Scope"
 import * as ExtractRoute from "./internal/extractRoute.js"
 import * as FetchCall from "./internal/fetchCall.js"
 import * as FetchConfig from "./internal/fetchConfig.js"
-import * as PageMetadata from "./internal/pageMetadata.js"
+import * as FetchedPage from "./internal/fetchedPage.js"
 import * as ProxyEnvironment from "./internal/proxyEnvironment.js"
 import * as GithubBlob from "./internal/githubBlob.js"
-import * as JsShell from "./internal/jsShell.js"
-import * as PageWall from "./internal/pageWall.js"
 import * as RobotsCheck from "./internal/robotsCheck.js"
-import * as TransportError from "./internal/transportError.js"
 import * as BrowserRenderer from "./BrowserRenderer.js"
 import * as SafeTransport from "./SafeTransport.js"
 
@@ -256,34 +251,7 @@ export const make = (
     )
     const rawOrigin = options?.githubRawOrigin ?? GithubBlob.rawOrigin
 
-    /** Renders the page whose document the transport fetched, and extracts the rendered DOM. */
-    const rendered = (
-      browser: BrowserRenderer.BrowserRenderer.Service,
-      response: SafeTransport.Response,
-      call: FetchCall.Call
-    ): Effect.Effect<ProviderDriver.DriverResult, WebSearchError.WebSearchError> =>
-      Effect.gen(function* () {
-        const { robots, userAgent } = call
-        const page = yield* browser.render({ url: response.url, transport, document: response, userAgent })
-        // A script may have navigated to another origin; its content is used only if that robots.txt allows it.
-        if (robots !== undefined && originOf(page.url) !== originOf(response.url)) yield* robots(page.url)
-        const extracted = yield* Effect.either(
-          extract(new TextEncoder().encode(page.html), "text/html; charset=utf-8", page.url)
-        )
-        // Still a wall once a browser ran its scripts: a bot check it did not pass, or a login or consent wall.
-        const wall = Either.isRight(extracted) ? extracted.right.wall : PageWall.ofEmptyPage(page.html)
-        if (wall !== undefined) return yield* PageWall.blocked(page.url, wall, { rendered: true, hint: "none" })
-        const document = yield* extracted
-        yield* Effect.annotateCurrentSpan({
-          "websearch.fetch.rendered": true,
-          "websearch.fetch.final_url": page.url,
-          "websearch.render.requests": page.requests,
-          "websearch.render.blocked": page.blocked.length
-        })
-        return yield* Effect.mapError(PageMetadata.toResult(document, page.url), (error) =>
-          WebSearchError.annotate(error, { message: `${page.url} has no readable text, even rendered` }, false)
-        )
-      })
+    const reader: FetchedPage.Reader = { transport, extract }
 
     const fetchUrl = (
       input: string,
@@ -308,63 +276,7 @@ export const make = (
         const response = yield* transport.request({ url: target, headers })
         // A redirect may leave the origin whose robots.txt was read; the content is used only if the new one allows it.
         if (robots !== undefined && originOf(response.url) !== originOf(target)) yield* robots(response.url)
-        const contentType = response.headers["content-type"]
-        // Only HTML is ever rendered or read for walls (the extractor's own classification: PDFs, JSON, feeds and
-        // text never are). Its first bytes are decoded once, and only when a decision needs them.
-        const isHtml = ContentKind.classify(contentType, response.body, response.url) === "html"
-        let decoded: string | undefined
-        const html = () => (isHtml ? (decoded ??= JsShell.head(response.body)) : "")
-        // What a message suggests when rendering could help: turning it on, or providing the renderer it needs.
-        const hint: PageWall.Hint = browser !== undefined ? "none" : render === "never" ? "setting" : "renderer"
-        const checked = yield* Effect.either(SafeTransport.ensureOk(response))
-        if (Either.isLeft(checked)) {
-          const httpError = checked.left
-          // A bot check answers 403 or 503 with a page whose script proves a browser and reloads: only a browser
-          // gets past it. Without one, or when rendering does not get past it, the answer is `blocked`.
-          if (!isHtml || !PageWall.mayBeWall(response.status)) return yield* httpError
-          const read = yield* Effect.either(extract(response.body, contentType, response.url))
-          const wall = PageWall.ofErrorPage(read, html())
-          if (wall === undefined) return yield* httpError
-          const blocked = PageWall.blocked(response.url, wall, { status: response.status, hint })
-          if (browser === undefined) return yield* blocked
-          return yield* Effect.catchAll(rendered(browser, response, call), (failure) =>
-            Effect.fail(failure.reason === "blocked" ? failure : blocked)
-          )
-        }
-        if (browser !== undefined && isHtml && render === "always") return yield* rendered(browser, response, call)
-        const plain = yield* Effect.either(extract(response.body, contentType, response.url))
-        const plainText = Either.isRight(plain) ? plain.right.markdown : ""
-        const { wall, worthRendering } = isHtml
-          ? PageWall.assess(plain, html)
-          : { wall: undefined, worthRendering: false }
-        if (browser !== undefined && worthRendering) {
-          const outcome = yield* Effect.either(rendered(browser, response, call))
-          if (Either.isRight(outcome)) return outcome.right
-          const failure = outcome.left
-          // A wall's text is never the page's: when rendering does not get past it, the answer is `blocked`.
-          if (wall !== undefined) {
-            return yield* failure.reason === "blocked"
-              ? failure
-              : PageWall.blocked(response.url, wall, { hint: "none" })
-          }
-          // Without text of its own the page is worth only the render's reason, unless rendering is unavailable.
-          if (plainText.trim() === "" && failure._tag !== "Unavailable") return yield* failure
-          yield* Effect.logDebug("rendering failed; the page is read as it came").pipe(
-            Effect.annotateLogs({ url: TransportError.describe(response.url), reason: failure.reason })
-          )
-        }
-        if (wall !== undefined) return yield* PageWall.blocked(response.url, wall, { hint })
-        // An empty page of scripts is a shell that a browser would fill: the failure says it needs rendering.
-        if (Either.isLeft(plain) && plain.left.reason === "empty_content" && JsShell.hasScript(html())) {
-          return yield* PageWall.needsRendering(response.url, hint)
-        }
-        const document = yield* plain
-        yield* Effect.annotateCurrentSpan({
-          "websearch.fetch.final_url": response.url,
-          "websearch.fetch.kind": document.kind,
-          "websearch.bytes": response.body.length
-        })
-        return yield* PageMetadata.toResult(document, response.url)
+        return yield* FetchedPage.read(reader, response, call, browser)
       }).pipe(Effect.withSpan("websearch.fetch.url", { captureStackTrace: false, attributes: { "url.full": input } }))
 
     return { preset, options: SettingsOptions, optionsConfig, fetchUrls: fetchUrl }

@@ -145,17 +145,16 @@ const migrate = ({ context, names }: Opened) =>
     })
   )
 
-const connect = (opened: Opened) =>
-  Effect.gen(function* () {
-    const { context } = opened
-    const client = yield* SqlDatabase.bounded(
-      context.target,
-      context.timeout,
-      Layer.build(SqlDatabase.client(context.target, context.timeout))
-    )
-    yield* Effect.provide(migrate(opened), client)
-    return client
-  })
+const connect = Effect.fnUntraced(function* (opened: Opened) {
+  const { context } = opened
+  const client = yield* SqlDatabase.bounded(
+    context.target,
+    context.timeout,
+    Layer.build(SqlDatabase.client(context.target, context.timeout))
+  )
+  yield* Effect.provide(migrate(opened), client)
+  return client
+})
 
 /**
  * Opens the store for the life of the scope: connects, creates or migrates the schema, checks the keys against the
@@ -173,12 +172,11 @@ export const make = (
 ): Effect.Effect<ProviderStore.ProviderStore.Service, WebSearchError.Unavailable, Scope.Scope> =>
   openWith(options, optionNames)
 
-const openWith = (options: Options, names: Names) =>
-  Effect.gen(function* () {
-    const opened = yield* prepare(options, names)
-    const client = yield* connect(opened)
-    return yield* Effect.provide(Store.make(opened.context), client)
-  })
+const openWith = Effect.fnUntraced(function* (options: Options, names: Names) {
+  const opened = yield* prepare(options, names)
+  const client = yield* connect(opened)
+  return yield* Effect.provide(Store.make(opened.context), client)
+})
 
 const rotateWith = (options: Options, names: Names) =>
   Effect.scoped(

@@ -83,8 +83,10 @@ export const make = (options: Options): Effect.Effect<HttpClient.HttpClient, Web
     if (options.env !== undefined) yield* ProxyEnvironment.validate(options.policy, options.env)
     // Every dial, direct or to a proxy, resolves and checks its host first (internal/checkedDial.ts).
     const dialOptions: CheckedDial.Options = { lookup: options.lookup, ca: options.tls?.ca }
+    // The connectors run their check on this runtime: the application's tracer, logger and config provider.
+    const runtime = yield* Effect.runtime<never>()
     const directAgent = yield* Effect.acquireRelease(
-      Effect.sync(() => new Agent({ connect: CheckedDial.make(options.policy, dialOptions) })),
+      Effect.sync(() => new Agent({ connect: CheckedDial.make(runtime, options.policy, dialOptions) })),
       (agent) => Effect.promise(() => agent.destroy().catch(() => undefined))
     )
     const proxies = DispatcherCache.make<Agent>(options.maxProxies)
@@ -94,7 +96,10 @@ export const make = (options: Options): Effect.Effect<HttpClient.HttpClient, Web
     // the checked address (internal/checkedDial.ts); the credentials travel on the CONNECT only.
     const through = (proxy: ProxyRoute.Proxy): HttpClient.HttpClient =>
       NodeHttpClient.makeUndici(
-        proxies.get(proxy.key, () => new Agent({ connect: CheckedDial.through(options.policy, proxy, dialOptions) }))
+        proxies.get(
+          proxy.key,
+          () => new Agent({ connect: CheckedDial.through(runtime, options.policy, proxy, dialOptions) })
+        )
       )
 
     const route = (callProxy: OutboundProxy.CallProxy.Service, url: string) => {

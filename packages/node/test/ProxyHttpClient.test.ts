@@ -7,9 +7,12 @@ import * as OutboundProxy from "@websearch/core/OutboundProxy"
 import * as UrlPolicy from "@websearch/core/UrlPolicy"
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import { describe, expect, it } from "@effect/vitest"
+import * as Config from "effect/Config"
+import * as ConfigProvider from "effect/ConfigProvider"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
+import * as Tracer from "effect/Tracer"
 import * as ConnectProxy from "../../../test-support/connectProxy.js"
 import * as ProxyHttpClient from "../src/ProxyHttpClient.js"
 import * as LocalServer from "./support/localServer.js"
@@ -59,6 +62,35 @@ describe("ProxyHttpClient", () => {
       }
       expect(server.hits).toHaveLength(6)
     })
+  )
+
+  it.scopedLive(
+    "the dial check runs on the application's runtime: its config provider serves the lookup, its tracer sees the span",
+    () =>
+      Effect.gen(function* () {
+        const server = yield* LocalServer.start({ "/": { body: "ok" } })
+        const native = yield* Effect.tracer
+        const spans: Array<string> = []
+        const tracer = Tracer.make({
+          span: (name, parent, context, links, startTime, kind, options) => {
+            spans.push(name)
+            return native.span(name, parent, context, links, startTime, kind, options)
+          },
+          context: native.context
+        })
+        // A lookup written as an Effect, reading the application's configuration: the default runtime has none.
+        const lookup = () => Effect.map(Config.string("DIAL_TEST_ADDRESS"), (address) => [{ address, family: 4 }])
+        const client = yield* ProxyHttpClient.make({
+          policy: UrlPolicy.make({ allowHosts: [`dial.test:${server.port}`] }),
+          lookup
+        }).pipe(
+          Effect.withConfigProvider(ConfigProvider.fromMap(new Map([["DIAL_TEST_ADDRESS", "127.0.0.1"]]))),
+          Effect.withTracer(tracer)
+        )
+        const response = yield* client.get(`http://dial.test:${server.port}/`)
+        expect(yield* response.text).toBe("ok")
+        expect(spans).toContain("websearch.transport.lookup")
+      })
   )
 
   it.scopedLive(

@@ -25,56 +25,55 @@ export interface Limits {
 const busyRetryAfter = 1
 
 /** The limits' state for one endpoint. */
-export const make = (limits: Limits) =>
-  Effect.gen(function* () {
-    const limiter = yield* RateLimiter.make.pipe(Effect.provide(RateLimiter.layerStoreMemory))
-    const inProgress = new Map<string, number>()
+export const make = Effect.fnUntraced(function* (limits: Limits) {
+  const limiter = yield* RateLimiter.make.pipe(Effect.provide(RateLimiter.layerStoreMemory))
+  const inProgress = new Map<string, number>()
 
-    /** Counts a request of `caller` against its rate: `Limited` when it is over. */
-    const count = (caller: string): Effect.Effect<Option.Option<Limited>> =>
-      Option.match(limits.rateLimit, {
-        onNone: () => Effect.succeedNone,
-        onSome: ({ limit, window }) =>
-          limiter
-            .consume({ key: `websearch:mcp:${caller}`, limit, window, algorithm: "fixed-window", onExceeded: "fail" })
-            .pipe(
-              Effect.as(Option.none<Limited>()),
-              Effect.catchAll((error) => {
-                // The store is this process's memory; it has no other failure than the limit.
-                const seconds =
-                  error.reason === "Exceeded" ? Math.max(1, Math.ceil(Duration.toSeconds(error.retryAfter))) : 1
-                return Effect.succeed(
-                  Option.some({
-                    message: `Too Many Requests: this caller made more than ${limit} requests in ${Duration.format(window)}; retry after ${seconds} s`,
-                    retryAfter: seconds
-                  })
-                )
-              })
-            )
-      })
-
-    /** Runs `effect` as one of `caller`'s requests in progress, or answers `Limited` when it has as many as it may. */
-    const admit = <A, E, R>(caller: string, effect: Effect.Effect<A, E, R>, refused: (limited: Limited) => A) =>
-      Effect.suspend(() => {
-        const running = inProgress.get(caller) ?? 0
-        if (running >= limits.maxConcurrentRequests) {
-          return Effect.succeed(
-            refused({
-              message: `Too Many Requests: this caller has ${limits.maxConcurrentRequests} requests in progress; retry after ${busyRetryAfter} s`,
-              retryAfter: busyRetryAfter
+  /** Counts a request of `caller` against its rate: `Limited` when it is over. */
+  const count = (caller: string): Effect.Effect<Option.Option<Limited>> =>
+    Option.match(limits.rateLimit, {
+      onNone: () => Effect.succeedNone,
+      onSome: ({ limit, window }) =>
+        limiter
+          .consume({ key: `websearch:mcp:${caller}`, limit, window, algorithm: "fixed-window", onExceeded: "fail" })
+          .pipe(
+            Effect.as(Option.none<Limited>()),
+            Effect.catchAll((error) => {
+              // The store is this process's memory; it has no other failure than the limit.
+              const seconds =
+                error.reason === "Exceeded" ? Math.max(1, Math.ceil(Duration.toSeconds(error.retryAfter))) : 1
+              return Effect.succeed(
+                Option.some({
+                  message: `Too Many Requests: this caller made more than ${limit} requests in ${Duration.format(window)}; retry after ${seconds} s`,
+                  retryAfter: seconds
+                })
+              )
             })
           )
-        }
-        inProgress.set(caller, running + 1)
-        return Effect.ensuring(
-          effect,
-          Effect.sync(() => {
-            const left = (inProgress.get(caller) ?? 1) - 1
-            if (left === 0) inProgress.delete(caller)
-            else inProgress.set(caller, left)
+    })
+
+  /** Runs `effect` as one of `caller`'s requests in progress, or answers `Limited` when it has as many as it may. */
+  const admit = <A, E, R>(caller: string, effect: Effect.Effect<A, E, R>, refused: (limited: Limited) => A) =>
+    Effect.suspend(() => {
+      const running = inProgress.get(caller) ?? 0
+      if (running >= limits.maxConcurrentRequests) {
+        return Effect.succeed(
+          refused({
+            message: `Too Many Requests: this caller has ${limits.maxConcurrentRequests} requests in progress; retry after ${busyRetryAfter} s`,
+            retryAfter: busyRetryAfter
           })
         )
-      })
+      }
+      inProgress.set(caller, running + 1)
+      return Effect.ensuring(
+        effect,
+        Effect.sync(() => {
+          const left = (inProgress.get(caller) ?? 1) - 1
+          if (left === 0) inProgress.delete(caller)
+          else inProgress.set(caller, left)
+        })
+      )
+    })
 
-    return { count, admit } as const
-  })
+  return { count, admit } as const
+})

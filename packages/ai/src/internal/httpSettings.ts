@@ -11,7 +11,8 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
-import * as HttpTransport from "./httpTransport.js"
+import * as HttpAdmission from "./httpAdmission.js"
+import type * as HttpTransport from "./httpTransport.js"
 import * as Sessions from "./mcpSessions.js"
 import * as SessionPages from "./sessionPages.js"
 
@@ -87,48 +88,47 @@ const duration = (name: string, value: Duration.DurationInput, min: Duration.Dur
     : Effect.fail(invalid(`${name} must be a duration of at least ${Duration.format(min)}`))
 }
 
-const sessionBounds = (options: HttpSessions = {}) =>
-  Effect.gen(function* () {
-    const maxPerCaller = yield* wholeNumber(
-      "sessions.maxPerToken",
-      options.maxPerToken ?? Sessions.defaults.maxSessionsPerToken,
-      1,
-      10_000
-    )
-    const maxSessions = yield* wholeNumber(
-      "sessions.maxSessions",
-      options.maxSessions ?? Sessions.defaults.maxSessions,
-      1,
-      1_000_000
-    )
-    const idle = yield* duration(
-      "sessions.idleTimeout",
-      options.idleTimeout ?? Sessions.defaults.idleTimeout,
-      Duration.seconds(1)
-    )
-    const maxBytes = yield* wholeNumber(
-      "sessions.maxBytes",
-      options.maxBytes ?? SessionPages.defaultMaxBytes,
-      0,
-      Number.MAX_SAFE_INTEGER
-    )
-    const maxSessionBytes = yield* wholeNumber(
-      "sessions.maxSessionBytes",
-      options.maxSessionBytes ?? Math.min(SessionPages.defaultMaxSessionBytes, maxBytes),
-      0,
-      maxBytes
-    )
-    return {
-      maxPerCaller,
-      maxSessions,
-      idleMillis: Duration.toMillis(idle),
-      pages: { maxSessionBytes, maxBytes, maxSessionEntries: SessionPages.defaultMaxSessionEntries }
-    }
-  })
+const sessionBounds = Effect.fnUntraced(function* (options: HttpSessions = {}) {
+  const maxPerCaller = yield* wholeNumber(
+    "sessions.maxPerToken",
+    options.maxPerToken ?? Sessions.defaults.maxSessionsPerToken,
+    1,
+    10_000
+  )
+  const maxSessions = yield* wholeNumber(
+    "sessions.maxSessions",
+    options.maxSessions ?? Sessions.defaults.maxSessions,
+    1,
+    1_000_000
+  )
+  const idle = yield* duration(
+    "sessions.idleTimeout",
+    options.idleTimeout ?? Sessions.defaults.idleTimeout,
+    Duration.seconds(1)
+  )
+  const maxBytes = yield* wholeNumber(
+    "sessions.maxBytes",
+    options.maxBytes ?? SessionPages.defaultMaxBytes,
+    0,
+    Number.MAX_SAFE_INTEGER
+  )
+  const maxSessionBytes = yield* wholeNumber(
+    "sessions.maxSessionBytes",
+    options.maxSessionBytes ?? Math.min(SessionPages.defaultMaxSessionBytes, maxBytes),
+    0,
+    maxBytes
+  )
+  return {
+    maxPerCaller,
+    maxSessions,
+    idleMillis: Duration.toMillis(idle),
+    pages: { maxSessionBytes, maxBytes, maxSessionEntries: SessionPages.defaultMaxSessionEntries }
+  }
+})
 
 /** Validates the settings, naming the one at fault. */
-export const make = (options: HttpSecurity = {}): Effect.Effect<HttpTransport.Security, WebSearchError.Unavailable> =>
-  Effect.gen(function* () {
+export const make: (options?: HttpSecurity) => Effect.Effect<HttpTransport.Security, WebSearchError.Unavailable> =
+  Effect.fnUntraced(function* (options: HttpSecurity = {}) {
     const grants = (options.tokens ?? []).map((entry) => {
       const grant = typeof entry === "object" && !Redacted.isRedacted(entry) ? entry : { token: entry }
       const token = Redacted.isRedacted(grant.token) ? Redacted.value(grant.token) : grant.token
@@ -172,7 +172,7 @@ export const make = (options: HttpSecurity = {}): Effect.Effect<HttpTransport.Se
     return {
       // Registering the route must not wait (the router is assembled as layers build), so digests come later.
       authenticate: grants.length > 0,
-      tokenDigests: yield* Effect.cached(Effect.forEach(grants, ({ token }) => HttpTransport.digest(token))),
+      tokenDigests: yield* Effect.cached(Effect.forEach(grants, ({ token }) => HttpAdmission.digest(token))),
       tokenWorkspaces: grants.map(({ workspace }) => workspace),
       allowedHosts: (options.allowedHosts ?? []).map((h) => h.trim().toLowerCase()),
       allowedOrigins: (options.allowedOrigins ?? []).flatMap((o) =>

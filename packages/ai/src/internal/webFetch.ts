@@ -1,5 +1,5 @@
 /**
- * `web_fetch`'s handler: plans the items (ids resolved, URLs checked, duplicates skipped), serves parts this
+ * `web_fetch`'s handler: plans the items (`fetchPlan.ts`: ids resolved, URLs checked, duplicates skipped), serves parts this
  * session already read from its own store, fetches the rest in parts of the toolkit's `maxLength` (one
  * `fetchUrls` call per offset), numbers the pages, analyses those with a prompt when a model is there, and says
  * for each part where it was cut and how to read on.
@@ -8,14 +8,14 @@ import type * as LanguageModel from "@effect/ai/LanguageModel"
 import type { FetchUrls } from "@websearch/core/FetchUrls"
 import { normalizeUrlForDedupe } from "@websearch/core/PostProcessing"
 import * as WebSearchError from "@websearch/core/WebSearchError"
-import * as WebSearchRequest from "@websearch/core/WebSearchRequest"
 import type { WebSearchResponse, WebSearchResult } from "@websearch/core/WebSearchResponse"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as PageAnalysis from "../PageAnalysis.js"
-import * as ResultIds from "../ResultIds.js"
+import type * as ResultIds from "../ResultIds.js"
 import * as ToolOutput from "../ToolOutput.js"
+import * as FetchPlan from "./fetchPlan.js"
 import * as PageNotice from "./pageNotice.js"
 import type * as SessionPages from "./sessionPages.js"
 
@@ -25,11 +25,7 @@ export const defaultMaxLength = 8000
 /** `web_fetch`'s parameters, as decoded. */
 export interface Params {
   readonly providerId?: string | undefined
-  readonly items: ReadonlyArray<{
-    readonly url: string
-    readonly startIndex?: number | undefined
-    readonly prompt?: string | undefined
-  }>
+  readonly items: ReadonlyArray<FetchPlan.Item>
 }
 
 /** What the handler needs from the toolkit session. */
@@ -48,32 +44,6 @@ export interface Deps {
     | undefined
 }
 
-type Planned =
-  | {
-      readonly _tag: "Fetch"
-      readonly item: number
-      readonly input: string
-      readonly url: string
-      readonly startIndex: number
-      readonly prompt?: string | undefined
-    }
-  | {
-      readonly _tag: "Failed"
-      readonly item: number
-      readonly input: string
-      readonly error: WebSearchError.RequestFailed
-    }
-  | {
-      readonly _tag: "Skipped"
-      readonly item: number
-      readonly input: string
-      readonly url: string
-      readonly note: string
-    }
-
-const invalidItem = (input: string, message: string) =>
-  WebSearchError.requestFailed("invalid_input", message, { capability: "fetchUrls", input })
-
 export const make = ({ fetch, ids, model, options, pages }: Deps) => {
   const maxLength = options?.maxLength ?? defaultMaxLength
   // The provider asked for is part of the key: a retry with another provider is a new read, not the old copy.
@@ -83,49 +53,6 @@ export const make = ({ fetch, ids, model, options, pages }: Deps) => {
     pages.set(key, page)
     for (const url of urls) pages.markRead(normalizeUrlForDedupe(url))
   }
-
-  const plan = (items: Params["items"]) =>
-    Effect.gen(function* () {
-      const seen = new Map<string, number>()
-      const planned: Array<Planned> = []
-      for (const [index, entry] of items.entries()) {
-        const item = index + 1
-        const input = entry.url
-        let raw = entry.url.trim()
-        if (ResultIds.isId(raw)) {
-          const found = yield* ids.lookup(raw)
-          if (Option.isNone(found)) {
-            planned.push({
-              _tag: "Failed",
-              item,
-              input,
-              error: invalidItem(
-                input,
-                `"${raw}" is not a source id of this session: use a URL, or an id shown by web_search or web_fetch`
-              )
-            })
-            continue
-          }
-          raw = found.value
-        }
-        const parsed = WebSearchRequest.normalizeUrl(raw)
-        if (Either.isLeft(parsed)) {
-          planned.push({ _tag: "Failed", item, input, error: invalidItem(input, parsed.left) })
-          continue
-        }
-        const startIndex = entry.startIndex ?? 0
-        // The same page from another offset is another part of it, not a duplicate.
-        const key = `${startIndex} ${normalizeUrlForDedupe(parsed.right)}`
-        const first = seen.get(key)
-        if (first !== undefined) {
-          planned.push({ _tag: "Skipped", item, input, url: parsed.right, note: `same page as item ${first}` })
-          continue
-        }
-        seen.set(key, item)
-        planned.push({ _tag: "Fetch", item, input, url: parsed.right, startIndex, prompt: entry.prompt })
-      }
-      return planned
-    })
 
   const analyse = (page: WebSearchResult, prompt: string) =>
     Option.match(model, {
@@ -141,153 +68,151 @@ export const make = ({ fetch, ids, model, options, pages }: Deps) => {
         )
     })
 
-  const webFetch = (params: Params) =>
-    Effect.gen(function* () {
-      const planned = yield* plan(params.items)
-      const toFetch = planned.filter((p): p is Extract<Planned, { _tag: "Fetch" }> => p._tag === "Fetch")
-      const refused = planned.flatMap((p) =>
-        p._tag === "Failed" ? [WebSearchError.toInputFailure(p.input, p.error)] : []
-      )
-      if (toFetch.length === 0) {
-        return yield* Effect.fail(
-          WebSearchError.requestFailed(
-            "invalid_input",
-            `no item of web_fetch can be fetched: ${refused.map((f) => `"${f.input}": ${f.message}`).join("; ")}`,
-            { capability: "fetchUrls" }
-          )
-        ).pipe(Effect.mapError((e) => WebSearchError.annotate(e, { failures: refused })))
-      }
-      // A part this session already read is served again from the session's store, without a fetch.
-      const fromSession = new Map(
-        toFetch.flatMap((p) => {
-          const kept = pages.get(pageKey(p, params.providerId))
-          return kept === undefined ? [] : [[p.item, kept] as const]
-        })
-      )
-      const remote = toFetch.filter((p) => !fromSession.has(p.item))
-      // One fetchUrls call per offset asked for (usually one, from 0), each for the toolkit's page size.
-      const offsets = Array.from(new Set(remote.map((p) => p.startIndex)))
-      const outcomes = yield* Effect.forEach(
-        offsets,
-        (startIndex) =>
-          fetch
-            .fetchUrls({
-              urls: remote.filter((p) => p.startIndex === startIndex).map((p) => p.url),
-              maxLength,
-              ...(startIndex === 0 ? {} : { startIndex }),
-              ...(params.providerId === undefined ? {} : { providerId: params.providerId })
-            })
-            .pipe(Effect.either),
-        { concurrency: "unbounded" }
-      )
-      const errors = outcomes.flatMap((o) => (Either.isLeft(o) ? [o.left] : []))
-      const aborted = errors.find((e) => e._tag === "Aborted")
-      const responses = outcomes.flatMap((o) => (Either.isRight(o) ? [o.right] : []))
-      if (aborted !== undefined || (responses.length === 0 && remote.length > 0)) {
-        const error = aborted ?? errors[0]
-        const failures = [...refused, ...errors.flatMap((e) => e.failures ?? [])]
-        return yield* Effect.fail(
-          failures.length === 0 || aborted !== undefined ? error : WebSearchError.annotate(error, { failures })
+  const webFetch = Effect.fnUntraced(function* (params: Params) {
+    const planned = yield* FetchPlan.plan(ids, params.items)
+    const toFetch = planned.filter((p): p is FetchPlan.Fetch => p._tag === "Fetch")
+    const refused = planned.flatMap((p) =>
+      p._tag === "Failed" ? [WebSearchError.toInputFailure(p.input, p.error)] : []
+    )
+    if (toFetch.length === 0) {
+      return yield* Effect.fail(
+        WebSearchError.requestFailed(
+          "invalid_input",
+          `no item of web_fetch can be fetched: ${refused.map((f) => `"${f.input}": ${f.message}`).join("; ")}`,
+          { capability: "fetchUrls" }
         )
-      }
-      const byOffset = new Map(offsets.map((startIndex, i) => [startIndex, outcomes[i]]))
-      const outcomeOf = (
-        p: Extract<Planned, { _tag: "Fetch" }>
-      ): Either.Either<WebSearchResult, WebSearchError.InputFailure | WebSearchError.WebSearchError | undefined> => {
-        const kept = fromSession.get(p.item)
-        if (kept !== undefined) return Either.right(kept)
-        const outcome = byOffset.get(p.startIndex) as Either.Either<WebSearchResponse, WebSearchError.WebSearchError>
-        if (Either.isLeft(outcome)) {
-          return Either.left(outcome.left.failures?.find((f) => f.input === p.url) ?? outcome.left)
-        }
-        const page = outcome.right.results.find((r) => r.sourceInput === p.url)
-        return page === undefined
-          ? Either.left(outcome.right.failures.find((f) => f.input === p.url))
-          : Either.right(page)
-      }
-      const fetched = toFetch.flatMap((p) => {
-        const outcome = outcomeOf(p)
-        if (Either.isLeft(outcome)) return []
-        keep(pageKey(p, params.providerId), outcome.right, [p.url, outcome.right.url])
-        return [outcome.right]
+      ).pipe(Effect.mapError((e) => WebSearchError.annotate(e, { failures: refused })))
+    }
+    // A part this session already read is served again from the session's store, without a fetch.
+    const fromSession = new Map(
+      toFetch.flatMap((p) => {
+        const kept = pages.get(pageKey(p, params.providerId))
+        return kept === undefined ? [] : [[p.item, kept] as const]
       })
-      const pageIds = new Map(
-        Array.from((yield* ids.assign(fetched.map((page) => page.url))).entries(), ([i, id]) => [fetched[i], id])
+    )
+    const remote = toFetch.filter((p) => !fromSession.has(p.item))
+    // One fetchUrls call per offset asked for (usually one, from 0), each for the toolkit's page size.
+    const offsets = Array.from(new Set(remote.map((p) => p.startIndex)))
+    const outcomes = yield* Effect.forEach(
+      offsets,
+      (startIndex) =>
+        fetch
+          .fetchUrls({
+            urls: remote.filter((p) => p.startIndex === startIndex).map((p) => p.url),
+            maxLength,
+            ...(startIndex === 0 ? {} : { startIndex }),
+            ...(params.providerId === undefined ? {} : { providerId: params.providerId })
+          })
+          .pipe(Effect.either),
+      { concurrency: "unbounded" }
+    )
+    const errors = outcomes.flatMap((o) => (Either.isLeft(o) ? [o.left] : []))
+    const aborted = errors.find((e) => e._tag === "Aborted")
+    const responses = outcomes.flatMap((o) => (Either.isRight(o) ? [o.right] : []))
+    if (aborted !== undefined || (responses.length === 0 && remote.length > 0)) {
+      const error = aborted ?? errors[0]
+      const failures = [...refused, ...errors.flatMap((e) => e.failures ?? [])]
+      return yield* Effect.fail(
+        failures.length === 0 || aborted !== undefined ? error : WebSearchError.annotate(error, { failures })
       )
-      const items = yield* Effect.forEach(
-        planned,
-        (p): Effect.Effect<ToolOutput.FetchItem> => {
-          const base = { item: p.item, input: p.input }
-          switch (p._tag) {
-            case "Failed":
-              return Effect.succeed({ ...base, status: "failed", failure: ToolOutput.failure(p.error) })
-            case "Skipped":
-              return Effect.succeed({ ...base, status: "skipped", url: p.url, skipped: p.note })
-            case "Fetch": {
-              const outcome = outcomeOf(p)
-              if (Either.isLeft(outcome)) {
-                const failed = outcome.left
-                return Effect.succeed(
-                  failed === undefined
-                    ? {
-                        ...base,
-                        status: "skipped",
-                        url: p.url,
-                        skipped:
-                          "the page was read but dropped by the blacklist or as a duplicate of another item's page"
-                      }
-                    : { ...base, status: "failed", url: p.url, failure: ToolOutput.failure(failed) }
-                )
-              }
-              const page = outcome.right
-              const id = pageIds.get(page) ?? ""
-              const notice = PageNotice.notice({ ...page, id, requestedStart: p.startIndex })
-              const success = {
-                ...base,
-                status: "success" as const,
-                id,
-                // Title and URL stand outside the fence in the rendered text.
-                title: ToolOutput.oneLine(page.title, ToolOutput.maxTitleLength),
-                url: ToolOutput.oneLine(page.url),
-                ...(page.pageType === undefined ? {} : { pageType: page.pageType }),
-                ...(p.prompt === undefined ? {} : { prompt: p.prompt }),
-                ...(page.totalLength === undefined ? {} : { totalLength: page.totalLength }),
-                ...(page.nextStartIndex === undefined ? {} : { nextStartIndex: page.nextStartIndex }),
-                ...(notice === undefined ? {} : { notice }),
-                ...(fromSession.has(p.item) ? { alreadyRead: true } : {})
-              }
-              if (p.prompt === undefined || Option.isNone(model)) {
-                return Effect.succeed({ ...success, content: ToolOutput.fenced(page.url, page.content) })
-              }
-              return Effect.map(analyse(page, p.prompt), (analysis) =>
-                Either.isRight(analysis)
+    }
+    const byOffset = new Map(offsets.map((startIndex, i) => [startIndex, outcomes[i]]))
+    const outcomeOf = (
+      p: FetchPlan.Fetch
+    ): Either.Either<WebSearchResult, WebSearchError.InputFailure | WebSearchError.WebSearchError | undefined> => {
+      const kept = fromSession.get(p.item)
+      if (kept !== undefined) return Either.right(kept)
+      const outcome = byOffset.get(p.startIndex) as Either.Either<WebSearchResponse, WebSearchError.WebSearchError>
+      if (Either.isLeft(outcome)) {
+        return Either.left(outcome.left.failures?.find((f) => f.input === p.url) ?? outcome.left)
+      }
+      const page = outcome.right.results.find((r) => r.sourceInput === p.url)
+      return page === undefined
+        ? Either.left(outcome.right.failures.find((f) => f.input === p.url))
+        : Either.right(page)
+    }
+    const fetched = toFetch.flatMap((p) => {
+      const outcome = outcomeOf(p)
+      if (Either.isLeft(outcome)) return []
+      keep(pageKey(p, params.providerId), outcome.right, [p.url, outcome.right.url])
+      return [outcome.right]
+    })
+    const pageIds = new Map(
+      Array.from((yield* ids.assign(fetched.map((page) => page.url))).entries(), ([i, id]) => [fetched[i], id])
+    )
+    const items = yield* Effect.forEach(
+      planned,
+      (p): Effect.Effect<ToolOutput.FetchItem> => {
+        const base = { item: p.item, input: p.input }
+        switch (p._tag) {
+          case "Failed":
+            return Effect.succeed({ ...base, status: "failed", failure: ToolOutput.failure(p.error) })
+          case "Skipped":
+            return Effect.succeed({ ...base, status: "skipped", url: p.url, skipped: p.note })
+          case "Fetch": {
+            const outcome = outcomeOf(p)
+            if (Either.isLeft(outcome)) {
+              const failed = outcome.left
+              return Effect.succeed(
+                failed === undefined
                   ? {
-                      ...success,
-                      content: ToolOutput.fenced(page.url, analysis.right.answer),
-                      analysis: { usage: analysis.right.usage }
+                      ...base,
+                      status: "skipped",
+                      url: p.url,
+                      skipped: "the page was read but dropped by the blacklist or as a duplicate of another item's page"
                     }
-                  : {
-                      ...success,
-                      content: ToolOutput.fenced(page.url, page.content),
-                      analysisError: ToolOutput.oneLine(analysis.left)
-                    }
+                  : { ...base, status: "failed", url: p.url, failure: ToolOutput.failure(failed) }
               )
             }
+            const page = outcome.right
+            const id = pageIds.get(page) ?? ""
+            const notice = PageNotice.notice({ ...page, id, requestedStart: p.startIndex })
+            const success = {
+              ...base,
+              status: "success" as const,
+              id,
+              // Title and URL stand outside the fence in the rendered text.
+              title: ToolOutput.oneLine(page.title, ToolOutput.maxTitleLength),
+              url: ToolOutput.oneLine(page.url),
+              ...(page.pageType === undefined ? {} : { pageType: page.pageType }),
+              ...(p.prompt === undefined ? {} : { prompt: p.prompt }),
+              ...(page.totalLength === undefined ? {} : { totalLength: page.totalLength }),
+              ...(page.nextStartIndex === undefined ? {} : { nextStartIndex: page.nextStartIndex }),
+              ...(notice === undefined ? {} : { notice }),
+              ...(fromSession.has(p.item) ? { alreadyRead: true } : {})
+            }
+            if (p.prompt === undefined || Option.isNone(model)) {
+              return Effect.succeed({ ...success, content: ToolOutput.fenced(page.url, page.content) })
+            }
+            return Effect.map(analyse(page, p.prompt), (analysis) =>
+              Either.isRight(analysis)
+                ? {
+                    ...success,
+                    content: ToolOutput.fenced(page.url, analysis.right.answer),
+                    analysis: { usage: analysis.right.usage }
+                  }
+                : {
+                    ...success,
+                    content: ToolOutput.fenced(page.url, page.content),
+                    analysisError: ToolOutput.oneLine(analysis.left)
+                  }
+            )
           }
-        },
-        { concurrency: options?.analysisConcurrency ?? 4 }
-      )
-      const usage = items.reduce<ToolOutput.Usage>(
-        (acc, item) => (item.analysis === undefined ? acc : PageAnalysis.addUsage(acc, item.analysis.usage)),
-        {}
-      )
-      return {
-        ...(responses.length === 0 ? {} : { providerId: responses[0].providerId }),
-        items,
-        usage,
-        nextSteps: ToolOutput.fetchNextSteps(items)
-      } satisfies ToolOutput.FetchOutput
-    })
+        }
+      },
+      { concurrency: options?.analysisConcurrency ?? 4 }
+    )
+    const usage = items.reduce<ToolOutput.Usage>(
+      (acc, item) => (item.analysis === undefined ? acc : PageAnalysis.addUsage(acc, item.analysis.usage)),
+      {}
+    )
+    return {
+      ...(responses.length === 0 ? {} : { providerId: responses[0].providerId }),
+      items,
+      usage,
+      nextSteps: ToolOutput.fetchNextSteps(items)
+    } satisfies ToolOutput.FetchOutput
+  })
 
   return { webFetch, wasRead: (url: string): boolean => pages.wasRead(normalizeUrlForDedupe(url)) }
 }

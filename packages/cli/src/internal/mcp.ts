@@ -63,24 +63,23 @@ const stdoutSink = (io: Io.Io): Sink.Sink<void, Uint8Array | string> => {
   )
 }
 
-const serveStdio = (io: Io.Io, info: WebSearchMcp.ServerInfo) =>
-  Effect.gen(function* () {
-    // stdout is the protocol channel: from now on, any other write to it (a provider module's console.log during
-    // a call) goes to stderr, and the protocol's frames pass.
-    yield* StdoutGuard.guarded
-    const closed = yield* Deferred.make<void>()
-    const stdin = NodeStream.stdin.pipe(Stream.ensuring(Deferred.succeed(closed, undefined)))
-    const stdout = stdoutSink({ ...io, stdout: StdoutGuard.passThrough(io.stdout) })
-    yield* Layer.build(WebSearchMcp.layerStdio({ ...info, stdin, stdout }))
-    // The server lists web_research only when a call naming no provider can research; say why it is not there.
-    const research = yield* Effect.either(Research.defaultProvider)
-    io.stderr(
-      Either.isRight(research)
-        ? "websearch mcp: serving web_search, web_fetch and web_research over stdio\n"
-        : `websearch mcp: serving web_search and web_fetch over stdio (web_research is off: ${research.left.message})\n`
-    )
-    yield* Deferred.await(closed)
-  })
+const serveStdio = Effect.fnUntraced(function* (io: Io.Io, info: WebSearchMcp.ServerInfo) {
+  // stdout is the protocol channel: from now on, any other write to it (a provider module's console.log during
+  // a call) goes to stderr, and the protocol's frames pass.
+  yield* StdoutGuard.guarded
+  const closed = yield* Deferred.make<void>()
+  const stdin = NodeStream.stdin.pipe(Stream.ensuring(Deferred.succeed(closed, undefined)))
+  const stdout = stdoutSink({ ...io, stdout: StdoutGuard.passThrough(io.stdout) })
+  yield* Layer.build(WebSearchMcp.layerStdio({ ...info, stdin, stdout }))
+  // The server lists web_research only when a call naming no provider can research; say why it is not there.
+  const research = yield* Effect.either(Research.defaultProvider)
+  io.stderr(
+    Either.isRight(research)
+      ? "websearch mcp: serving web_search, web_fetch and web_research over stdio\n"
+      : `websearch mcp: serving web_search and web_fetch over stdio (web_research is off: ${research.left.message})\n`
+  )
+  yield* Deferred.await(closed)
+})
 
 const isLoopback = (host: string): boolean =>
   host === "localhost" || host === "::1" || host === "[::1]" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)
@@ -124,8 +123,8 @@ const maxBodyBytes = Effect.flatMap(
  * @since 0.1.0
  * @category utils
  */
-export const httpSecurity = (host: string): Effect.Effect<WebSearchMcp.HttpSecurity, WebSearchError.Unavailable> =>
-  Effect.gen(function* () {
+export const httpSecurity: (host: string) => Effect.Effect<WebSearchMcp.HttpSecurity, WebSearchError.Unavailable> =
+  Effect.fnUntraced(function* (host: string) {
     const server = yield* ServerConfig.fromConfig()
     // A scoped entry (`TOKEN@WORKSPACE:ROLE`) gives its token and workspace; the MCP tools have no use for roles.
     const tokens: Array<WebSearchMcp.TokenGrant> = []

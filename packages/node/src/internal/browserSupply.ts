@@ -40,8 +40,8 @@ export interface Options {
   readonly sandbox: boolean | undefined
 }
 
-export const make = (options: Options): Effect.Effect<BrowserSupply, never, Scope.Scope> =>
-  Effect.gen(function* () {
+export const make: (options: Options) => Effect.Effect<BrowserSupply, never, Scope.Scope> = Effect.fnUntraced(
+  function* (options: Options) {
     const lock = yield* Effect.makeSemaphore(1)
     let browser: Browser | undefined
     let closed = false
@@ -136,4 +136,5 @@ export const make = (options: Options): Effect.Effect<BrowserSupply, never, Scop
       launches: () => launches,
       running: () => browser !== undefined && browser.isConnected()
     }
-  })
+  }
+)

@@ -5,11 +5,16 @@
  * afterwards (rebinding). A direct connection dials the address; a proxied one asks the proxy for a CONNECT tunnel
  * to the address, never to the name, which the proxy would resolve by itself (to wherever its own network
  * reaches). The name is kept for TLS (SNI and the certificate check).
+ *
+ * undici calls a connector outside any fiber, so the check runs on the runtime the client was built in
+ * (`Effect.runtime` where `ProxyHttpClient.make` runs): the application's tracer sees the lookup's span, its
+ * logger and config provider serve a lookup written as an Effect, as they would anywhere else in the client.
  */
 import * as UrlPolicy from "@websearch/core/UrlPolicy"
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
+import * as Runtime from "effect/Runtime"
 import * as net from "node:net"
 import { buildConnector } from "undici"
 import * as PinnedConnector from "./connector.js"
@@ -25,6 +30,7 @@ type Checked =
 // whatever it resolves to: through a proxy it is handed over as it is (`namesTrusted`), so hosts the operator
 // trusts keep working where only the proxy can resolve names.
 const resolveChecked = async (
+  runtime: Runtime.Runtime<never>,
   policy: UrlPolicy.UrlPolicy,
   lookup: TransportModel.Lookup,
   target: { readonly protocol: string; readonly host: string; readonly port: number },
@@ -37,7 +43,7 @@ const resolveChecked = async (
   if (namesTrusted && checked.right.allowlisted && !checked.right.literal) {
     return { _tag: "TrustedName", name: checked.right.host }
   }
-  const address = await Effect.runPromise(
+  const address = await Runtime.runPromise(runtime)(
     Effect.either(HopAddress.resolve({ policy: anyPort, lookup, maxBodyBytes: 0 }, checked.right, "dial", 0))
   )
   if (Either.isLeft(address)) throw address.left
@@ -83,13 +89,18 @@ const connectorOf = (options: Options) =>
  * An undici `connect` function that checks before it dials. `label` starts the message of a refusal (`the proxy
  * http://proxy.example:3128`), so it says which connection was refused.
  */
-export const make = (policy: UrlPolicy.UrlPolicy, options: Options = {}, label?: string): buildConnector.connector => {
+export const make = (
+  runtime: Runtime.Runtime<never>,
+  policy: UrlPolicy.UrlPolicy,
+  options: Options = {},
+  label?: string
+): buildConnector.connector => {
   const lookup = options.lookup ?? HopAddress.defaultLookup
   const dial = connectorOf(options)
   const refusal = labelled(label)
   return (connect, callback) => {
     const target = targetOf(connect)
-    resolveChecked(policy, lookup, target, false).then(
+    resolveChecked(runtime, policy, lookup, target, false).then(
       (checked) =>
         dial(
           {
@@ -116,14 +127,19 @@ export interface Proxy extends PinnedConnector.Proxy {
  * the proxy is asked for a CONNECT tunnel to the checked address; an https target's TLS then runs inside the
  * tunnel with the name as SNI. The proxy's own connection is checked too, its refusal naming the proxy.
  */
-export const through = (policy: UrlPolicy.UrlPolicy, proxy: Proxy, options: Options = {}): buildConnector.connector => {
+export const through = (
+  runtime: Runtime.Runtime<never>,
+  policy: UrlPolicy.UrlPolicy,
+  proxy: Proxy,
+  options: Options = {}
+): buildConnector.connector => {
   const lookup = options.lookup ?? HopAddress.defaultLookup
   const connectTimeoutMs = options.connectTimeoutMs ?? 10_000
-  const toProxy = make(policy, options, `the proxy ${proxy.origin}`)
+  const toProxy = make(runtime, policy, options, `the proxy ${proxy.origin}`)
   const tls = connectorOf(options)
   return (connect, callback) => {
     const target = targetOf(connect)
-    resolveChecked(policy, lookup, target, true).then(
+    resolveChecked(runtime, policy, lookup, target, true).then(
       (checked) => {
         const host = checked._tag === "Address" ? checked.address : checked.name
         const authority = `${net.isIPv6(host) ? `[${host}]` : host}:${target.port}`

@@ -23,9 +23,9 @@ import type * as Scope from "effect/Scope"
 import { createRequire } from "node:module"
 import { availableParallelism } from "node:os"
 import { pathToFileURL } from "node:url"
-import { Worker } from "node:worker_threads"
 import * as ExtractJob from "./extractJob.js"
 import * as TransportError from "./transportError.js"
+import * as WorkerSlots from "./workerSlots.js"
 import * as WorkerTurns from "./workerTurns.js"
 
 /** What the pool sends a worker (see `extractJob`). */
@@ -45,10 +45,7 @@ export const tooLarge = (url: string, why: string): WebSearchError.RequestFailed
   WebSearchError.requestFailed("too_large", `the PDF at ${TransportError.describe(url)} was not read: ${why}`)
 
 /** Where the worker code lives and how to start it. */
-export interface Entry {
-  readonly url: URL
-  readonly execArgv: ReadonlyArray<string>
-}
+export type Entry = WorkerSlots.Entry
 
 /** The default entry (see the module documentation). */
 export const defaultEntry = (): Entry => {
@@ -69,17 +66,6 @@ export const defaultEntry = (): Entry => {
     execArgv: ["--conditions=@websearch/source"]
   }
 }
-
-/** A worker's heap limit: a page that explodes in memory kills its worker, not the process. */
-const maxOldGenerationSizeMb = 1024
-
-/**
- * A worker's young generation, MiB. V8 sizes it for a main thread (up to 3 × 16 MiB), and a worker extracting
- * page after page grows it to that, each worker on its own: 60–70 MiB of heap for 20–35 MiB live. At 8 MiB a
- * worker's heap stays near 40 MiB; extraction's garbage dies young either way, so the extra scavenges cost about
- * 5% of its CPU (measured on the bench article, 300 extractions).
- */
-const maxYoungGenerationSizeMb = 8
 
 /**
  * The default number of workers: one fewer than the CPUs, between 2 and 4. Never one: a single worker is one
@@ -112,15 +98,6 @@ export interface Pool {
   readonly extract: (job: Job) => Effect.Effect<Extract.Document, Failure>
   /** How many workers exist now (for tests and metrics). */
   readonly size: () => number
-}
-
-interface Slot {
-  readonly worker: Worker
-  /** Whether it runs heavy jobs (at the lowest priority) or ordinary ones. */
-  readonly heavy: boolean
-  ready: boolean
-  /** Ends the worker once it has been idle for `idleMillis`; set while the slot is idle. */
-  retire: ReturnType<typeof setTimeout> | undefined
 }
 
 /**
@@ -209,185 +186,125 @@ export class ExtractorDefect extends Error {
 const failed = (message: string) => WebSearchError.responseInvalid("parse_failed", message)
 
 /** Builds a pool; nothing starts until the first job. */
-export const make = (options: Options): Effect.Effect<Pool, never, Scope.Scope> =>
-  Effect.gen(function* () {
-    const all = new Set<Slot>()
-    const idle: Array<Slot> = []
-    let unusable: string | undefined
-    let closed = false
-    const turns = WorkerTurns.make(Math.max(1, options.size))
-    const idleMillis = options.idleMillis ?? defaultIdleMillis
+export const make: (options: Options) => Effect.Effect<Pool, never, Scope.Scope> = Effect.fnUntraced(function* (
+  options: Options
+) {
+  const slots = yield* WorkerSlots.make(options.entry, options.idleMillis ?? defaultIdleMillis)
+  let unusable: string | undefined
+  const turns = WorkerTurns.make(Math.max(1, options.size))
 
-    const discard = (slot: Slot) => {
-      clearTimeout(slot.retire)
-      slot.retire = undefined
-      all.delete(slot)
-      const at = idle.indexOf(slot)
-      if (at !== -1) idle.splice(at, 1)
-      void slot.worker.terminate()
-    }
-
-    /** A worker done with its job waits for the next one, and exits when none comes in time. */
-    const park = (slot: Slot) => {
-      slot.worker.unref()
-      if (closed) return
-      idle.push(slot)
-      slot.retire = setTimeout(() => discard(slot), idleMillis)
-      // The timer must not keep the process alive either.
-      slot.retire.unref()
-    }
-
-    /** The most recently parked worker of the lane (the others age out under light load), or none. */
-    const unpark = (heavy: boolean): Slot | undefined => {
-      for (let at = idle.length - 1; at >= 0; at--) {
-        const slot = idle[at]!
-        if (slot.heavy !== heavy) continue
-        idle.splice(at, 1)
-        clearTimeout(slot.retire)
-        slot.retire = undefined
-        return slot
+  const runOn = (slot: WorkerSlots.Slot, job: Job): Effect.Effect<Extract.Document, Failure> =>
+    Effect.async<Extract.Document, Failure | StartFailed>((resume) => {
+      const { worker } = slot
+      let settled = false
+      const finish = (outcome: Effect.Effect<Extract.Document, Failure | StartFailed>) => {
+        if (settled) return
+        settled = true
+        worker.off("message", onMessage)
+        worker.off("error", onError)
+        worker.off("exit", onExit)
+        resume(outcome)
       }
-      return undefined
-    }
+      const onMessage = (reply: Reply) => {
+        switch (reply._tag) {
+          case "Ready":
+            slot.ready = true
+            return
+          case "Done":
+            slots.park(slot)
+            return finish(Effect.succeed(reply.document))
+          case "Invalid":
+            slots.park(slot)
+            return finish(Effect.fail(WebSearchError.responseInvalid(reply.reason, reply.message)))
+          case "TooLarge":
+            slots.park(slot)
+            return finish(Effect.fail(tooLarge(job.url, reply.message)))
+          case "Defect":
+            // The extractor never throws for a page (its failures are `Invalid`): a throw is a bug of ours, and
+            // stays a defect rather than passing for an unreadable page.
+            slots.discard(slot)
+            return finish(
+              Effect.die(
+                new ExtractorDefect(`the extractor threw on ${TransportError.describe(job.url)}: ${reply.message}`)
+              )
+            )
+        }
+      }
+      const onError = (error: Error) => {
+        const starting = !slot.ready
+        slots.discard(slot)
+        finish(
+          Effect.fail(
+            starting
+              ? new StartFailed(error.message)
+              : failed(`the extraction worker for ${job.url} failed: ${error.message}`)
+          )
+        )
+      }
+      const onExit = (code: number) => {
+        slots.discard(slot)
+        finish(Effect.fail(failed(`the extraction worker for ${job.url} exited (code ${code})`)))
+      }
+      worker.on("message", onMessage)
+      worker.on("error", onError)
+      worker.on("exit", onExit)
+      worker.ref()
+      // A copy of exactly the body is transferred: the response body may be a Buffer, whose slice() is a view
+      // into memory shared with other buffers, and transferring that would detach them all.
+      const body = new Uint8Array(job.body)
+      const message: Job = { body, contentType: job.contentType, url: job.url, maxChars: job.maxChars }
+      worker.postMessage(message, [body.buffer])
+      return Effect.sync(() => {
+        settled = true
+        slots.discard(slot)
+      })
+    }).pipe(
+      Effect.catchIf(
+        (error): error is StartFailed => error instanceof StartFailed,
+        (error) => fallBack(job, error.message)
+      )
+    )
 
-    yield* Effect.addFinalizer(() =>
-      Effect.sync(() => {
-        closed = true
-        for (const slot of [...all]) discard(slot)
+  const fallBack = (job: Job, message: string) => {
+    if (unusable === undefined) unusable = message
+    return Effect.logWarning(
+      `websearch: extraction workers cannot start (${message}); extracting on the main thread`
+    ).pipe(Effect.zipRight(inline(job)))
+  }
+
+  const next = (job: Job, heavy: boolean) =>
+    Effect.suspend(() => {
+      let slot: WorkerSlots.Slot
+      try {
+        slot = slots.take(heavy)
+      } catch (error) {
+        // An entry Node cannot even try to load (a bad URL, a missing file on some versions) throws here.
+        return fallBack(job, error instanceof Error ? error.message : "unknown error")
+      }
+      return runOn(slot, job)
+    })
+
+  const extract = (job: Job) =>
+    Effect.suspend(() => {
+      if (unusable !== undefined || slots.closed()) return inline(job)
+      const heavy = isHeavy(job)
+      return turns.withTurn(
+        job.group,
+        heavy,
+        Effect.zipRight(
+          Effect.logDebug(`websearch: extracting ${job.body.length} bytes of ${job.url} on a worker thread`),
+          next(job, heavy)
+        )
+      )
+    }).pipe(
+      Effect.withSpan("websearch.fetch.extract.worker", {
+        captureStackTrace: false,
+        attributes: { "websearch.bytes": job.body.length }
       })
     )
 
-    const spawn = (heavy: boolean): Slot => {
-      const worker = new Worker(options.entry.url, {
-        execArgv: [...options.entry.execArgv],
-        workerData: { lane: heavy ? "heavy" : "light" } satisfies ExtractJob.WorkerData,
-        resourceLimits: { maxOldGenerationSizeMb, maxYoungGenerationSizeMb },
-        stdout: false,
-        stderr: false
-      })
-      // Idle workers must not keep the process alive; a worker is ref'd only while it runs a job.
-      worker.unref()
-      const slot: Slot = { worker, heavy, ready: false, retire: undefined }
-      all.add(slot)
-      // A worker that dies while idle leaves the pool, and an error it raises then has a listener, so it never
-      // becomes an uncaught exception; a running job has listeners of its own.
-      worker.on("error", () => {})
-      worker.once("exit", () => discard(slot))
-      return slot
-    }
-
-    const runOn = (slot: Slot, job: Job): Effect.Effect<Extract.Document, Failure> =>
-      Effect.async<Extract.Document, Failure | StartFailed>((resume) => {
-        const { worker } = slot
-        let settled = false
-        const finish = (outcome: Effect.Effect<Extract.Document, Failure | StartFailed>) => {
-          if (settled) return
-          settled = true
-          worker.off("message", onMessage)
-          worker.off("error", onError)
-          worker.off("exit", onExit)
-          resume(outcome)
-        }
-        const onMessage = (reply: Reply) => {
-          switch (reply._tag) {
-            case "Ready":
-              slot.ready = true
-              return
-            case "Done":
-              park(slot)
-              return finish(Effect.succeed(reply.document))
-            case "Invalid":
-              park(slot)
-              return finish(Effect.fail(WebSearchError.responseInvalid(reply.reason, reply.message)))
-            case "TooLarge":
-              park(slot)
-              return finish(Effect.fail(tooLarge(job.url, reply.message)))
-            case "Defect":
-              // The extractor never throws for a page (its failures are `Invalid`): a throw is a bug of ours, and
-              // stays a defect rather than passing for an unreadable page.
-              discard(slot)
-              return finish(
-                Effect.die(
-                  new ExtractorDefect(`the extractor threw on ${TransportError.describe(job.url)}: ${reply.message}`)
-                )
-              )
-          }
-        }
-        const onError = (error: Error) => {
-          const starting = !slot.ready
-          discard(slot)
-          finish(
-            Effect.fail(
-              starting
-                ? new StartFailed(error.message)
-                : failed(`the extraction worker for ${job.url} failed: ${error.message}`)
-            )
-          )
-        }
-        const onExit = (code: number) => {
-          discard(slot)
-          finish(Effect.fail(failed(`the extraction worker for ${job.url} exited (code ${code})`)))
-        }
-        worker.on("message", onMessage)
-        worker.on("error", onError)
-        worker.on("exit", onExit)
-        worker.ref()
-        // A copy of exactly the body is transferred: the response body may be a Buffer, whose slice() is a view
-        // into memory shared with other buffers, and transferring that would detach them all.
-        const body = new Uint8Array(job.body)
-        const message: Job = { body, contentType: job.contentType, url: job.url, maxChars: job.maxChars }
-        worker.postMessage(message, [body.buffer])
-        return Effect.sync(() => {
-          settled = true
-          discard(slot)
-        })
-      }).pipe(
-        Effect.catchIf(
-          (error): error is StartFailed => error instanceof StartFailed,
-          (error) => fallBack(job, error.message)
-        )
-      )
-
-    const fallBack = (job: Job, message: string) => {
-      if (unusable === undefined) unusable = message
-      return Effect.logWarning(
-        `websearch: extraction workers cannot start (${message}); extracting on the main thread`
-      ).pipe(Effect.zipRight(inline(job)))
-    }
-
-    const next = (job: Job, heavy: boolean) =>
-      Effect.suspend(() => {
-        let slot: Slot
-        try {
-          slot = unpark(heavy) ?? spawn(heavy)
-        } catch (error) {
-          // An entry Node cannot even try to load (a bad URL, a missing file on some versions) throws here.
-          return fallBack(job, error instanceof Error ? error.message : "unknown error")
-        }
-        return runOn(slot, job)
-      })
-
-    const extract = (job: Job) =>
-      Effect.suspend(() => {
-        if (unusable !== undefined || closed) return inline(job)
-        const heavy = isHeavy(job)
-        return turns.withTurn(
-          job.group,
-          heavy,
-          Effect.zipRight(
-            Effect.logDebug(`websearch: extracting ${job.body.length} bytes of ${job.url} on a worker thread`),
-            next(job, heavy)
-          )
-        )
-      }).pipe(
-        Effect.withSpan("websearch.fetch.extract.worker", {
-          captureStackTrace: false,
-          attributes: { "websearch.bytes": job.body.length }
-        })
-      )
-
-    return { extract, size: () => all.size }
-  })
+  return { extract, size: slots.size }
+})
 
 class StartFailed {
   readonly _tag = "StartFailed"

@@ -31,28 +31,29 @@ export type Route = (
   url: string
 ) => Effect.Effect<Extract.Document, ExtractPool.Failure>
 
-export const make = (options: Options): Effect.Effect<Route, never, Scope.Scope> =>
-  Effect.gen(function* () {
-    if (options === false) return (body, contentType, url) => ExtractPool.inline(job(body, contentType, url))
-    const pool = yield* ExtractPool.make({
-      size: options.size ?? ExtractPool.defaultSize(),
-      entry:
-        options.entry === undefined
-          ? ExtractPool.defaultEntry()
-          : { url: options.entry.url, execArgv: options.entry.execArgv ?? [] }
-    })
-    const { inlineMillis, threshold } = options
-    return (body, contentType, url) =>
-      Effect.flatMap(Effect.serviceOption(HttpServerRequest.HttpServerRequest), (request) => {
-        // Jobs of one HTTP request take turns with other requests' jobs, not behind their backlog.
-        const one = job(body, contentType, url, Option.getOrUndefined(request))
-        if (body.length <= threshold && ExtractPlain.isPlain(ContentKind.classify(contentType, body, url))) {
-          return ExtractPool.inline(one)
-        }
-        if (inlineMillis === undefined) return pool.extract(one)
-        return BoundedExtract.extract(one, { maxBytes: threshold, maxMillis: inlineMillis }, pool.extract)
-      })
+export const make: (options: Options) => Effect.Effect<Route, never, Scope.Scope> = Effect.fnUntraced(function* (
+  options: Options
+) {
+  if (options === false) return (body, contentType, url) => ExtractPool.inline(job(body, contentType, url))
+  const pool = yield* ExtractPool.make({
+    size: options.size ?? ExtractPool.defaultSize(),
+    entry:
+      options.entry === undefined
+        ? ExtractPool.defaultEntry()
+        : { url: options.entry.url, execArgv: options.entry.execArgv ?? [] }
   })
+  const { inlineMillis, threshold } = options
+  return (body, contentType, url) =>
+    Effect.flatMap(Effect.serviceOption(HttpServerRequest.HttpServerRequest), (request) => {
+      // Jobs of one HTTP request take turns with other requests' jobs, not behind their backlog.
+      const one = job(body, contentType, url, Option.getOrUndefined(request))
+      if (body.length <= threshold && ExtractPlain.isPlain(ContentKind.classify(contentType, body, url))) {
+        return ExtractPool.inline(one)
+      }
+      if (inlineMillis === undefined) return pool.extract(one)
+      return BoundedExtract.extract(one, { maxBytes: threshold, maxMillis: inlineMillis }, pool.extract)
+    })
+})
 
 const job = (body: Uint8Array, contentType: string | undefined, url: string, group?: unknown): ExtractPool.Job => ({
   body,

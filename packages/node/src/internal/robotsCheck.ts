@@ -6,7 +6,6 @@ import * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
-import * as FiberId from "effect/FiberId"
 import type * as Scope from "effect/Scope"
 import * as HttpStatus from "./httpStatus.js"
 import * as RobotsTxt from "./robotsTxt.js"
@@ -38,8 +37,8 @@ const maxOrigins = 10_000
  * or is bigger than the body cap, is treated as absent too. A 429, 5xx or network failure is not cached and fails
  * the page, since the RFC says to assume everything is disallowed while the file is unreachable.
  */
-export const make = (transport: TransportModel.Transport): Effect.Effect<CheckAs, never, Scope.Scope> =>
-  Effect.gen(function* () {
+export const make: (transport: TransportModel.Transport) => Effect.Effect<CheckAs, never, Scope.Scope> =
+  Effect.fnUntraced(function* (transport: TransportModel.Transport) {
     const load = (origin: string, userAgent: string): Effect.Effect<RobotsTxt.Rules, WebSearchError.RequestFailed> =>
       transport
         .request({ url: `${origin}/robots.txt`, headers: { "user-agent": userAgent, accept: "text/plain" } })
@@ -73,25 +72,28 @@ export const make = (transport: TransportModel.Transport): Effect.Effect<CheckAs
     // out or is interrupted stops waiting without cancelling the read the others wait for.
     const scope = yield* Effect.scope
     const entries = new Map<string, Deferred.Deferred<RobotsTxt.Rules, WebSearchError.RequestFailed>>()
+    // The look-up and the claim of a missing entry happen in one synchronous step (the Deferred is made first), so
+    // two askers of one origin never both start a read.
     const rulesOf = (origin: string, userAgent: string) =>
-      Effect.suspend(() => {
-        // A User-Agent has no newline (it is a header value), so the key is the pair's alone.
-        const key = `${userAgent}\n${origin}`
-        const existing = entries.get(key)
-        if (existing !== undefined) return Deferred.await(existing)
-        const deferred = Deferred.unsafeMake<RobotsTxt.Rules, WebSearchError.RequestFailed>(FiberId.none)
-        entries.set(key, deferred)
-        if (entries.size > maxOrigins) entries.delete(entries.keys().next().value as string)
-        const read = Effect.exit(load(origin, userAgent)).pipe(
-          Effect.flatMap((exit) => {
-            // Failures are not kept: the next asker tries again.
-            if (Exit.isFailure(exit) && entries.get(key) === deferred) entries.delete(key)
-            return Deferred.done(deferred, exit)
-          }),
-          Effect.onInterrupt(() => Deferred.interrupt(deferred))
-        )
-        return Effect.zipRight(Effect.forkIn(read, scope), Deferred.await(deferred))
-      })
+      Effect.flatMap(Deferred.make<RobotsTxt.Rules, WebSearchError.RequestFailed>(), (deferred) =>
+        Effect.suspend(() => {
+          // A User-Agent has no newline (it is a header value), so the key is the pair's alone.
+          const key = `${userAgent}\n${origin}`
+          const existing = entries.get(key)
+          if (existing !== undefined) return Deferred.await(existing)
+          entries.set(key, deferred)
+          if (entries.size > maxOrigins) entries.delete(entries.keys().next().value as string)
+          const read = Effect.exit(load(origin, userAgent)).pipe(
+            Effect.flatMap((exit) => {
+              // Failures are not kept: the next asker tries again.
+              if (Exit.isFailure(exit) && entries.get(key) === deferred) entries.delete(key)
+              return Deferred.done(deferred, exit)
+            }),
+            Effect.onInterrupt(() => Deferred.interrupt(deferred))
+          )
+          return Effect.zipRight(Effect.forkIn(read, scope), Deferred.await(deferred))
+        })
+      )
     return (url, userAgent) =>
       Effect.flatMap(rulesOf(originOf(url), userAgent), (rules) => {
         const token = productToken(userAgent)
