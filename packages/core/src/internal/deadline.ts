@@ -11,12 +11,13 @@
  * is another case); `test/Deadline.test.ts` reproduces it with `Effect.timeoutFail` itself and fails once an
  * upgrade fixes it, so this wrapper can go.
  *
- * The workaround, kept to Effect's own primitives: the call runs in a fiber of its own and the timeout runs in
- * another, which the caller awaits interruptibly; the caller's interruption interrupts the call (waiting for its
- * finalizers), which ends the timeout's race. Both are awaited, not joined, so what the call set in fiber refs
- * stays its own, as a driver call's should, and a failing call is never a fiber that ends in an unhandled failure
- * (the runtime logs such a fiber with its failure, which may quote a provider's answer). The call yields once
- * before its first step so the deadline's fiber runs first, as a race starts both sides together: the calls of
+ * The workaround, kept to Effect's own primitives and to two fibers (a timeout's race costs four): the call runs
+ * in a fiber of its own, which the caller awaits interruptibly, and a timer fiber interrupts it at the deadline.
+ * The caller's interruption interrupts the call and waits for its finalizers; an interrupted call whose timer
+ * fired is the timeout, raised after the call's finalizers have run. The call is awaited, not joined, so what it
+ * set in fiber refs stays its own, as a driver call's should, and it runs as an `Exit` so a failing call is never a
+ * fiber that ends in an unhandled failure (the runtime logs such a fiber with its failure, which may quote a
+ * provider's answer). The call yields once before its first step so the timer's sleep starts first: the calls of
  * one request then begin in input order under any clock (a `TestClock` serialises the first sleeps it is given).
  */
 import type * as Duration from "effect/Duration"
@@ -31,15 +32,23 @@ export const timeoutFail = <A, E, R, E1>(
   onTimeout: () => E1
 ): Effect.Effect<A, E | E1, R> =>
   Effect.uninterruptibleMask((restore) =>
-    Effect.flatMap(Effect.fork(Effect.exit(Effect.zipRight(Effect.yieldNow(), restore(self)))), (call) => {
-      const stop = Fiber.interrupt(call)
-      // On the timeout, `timeoutFail` interrupts this wait, which interrupts the call and waits for it.
-      const outcome = Effect.onInterrupt(Effect.flatMap(Fiber.await(call), Exit.flatten), () => stop)
-      const timed = Effect.exit(Effect.timeoutFail(outcome, { duration, onTimeout }))
-      return Effect.flatMap(Effect.fork(restore(timed)), (deadline) =>
-        restore(Effect.flatMap(Fiber.await(deadline), Exit.flatten)).pipe(
-          Effect.onInterrupt(() => Effect.zipRight(stop, Fiber.interrupt(deadline)))
-        )
+    Effect.flatMap(Effect.fork(Effect.exit(Effect.zipRight(Effect.yieldNow(), restore(self)))), (call) =>
+      Effect.flatMap(
+        // Forked fibers inherit this region's uninterruptibility: the timer's sleep must stay interruptible.
+        Effect.fork(Effect.interruptible(Effect.zipRight(Effect.sleep(duration), Fiber.interrupt(call)))),
+        (timer) =>
+          restore(Fiber.await(call)).pipe(
+            Effect.onInterrupt(() => Effect.zipRight(Fiber.interrupt(timer), Fiber.interrupt(call))),
+            Effect.flatMap((awaited) =>
+              Effect.flatMap(Fiber.interrupt(timer), (timerExit): Effect.Effect<A, E | E1> => {
+                const exit = Exit.isSuccess(awaited) ? awaited.value : awaited
+                // The timer ended by itself only after interrupting the call: that interruption is the timeout.
+                return Exit.isFailure(exit) && Exit.isInterrupted(exit) && Exit.isSuccess(timerExit)
+                  ? Effect.fail(onTimeout())
+                  : exit
+              })
+            )
+          )
       )
-    })
+    )
   )
