@@ -1,6 +1,7 @@
 /**
- * A deadline on one call: `Effect.timeoutFail` (the call is interrupted and its finalizers have run before the
- * timeout error is raised; a result that arrives first wins), run where its caller's interruption reaches it.
+ * A deadline on one call, meaning what `Effect.timeoutFail` means (the call is interrupted and its finalizers have
+ * run before the timeout error is raised; a result that arrives first wins), built so that its caller's
+ * interruption reaches the call.
  *
  * Why not `Effect.timeoutFail` alone (effect 3.22.4, the last 3.x): it waits for its race uninterruptibly, and it
  * forks the race into the fork scope its caller inherited. Inside a concurrent `Effect.forEach` that scope is the
