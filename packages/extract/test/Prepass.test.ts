@@ -109,7 +109,13 @@ describe("TagWalk.withTags", () => {
 })
 
 describe("Byline.isValidByline", () => {
-  const attribute = FastCheck.constantFrom("", ' rel="author"', ' itemprop="author"', ' itemprop="name"', ' rel="nofollow"')
+  const attribute = FastCheck.constantFrom(
+    "",
+    ' rel="author"',
+    ' itemprop="author"',
+    ' itemprop="name"',
+    ' rel="nofollow"'
+  )
   const names = FastCheck.constantFrom("", "byline", "post-author", "dateline", "meta", "writtenby")
   const body = FastCheck.constantFrom("", "   ", "By Ada Lovelace", "x".repeat(99), "x".repeat(100), "<b>By</b> Ada")
 
