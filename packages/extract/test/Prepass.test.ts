@@ -75,6 +75,19 @@ const tree: FastCheck.Arbitrary<string> = FastCheck.letrec<{ node: string }>((ti
   )
 })).node
 
+// A small article page for Readability: six paragraphs between `before` and `after`.
+const dockPage = (before: string, after: string): string =>
+  `<html><head><title>Dock work</title></head><body>${before}` +
+  Array.from({ length: 6 }, (_, i) => `<p>Paragraph ${i} on barges, tides, ropes, and the night shift.</p>`).join("") +
+  `${after}</body></html>`
+
+// Readability's article of a page, with `install` given the instance first (one of our replacements, or nothing).
+const readDock = (html: string, install: (reader: object) => void) => {
+  const reader = new Readability(HtmlDocument.parse(html), { serializer: (node) => (node as Element).outerHTML })
+  install(reader)
+  return reader.parse()
+}
+
 describe("TagWalk.withTags", () => {
   it.prop(
     "finds what querySelectorAll finds, in the same order, elements Readability creates in upper case included",
@@ -91,18 +104,12 @@ describe("TagWalk.withTags", () => {
   )
 
   it("gives Readability the same article as its own lookup does", () => {
-    const html =
-      "<html><head><title>Dock work</title></head><body><nav><a href='/'>Home</a></nav><article>" +
-      "<h1>Dock work</h1><div>Cranes lift the boxes, one by one, all night long, while the gulls wait.</div>" +
-      Array.from({ length: 6 }, (_, i) => `<p>Paragraph ${i} on barges, tides, ropes, and the night shift.</p>`).join(
-        ""
-      ) +
-      "<table><tr><td>Shift</td><td>Crew</td></tr></table><ul><li><a href='/a'>More</a></li></ul></article></body></html>"
-    const read = (fast: boolean) => {
-      const reader = new Readability(HtmlDocument.parse(html), { serializer: (node) => (node as Element).outerHTML })
-      if (fast) TagWalk.install(reader)
-      return reader.parse()?.content
-    }
+    const html = dockPage(
+      "<nav><a href='/'>Home</a></nav><article><h1>Dock work</h1>" +
+        "<div>Cranes lift the boxes, one by one, all night long, while the gulls wait.</div>",
+      "<table><tr><td>Shift</td><td>Crew</td></tr></table><ul><li><a href='/a'>More</a></li></ul></article>"
+    )
+    const read = (fast: boolean) => readDock(html, fast ? TagWalk.install : () => {})?.content
     expect(read(true)).toBe(read(false))
     expect(read(true)).toContain("Paragraph 5")
   })
@@ -137,18 +144,12 @@ describe("Byline.isValidByline", () => {
   )
 
   it("gives Readability the same byline and article as its own test does", () => {
-    const html =
-      "<html><head><title>Dock work</title></head><body><div class='wrap'><div class='post-meta'>" +
-      "<span class='byline'>By Ada Lovelace</span></div><article><h1>Dock work</h1>" +
-      Array.from({ length: 6 }, (_, i) => `<p>Paragraph ${i} on barges, tides, ropes, and the night shift.</p>`).join(
-        ""
-      ) +
-      "</article></div></body></html>"
-    const read = (fast: boolean) => {
-      const reader = new Readability(HtmlDocument.parse(html), { serializer: (node) => (node as Element).outerHTML })
-      if (fast) Byline.install(reader)
-      return reader.parse()
-    }
+    const html = dockPage(
+      "<div class='wrap'><div class='post-meta'><span class='byline'>By Ada Lovelace</span></div>" +
+        "<article><h1>Dock work</h1>",
+      "</article></div>"
+    )
+    const read = (fast: boolean) => readDock(html, fast ? Byline.install : () => {})
     expect(read(true)?.byline).toBe("By Ada Lovelace")
     expect(read(true)?.byline).toBe(read(false)?.byline)
     expect(read(true)?.content).toBe(read(false)?.content)
