@@ -16,6 +16,7 @@ import * as BoilerplateRules from "./internal/boilerplateRules.js"
 import * as Container from "./internal/container.js"
 import * as Credits from "./internal/credits.js"
 import * as Dispatch from "./internal/dispatch.js"
+import * as EmptyElement from "./internal/emptyElement.js"
 import * as EmbeddedState from "./internal/embeddedState.js"
 import * as Figures from "./internal/figures.js"
 import * as HtmlDocument from "./internal/htmlDocument.js"
@@ -207,6 +208,7 @@ const article = (
     TagWalk.install(reader)
     Visibility.install(reader)
     Byline.install(reader)
+    EmptyElement.install(reader)
     const parsed = reader.parse()
     if (parsed === null) return { node: undefined, title: undefined, meta: {} }
     const or = (s: string | null | undefined) =>

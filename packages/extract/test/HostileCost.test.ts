@@ -208,6 +208,16 @@ const cases: ReadonlyArray<Case> = [
     )
   },
   {
+    // Readability asks every div it walks whether it holds no content; the answer reads the div's texts until one is
+    // more than whitespace (each nested one holds all the spaces inside it).
+    name: "800 nested divs of spaces only (below the depth that skips Readability), against 800 side by side",
+    hostile: extract(
+      `<html><body>${"<div>  ".repeat(800)}${"</div>".repeat(800)}${article}</body></html>`,
+      "text/html"
+    ),
+    benign: extract(`<html><body>${"<div>  </div>".repeat(800)}${article}</body></html>`, "text/html")
+  },
+  {
     // The wall detector reads the title after the first `<title` once, whatever follows.
     name: "a wall check of 256 KiB of `<title` openings with no end",
     hostile: () => Wall.detect({ html: fill("<title", 256 * kib), text: "Verify you are human" }),

@@ -4,6 +4,7 @@ import * as FastCheck from "effect/FastCheck"
 import * as Markdown from "../src/Markdown.js"
 import * as BlankRuns from "../src/internal/blankRuns.js"
 import * as Byline from "../src/internal/byline.js"
+import * as EmptyElement from "../src/internal/emptyElement.js"
 import * as HtmlDocument from "../src/internal/htmlDocument.js"
 import * as TagWalk from "../src/internal/tagWalk.js"
 
@@ -154,4 +155,44 @@ describe("Byline.isValidByline", () => {
     expect(read(true)?.byline).toBe(read(false)?.byline)
     expect(read(true)?.content).toBe(read(false)?.content)
   })
+})
+
+describe("EmptyElement.isElementWithoutContent", () => {
+  const part = FastCheck.constantFrom(
+    "",
+    " ",
+    "\n  ",
+    "\u00a0",
+    "word",
+    "<br>",
+    "<hr>",
+    "<img src=x.png>",
+    "<!-- note -->"
+  )
+  const shell = FastCheck.constantFrom("div", "section", "span", "p")
+  const tree: FastCheck.Arbitrary<string> = FastCheck.letrec<{ node: string }>((tie) => ({
+    node: FastCheck.oneof(
+      { depthSize: "small", withCrossShrink: true },
+      part,
+      FastCheck.tuple(shell, FastCheck.array(tie("node"), { maxLength: 3 })).map(
+        ([tag, kids]) => `<${tag}>${kids.join("")}</${tag}>`
+      )
+    )
+  })).node
+
+  it.prop(
+    "answers as Readability's own test does, for any mix of whitespace, text, breaks, rules and nesting",
+    [FastCheck.array(tree, { maxLength: 4 })],
+    ([kids]) => {
+      const doc = HtmlDocument.parse(`<html><body><div id="under">${kids.join("")}</div></body></html>`)
+      const reader = new Readability(doc) as unknown as {
+        readonly _isElementWithoutContent: (node: Node) => boolean
+      }
+      for (const node of [doc.getElementById("under")!, ...Array.from(doc.body!.querySelectorAll("*"))]) {
+        expect(EmptyElement.isElementWithoutContent(node)).toBe(reader._isElementWithoutContent(node))
+      }
+      const text = doc.createTextNode(" ")
+      expect(EmptyElement.isElementWithoutContent(text)).toBe(reader._isElementWithoutContent(text))
+    }
+  )
 })
