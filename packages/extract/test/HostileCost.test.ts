@@ -195,6 +195,29 @@ const cases: ReadonlyArray<Case> = [
     benign: () => Visibility.declared(fill("color:red;", 256 * kib) + "display:none", "display")
   },
   {
+    // Until it has a byline Readability asks every element it walks whether it is one; the answer reads the text of
+    // the elements whose words say byline (each nested one holds all the ones inside it, and none is short enough).
+    name: "300 nested byline elements of 120 characters each, against 300 side by side",
+    hostile: extract(
+      `<html><body>${`<div class="byline">${"x".repeat(120)}`.repeat(300)}${"</div>".repeat(300)}${article}</body></html>`,
+      "text/html"
+    ),
+    benign: extract(
+      `<html><body>${`<div class="byline">${"x".repeat(120)}</div>`.repeat(300)}${article}</body></html>`,
+      "text/html"
+    )
+  },
+  {
+    // Readability asks every div it walks whether it holds no content; the answer reads the div's texts until one is
+    // more than whitespace (each nested one holds all the spaces inside it).
+    name: "800 nested divs of spaces only (below the depth that skips Readability), against 800 side by side",
+    hostile: extract(
+      `<html><body>${"<div>  ".repeat(800)}${"</div>".repeat(800)}${article}</body></html>`,
+      "text/html"
+    ),
+    benign: extract(`<html><body>${"<div>  </div>".repeat(800)}${article}</body></html>`, "text/html")
+  },
+  {
     // The wall detector reads the title after the first `<title` once, whatever follows.
     name: "a wall check of 256 KiB of `<title` openings with no end",
     hostile: () => Wall.detect({ html: fill("<title", 256 * kib), text: "Verify you are human" }),

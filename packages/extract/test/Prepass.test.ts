@@ -3,6 +3,8 @@ import { Readability } from "@mozilla/readability"
 import * as FastCheck from "effect/FastCheck"
 import * as Markdown from "../src/Markdown.js"
 import * as BlankRuns from "../src/internal/blankRuns.js"
+import * as Byline from "../src/internal/byline.js"
+import * as EmptyElement from "../src/internal/emptyElement.js"
 import * as HtmlDocument from "../src/internal/htmlDocument.js"
 import * as TagWalk from "../src/internal/tagWalk.js"
 
@@ -74,6 +76,19 @@ const tree: FastCheck.Arbitrary<string> = FastCheck.letrec<{ node: string }>((ti
   )
 })).node
 
+// A small article page for Readability: six paragraphs between `before` and `after`.
+const dockPage = (before: string, after: string): string =>
+  `<html><head><title>Dock work</title></head><body>${before}` +
+  Array.from({ length: 6 }, (_, i) => `<p>Paragraph ${i} on barges, tides, ropes, and the night shift.</p>`).join("") +
+  `${after}</body></html>`
+
+// Readability's article of a page, with `install` given the instance first (one of our replacements, or nothing).
+const readDock = (html: string, install: (reader: object) => void) => {
+  const reader = new Readability(HtmlDocument.parse(html), { serializer: (node) => (node as Element).outerHTML })
+  install(reader)
+  return reader.parse()
+}
+
 describe("TagWalk.withTags", () => {
   it.prop(
     "finds what querySelectorAll finds, in the same order, elements Readability creates in upper case included",
@@ -90,19 +105,94 @@ describe("TagWalk.withTags", () => {
   )
 
   it("gives Readability the same article as its own lookup does", () => {
-    const html =
-      "<html><head><title>Dock work</title></head><body><nav><a href='/'>Home</a></nav><article>" +
-      "<h1>Dock work</h1><div>Cranes lift the boxes, one by one, all night long, while the gulls wait.</div>" +
-      Array.from({ length: 6 }, (_, i) => `<p>Paragraph ${i} on barges, tides, ropes, and the night shift.</p>`).join(
-        ""
-      ) +
-      "<table><tr><td>Shift</td><td>Crew</td></tr></table><ul><li><a href='/a'>More</a></li></ul></article></body></html>"
-    const read = (fast: boolean) => {
-      const reader = new Readability(HtmlDocument.parse(html), { serializer: (node) => (node as Element).outerHTML })
-      if (fast) TagWalk.install(reader)
-      return reader.parse()?.content
-    }
+    const html = dockPage(
+      "<nav><a href='/'>Home</a></nav><article><h1>Dock work</h1>" +
+        "<div>Cranes lift the boxes, one by one, all night long, while the gulls wait.</div>",
+      "<table><tr><td>Shift</td><td>Crew</td></tr></table><ul><li><a href='/a'>More</a></li></ul></article>"
+    )
+    const read = (fast: boolean) => readDock(html, fast ? TagWalk.install : () => {})?.content
     expect(read(true)).toBe(read(false))
     expect(read(true)).toContain("Paragraph 5")
   })
+})
+
+describe("Byline.isValidByline", () => {
+  const attribute = FastCheck.constantFrom(
+    "",
+    ' rel="author"',
+    ' itemprop="author"',
+    ' itemprop="name"',
+    ' rel="nofollow"'
+  )
+  const names = FastCheck.constantFrom("", "byline", "post-author", "dateline", "meta", "writtenby")
+  const body = FastCheck.constantFrom("", "   ", "By Ada Lovelace", "x".repeat(99), "x".repeat(100), "<b>By</b> Ada")
+
+  it.prop(
+    "answers as Readability's own test does, for any attributes, class words and text length",
+    [attribute, names, body],
+    ([attr, name, text]) => {
+      const doc = HtmlDocument.parse(`<html><body><div class="${name}"${attr}>${text}</div></body></html>`)
+      const node = doc.querySelector("div")!
+      const reader = new Readability(doc) as unknown as {
+        readonly REGEXPS: { readonly byline: RegExp }
+        readonly _isValidByline: (node: Element, matchString: string) => boolean
+      }
+      const own = reader._isValidByline(node, name)
+      expect(Byline.isValidByline(node, name, reader.REGEXPS.byline)).toBe(own)
+      Byline.install(reader)
+      expect(reader._isValidByline(node, name)).toBe(own)
+    }
+  )
+
+  it("gives Readability the same byline and article as its own test does", () => {
+    const html = dockPage(
+      "<div class='wrap'><div class='post-meta'><span class='byline'>By Ada Lovelace</span></div>" +
+        "<article><h1>Dock work</h1>",
+      "</article></div>"
+    )
+    const read = (fast: boolean) => readDock(html, fast ? Byline.install : () => {})
+    expect(read(true)?.byline).toBe("By Ada Lovelace")
+    expect(read(true)?.byline).toBe(read(false)?.byline)
+    expect(read(true)?.content).toBe(read(false)?.content)
+  })
+})
+
+describe("EmptyElement.isElementWithoutContent", () => {
+  const part = FastCheck.constantFrom(
+    "",
+    " ",
+    "\n  ",
+    "\u00a0",
+    "word",
+    "<br>",
+    "<hr>",
+    "<img src=x.png>",
+    "<!-- note -->"
+  )
+  const shell = FastCheck.constantFrom("div", "section", "span", "p")
+  const tree: FastCheck.Arbitrary<string> = FastCheck.letrec<{ node: string }>((tie) => ({
+    node: FastCheck.oneof(
+      { depthSize: "small", withCrossShrink: true },
+      part,
+      FastCheck.tuple(shell, FastCheck.array(tie("node"), { maxLength: 3 })).map(
+        ([tag, kids]) => `<${tag}>${kids.join("")}</${tag}>`
+      )
+    )
+  })).node
+
+  it.prop(
+    "answers as Readability's own test does, for any mix of whitespace, text, breaks, rules and nesting",
+    [FastCheck.array(tree, { maxLength: 4 })],
+    ([kids]) => {
+      const doc = HtmlDocument.parse(`<html><body><div id="under">${kids.join("")}</div></body></html>`)
+      const reader = new Readability(doc) as unknown as {
+        readonly _isElementWithoutContent: (node: Node) => boolean
+      }
+      for (const node of [doc.getElementById("under")!, ...Array.from(doc.body!.querySelectorAll("*"))]) {
+        expect(EmptyElement.isElementWithoutContent(node)).toBe(reader._isElementWithoutContent(node))
+      }
+      const text = doc.createTextNode(" ")
+      expect(EmptyElement.isElementWithoutContent(text)).toBe(reader._isElementWithoutContent(text))
+    }
+  )
 })
