@@ -326,13 +326,35 @@ const searchOptionsOf = (decoded: SearchKeywordsRequest): SearchOptions.SearchOp
   return options
 }
 
-const decodeSearch = decodeWith(SearchKeywordsRequest, "searchKeywords", [
-  ["keywords", "keywords"],
-  ["includeDomains", "domains", SearchOptions.maxDomains],
-  ["excludeDomains", "domains", SearchOptions.maxDomains],
-  ["providerIds", "providers", fusionProviders.max]
-])
-const decodeFetch = decodeWith(FetchUrlsRequest, "fetchUrls", [["urls", "URLs"]])
+/**
+ * Decodes a `searchKeywords` request with `SearchKeywordsRequest`; fails with `RequestFailed/invalid_input` naming
+ * the field at fault, in the words `normalizeSearchKeywords` uses (a surface that declares the schema, such as the
+ * HTTP API, decodes its input with this before the capability normalises it).
+ *
+ * @since 0.2.0
+ * @category encoding
+ */
+export const decodeSearchKeywords: (
+  request: unknown
+) => Effect.Effect<SearchKeywordsRequest, WebSearchError.RequestFailed> = decodeWith(
+  SearchKeywordsRequest,
+  "searchKeywords",
+  [
+    ["keywords", "keywords"],
+    ["includeDomains", "domains", SearchOptions.maxDomains],
+    ["excludeDomains", "domains", SearchOptions.maxDomains],
+    ["providerIds", "providers", fusionProviders.max]
+  ]
+)
+
+/**
+ * Decodes a `fetchUrls` request with `FetchUrlsRequest`, like `decodeSearchKeywords`.
+ *
+ * @since 0.2.0
+ * @category encoding
+ */
+export const decodeFetchUrls: (request: unknown) => Effect.Effect<FetchUrlsRequest, WebSearchError.RequestFailed> =
+  decodeWith(FetchUrlsRequest, "fetchUrls", [["urls", "URLs"]])
 
 /**
  * Validates and normalises a `searchKeywords` request; fails with `RequestFailed/invalid_input` naming the
@@ -344,7 +366,7 @@ const decodeFetch = decodeWith(FetchUrlsRequest, "fetchUrls", [["urls", "URLs"]]
 export const normalizeSearchKeywords = (
   request: unknown
 ): Effect.Effect<NormalizedRequest, WebSearchError.RequestFailed> =>
-  Effect.flatMap(decodeSearch(request), (decoded) => {
+  Effect.flatMap(decodeSearchKeywords(request), (decoded) => {
     const keywords = normalizeKeywords(decoded.keywords)
     if (decoded.providerId !== undefined && decoded.providerIds !== undefined) {
       return Effect.fail(
@@ -376,7 +398,7 @@ export const normalizeSearchKeywords = (
  * @category encoding
  */
 export const normalizeFetchUrls = (request: unknown): Effect.Effect<NormalizedRequest, WebSearchError.RequestFailed> =>
-  Effect.flatMap(decodeFetch(request), (decoded) => {
+  Effect.flatMap(decodeFetchUrls(request), (decoded) => {
     const urls: Array<string> = []
     for (const [index, raw] of decoded.urls.entries()) {
       if (raw.trim() === "") continue

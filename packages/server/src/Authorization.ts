@@ -166,33 +166,32 @@ export const make: Effect.Effect<
   const limit = (caller: string) =>
     Option.match(config.rateLimit, { onNone: () => Effect.void, onSome: (l) => limitCaller(limiter, l, caller) })
   return {
-    bearer: (token) =>
-      Effect.gen(function* () {
-        if (config.insecureNoAuth && config.tokenDigests.length === 0) {
-          const request = yield* HttpServerRequest.HttpServerRequest
-          const id = `anonymous:${Option.getOrElse(request.remoteAddress, () => "unknown")}`
-          yield* limit(id)
-          // Without tokens nobody is an admin: managing instances always takes a token.
-          return { id, workspace: ProviderInstance.defaultWorkspace, admin: false }
-        }
+    bearer: Effect.fn("websearch.server.authorize", { captureStackTrace: false })(function* (token) {
+      if (config.insecureNoAuth && config.tokenDigests.length === 0) {
         const request = yield* HttpServerRequest.HttpServerRequest
-        const header = request.headers.authorization
-        if (header === undefined || header.trim() === "") {
-          return yield* unauthorized("missing bearer token: send Authorization: Bearer <token>")
-        }
-        if (!/^bearer /i.test(header)) {
-          return yield* unauthorized("the Authorization header must use the Bearer scheme")
-        }
-        // The platform slices the scheme off case-sensitively; take the token from the header ourselves.
-        const value = header.slice("bearer ".length).trim()
-        const digest = ServerConfig.digest(value.length === 0 ? Redacted.value(token) : value)
-        const index = value.length === 0 ? -1 : matchIndex(digest, config.tokenDigests)
-        if (index < 0) return yield* unauthorized("unknown bearer token")
-        const id = `token:${Buffer.from(digest.buffer, digest.byteOffset, 6).toString("hex")}`
+        const id = `anonymous:${Option.getOrElse(request.remoteAddress, () => "unknown")}`
         yield* limit(id)
-        const scope = config.tokenScopes[index]!
-        return { id, workspace: scope.workspace, admin: scope.admin }
-      }).pipe(Effect.withSpan("websearch.server.authorize", { captureStackTrace: false }))
+        // Without tokens nobody is an admin: managing instances always takes a token.
+        return { id, workspace: ProviderInstance.defaultWorkspace, admin: false }
+      }
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const header = request.headers.authorization
+      if (header === undefined || header.trim() === "") {
+        return yield* unauthorized("missing bearer token: send Authorization: Bearer <token>")
+      }
+      if (!/^bearer /i.test(header)) {
+        return yield* unauthorized("the Authorization header must use the Bearer scheme")
+      }
+      // The platform slices the scheme off case-sensitively; take the token from the header ourselves.
+      const value = header.slice("bearer ".length).trim()
+      const digest = ServerConfig.digest(value.length === 0 ? Redacted.value(token) : value)
+      const index = value.length === 0 ? -1 : matchIndex(digest, config.tokenDigests)
+      if (index < 0) return yield* unauthorized("unknown bearer token")
+      const id = `token:${Buffer.from(digest.buffer, digest.byteOffset, 6).toString("hex")}`
+      yield* limit(id)
+      const scope = config.tokenScopes[index]!
+      return { id, workspace: scope.workspace, admin: scope.admin }
+    })
   }
 })
 

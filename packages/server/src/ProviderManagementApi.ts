@@ -18,6 +18,7 @@ import * as ProviderTypes from "@websearch/core/ProviderTypes"
 import * as Schema from "effect/Schema"
 import { Authorization } from "./Authorization.js"
 import * as ErrorStatus from "./ErrorStatus.js"
+import * as EndpointErrors from "./internal/endpointErrors.js"
 import { withExample } from "./internal/openApiExample.js"
 
 /**
@@ -47,9 +48,7 @@ const InstancePath = Schema.Struct({
 const list = HttpApiEndpoint.get("listInstances", "/v1/workspaces/:workspace/providers")
   .setPath(WorkspacePath)
   .addSuccess(Schema.Array(ProviderInstance.InstanceView))
-  .addError(ErrorStatus.Forbidden)
-  .addError(ErrorStatus.NotFound)
-  .addError(ErrorStatus.UnavailableError)
+  .addError(EndpointErrors.instance)
   .annotate(OpenApi.Summary, "List a workspace's provider instances")
   .annotate(
     OpenApi.Description,
@@ -61,12 +60,9 @@ const create = HttpApiEndpoint.post("createInstance", "/v1/workspaces/:workspace
   .setPath(WorkspacePath)
   .setPayload(ProviderStore.CreateInstance)
   .addSuccess(ProviderInstance.InstanceView, { status: 201 })
-  .addError(ErrorStatus.InvalidInput)
-  .addError(ErrorStatus.Forbidden)
-  .addError(ErrorStatus.NotFound)
+  .addError(EndpointErrors.instance)
+  .addError(EndpointErrors.body)
   .addError(ErrorStatus.Conflict)
-  .addError(ErrorStatus.PayloadTooLarge)
-  .addError(ErrorStatus.UnavailableError)
   .annotate(OpenApi.Summary, "Create a provider instance")
   .annotate(
     OpenApi.Description,
@@ -80,9 +76,7 @@ const create = HttpApiEndpoint.post("createInstance", "/v1/workspaces/:workspace
 const read = HttpApiEndpoint.get("readInstance", "/v1/workspaces/:workspace/providers/:id")
   .setPath(InstancePath)
   .addSuccess(ProviderInstance.InstanceView)
-  .addError(ErrorStatus.Forbidden)
-  .addError(ErrorStatus.NotFound)
-  .addError(ErrorStatus.UnavailableError)
+  .addError(EndpointErrors.instance)
   .annotate(OpenApi.Summary, "Read a provider instance")
   .annotate(OpenApi.Description, "One instance: its type, settings, revision and how many keys it has (never a key).")
 
@@ -90,12 +84,9 @@ const update = HttpApiEndpoint.patch("updateInstance", "/v1/workspaces/:workspac
   .setPath(InstancePath)
   .setPayload(ProviderStore.UpdateInstance)
   .addSuccess(ProviderInstance.InstanceView)
-  .addError(ErrorStatus.InvalidInput)
-  .addError(ErrorStatus.Forbidden)
-  .addError(ErrorStatus.NotFound)
+  .addError(EndpointErrors.instance)
+  .addError(EndpointErrors.body)
   .addError(ErrorStatus.Conflict)
-  .addError(ErrorStatus.PayloadTooLarge)
-  .addError(ErrorStatus.UnavailableError)
   .annotate(OpenApi.Summary, "Update a provider instance")
   .annotate(
     OpenApi.Description,
@@ -110,9 +101,7 @@ const update = HttpApiEndpoint.patch("updateInstance", "/v1/workspaces/:workspac
 const remove = HttpApiEndpoint.del("deleteInstance", "/v1/workspaces/:workspace/providers/:id")
   .setPath(InstancePath)
   .addSuccess(HttpApiSchema.NoContent)
-  .addError(ErrorStatus.Forbidden)
-  .addError(ErrorStatus.NotFound)
-  .addError(ErrorStatus.UnavailableError)
+  .addError(EndpointErrors.instance)
   .annotate(OpenApi.Summary, "Delete a provider instance")
   .annotate(OpenApi.Description, "Removes the instance and its credentials; the next search can no longer name it.")
 
@@ -120,11 +109,8 @@ const credentials = HttpApiEndpoint.put("setCredentials", "/v1/workspaces/:works
   .setPath(InstancePath)
   .setPayload(ProviderInstance.InstanceCredentials)
   .addSuccess(ProviderInstance.InstanceView)
-  .addError(ErrorStatus.InvalidInput)
-  .addError(ErrorStatus.Forbidden)
-  .addError(ErrorStatus.NotFound)
-  .addError(ErrorStatus.PayloadTooLarge)
-  .addError(ErrorStatus.UnavailableError)
+  .addError(EndpointErrors.instance)
+  .addError(EndpointErrors.body)
   .annotate(OpenApi.Summary, "Set a provider instance's credentials")
   .annotate(
     OpenApi.Description,
@@ -136,9 +122,7 @@ const credentials = HttpApiEndpoint.put("setCredentials", "/v1/workspaces/:works
 const test = HttpApiEndpoint.post("testInstance", "/v1/workspaces/:workspace/providers/:id/test")
   .setPath(InstancePath)
   .addSuccess(ProviderChecks.ProviderCheck)
-  .addError(ErrorStatus.Forbidden)
-  .addError(ErrorStatus.NotFound)
-  .addError(ErrorStatus.UnavailableError)
+  .addError(EndpointErrors.instance)
   .annotate(OpenApi.Summary, "Test a provider instance")
   .annotate(
     OpenApi.Description,

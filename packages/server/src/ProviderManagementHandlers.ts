@@ -8,6 +8,8 @@
  * @since 0.2.0
  */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import type * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import type * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as ProviderChecks from "@websearch/core/ProviderChecks"
 import * as ProviderInstance from "@websearch/core/ProviderInstance"
@@ -20,8 +22,9 @@ import { Caller } from "./Authorization.js"
 import * as ErrorStatus from "./ErrorStatus.js"
 import * as InstanceInput from "./internal/instanceInput.js"
 import * as ProviderTypes from "./internal/providerTypes.js"
-import * as RequestBody from "./internal/requestBody.js"
+import * as Payload from "./internal/payload.js"
 import * as ServerConfig from "./ServerConfig.js"
+import type { Management } from "./ProviderManagementApi.js"
 import * as WebSearchApi from "./WebSearchApi.js"
 
 /**
@@ -61,6 +64,17 @@ const full = (workspace: ProviderInstance.WorkspaceId) =>
       "remove one first"
   )
 
+// The decoders of the body endpoints' declared payloads (core's, in the library's words).
+const payloads: {
+  readonly [Name in "createInstance" | "updateInstance" | "setCredentials"]: Payload.Of<
+    HttpApiEndpoint.HttpApiEndpoint.WithName<HttpApiGroup.HttpApiGroup.Endpoints<typeof Management>, Name>
+  >
+} = {
+  createInstance: ProviderStore.decodeCreateInstance,
+  updateInstance: ProviderStore.decodeUpdateInstance,
+  setCredentials: ProviderStore.decodeCredentials
+}
+
 /**
  * The management group.
  *
@@ -75,28 +89,21 @@ export const layer = HttpApiBuilder.group(WebSearchApi.WebSearchApi, "management
     const store = yield* Effect.serviceOption(ProviderStore.ProviderStore)
     // The workspace's store, for an admin token of that workspace; the checks' order is what keeps other
     // workspaces unseen (404 before anything else is looked at).
-    const access = (
-      workspace: string
-    ): Effect.Effect<
-      { readonly store: ProviderStore.ProviderStore.Service; readonly workspace: ProviderInstance.WorkspaceId },
-      WebSearchError.RequestFailed | WebSearchError.Unavailable | ErrorStatus.Forbidden,
-      Caller
-    > =>
-      Effect.gen(function* () {
-        const caller = yield* Caller
-        if (!InstanceInput.isWorkspace(workspace) || caller.workspace !== workspace) {
-          return yield* Effect.fail(otherWorkspace(workspace))
-        }
-        if (!caller.admin) {
-          return yield* Effect.fail(
-            new ErrorStatus.Forbidden({
-              message: `managing workspace "${workspace}"'s provider instances needs an admin token of it`
-            })
-          )
-        }
-        if (Option.isNone(store)) return yield* Effect.fail(noStore)
-        return { store: store.value, workspace }
-      })
+    const access = Effect.fnUntraced(function* (workspace: string) {
+      const caller = yield* Caller
+      if (!InstanceInput.isWorkspace(workspace) || caller.workspace !== workspace) {
+        return yield* Effect.fail(otherWorkspace(workspace))
+      }
+      if (!caller.admin) {
+        return yield* Effect.fail(
+          new ErrorStatus.Forbidden({
+            message: `managing workspace "${workspace}"'s provider instances needs an admin token of it`
+          })
+        )
+      }
+      if (Option.isNone(store)) return yield* Effect.fail(noStore)
+      return { store: store.value, workspace }
+    })
     const instance = (workspace: string, id: string) =>
       Effect.flatMap(access(workspace), (scope) =>
         InstanceInput.isInstanceId(id)
@@ -114,8 +121,8 @@ export const layer = HttpApiBuilder.group(WebSearchApi.WebSearchApi, "management
           onSome: Effect.succeed
         })
       )
-    const body = (request: HttpServerRequest.HttpServerRequest) =>
-      RequestBody.readJson(request, config.maxBodyBytes, undefined)
+    const payload = <A>(request: HttpServerRequest.HttpServerRequest, decode: Payload.Decoder<A>) =>
+      Payload.read(request, config.maxBodyBytes, undefined, decode)
     const span =
       (name: string) =>
       <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
@@ -132,8 +139,7 @@ export const layer = HttpApiBuilder.group(WebSearchApi.WebSearchApi, "management
       .handleRaw("createInstance", ({ path, request }) =>
         access(path.workspace).pipe(
           Effect.flatMap(({ store, workspace }) =>
-            body(request).pipe(
-              Effect.flatMap(ProviderStore.decodeCreateInstance),
+            payload(request, payloads.createInstance).pipe(
               Effect.tap((input) =>
                 Effect.flatMap(ProviderStore.newInstance(workspace, input), (instance) =>
                   ProviderTypes.check(registry, instance)
@@ -161,26 +167,23 @@ export const layer = HttpApiBuilder.group(WebSearchApi.WebSearchApi, "management
           span("providers.read")
         )
       )
-      .handleRaw("updateInstance", ({ path, request }) =>
-        instance(path.workspace, path.id).pipe(
-          Effect.flatMap(({ id, store, workspace }) =>
-            Effect.gen(function* () {
-              const input = yield* Effect.flatMap(body(request), ProviderStore.decodeUpdateInstance)
-              const current = yield* existing(store, workspace, id)
-              // Settings that send the keys elsewhere need the keys again (the store judges it too, atomically).
-              yield* ProviderStore.checkUpdate(current, input)
-              const { unreadable: _unreadable, ...readable } = current
-              yield* ProviderTypes.check(registry, {
-                ...(input.settings === undefined ? current : readable),
-                ...(input.name === undefined ? {} : { name: input.name }),
-                ...(input.settings === undefined ? {} : { settings: input.settings }),
-                ...(input.credentials === undefined ? {} : { credentials: input.credentials })
-              })
-              return viewOf(yield* store.update(workspace, id, input))
-            })
-          ),
-          span("providers.update")
-        )
+      .handleRaw(
+        "updateInstance",
+        Effect.fn("websearch.server.providers.update", { captureStackTrace: false })(function* ({ path, request }) {
+          const { id, store, workspace } = yield* instance(path.workspace, path.id)
+          const input = yield* payload(request, payloads.updateInstance)
+          const current = yield* existing(store, workspace, id)
+          // Settings that send the keys elsewhere need the keys again (the store judges it too, atomically).
+          yield* ProviderStore.checkUpdate(current, input)
+          const { unreadable: _unreadable, ...readable } = current
+          yield* ProviderTypes.check(registry, {
+            ...(input.settings === undefined ? current : readable),
+            ...(input.name === undefined ? {} : { name: input.name }),
+            ...(input.settings === undefined ? {} : { settings: input.settings }),
+            ...(input.credentials === undefined ? {} : { credentials: input.credentials })
+          })
+          return viewOf(yield* store.update(workspace, id, input))
+        })
       )
       .handle("deleteInstance", ({ path }) =>
         instance(path.workspace, path.id).pipe(
@@ -188,37 +191,33 @@ export const layer = HttpApiBuilder.group(WebSearchApi.WebSearchApi, "management
           span("providers.delete")
         )
       )
-      .handleRaw("setCredentials", ({ path, request }) =>
-        instance(path.workspace, path.id).pipe(
-          Effect.flatMap(({ id, store, workspace }) =>
-            Effect.gen(function* () {
-              const credentials = yield* Effect.flatMap(body(request), ProviderStore.decodeCredentials)
-              const current = yield* existing(store, workspace, id)
-              // An instance the store could not read is written again whole (PATCH with settings and credentials).
-              yield* ProviderStore.checkUpdate(current, { credentials })
-              // A password without a user name (or the reverse) is refused here, not at the next search.
-              yield* ProviderTypes.check(registry, { ...current, credentials })
-              return yield* store.setCredentials(workspace, id, credentials)
-            })
-          ),
-          Effect.map(viewOf),
-          span("providers.credentials")
-        )
+      .handleRaw(
+        "setCredentials",
+        Effect.fn("websearch.server.providers.credentials", { captureStackTrace: false })(function* ({
+          path,
+          request
+        }) {
+          const { id, store, workspace } = yield* instance(path.workspace, path.id)
+          const credentials = yield* payload(request, payloads.setCredentials)
+          const current = yield* existing(store, workspace, id)
+          // An instance the store could not read is written again whole (PATCH with settings and credentials).
+          yield* ProviderStore.checkUpdate(current, { credentials })
+          // A password without a user name (or the reverse) is refused here, not at the next search.
+          yield* ProviderTypes.check(registry, { ...current, credentials })
+          return viewOf(yield* store.setCredentials(workspace, id, credentials))
+        })
       )
-      .handle("testInstance", ({ path }) =>
-        instance(path.workspace, path.id).pipe(
-          Effect.flatMap(({ id, store, workspace }) =>
-            Effect.gen(function* () {
-              // Read now, not from a cache: a test right after a change tests the change.
-              const instances = yield* store.list(workspace)
-              if (!instances.some((candidate) => candidate.id === id)) {
-                return yield* Effect.fail(ProviderStore.notFound(workspace, id))
-              }
-              return yield* checks.check(id).pipe(ProviderInstance.withInstances(workspace, instances))
-            })
-          ),
-          span("providers.test")
-        )
+      .handle(
+        "testInstance",
+        Effect.fn("websearch.server.providers.test", { captureStackTrace: false })(function* ({ path }) {
+          const { id, store, workspace } = yield* instance(path.workspace, path.id)
+          // Read now, not from a cache: a test right after a change tests the change.
+          const instances = yield* store.list(workspace)
+          if (!instances.some((candidate) => candidate.id === id)) {
+            return yield* Effect.fail(ProviderStore.notFound(workspace, id))
+          }
+          return yield* checks.check(id).pipe(ProviderInstance.withInstances(workspace, instances))
+        })
       )
   })
 )

@@ -1,8 +1,8 @@
 /**
  * The server's own settings: the bearer tokens it accepts, the request-body cap and the per-token rate limit.
- * They come from code (`layer(options)`) or the environment (`layerConfig`); tokens are `Redacted` from the
- * moment they are read and only their SHA-256 digests are kept. With no token configured the server refuses to
- * start unless `insecureNoAuth` is set, so an open server is always a deliberate choice.
+ * They come from code (`layer(options)`) or a `Config` (`layerConfig`; by default `config`, the environment); tokens
+ * are `Redacted` from the moment they are read and only their SHA-256 digests are kept. With no token configured the
+ * server refuses to start unless `insecureNoAuth` is set, so an open server is always a deliberate choice.
  *
  * A token belongs to one workspace and has a role: `member` (the default) may search, fetch and research with its
  * workspace's provider instances; `admin` may also manage them (`/v1/workspaces/{workspace}/providers`). A token
@@ -267,47 +267,80 @@ export const layer = (options: Options = {}): Layer.Layer<ServerConfig, WebSearc
   Layer.effect(ServerConfig, make(options))
 
 /**
- * Reads the server settings from the environment; `options` are laid over them (tokens are added, other fields
- * replace).
+ * The server settings as the environment gives them (`WEBSEARCH_API_TOKENS`, `WEBSEARCH_SERVER_MAX_BODY_BYTES`,
+ * `WEBSEARCH_SERVER_RATE_LIMIT`, `WEBSEARCH_SERVER_RATE_WINDOW`, `WEBSEARCH_SERVER_MAX_PROVIDER_INSTANCES`,
+ * `WEBSEARCH_INSECURE_NO_AUTH`), read from the current `ConfigProvider`. The default of `layerConfig`; an
+ * application that keeps its settings elsewhere gives its own `Config` instead (other names, `Config.nested`, or
+ * `Config.succeed(options)`).
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const config: Config.Config<Options> = Config.all({
+  tokens: ConfigText.optionalSecretList("WEBSEARCH_API_TOKENS"),
+  maxBodyBytes: Config.option(Config.integer("WEBSEARCH_SERVER_MAX_BODY_BYTES")),
+  limit: Config.option(Config.integer("WEBSEARCH_SERVER_RATE_LIMIT")),
+  window: Config.option(Config.duration("WEBSEARCH_SERVER_RATE_WINDOW")),
+  maxInstances: Config.option(Config.integer("WEBSEARCH_SERVER_MAX_PROVIDER_INSTANCES")),
+  insecureNoAuth: Config.withDefault(Config.boolean("WEBSEARCH_INSECURE_NO_AUTH"), false)
+}).pipe(
+  Config.map(({ insecureNoAuth, limit, maxBodyBytes, maxInstances, tokens, window }): Options => ({
+    tokens: Option.getOrElse(tokens, () => []),
+    insecureNoAuth,
+    maxBodyBytes: Option.getOrUndefined(maxBodyBytes),
+    maxInstancesPerWorkspace: Option.getOrUndefined(maxInstances),
+    rateLimit:
+      Option.isNone(limit) && Option.isNone(window)
+        ? undefined
+        : {
+            limit: Option.getOrElse(limit, () => defaults.rateLimit.limit),
+            window: Option.getOrElse(window, () => defaults.rateLimit.window)
+          }
+  }))
+)
+
+/**
+ * Reads the server settings from `source` (default `config`, the environment); `options` are laid over them
+ * (tokens are added, other fields replace).
  *
  * @since 0.1.0
  * @category constructors
  */
-export const fromConfig = (options: Options = {}): Effect.Effect<Options, WebSearchError.Unavailable> =>
-  Effect.gen(function* () {
-    const tokens = yield* ConfigText.optionalSecretList("WEBSEARCH_API_TOKENS")
-    const maxBodyBytes = yield* Config.option(Config.integer("WEBSEARCH_SERVER_MAX_BODY_BYTES"))
-    const limit = yield* Config.option(Config.integer("WEBSEARCH_SERVER_RATE_LIMIT"))
-    const window = yield* Config.option(Config.duration("WEBSEARCH_SERVER_RATE_WINDOW"))
-    const maxInstances = yield* Config.option(Config.integer("WEBSEARCH_SERVER_MAX_PROVIDER_INSTANCES"))
-    const insecure = yield* Config.withDefault(Config.boolean("WEBSEARCH_INSECURE_NO_AUTH"), false)
-    const fromEnv = Option.getOrElse(tokens, () => [])
-    const rateLimit =
-      options.rateLimit !== undefined
-        ? options.rateLimit
-        : Option.isNone(limit) && Option.isNone(window)
-          ? undefined
-          : {
-              limit: Option.getOrElse(limit, () => defaults.rateLimit.limit),
-              window: Option.getOrElse(window, () => defaults.rateLimit.window)
-            }
-    return {
-      tokens: [...fromEnv, ...(options.tokens ?? [])],
-      insecureNoAuth: options.insecureNoAuth ?? insecure,
-      maxBodyBytes: options.maxBodyBytes ?? Option.getOrUndefined(maxBodyBytes),
-      maxInstancesPerWorkspace: options.maxInstancesPerWorkspace ?? Option.getOrUndefined(maxInstances),
-      rateLimit
-    }
-  }).pipe(
+export const fromConfig = (
+  options: Options = {},
+  source: Config.Config<Options> = config
+): Effect.Effect<Options, WebSearchError.Unavailable> =>
+  Effect.map(source, (read) => ({
+    tokens: [...(read.tokens ?? []), ...(options.tokens ?? [])],
+    insecureNoAuth: options.insecureNoAuth ?? read.insecureNoAuth,
+    maxBodyBytes: options.maxBodyBytes ?? read.maxBodyBytes,
+    maxInstancesPerWorkspace: options.maxInstancesPerWorkspace ?? read.maxInstancesPerWorkspace,
+    rateLimit: options.rateLimit !== undefined ? options.rateLimit : read.rateLimit
+  })).pipe(
     // A malformed variable names itself; its value is never echoed, since it may be a token.
     Effect.mapError((error) => invalid(`environment: ${ConfigText.problems(error).join("; ")}`))
   )
 
 /**
- * Server settings from the environment with `options` laid over them.
+ * Server settings from a `Config` (default `config`: the environment, through the current `ConfigProvider`),
+ * validated as `make` validates options.
+ *
+ * @example
+ * ```ts
+ * import * as ServerConfig from "@websearch/server/ServerConfig"
+ * import * as Config from "effect/Config"
+ *
+ * // The environment's settings (WEBSEARCH_API_TOKENS, ...), or the application's own names for them.
+ * export const fromEnvironment = ServerConfig.layerConfig()
+ * export const fromOwnNames = ServerConfig.layerConfig(
+ *   Config.map(Config.redacted("SEARCH_API_TOKEN"), (token) => ({ tokens: [token] }))
+ * )
+ * ```
  *
  * @since 0.1.0
  * @category layers
  */
-export const layerConfig = (options: Options = {}): Layer.Layer<ServerConfig, WebSearchError.Unavailable> =>
-  Layer.effect(ServerConfig, Effect.flatMap(fromConfig(options), make))
+export const layerConfig = (
+  source: Config.Config<Options> = config
+): Layer.Layer<ServerConfig, WebSearchError.Unavailable> =>
+  Layer.effect(ServerConfig, Effect.flatMap(fromConfig({}, source), make))

@@ -39,6 +39,7 @@ import * as AST from "effect/SchemaAST"
 import { Authorization } from "./Authorization.js"
 import * as ErrorStatus from "./ErrorStatus.js"
 import { withExample } from "./internal/openApiExample.js"
+import * as EndpointErrors from "./internal/endpointErrors.js"
 import * as OpenApiDocument from "./internal/openApiDocument.js"
 import * as OpenApiHeaders from "./internal/openApiHeaders.js"
 import { version } from "./internal/version.js"
@@ -103,17 +104,20 @@ export const examples = {
   research: { query: "How do Effect layers share resources?", allowedDomains: ["effect.website"] }
 } as const
 
-const search = HttpApiEndpoint.post("search", "/v1/search")
-  .setPayload(WebSearchRequest.SearchKeywordsRequest)
-  .addSuccess(WebSearchResponse.WebSearchResponse)
-  .addError(ErrorStatus.InvalidInput)
-  .addError(ErrorStatus.PayloadTooLarge)
-  .addError(ErrorStatus.RateLimited)
-  .addError(ErrorStatus.Timeout)
-  .addError(ErrorStatus.UpstreamFailed)
-  .addError(ErrorStatus.ResponseInvalidError)
-  .addError(ErrorStatus.UnavailableError)
-  .addError(ErrorStatus.AbortedError)
+// A capability endpoint: a POST of the capability's request, answered with its response or one of its errors.
+const capability = <const Name extends string, Payload extends Schema.Schema.Any, Success extends Schema.Schema.Any>(
+  name: Name,
+  path: `/${string}`,
+  payload: Payload,
+  success: Success
+) => HttpApiEndpoint.post(name, path).setPayload(payload).addSuccess(success).addError(EndpointErrors.capability)
+
+const search = capability(
+  "search",
+  "/v1/search",
+  WebSearchRequest.SearchKeywordsRequest,
+  WebSearchResponse.WebSearchResponse
+)
   .annotate(OpenApi.Summary, "Search the web")
   .annotate(
     OpenApi.Description,
@@ -123,17 +127,7 @@ const search = HttpApiEndpoint.post("search", "/v1/search")
   )
   .annotate(OpenApi.Transform, withExample("One query, five results", examples.search))
 
-const fetch = HttpApiEndpoint.post("fetch", "/v1/fetch")
-  .setPayload(WebSearchRequest.FetchUrlsRequest)
-  .addSuccess(WebSearchResponse.WebSearchResponse)
-  .addError(ErrorStatus.InvalidInput)
-  .addError(ErrorStatus.PayloadTooLarge)
-  .addError(ErrorStatus.RateLimited)
-  .addError(ErrorStatus.Timeout)
-  .addError(ErrorStatus.UpstreamFailed)
-  .addError(ErrorStatus.ResponseInvalidError)
-  .addError(ErrorStatus.UnavailableError)
-  .addError(ErrorStatus.AbortedError)
+const fetch = capability("fetch", "/v1/fetch", WebSearchRequest.FetchUrlsRequest, WebSearchResponse.WebSearchResponse)
   .annotate(OpenApi.Summary, "Fetch pages as markdown")
   .annotate(
     OpenApi.Description,
@@ -143,17 +137,12 @@ const fetch = HttpApiEndpoint.post("fetch", "/v1/fetch")
   )
   .annotate(OpenApi.Transform, withExample("One page", examples.fetch))
 
-const research = HttpApiEndpoint.post("research", "/v1/research")
-  .setPayload(WebSearchRequest.ResearchRequest)
-  .addSuccess(WebSearchResponse.ResearchResponse)
-  .addError(ErrorStatus.InvalidInput)
-  .addError(ErrorStatus.PayloadTooLarge)
-  .addError(ErrorStatus.RateLimited)
-  .addError(ErrorStatus.Timeout)
-  .addError(ErrorStatus.UpstreamFailed)
-  .addError(ErrorStatus.ResponseInvalidError)
-  .addError(ErrorStatus.UnavailableError)
-  .addError(ErrorStatus.AbortedError)
+const research = capability(
+  "research",
+  "/v1/research",
+  WebSearchRequest.ResearchRequest,
+  WebSearchResponse.ResearchResponse
+)
   .annotate(OpenApi.Summary, "Research a brief")
   .annotate(
     OpenApi.Description,

@@ -1,13 +1,16 @@
 /**
  * The implementations of `WebSearchApi`'s groups, as Layers. They call the core capability services, so they
  * serve whatever providers and settings the application composed. Request bodies are read under the configured
- * byte cap and validated by the core request schemas, so a bad body gets the same `RequestFailed/invalid_input`
- * error (400) the library raises, naming the field at fault. A client that disconnects interrupts the handler,
- * which interrupts every provider call in flight.
+ * byte cap and decoded with the endpoint's declared payload schema by core's decoder for it, so a bad body gets
+ * the same `RequestFailed/invalid_input` error (400) the library raises, naming the field at fault; answers are
+ * values of the declared success schema, which the platform encodes them with. A client that disconnects
+ * interrupts the handler, which interrupts every provider call in flight.
  *
  * @since 0.1.0
  */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import type * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import type * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as HttpApp from "@effect/platform/HttpApp"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
@@ -22,13 +25,13 @@ import * as ResultCache from "@websearch/core/ResultCache"
 import * as SearchKeywords from "@websearch/core/SearchKeywords"
 import * as StoreHealth from "@websearch/core/StoreHealth"
 import * as WebSearchError from "@websearch/core/WebSearchError"
-import type * as WebSearchRequest from "@websearch/core/WebSearchRequest"
+import * as WebSearchRequest from "@websearch/core/WebSearchRequest"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { Caller, retryAfterHeader } from "./Authorization.js"
 import * as OpenApiHeaders from "./internal/openApiHeaders.js"
-import * as RequestBody from "./internal/requestBody.js"
+import * as Payload from "./internal/payload.js"
 import * as WorkspaceInstances from "./internal/workspaceInstances.js"
 import * as ProviderManagementHandlers from "./ProviderManagementHandlers.js"
 import { version } from "./internal/version.js"
@@ -73,11 +76,6 @@ const withCacheHeader = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect
     })
   )
 
-// The core services return values of the response schemas already; encoding them again through the schema
-// would only cost time, so they are written as JSON directly (the OpenAPI document still describes them).
-const respond = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-  Effect.map(effect, (value) => HttpServerResponse.unsafeJson(value))
-
 const span =
   (name: string, capability: Capability | undefined) =>
   <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R | Caller> =>
@@ -88,6 +86,17 @@ const span =
         attributes: { "websearch.caller": caller.id, ...(capability ? { "websearch.capability": capability } : {}) }
       })
     )
+
+// The decoders of the body endpoints' declared payloads (core's, in the library's words).
+const payloads: {
+  readonly [Name in "search" | "fetch" | "research"]: Payload.Of<
+    HttpApiEndpoint.HttpApiEndpoint.WithName<HttpApiGroup.HttpApiGroup.Endpoints<typeof WebSearchApi.V1>, Name>
+  >
+} = {
+  search: WebSearchRequest.decodeSearchKeywords,
+  fetch: WebSearchRequest.decodeFetchUrls,
+  research: WebSearchRequest.decodeResearch
+}
 
 /**
  * The `v1` group: search, fetch, research, providers and checks.
@@ -118,31 +127,31 @@ export const layerV1 = HttpApiBuilder.group(WebSearchApi.WebSearchApi, "v1", (ha
     // When no cache was composed there is no header to set, so the per-request tracking is left out.
     const cached = Option.isSome(registry.services.resultCache)
     const withCache = <A, E, R>(effect: Effect.Effect<A, E, R>) => (cached ? withCacheHeader(effect) : effect)
-    const body = <I>(request: HttpServerRequest.HttpServerRequest, capability: Capability) =>
-      // The core services validate the body with their own schemas; the type is what they will check.
-      RequestBody.readJson(request, config.maxBodyBytes, capability) as Effect.Effect<I, WebSearchError.RequestFailed>
+    const payload = <A>(
+      request: HttpServerRequest.HttpServerRequest,
+      capability: Capability,
+      decode: Payload.Decoder<A>
+    ) => Payload.read(request, config.maxBodyBytes, capability, decode)
+    // Each answer is a value of the endpoint's success schema, which the platform encodes with that schema.
     return handlers
       .handleRaw("search", ({ request }) =>
-        body<typeof WebSearchRequest.SearchKeywordsRequest.Encoded>(request, "searchKeywords").pipe(
-          Effect.flatMap((request) => withWorkspace(withCache(search.searchKeywords(request)))),
+        payload(request, "searchKeywords", payloads.search).pipe(
+          Effect.flatMap((input) => withWorkspace(withCache(search.searchKeywords(input)))),
           withErrorHeaders,
-          respond,
           span("search", "searchKeywords")
         )
       )
       .handleRaw("fetch", ({ request }) =>
-        body<typeof WebSearchRequest.FetchUrlsRequest.Encoded>(request, "fetchUrls").pipe(
-          Effect.flatMap((request) => withWorkspace(withCache(fetch.fetchUrls(request)))),
+        payload(request, "fetchUrls", payloads.fetch).pipe(
+          Effect.flatMap((input) => withWorkspace(withCache(fetch.fetchUrls(input)))),
           withErrorHeaders,
-          respond,
           span("fetch", "fetchUrls")
         )
       )
       .handleRaw("research", ({ request }) =>
-        body<typeof WebSearchRequest.ResearchRequest.Encoded>(request, "research").pipe(
-          Effect.flatMap((request) => withWorkspace(research.research(request))),
+        payload(request, "research", payloads.research).pipe(
+          Effect.flatMap((input) => withWorkspace(research.research(input))),
           withErrorHeaders,
-          respond,
           span("research", "research")
         )
       )

@@ -24,6 +24,7 @@ import type * as ProviderStore from "@websearch/core/ProviderStore"
 import type * as Settings from "@websearch/core/Settings"
 import type * as WebSearch from "@websearch/core/WebSearch"
 import * as WebSearchError from "@websearch/core/WebSearchError"
+import type * as Config from "effect/Config"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Scope from "effect/Scope"
@@ -186,19 +187,24 @@ export const layer = (
 > => serveWith(options, ServerConfig.layer(options))
 
 /**
- * Like `layer`, with server settings read from the environment (`WEBSEARCH_API_TOKENS`, ...) and `options` laid
- * over them.
+ * Like `layer`, with server settings read from `config` (default `ServerConfig.config`: the environment's
+ * `WEBSEARCH_API_TOKENS`, ...) and `options` laid over them (tokens are added, other fields replace).
  *
  * @since 0.1.0
  * @category layers
  */
 export const layerConfig = (
-  options: Options = {}
+  options: Options = {},
+  config: Config.Config<ServerConfig.Options> = ServerConfig.config
 ): Layer.Layer<
   HttpServer.HttpServer | ServerConfig.ServerConfig,
   WebSearchError.Unavailable,
   WebSearch.WebSearch | Settings.Settings | RateLimiter.RateLimiter
-> => serveWith(options, ServerConfig.layerConfig(options))
+> =>
+  serveWith(
+    options,
+    Layer.effect(ServerConfig.ServerConfig, Effect.flatMap(ServerConfig.fromConfig(options, config), ServerConfig.make))
+  )
 
 /**
  * An in-process `RateLimiter` (one process's quotas). With several replicas, provide a Redis-backed

@@ -51,9 +51,9 @@ export * as ProviderManagementHandlers from "./ProviderManagementHandlers.js"
 
 /**
  * The server's own settings: the bearer tokens it accepts, the request-body cap and the per-token rate limit.
- * They come from code (`layer(options)`) or the environment (`layerConfig`); tokens are `Redacted` from the
- * moment they are read and only their SHA-256 digests are kept. With no token configured the server refuses to
- * start unless `insecureNoAuth` is set, so an open server is always a deliberate choice.
+ * They come from code (`layer(options)`) or a `Config` (`layerConfig`; by default `config`, the environment); tokens
+ * are `Redacted` from the moment they are read and only their SHA-256 digests are kept. With no token configured the
+ * server refuses to start unless `insecureNoAuth` is set, so an open server is always a deliberate choice.
  *
  * @since 0.1.0
  */
@@ -71,9 +71,10 @@ export * as WebSearchApi from "./WebSearchApi.js"
 /**
  * The implementations of `WebSearchApi`'s groups, as Layers. They call the core capability services, so they
  * serve whatever providers and settings the application composed. Request bodies are read under the configured
- * byte cap and validated by the core request schemas, so a bad body gets the same `RequestFailed/invalid_input`
- * error (400) the library raises, naming the field at fault. A client that disconnects interrupts the handler,
- * which interrupts every provider call in flight.
+ * byte cap and decoded with the endpoint's declared payload schema by core's decoder for it, so a bad body gets
+ * the same `RequestFailed/invalid_input` error (400) the library raises, naming the field at fault; answers are
+ * values of the declared success schema, which the platform encodes them with. A client that disconnects
+ * interrupts the handler, which interrupts every provider call in flight.
  *
  * @since 0.1.0
  */

@@ -40,36 +40,35 @@ const utf8 = new TextDecoder("utf-8", { fatal: true })
 const jsonType = /^application\/([\w.+-]*\+)?json\s*(;|$)/i
 
 /** Reads and parses the JSON body of a request, at most `limit` bytes. */
-export const readJson = (
+export const readJson: (
   request: HttpServerRequest.HttpServerRequest,
   limit: number,
   capability: Capability | undefined
-): Effect.Effect<unknown, WebSearchError.RequestFailed> =>
-  Effect.gen(function* () {
-    const invalid = (message: string) => WebSearchError.requestFailed("invalid_input", message, { capability })
-    const contentType = request.headers["content-type"]
-    if (contentType !== undefined && !jsonType.test(contentType.trim())) {
-      return yield* Effect.fail(invalid("the request body must be JSON: send Content-Type: application/json"))
-    }
-    const declared = request.headers["content-length"]
-    if (declared !== undefined && Number(declared) > limit) return yield* tooLarge(limit)
-    const bytes =
-      request.source instanceof Http.IncomingMessage
-        ? yield* readNode(request.source, limit, invalid)
-        : declared === undefined
-          ? yield* readStream(request, limit, invalid)
-          : yield* readDeclared(request, limit, invalid)
-    if (bytes.length === 0) return yield* Effect.fail(invalid("the request body is empty: send a JSON object"))
-    const text = yield* Effect.try({
-      try: () => utf8.decode(bytes),
-      catch: () => invalid("the request body is not valid UTF-8")
-    })
-    return yield* Effect.try({
-      try: () => JSON.parse(text) as unknown,
-      catch: (error) =>
-        invalid(`the request body is not valid JSON: ${error instanceof Error ? error.message : String(error)}`)
-    })
+) => Effect.Effect<unknown, WebSearchError.RequestFailed> = Effect.fnUntraced(function* (request, limit, capability) {
+  const invalid = (message: string) => WebSearchError.requestFailed("invalid_input", message, { capability })
+  const contentType = request.headers["content-type"]
+  if (contentType !== undefined && !jsonType.test(contentType.trim())) {
+    return yield* Effect.fail(invalid("the request body must be JSON: send Content-Type: application/json"))
+  }
+  const declared = request.headers["content-length"]
+  if (declared !== undefined && Number(declared) > limit) return yield* tooLarge(limit)
+  const bytes =
+    request.source instanceof Http.IncomingMessage
+      ? yield* readNode(request.source, limit, invalid)
+      : declared === undefined
+        ? yield* readStream(request, limit, invalid)
+        : yield* readDeclared(request, limit, invalid)
+  if (bytes.length === 0) return yield* Effect.fail(invalid("the request body is empty: send a JSON object"))
+  const text = yield* Effect.try({
+    try: () => utf8.decode(bytes),
+    catch: () => invalid("the request body is not valid UTF-8")
   })
+  return yield* Effect.try({
+    try: () => JSON.parse(text) as unknown,
+    catch: (error) =>
+      invalid(`the request body is not valid JSON: ${error instanceof Error ? error.message : String(error)}`)
+  })
+})
 
 type Invalid = (message: string) => WebSearchError.RequestFailed
 
@@ -133,19 +132,22 @@ const readIncoming = (message: Http.IncomingMessage, limit: number): Effect.Effe
     return Effect.sync(cleanup)
   })
 
-const readStream = (request: HttpServerRequest.HttpServerRequest, limit: number, invalid: Invalid) =>
-  Effect.gen(function* () {
-    const chunks: Array<Uint8Array> = []
-    let size = 0
-    yield* request.stream.pipe(
-      Stream.runForEachChunk((chunk) => {
-        for (const bytes of chunk) {
-          size += bytes.length
-          chunks.push(bytes)
-        }
-        return size > limit ? Effect.fail(new TooLarge()) : Effect.void
-      }),
-      Effect.catchAll((error) => (error instanceof TooLarge ? tooLarge(limit) : Effect.fail(unreadable(invalid))))
-    )
-    return Buffer.concat(chunks, size)
-  })
+const readStream = Effect.fnUntraced(function* (
+  request: HttpServerRequest.HttpServerRequest,
+  limit: number,
+  invalid: Invalid
+) {
+  const chunks: Array<Uint8Array> = []
+  let size = 0
+  yield* request.stream.pipe(
+    Stream.runForEachChunk((chunk) => {
+      for (const bytes of chunk) {
+        size += bytes.length
+        chunks.push(bytes)
+      }
+      return size > limit ? Effect.fail(new TooLarge()) : Effect.void
+    }),
+    Effect.catchAll((error) => (error instanceof TooLarge ? tooLarge(limit) : Effect.fail(unreadable(invalid))))
+  )
+  return Buffer.concat(chunks, size)
+})
