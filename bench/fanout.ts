@@ -39,6 +39,7 @@ import * as SearchKeywords from "../packages/core/src/SearchKeywords.js"
 import * as Settings from "../packages/core/src/Settings.js"
 import * as WebSearch from "../packages/core/src/WebSearch.js"
 import * as Tavily from "../packages/providers/src/Tavily.js"
+import * as TavilyWire from "../packages/providers/src/internal/tavilyWire.js"
 import { fused as fusedOurs, fusedKeywordCount, fusedProviderIds } from "./fanoutFused.js"
 import { bundleSelf, runChild } from "./support/child.js"
 
@@ -166,7 +167,7 @@ const baseline = (port: number) => {
       dispatcher: agent,
       method: "POST",
       headers,
-      body: JSON.stringify(Tavily.searchBody(keyword, 10))
+      body: JSON.stringify(TavilyWire.searchBody(keyword, 10))
     })
     const json = JSON.parse(await body.text()) as { results: ReadonlyArray<unknown> }
     if (statusCode !== 200 || json.results.length !== 10) throw new Error(`baseline: the mock answered ${statusCode}`)

@@ -23,18 +23,18 @@ import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
 import * as LogLevel from "effect/LogLevel"
-import * as Cli from "./Cli.js"
+import * as Cli from "./internal/cli.js"
 import * as CommandLayers from "./internal/commandLayers.js"
 import * as Inputs from "./internal/inputs.js"
 import * as Layout from "./internal/layout.js"
 import * as PastEnd from "./internal/pastEnd.js"
 import * as StdoutGuard from "./internal/stdoutGuard.js"
 import * as Recorder from "./internal/recorder.js"
-import type * as CommandIo from "./Io.js"
-import * as Live from "./Live.js"
-import * as ProviderModules from "./ProviderModules.js"
-import * as Render from "./Render.js"
-import { version } from "./Version.js"
+import type * as CommandIo from "./internal/io.js"
+import * as Live from "./internal/live.js"
+import * as ProviderModules from "./internal/providerModules.js"
+import * as Render from "./internal/render.js"
+import { version } from "./internal/version.js"
 
 /**
  * Where output goes; the binary passes the process streams, tests may capture them (the `Io` module's).
@@ -104,12 +104,12 @@ const program = (
     // Long-running servers load their modules on demand, so one-shot commands keep a fast cold start.
     case "Mcp":
       return Effect.flatMap(
-        Effect.promise(() => import("./Mcp.js")),
+        Effect.promise(() => import("./internal/mcp.js")),
         (Mcp) => Effect.map(Mcp.run(command, io, live), (code) => ({ code, stdout: "" }))
       )
     case "Serve":
       return Effect.flatMap(
-        Effect.promise(() => import("./Serve.js")),
+        Effect.promise(() => import("./internal/serve.js")),
         (Serve) => Effect.map(Serve.run(command, io, live), (code) => ({ code, stdout: "" }))
       )
     case "Search":
@@ -296,7 +296,7 @@ const runWith = (argv: ReadonlyArray<string>, io: Io, options: RunOptions): Effe
       )
     case "Doctor":
       return Effect.flatMap(
-        Effect.promise(() => import("./Doctor.js")),
+        Effect.promise(() => import("./internal/doctor.js")),
         (Doctor) =>
           Effect.map(Doctor.run(command, io.env, options.providers ?? providers), (report) => {
             io.stdout(command.json ? `${Render.jsonSuccess(report)}\n` : Doctor.render(report))

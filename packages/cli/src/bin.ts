@@ -20,7 +20,7 @@ if (quick !== undefined) {
 // A command's help needs the command tree only, not the capabilities: answered without loading them.
 async function commandHelp(): Promise<boolean> {
   if (!argv.includes("--help") && !argv.includes("-h") && argv[0] !== "help") return false
-  const [Cli, Terminal] = await Promise.all([import("./Cli.js"), import("./internal/terminal.js")])
+  const [Cli, Terminal] = await Promise.all([import("./internal/cli.js"), import("./internal/terminal.js")])
   const parsed = Cli.parse(argv)
   if (parsed._tag === "Left" || parsed.right._tag !== "Help") return false
   const look = Terminal.look({ isTTY: process.stdout.isTTY, columns: process.stdout.columns }, process.env)

@@ -66,7 +66,7 @@ describe("what the bundled CLI loads for a command", { timeout: 120_000 }, () =>
     const providers = statically(all, "providers/src/Providers.ts")
     expect(from(providers, /packages\/providers\/src\/DuckDuckGo\.ts$/)).toHaveLength(1)
     expect(from(providers, extractor)).toEqual([])
-    expect(from(statically(all, "providers/src/DuckDuckGoPage.ts"), /node_modules\/linkedom\//)).not.toEqual([])
+    expect(from(statically(all, "providers/src/internal/duckDuckGoPage.ts"), /node_modules\/linkedom\//)).not.toEqual([])
   })
 
   it("the local fetcher loads its transport, not the extractor, until its first page", async () => {

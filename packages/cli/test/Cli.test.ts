@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Either from "effect/Either"
 import * as FastCheck from "effect/FastCheck"
-import * as Cli from "../src/Cli.js"
+import * as Cli from "../src/internal/cli.js"
 
 const ok = (argv: ReadonlyArray<string>) => {
   const parsed = Cli.parse(argv)

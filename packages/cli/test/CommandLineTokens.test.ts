@@ -5,7 +5,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Either from "effect/Either"
 import * as FastCheck from "effect/FastCheck"
-import * as Cli from "../src/Cli.js"
+import * as Cli from "../src/internal/cli.js"
 import * as Grammar from "../src/internal/grammar.js"
 import * as Suggest from "../src/internal/suggest.js"
 

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as Either from "effect/Either"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
-import * as Cli from "../src/Cli.js"
+import * as Cli from "../src/internal/cli.js"
 import { websearch } from "./support/process.js"
 
 const text = "This paragraph was written by a script after the page loaded, so a plain fetch never sees it."

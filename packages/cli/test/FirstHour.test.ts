@@ -15,7 +15,7 @@ import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import * as Cli from "../src/Cli.js"
+import * as Cli from "../src/internal/cli.js"
 import * as DuckDuckGo from "./support/duckduckgoStandIn.js"
 import { websearch } from "./support/process.js"
 

@@ -4,7 +4,7 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { createHash } from "node:crypto"
-import * as PersistentCache from "../src/PersistentCache.js"
+import * as PersistentCache from "../src/internal/persistentCache.js"
 
 describe("the CLI's persistent cache store", () => {
   it.effect("an entry past its time is a miss and its file is removed; a live one is served", () =>

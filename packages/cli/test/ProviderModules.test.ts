@@ -4,8 +4,8 @@ import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { fileURLToPath } from "node:url"
-import * as Live from "../src/Live.js"
-import * as ProviderModules from "../src/ProviderModules.js"
+import * as Live from "../src/internal/live.js"
+import * as ProviderModules from "../src/internal/providerModules.js"
 import * as Presets from "./support/presets.js"
 
 const common = { json: true, verbose: false, config: undefined, provider: undefined, allowHosts: [], allowCidrs: [] }

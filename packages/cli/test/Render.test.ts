@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import type { WebSearchResponse } from "@websearch/core/WebSearchResponse"
 import * as FastCheck from "effect/FastCheck"
-import * as Render from "../src/Render.js"
+import * as Render from "../src/internal/render.js"
 
 // Everything a terminal may act on: C0 but \n and \t, DEL, C1 (0x80-0x9f: 8-bit CSI, OSC, ...) and bidi controls.
 const isControl = (code: number): boolean =>

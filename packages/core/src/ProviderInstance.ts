@@ -12,8 +12,8 @@ import * as Effect from "effect/Effect"
 import { dual } from "effect/Function"
 import * as Schema from "effect/Schema"
 import * as ProviderId from "./ProviderId.js"
-import * as Redaction from "./Redaction.js"
-import * as SettingsInput from "./SettingsInput.js"
+import * as Redaction from "./internal/redaction.js"
+import * as SettingsInput from "./internal/settingsInput.js"
 
 /**
  * An instance id: the same grammar as a provider id, since a request names either in the same field. An instance

@@ -23,7 +23,7 @@ import * as SettingsEnvironment from "./internal/settingsEnvironment.js"
 import * as SettingsFile from "./internal/settingsFile.js"
 import * as SettingsValidation from "./internal/settingsValidation.js"
 import type * as ProviderId from "./ProviderId.js"
-import * as Input from "./SettingsInput.js"
+import * as Input from "./internal/settingsInput.js"
 import type * as WebSearchError from "./WebSearchError.js"
 
 /**
@@ -35,7 +35,7 @@ import type * as WebSearchError from "./WebSearchError.js"
  * @since 0.1.0
  * @category schemas
  */
-export * from "./SettingsInput.js"
+export * from "./internal/settingsInput.js"
 
 /**
  * The settings service.

@@ -33,7 +33,7 @@
 import * as Either from "effect/Either"
 import { dual } from "effect/Function"
 import type ipaddr from "ipaddr.js"
-import * as Cidr from "./Cidr.js"
+import * as Cidr from "./internal/cidr.js"
 import * as AddressClasses from "./internal/addressClass.js"
 import * as HostName from "./internal/hostName.js"
 import { type Address, inBlock, parseAddress } from "./internal/ipAddress.js"

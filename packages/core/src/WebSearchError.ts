@@ -17,7 +17,7 @@ import {
   retryableReasons,
   UnavailableReason
 } from "./ErrorReason.js"
-import * as Redaction from "./Redaction.js"
+import * as Redaction from "./internal/redaction.js"
 
 /**
  * Marks the four websearch errors, across copies of this package (the symbol is registered globally).

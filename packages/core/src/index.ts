@@ -22,14 +22,6 @@ export * as Blacklist from "./Blacklist.js"
 export * as Capability from "./Capability.js"
 
 /**
- * CIDR blocks (`198.18.0.0/15`, `fd00::/8`): the one parser behind the URL policy's `allowCidrs`, the settings'
- * validation of them and the CLI's `--allow-cidr`, so that each reads a block the same way.
- *
- * @since 0.2.0
- */
-export * as Cidr from "./Cidr.js"
-
-/**
  * What the parts of an application contribute to `WebSearch.layer(...parts)`: provider drivers, default
  * providers of a bundle, and the optional services (result cache, provider quota, token counter, chunk ranker,
  * usage sink). A part is a Layer that needs `Composition`, and only `WebSearch.layer` provides it, so a part
@@ -47,16 +39,6 @@ export * as Composition from "./Composition.js"
  * @since 0.1.0
  */
 export * as Compression from "./Compression.js"
-
-/**
- * Reading environment text with `Config`: an optional variable (blank counts as unset, the value trimmed), an
- * optional secret (the same, kept `Redacted`), comma-separated lists, and the problems a `ConfigError` holds, one
- * per variable. One copy for every package that reads the environment: the settings' own variables, the
- * per-provider ones, the server's and the CLI's.
- *
- * @since 0.2.0
- */
-export * as ConfigText from "./ConfigText.js"
 
 /**
  * The content budget: how much result content, in characters or tokens, one response may hand to a model.
@@ -96,15 +78,6 @@ export * as FetchUrls from "./FetchUrls.js"
  * @since 0.2.0
  */
 export * as Fusion from "./Fusion.js"
-
-/**
- * What a failed connection's error code means: the one classification of transport failures (Node's socket and
- * DNS codes, undici's, OpenSSL's) shared by the local transport and the provider clients, so one failure gets the
- * same `RequestFailed` reason and `retryable` wherever it happens.
- *
- * @since 0.2.0
- */
-export * as NetworkFailure from "./NetworkFailure.js"
 
 /**
  * The outbound proxy of the provider call in progress: the capability pipelines set it around every driver call
@@ -271,13 +244,6 @@ export * as ProviderStore from "./ProviderStore.js"
 export * as ProviderTypes from "./ProviderTypes.js"
 
 /**
- * Keeping credentials out of spans, logs, errors and stores: one copy of the rules for every package.
- *
- * @since 0.2.0
- */
-export * as Redaction from "./Redaction.js"
-
-/**
  * The `research` capability: one brief, researched by a hosted provider (OpenAI's Responses API with the
  * `web_search` tool), answered with a report, the queries it ran and the sources it cited.
  *
@@ -294,26 +260,6 @@ export * as Research from "./Research.js"
  * @since 0.1.0
  */
 export * as ResultCache from "./ResultCache.js"
-
-/**
- * What a provider or a page says about a result beyond its title, snippet and URL, as websearch's optional result
- * fields (one reader for both, so a date means the same whoever gave it):
- * the published time as ISO 8601, the author, the site name and the language. Each is kept only in a form that
- * can be read without guessing; anything else (a relative "3 days ago", a weekday, a year no web page has) is
- * dropped rather than passed on as if it were a date.
- *
- * @since 0.2.0
- */
-export * as ResultMetadata from "./ResultMetadata.js"
-
-/**
- * The one reading of an HTTP `Retry-After` header (RFC 9110 §10.2.3) for every transport and provider: how many
- * whole seconds to wait, from delta-seconds or an HTTP date, capped at a day so a hostile or broken server
- * cannot park a caller for weeks. Time comes from the caller (or Effect's `Clock`), so tests move it by hand.
- *
- * @since 0.2.0
- */
-export * as RetryAfter from "./RetryAfter.js"
 
 /**
  * The `searchKeywords` capability: search the web for 1–20 keyword queries with the requested or default
@@ -343,16 +289,6 @@ export * as SearchOptions from "./SearchOptions.js"
  * @since 0.1.0
  */
 export * as Settings from "./Settings.js"
-
-/**
- * The settings document as written: what `--config` takes and what `Settings.layer` accepts, its parts (a
- * provider's override, a request budget, durations) and how two documents overlay. `Settings` re-exports all of
- * it; the rules that need the whole document (the URL policy over user-set endpoints, fallback chains) are
- * checked when the settings load.
- *
- * @since 0.2.0
- */
-export * as SettingsInput from "./SettingsInput.js"
 
 /**
  * Whether the shared stores (the result cache, provider quotas and rate limits on Redis) answer. A store that

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
-import * as Cidr from "../src/Cidr.js"
+import * as Cidr from "../src/internal/cidr.js"
 import * as UrlPolicy from "../src/UrlPolicy.js"
 
 const blocks = ["198.18.0.0/15", "10.0.0.0/8", "0.0.0.0/0", "fd00::/8", "::1/128", "::ffff:198.18.0.0/111"]

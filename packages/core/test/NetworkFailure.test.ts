@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as net from "node:net"
-import * as NetworkFailure from "../src/NetworkFailure.js"
+import * as NetworkFailure from "../src/internal/networkFailure.js"
 
 /** A loopback port nothing listens on: bound once, then closed. */
 const closedPort = () =>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as FastCheck from "effect/FastCheck"
-import * as Redaction from "../src/Redaction.js"
+import * as Redaction from "../src/internal/redaction.js"
 
 const secret = FastCheck.string({ minLength: 4, maxLength: 40 }).filter((s) => s.trim().length >= 4)
 const text = FastCheck.string({ maxLength: 60 })

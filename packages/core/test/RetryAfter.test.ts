@@ -2,7 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as FastCheck from "effect/FastCheck"
 import * as TestClock from "effect/TestClock"
-import * as RetryAfter from "../src/RetryAfter.js"
+import * as RetryAfter from "../src/internal/retryAfter.js"
 
 const now = Date.parse("2026-12-01T12:00:00Z")
 

@@ -33,7 +33,6 @@ import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import * as Option from "effect/Option"
 import type * as Scope from "effect/Scope"
 import * as BrowserSupply from "./internal/browserSupply.js"
 import * as Chromium from "./internal/chromium.js"
@@ -267,18 +266,34 @@ export const make = (options?: Options): Effect.Effect<BrowserRenderer.Service, 
 export const layer = (options?: Options): Layer.Layer<BrowserRenderer> => Layer.scoped(BrowserRenderer, make(options))
 
 /**
- * The renderer with `executablePath` from `WEBSEARCH_CHROMIUM_PATH` when the options do not set it.
+ * The renderer's options from the environment (or the application's `ConfigProvider`): `executablePath` from
+ * `WEBSEARCH_CHROMIUM_PATH`; unset or empty means the default path.
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const config: Config.Config<Options> = Config.nonEmptyString("WEBSEARCH_CHROMIUM_PATH").pipe(
+  Config.map((executablePath): Options => ({ executablePath })),
+  // An unset or empty variable means the default path; nothing else can fail reading one optional string.
+  Config.orElse(() => Config.succeed({}))
+)
+
+/**
+ * The renderer with the options `config` reads, unless the application passes its own `Config` (e.g.
+ * `Config.map(BrowserRenderer.config, (options) => ({ ...options, poolSize: 2 }))`). A `Config` that fails fails
+ * the Layer with `Unavailable/invalid_config`.
  *
  * @since 0.1.0
  * @category layers
  */
-export const layerConfig = (options?: Options): Layer.Layer<BrowserRenderer> =>
+export const layerConfig = (
+  configured: Config.Config<Options> = config
+): Layer.Layer<BrowserRenderer, WebSearchError.Unavailable> =>
   Layer.unwrapEffect(
-    Config.option(Config.nonEmptyString("WEBSEARCH_CHROMIUM_PATH")).pipe(
-      // An unset or empty variable means the default path; nothing else can fail reading one optional string.
-      Effect.orElseSucceed(() => Option.none<string>()),
-      Effect.map((path) =>
-        layer({ ...options, executablePath: options?.executablePath ?? Option.getOrUndefined(path) })
+    configured.pipe(
+      Effect.map(layer),
+      Effect.mapError((error) =>
+        WebSearchError.unavailable("invalid_config", `invalid browser renderer configuration: ${error}`)
       )
     )
   )

@@ -13,7 +13,7 @@
  *
  * @since 0.2.0
  */
-import * as ConfigText from "@websearch/core/ConfigText"
+import * as ConfigText from "@websearch/core/internal/configText"
 import * as ProviderStore from "@websearch/core/ProviderStore"
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Config from "effect/Config"
@@ -233,22 +233,54 @@ export const defaultUrl: Config.Config<string> = Config.map(
 )
 
 /**
- * The store's options from the environment: `WEBSEARCH_PROVIDER_STORE` (default `defaultUrl`),
- * `WEBSEARCH_PROVIDER_STORE_KEY` (required) and `WEBSEARCH_PROVIDER_STORE_PREVIOUS_KEYS` (comma-separated). A
- * missing or bad value fails `Unavailable/invalid_config` naming the variable (the options are checked here, so
- * `layer`, `make` and `rotateKey` given them find nothing wrong).
+ * What `optionsConfig` reads: the store's options, each optional (a missing key is refused with its variable's
+ * name, a missing URL means `defaultUrl`).
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface ConfigOptions {
+  readonly url?: string | Redacted.Redacted<string> | undefined
+  readonly encryptionKey?: Redacted.Redacted<string> | undefined
+  readonly previousKeys?: ReadonlyArray<Redacted.Redacted<string>> | undefined
+  readonly timeout?: Duration.DurationInput | undefined
+}
+
+/**
+ * The store's settings from the environment (or the application's `ConfigProvider`): `WEBSEARCH_PROVIDER_STORE`,
+ * `WEBSEARCH_PROVIDER_STORE_KEY` and `WEBSEARCH_PROVIDER_STORE_PREVIOUS_KEYS` (comma-separated).
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const config: Config.Config<ConfigOptions> = Config.map(
+  Config.all({
+    url: ConfigText.optionalSecret(urlVariable),
+    key: ConfigText.optionalSecret(keyVariable),
+    previous: ConfigText.optionalSecretList(previousKeysVariable)
+  }),
+  ({ key, previous, url }) => ({
+    ...(Option.isSome(url) ? { url: url.value } : {}),
+    ...(Option.isSome(key) ? { encryptionKey: key.value } : {}),
+    ...(Option.isSome(previous) ? { previousKeys: previous.value } : {})
+  })
+)
+
+/**
+ * The store's options as `config` (or the application's own `Config`) gives them: `WEBSEARCH_PROVIDER_STORE`
+ * (default `defaultUrl`), `WEBSEARCH_PROVIDER_STORE_KEY` (required) and `WEBSEARCH_PROVIDER_STORE_PREVIOUS_KEYS`
+ * (comma-separated). A missing or bad value fails `Unavailable/invalid_config` naming the variable (the options
+ * are checked here, so `layer`, `make` and `rotateKey` given them find nothing wrong).
  *
  * @since 0.2.0
  * @category constructors
  */
 export const optionsConfig = (
-  overrides?: Pick<Options, "timeout">
+  configured: Config.Config<ConfigOptions> = config
 ): Effect.Effect<Options, WebSearchError.Unavailable> =>
   Effect.gen(function* () {
-    const url = yield* ConfigText.optionalSecret(urlVariable)
-    const key = yield* ConfigText.optionalSecret(keyVariable)
-    const previous = yield* ConfigText.optionalSecretList(previousKeysVariable)
-    if (Option.isNone(key)) {
+    const { encryptionKey, previousKeys, timeout, url } = yield* configured
+    if (encryptionKey === undefined) {
       return yield* Effect.fail(
         WebSearchError.unavailable(
           "invalid_config",
@@ -258,10 +290,10 @@ export const optionsConfig = (
       )
     }
     const options: Options = {
-      url: Option.isSome(url) ? url.value : yield* defaultUrl,
-      encryptionKey: key.value,
-      previousKeys: Option.getOrElse(previous, () => []),
-      ...overrides
+      url: url ?? (yield* defaultUrl),
+      encryptionKey,
+      previousKeys: previousKeys ?? [],
+      ...(timeout === undefined ? {} : { timeout })
     }
     yield* prepare(options, variableNames)
     return options
@@ -278,9 +310,9 @@ export const optionsConfig = (
  * @category layers
  */
 export const layerConfig = (
-  overrides?: Pick<Options, "timeout">
+  configured: Config.Config<ConfigOptions> = config
 ): Layer.Layer<ProviderStore.ProviderStore, WebSearchError.Unavailable> =>
-  Layer.scoped(ProviderStore.ProviderStore, makeConfig(overrides))
+  Layer.scoped(ProviderStore.ProviderStore, makeConfig(configured))
 
 /**
  * Opens the store configured by the environment (see `optionsConfig`), as `make` does; its messages name the
@@ -291,9 +323,9 @@ export const layerConfig = (
  * @category constructors
  */
 export const makeConfig = (
-  overrides?: Pick<Options, "timeout">
+  configured: Config.Config<ConfigOptions> = config
 ): Effect.Effect<ProviderStore.ProviderStore.Service, WebSearchError.Unavailable, Scope.Scope> =>
-  Effect.flatMap(optionsConfig(overrides), (options) => openWith(options, variableNames))
+  Effect.flatMap(optionsConfig(configured), (options) => openWith(options, variableNames))
 
 /**
  * `rotateKey` on the store configured by the environment (`websearch providers rotate-key`), its messages naming
@@ -303,9 +335,9 @@ export const makeConfig = (
  * @category constructors
  */
 export const rotateKeyConfig = (
-  overrides?: Pick<Options, "timeout">
+  configured: Config.Config<ConfigOptions> = config
 ): Effect.Effect<number, WebSearchError.Unavailable> =>
-  Effect.flatMap(optionsConfig(overrides), (options) => rotateWith(options, variableNames))
+  Effect.flatMap(optionsConfig(configured), (options) => rotateWith(options, variableNames))
 
 /**
  * Re-encrypts under `encryptionKey` every value encrypted under one of `previousKeys`, and says how many

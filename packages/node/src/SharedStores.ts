@@ -22,7 +22,7 @@
 import type * as Persistence from "@effect/experimental/Persistence"
 import * as RateLimiter from "@effect/experimental/RateLimiter"
 import type * as Composition from "@websearch/core/Composition"
-import * as ConfigText from "@websearch/core/ConfigText"
+import * as ConfigText from "@websearch/core/internal/configText"
 import * as StoreHealth from "@websearch/core/StoreHealth"
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Config from "effect/Config"
@@ -198,30 +198,55 @@ export const layerRedisUrl = (
   )
 
 /**
- * Redis when `REDIS_URL` is set (a secret: it may carry a password), memory otherwise. Also reads
- * `WEBSEARCH_REDIS_PREFIX` (key namespace), `WEBSEARCH_CACHE_MEMORY_ENTRIES` (in-memory capacity, in entries)
- * and `WEBSEARCH_CACHE_MEMORY_BYTES` (in-memory capacity, in bytes).
+ * What `layerConfig` reads: the shared-store options, and the Redis URL when there is one (a secret: it may carry
+ * a password).
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface ConfigOptions extends Options {
+  readonly redisUrl?: Redacted.Redacted<string> | undefined
+}
+
+/**
+ * The shared-store settings from the environment (or the application's `ConfigProvider`): `REDIS_URL` (Redis when
+ * set and not blank, memory otherwise), `WEBSEARCH_REDIS_PREFIX` (key namespace), `WEBSEARCH_CACHE_MEMORY_ENTRIES`
+ * (in-memory capacity, in entries) and `WEBSEARCH_CACHE_MEMORY_BYTES` (in-memory capacity, in bytes).
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const config: Config.Config<ConfigOptions> = Config.map(
+  Config.all({
+    url: Config.option(Config.redacted("REDIS_URL")).pipe(
+      Config.map(Option.filter((value) => Redacted.value(value).trim() !== ""))
+    ),
+    prefix: ConfigText.optionalString("WEBSEARCH_REDIS_PREFIX"),
+    capacity: Config.option(Config.integer("WEBSEARCH_CACHE_MEMORY_ENTRIES")),
+    maxBytes: Config.option(Config.integer("WEBSEARCH_CACHE_MEMORY_BYTES"))
+  }),
+  ({ capacity, maxBytes, prefix, url }) => ({
+    ...(Option.isSome(url) ? { redisUrl: url.value } : {}),
+    ...(Option.isSome(prefix) ? { prefix: prefix.value } : {}),
+    ...(Option.isSome(capacity) ? { cacheCapacity: capacity.value } : {}),
+    ...(Option.isSome(maxBytes) ? { cacheMaxBytes: maxBytes.value } : {})
+  })
+)
+
+/**
+ * Redis when the configuration has a Redis URL, memory otherwise. The configuration is `config` (the environment's
+ * variables) unless the application passes its own, e.g. `Config.map(SharedStores.config, (c) => ({ ...c, timeout:
+ * "2 seconds" }))` or a `Config` over its own variable names.
  *
  * @since 0.1.0
  * @category layers
  */
 export const layerConfig = (
-  options?: Options
+  configured: Config.Config<ConfigOptions> = config
 ): Layer.Layer<SharedStores, WebSearchError.Unavailable, Composition.Composition> =>
   Layer.unwrapEffect(
     Effect.gen(function* () {
-      const url = yield* Config.option(Config.redacted("REDIS_URL")).pipe(
-        Config.map(Option.filter((value) => Redacted.value(value).trim() !== ""))
-      )
-      const prefix = yield* ConfigText.optionalString("WEBSEARCH_REDIS_PREFIX")
-      const capacity = yield* Config.option(Config.integer("WEBSEARCH_CACHE_MEMORY_ENTRIES"))
-      const maxBytes = yield* Config.option(Config.integer("WEBSEARCH_CACHE_MEMORY_BYTES"))
-      const merged: Options = {
-        ...options,
-        ...(Option.isSome(prefix) ? { prefix: prefix.value } : {}),
-        ...(Option.isSome(capacity) ? { cacheCapacity: capacity.value } : {}),
-        ...(Option.isSome(maxBytes) ? { cacheMaxBytes: maxBytes.value } : {})
-      }
+      const { redisUrl, ...merged } = yield* configured
       if (merged.cacheMaxBytes !== undefined && merged.cacheMaxBytes < 1024) {
         return yield* Effect.fail(
           WebSearchError.unavailable("invalid_config", "WEBSEARCH_CACHE_MEMORY_BYTES must be at least 1024")
@@ -232,11 +257,11 @@ export const layerConfig = (
           WebSearchError.unavailable("invalid_config", "WEBSEARCH_CACHE_MEMORY_ENTRIES must be at least 1")
         )
       }
-      if (Option.isNone(url)) {
+      if (redisUrl === undefined) {
         yield* Effect.logDebug("websearch keeps its cache and quotas in memory (REDIS_URL is not set)")
         return layerMemory(merged)
       }
-      return layerRedisUrl(url.value, merged)
+      return layerRedisUrl(redisUrl, merged)
     }).pipe(
       Effect.catchTag("ConfigError", (error) =>
         Effect.fail(WebSearchError.unavailable("invalid_config", `invalid shared-store configuration: ${error}`))

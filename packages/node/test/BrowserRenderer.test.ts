@@ -9,7 +9,10 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as UrlPolicy from "@websearch/core/UrlPolicy"
 import * as WebSearchError from "@websearch/core/WebSearchError"
+import * as Config from "effect/Config"
+import * as ConfigProvider from "effect/ConfigProvider"
 import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { refusedDials } from "../../../test-support/loopbackGuard.js"
 import * as BrowserRenderer from "../src/BrowserRenderer.js"
@@ -367,6 +370,42 @@ fetch("/hang").catch(() => undefined)</script>`),
         expect(error.message).toContain("/nonexistent/bin/chromium")
         expect(error.message).toContain("apt-get install chromium")
         expect((yield* renderer.stats).launches).toBe(0)
+      })
+  )
+
+  it.scopedLive(
+    "layerConfig reads the path from the application's ConfigProvider, through its own Config or the default one",
+    () =>
+      Effect.gen(function* () {
+        const site = yield* Support.serve(html("<p>hi</p>"))
+        const { transport } = yield* transportFor([`127.0.0.1:${site.port}`])
+        const pathOf = (layer: Layer.Layer<BrowserRenderer.BrowserRenderer, WebSearchError.Unavailable>) =>
+          Effect.gen(function* () {
+            const renderer = yield* BrowserRenderer.BrowserRenderer
+            const error = yield* Effect.flip(renderer.render({ url: `${site.origin}/`, transport }))
+            expect(error.reason).toBe("invalid_config")
+            return error.message
+          }).pipe(Effect.provide(layer))
+        const provider = ConfigProvider.fromMap(
+          new Map([
+            ["APP_CHROMIUM", "/nonexistent/app/chromium"],
+            ["WEBSEARCH_CHROMIUM_PATH", "/nonexistent/env/chromium"]
+          ])
+        )
+        const own = Config.map(Config.string("APP_CHROMIUM"), (executablePath) => ({ executablePath }))
+        const withProvider = (layer: Layer.Layer<BrowserRenderer.BrowserRenderer, WebSearchError.Unavailable>) =>
+          layer.pipe(Layer.provide(Layer.setConfigProvider(provider)))
+        expect(yield* pathOf(withProvider(BrowserRenderer.layerConfig(own)))).toContain("/nonexistent/app/chromium")
+        expect(yield* pathOf(withProvider(BrowserRenderer.layerConfig()))).toContain("/nonexistent/env/chromium")
+        const missing = yield* Effect.flip(
+          Layer.build(
+            BrowserRenderer.layerConfig(
+              Config.map(Config.string("APP_MISSING"), (executablePath) => ({ executablePath }))
+            )
+          ).pipe(Effect.provide(Layer.setConfigProvider(ConfigProvider.fromMap(new Map()))))
+        )
+        expect(missing).toMatchObject({ _tag: "Unavailable", reason: "invalid_config" })
+        expect(missing.message).toContain("APP_MISSING")
       })
   )
 })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import * as ResultMetadata from "@websearch/core/ResultMetadata"
+import * as ResultMetadata from "@websearch/core/internal/resultMetadata"
 import * as PageMetadata from "../src/internal/pageMetadata.js"
 
 describe("PageMetadata", () => {

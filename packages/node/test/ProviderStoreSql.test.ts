@@ -3,6 +3,7 @@ import * as PgClient from "@effect/sql-pg/PgClient"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import * as ProviderStore from "@websearch/core/ProviderStore"
+import * as Config from "effect/Config"
 import * as ConfigProvider from "effect/ConfigProvider"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
@@ -183,6 +184,34 @@ describe("ProviderStoreSql options and configuration", () => {
         expect(scheme.message).toMatch(/^WEBSEARCH_PROVIDER_STORE has the scheme "mysql:"/)
         expect(scheme.message).not.toContain("hunter2")
       })
+  )
+
+  it.scoped("layerConfig takes the application's own Config: its variable names reach the store", () =>
+    Effect.gen(function* () {
+      const home = yield* TempDir.scoped("websearch-own-config-")
+      const own = Config.all({
+        url: Config.string("APP_STORE_FILE"),
+        encryptionKey: Config.redacted("APP_STORE_KEY"),
+        timeout: Config.succeed(3000)
+      })
+      const env = { APP_STORE_FILE: join(home, "own.db"), APP_STORE_KEY: Redacted.value(Conformance.key1) }
+      const options = yield* ProviderStoreSql.optionsConfig(own).pipe(withEnv(env))
+      expect(options.url).toBe(join(home, "own.db"))
+      expect(Redacted.value(options.encryptionKey)).toBe(Redacted.value(Conformance.key1))
+      expect(options.timeout).toBe(3000)
+      const store = yield* Layer.build(ProviderStoreSql.layerConfig(own)).pipe(withEnv(env))
+      yield* Effect.provide(
+        Effect.flatMap(ProviderStore.ProviderStore, (s) =>
+          s.create("default", { id: "x", type: "bing", settings: {}, credentials: {} })
+        ),
+        store
+      )
+      expect(statSync(join(home, "own.db")).isFile()).toBe(true)
+      // The application's Config missing a variable is refused as invalid_config, naming it.
+      const missing = yield* Effect.flip(ProviderStoreSql.optionsConfig(own).pipe(withEnv({})))
+      expect(missing.reason).toBe("invalid_config")
+      expect(missing.message).toContain("APP_STORE_FILE")
+    })
   )
 
   it.scoped(

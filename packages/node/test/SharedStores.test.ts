@@ -6,6 +6,7 @@ import { searchKeywords } from "@websearch/core/SearchKeywords"
 import type * as Settings from "@websearch/core/Settings"
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Clock from "effect/Clock"
+import * as Config from "effect/Config"
 import * as ConfigProvider from "effect/ConfigProvider"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -297,6 +298,36 @@ describe("connecting to Redis", () => {
       const inMemory = yield* replica({ name: "config", stores: () => viaConfig(new Map()) }, prefix, {})
       yield* inMemory.search(["configured"])
       expect(inMemory.calls).toEqual(["configured"])
+    })
+  )
+
+  it.scopedLive("layerConfig takes the application's own Config: its variable names reach Redis", () =>
+    Effect.gen(function* () {
+      const prefix = freshPrefix()
+      const own = Config.all({ redisUrl: Config.redacted("APP_REDIS"), prefix: Config.string("APP_PREFIX") })
+      const provider = ConfigProvider.fromMap(
+        new Map([
+          ["APP_REDIS", Redacted.value((yield* server).url)],
+          ["APP_PREFIX", prefix]
+        ])
+      )
+      const stores = () => SharedStores.layerConfig(own).pipe(Layer.provide(Layer.setConfigProvider(provider)))
+      const onRedis = yield* replica({ name: "own config", stores }, prefix, {})
+      const direct = yield* replica(backends[1], prefix, {})
+      yield* onRedis.search(["own names"])
+      yield* direct.search(["own names"])
+      // The second replica found the first one's result in Redis under the application's prefix.
+      expect(direct.calls).toEqual([])
+      const invalid = yield* Effect.flip(
+        Layer.build(
+          Replica.alone(
+            SharedStores.layerConfig(Config.succeed({ cacheMaxBytes: 10 })).pipe(
+              Layer.provide(Layer.setConfigProvider(ConfigProvider.fromMap(new Map())))
+            )
+          )
+        )
+      )
+      expect(invalid).toMatchObject({ _tag: "Unavailable", reason: "invalid_config" })
     })
   )
 

@@ -25,12 +25,12 @@ import type * as HttpClient from "@effect/platform/HttpClient"
 import * as Preset from "@websearch/core/Preset"
 import type * as SearchOptions from "@websearch/core/SearchOptions"
 import * as Effect from "effect/Effect"
-import * as Schema from "effect/Schema"
 import * as Code from "./internal/businessCode.js"
 import * as Http from "./internal/providerHttp.js"
 import * as Fields from "./internal/resultFields.js"
-import * as Options from "./internal/searchOptions.js"
 import * as ProviderHttp from "./ProviderHttp.js"
+import type { Reference } from "./internal/baiduWire.js"
+import { References, SearchAnswer, fitQuery, maxQueryUnits, queryUnits, searchBody } from "./internal/baiduWire.js"
 
 /**
  * The provider id.
@@ -57,64 +57,6 @@ export const preset: Preset.Preset = Preset.make({
 })
 
 /**
- * Baidu's most web results per search.
- *
- * @since 0.1.0
- * @category constants
- */
-export const maxResultsLimit = 50
-
-/**
- * The most query units Baidu searches (a Chinese character is two units).
- *
- * @since 0.1.0
- * @category constants
- */
-export const maxQueryUnits = 72
-
-const unitsOf = (char: string): number => ((char.codePointAt(0) ?? 0) <= 0x7f ? 1 : 2)
-
-/**
- * A query's length in Baidu's units: one per ASCII character, two per other character.
- *
- * @since 0.1.0
- * @category encoding
- */
-export const queryUnits = (query: string): number => {
-  let units = 0
-  for (const char of query) units += unitsOf(char)
-  return units
-}
-
-const wordChar = /^[A-Za-z0-9]$/
-
-/**
- * The query Baidu is sent: trimmed, and when longer than `maxQueryUnits` shortened to a prefix that fits, cut at a
- * character boundary, backing off to the last space when the cut would split an ASCII word.
- *
- * @since 0.1.0
- * @category encoding
- */
-export const fitQuery = (query: string, max: number = maxQueryUnits): string => {
-  const text = query.trim()
-  if (queryUnits(text) <= max) return text
-  const chars = Array.from(text)
-  let used = 0
-  let end = 0
-  while (end < chars.length && used + unitsOf(chars[end]) <= max) {
-    used += unitsOf(chars[end])
-    end += 1
-  }
-  const splitsWord = end > 0 && wordChar.test(chars[end - 1]) && wordChar.test(chars[end] ?? "")
-  if (splitsWord) {
-    let space = end - 1
-    while (space > 0 && !/\s/u.test(chars[space])) space -= 1
-    if (space > 0) end = space
-  }
-  return chars.slice(0, end).join("").trimEnd()
-}
-
-/**
  * The search options Baidu honours natively: the domains to search (`search_filter.match.site`). Its
  * `search_recency_filter` has no day (`week`, `month`, `semiyear`, `year`), so `timeRange` is not declared.
  *
@@ -122,63 +64,6 @@ export const fitQuery = (query: string, max: number = maxQueryUnits): string => 
  * @category constants
  */
 export const searchOptions: ReadonlyArray<SearchOptions.SearchOption> = ["includeDomains"]
-
-/**
- * The body of `POST /v2/ai_search/web_search` for one keyword (the query already fitted), with the caller's
- * search options in Baidu's parameters.
- *
- * @since 0.1.0
- * @category encoding
- */
-export const searchBody = (query: string, maxResults: number, options: SearchOptions.SearchOptions = {}) => {
-  const sites = Options.nonEmpty(options.includeDomains)
-  return {
-    messages: [{ role: "user", content: query }],
-    search_source: "baidu_search_v2",
-    resource_type_filter: [{ type: "web", top_k: Http.clamp(Math.trunc(maxResults), 1, maxResultsLimit) }],
-    ...(sites === undefined ? {} : { search_filter: { match: { site: sites } } })
-  }
-}
-
-const NullableString = Schema.optional(Schema.NullOr(Schema.String))
-
-/**
- * One reference of Baidu's answer (`date` formats vary: "2025-4-24", "2025-04-27 18:02:00").
- *
- * @since 0.1.0
- * @category schemas
- */
-export const Reference = Schema.Struct({
-  url: NullableString,
-  title: NullableString,
-  content: NullableString,
-  snippet: NullableString,
-  date: NullableString,
-  type: NullableString,
-  website: NullableString
-}).annotations({ identifier: "BaiduReference" })
-
-/**
- * The answer of `POST /v2/ai_search/web_search`: the references, or `code`/`message` when Baidu refused. The
- * references are decoded one by one with `Reference`, so a bad one is named by its position.
- *
- * @since 0.1.0
- * @category schemas
- */
-export const SearchAnswer = Schema.Struct({
-  request_id: NullableString,
-  code: Schema.optional(Schema.NullOr(Schema.Union(Schema.Number, Schema.String))),
-  message: NullableString,
-  references: Schema.optionalWith(Schema.Array(Schema.Unknown), { nullable: true, default: () => [] })
-}).annotations({ identifier: "BaiduSearchAnswer" })
-
-/**
- * The references of an answer.
- *
- * @since 0.1.0
- * @category schemas
- */
-export const References = Schema.Array(Reference)
 
 const isWeb = (reference: typeof Reference.Type): boolean =>
   reference.type === undefined || reference.type === null || reference.type.trim().toLowerCase() === "web"

@@ -19,12 +19,11 @@ import type * as HttpClient from "@effect/platform/HttpClient"
 import * as Preset from "@websearch/core/Preset"
 import type * as SearchOptions from "@websearch/core/SearchOptions"
 import * as Effect from "effect/Effect"
-import * as Schema from "effect/Schema"
 import * as Code from "./internal/businessCode.js"
 import * as Http from "./internal/providerHttp.js"
 import * as Fields from "./internal/resultFields.js"
-import * as Options from "./internal/searchOptions.js"
 import * as ProviderHttp from "./ProviderHttp.js"
+import { SearchAnswer, WebPages, refusalOf, searchBody } from "./internal/bochaWire.js"
 
 /**
  * The provider id.
@@ -49,14 +48,6 @@ export const preset: Preset.Preset = Preset.make({
 })
 
 /**
- * Bocha's most results per search.
- *
- * @since 0.1.0
- * @category constants
- */
-export const maxResultsLimit = 50
-
-/**
  * The search options Bocha honours natively: `freshness` (`oneDay`, `oneWeek`, `oneMonth`, `oneYear`) and the
  * domains (`include` and `exclude`, `|`-separated as Bocha documents).
  *
@@ -68,102 +59,6 @@ export const searchOptions: ReadonlyArray<SearchOptions.SearchOption> = [
   "includeDomains",
   "excludeDomains"
 ]
-
-const freshness = { day: "oneDay", week: "oneWeek", month: "oneMonth", year: "oneYear" } as const
-
-const domains = (list: ReadonlyArray<string> | undefined): string | undefined => Options.nonEmpty(list)?.join("|")
-
-/**
- * The body of `POST /v1/web-search` for one keyword, with the caller's search options in Bocha's parameters.
- *
- * @since 0.1.0
- * @category encoding
- */
-export const searchBody = (keyword: string, maxResults: number, options: SearchOptions.SearchOptions = {}) => ({
-  query: keyword,
-  count: Http.clamp(Math.trunc(maxResults), 1, maxResultsLimit),
-  summary: true,
-  freshness: options.timeRange === undefined ? "noLimit" : freshness[options.timeRange],
-  ...Options.defined({ include: domains(options.includeDomains), exclude: domains(options.excludeDomains) })
-})
-
-const NullableString = Schema.optional(Schema.NullOr(Schema.String))
-
-/**
- * One web page of Bocha's answer (`summary` only when asked for; `datePublished` often absent).
- *
- * @since 0.1.0
- * @category schemas
- */
-export const WebPage = Schema.Struct({
-  name: NullableString,
-  url: NullableString,
-  snippet: NullableString,
-  summary: NullableString,
-  siteName: NullableString,
-  datePublished: NullableString,
-  language: NullableString
-}).annotations({ identifier: "BochaWebPage" })
-
-/**
- * The answer of `POST /v1/web-search`, as far as websearch reads it; `code` may be a number or a string, and the
- * error fields (`message`, `msg`) share the envelope. The pages are left undecoded here and decoded with
- * `WebPages`, so that a bad page is named by its position rather than lost in a deep path.
- *
- * @since 0.1.0
- * @category schemas
- */
-export const SearchAnswer = Schema.Struct({
-  code: Schema.optional(Schema.NullOr(Schema.Union(Schema.Number, Schema.String))),
-  log_id: NullableString,
-  msg: NullableString,
-  message: NullableString,
-  data: Schema.optionalWith(
-    Schema.Struct({
-      webPages: Schema.optionalWith(
-        Schema.Struct({
-          value: Schema.optionalWith(Schema.Array(Schema.Unknown), { nullable: true, default: () => [] })
-        }).annotations({ identifier: "BochaWebPages" }),
-        { nullable: true }
-      )
-    }).annotations({ identifier: "BochaData" }),
-    { nullable: true }
-  )
-}).annotations({ identifier: "BochaSearchAnswer" })
-
-/**
- * The pages of an answer.
- *
- * @since 0.1.0
- * @category schemas
- */
-export const WebPages = Schema.Array(WebPage)
-
-/**
- * How Bocha's code reads: its documented 403 is an exhausted balance, everything else reads like the HTTP status
- * it mimics.
- *
- * @since 0.1.0
- * @category errors
- */
-export const refusalOf = (
-  code: number,
-  status: number | undefined,
-  headers: Readonly<Record<string, string>>,
-  message: string | undefined
-): Http.Refusal => {
-  const shown = status ?? String(code)
-  if (code === 403) {
-    return {
-      kind: "quota",
-      status: shown,
-      message,
-      retryAfter: Http.retryAfterSeconds(headers),
-      hint: "top up the account at open.bochaai.com"
-    }
-  }
-  return status === undefined ? Code.refusal(code, headers, message) : Http.refusalOf(status, headers, message)
-}
 
 // A non-2xx answer: Bocha's code (or else the status) decides, so a 403 is the balance, not the key.
 const refuse = (answer: Http.Answer, json: unknown): Http.Refusal | undefined => {

@@ -20,13 +20,12 @@
 import type * as HttpClient from "@effect/platform/HttpClient"
 import * as Preset from "@websearch/core/Preset"
 import type * as SearchOptions from "@websearch/core/SearchOptions"
-import * as RetryAfter from "@websearch/core/RetryAfter"
 import * as Effect from "effect/Effect"
-import * as Schema from "effect/Schema"
 import * as Http from "./internal/providerHttp.js"
 import * as Fields from "./internal/resultFields.js"
-import * as Options from "./internal/searchOptions.js"
 import * as ProviderHttp from "./ProviderHttp.js"
+import type { WebResult } from "./internal/braveWire.js"
+import { SearchAnswer, refusal, resetSeconds, searchParams } from "./internal/braveWire.js"
 
 /**
  * The provider id.
@@ -53,14 +52,6 @@ export const preset: Preset.Preset = Preset.make({
 })
 
 /**
- * Brave's most results per search.
- *
- * @since 0.1.0
- * @category constants
- */
-export const maxResultsLimit = 20
-
-/**
  * The search options Brave honours natively: `freshness` (`pd`, `pw`, `pm`, `py`), `search_lang`, `country` and
  * `safesearch` (`off`, `moderate`, `strict`, Brave's own words).
  *
@@ -73,157 +64,6 @@ export const searchOptions: ReadonlyArray<SearchOptions.SearchOption> = [
   "country",
   "safeSearch"
 ]
-
-const freshness = { day: "pd", week: "pw", month: "pm", year: "py" } as const
-
-/**
- * Brave's `search_lang` for an ISO 639-1 code: the code itself, except where Brave's list spells the language
- * its own way (`jp` for Japanese, `zh-hans`/`zh-hant` for Chinese, `pt-br`/`pt-pt` for Portuguese, chosen by the
- * country when one is given).
- *
- * @since 0.2.0
- * @category encoding
- */
-export const searchLang = (language: string, country: string | undefined): string => {
-  switch (language) {
-    case "ja":
-      return "jp"
-    case "zh":
-      return country === "TW" || country === "HK" || country === "MO" ? "zh-hant" : "zh-hans"
-    case "pt":
-      return country === "BR" ? "pt-br" : "pt-pt"
-    default:
-      return language
-  }
-}
-
-/**
- * The query parameters of `GET /res/v1/web/search` for one keyword, with the caller's search options in Brave's
- * parameters.
- *
- * @since 0.1.0
- * @category encoding
- */
-export const searchParams = (keyword: string, maxResults: number, options: SearchOptions.SearchOptions = {}) => ({
-  q: keyword,
-  count: String(Http.clamp(maxResults, 1, maxResultsLimit)),
-  ...Options.defined({
-    freshness: options.timeRange === undefined ? undefined : freshness[options.timeRange],
-    search_lang: options.language === undefined ? undefined : searchLang(options.language, options.country),
-    country: options.country,
-    safesearch: options.safeSearch
-  })
-})
-
-/**
- * One web result, as far as websearch reads it.
- *
- * @since 0.1.0
- * @category schemas
- */
-export const WebResult = Schema.Struct({
-  title: Schema.optional(Schema.NullOr(Schema.String)),
-  url: Schema.String,
-  description: Schema.optional(Schema.NullOr(Schema.String)),
-  page_age: Schema.optional(Schema.NullOr(Schema.String)),
-  age: Schema.optional(Schema.NullOr(Schema.String)),
-  extra_snippets: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
-  language: Schema.optional(Schema.NullOr(Schema.String)),
-  profile: Schema.optional(Schema.NullOr(Schema.Struct({ name: Schema.optional(Schema.NullOr(Schema.String)) })))
-})
-
-/**
- * Brave's error envelope (`status` and the quota figures may come as strings).
- *
- * @since 0.1.0
- * @category schemas
- */
-export const ErrorBody = Schema.Struct({
-  type: Schema.Literal("ErrorResponse"),
-  error: Schema.Struct({
-    id: Schema.optional(Schema.String),
-    status: Schema.optional(Http.NumberLike),
-    code: Schema.optional(Schema.String),
-    detail: Schema.optional(Schema.String),
-    meta: Schema.optional(
-      Schema.NullOr(
-        Schema.Struct({
-          plan: Schema.optional(Schema.String),
-          quota_limit: Schema.optional(Schema.NullOr(Http.NumberLike)),
-          quota_current: Schema.optional(Schema.NullOr(Http.NumberLike))
-        })
-      )
-    )
-  })
-})
-
-/**
- * The answer of `GET /res/v1/web/search`: `web` is absent when Brave found no web results.
- *
- * @since 0.1.0
- * @category schemas
- */
-export const SearchAnswer = Schema.Struct({
-  type: Schema.optional(Schema.String),
-  web: Schema.optional(
-    Schema.NullOr(
-      Schema.Struct({
-        results: Schema.optionalWith(Schema.NullOr(Schema.Array(WebResult)), { default: () => [] })
-      })
-    )
-  )
-})
-
-/**
- * Seconds until the first rate-limit window resets, from `X-RateLimit-Reset` ("1" or "1, 1419704").
- *
- * @since 0.1.0
- * @category encoding
- */
-export const resetSeconds = (headers: Readonly<Record<string, string>>): number | undefined => {
-  const first = headers["x-ratelimit-reset"]?.split(",")[0]?.trim()
-  if (first === undefined || !/^\d+(\.\d+)?$/.test(first)) return undefined
-  return Math.min(RetryAfter.maxSeconds, Math.ceil(Number(first)))
-}
-
-const isQuota = (error: typeof ErrorBody.Type.error): boolean => {
-  const limit = error.meta?.quota_limit ?? 0
-  const current = error.meta?.quota_current ?? 0
-  return /QUOTA/i.test(error.code ?? "") || (limit > 0 && current >= limit)
-}
-
-// A missing or malformed key gets a 422 whose code names the token (SUBSCRIPTION_TOKEN_INVALID as observed; the
-// exact spelling is not documented, so any code about the token or subscription counts).
-const isTokenCode = (code: string | undefined): boolean => /TOKEN|SUBSCRIPTION|UNAUTHORI[SZ]ED/i.test(code ?? "")
-
-/**
- * How Brave refused, from the status, headers and the error envelope (when the body is one).
- *
- * @since 0.1.0
- * @category encoding
- */
-export const refusal = (
-  status: number,
-  headers: Readonly<Record<string, string>>,
-  json: unknown
-): Http.Refusal | undefined => {
-  const decoded = Schema.decodeUnknownOption(ErrorBody)(json)
-  if (decoded._tag === "None") return undefined
-  const error = decoded.value.error
-  const code = error.code ?? status
-  const message = error.detail ?? error.code
-  if (status === 401 || status === 403 || isTokenCode(error.code)) return { kind: "credentials", status, message }
-  if (isQuota(error)) return { kind: "quota", status: code, message }
-  if (status === 429 || /RATE_LIMIT/i.test(error.code ?? "")) {
-    return {
-      kind: "rate_limited",
-      status: status === 429 ? 429 : code,
-      message,
-      retryAfter: Http.retryAfterSeconds(headers) ?? resetSeconds(headers)
-    }
-  }
-  return status >= 200 && status < 300 ? { kind: "status", status: code, message } : undefined
-}
 
 const refuse = (answer: Http.Answer, json: unknown): Http.Refusal | undefined => {
   const read = refusal(answer.status, answer.headers, json)

@@ -3,7 +3,7 @@
  * (apiHost `https://html.duckduckgo.com`) with the form `q=<query>&b=&kl=wt-wt` (all regions) and a browser
  * User-Agent.
  *
- * The page is read by `DuckDuckGoPage` (a DOM, loaded on the first search): each organic result gives its title,
+ * The page is read by an internal page reader (a DOM, loaded on the first search): each organic result gives its title,
  * link (DuckDuckGo's redirect unwrapped; only http(s) targets are kept) and snippet. The page holds about ten
  * results and has no count parameter, so the list is cut to `maxResults`.
  *
@@ -21,8 +21,8 @@ import type * as SearchOptions from "@websearch/core/SearchOptions"
 import * as Effect from "effect/Effect"
 import * as Http from "./internal/providerHttp.js"
 import * as Fields from "./internal/resultFields.js"
-import * as Options from "./internal/searchOptions.js"
 import * as ProviderHttp from "./ProviderHttp.js"
+import { searchForm, userAgent } from "./internal/duckDuckGoWire.js"
 
 /**
  * The provider id.
@@ -47,16 +47,6 @@ export const preset: Preset.Preset = Preset.make({
 })
 
 /**
- * The User-Agent sent: DuckDuckGo's HTML endpoint serves a challenge page to clients that do not look like a
- * browser.
- *
- * @since 0.1.0
- * @category constants
- */
-export const userAgent =
-  "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36"
-
-/**
  * The search options DuckDuckGo honours natively: `df` (`d`, `w`, `m`, `y`) and `kp` (`-2` off, `-1` moderate,
  * `1` strict), its documented URL parameters. Its region `kl` pairs a country with one language of its own list
  * (`ch-de`, `ch-fr`), which no ISO code alone names, so `country` and `language` are not declared.
@@ -65,25 +55,6 @@ export const userAgent =
  * @category constants
  */
 export const searchOptions: ReadonlyArray<SearchOptions.SearchOption> = ["timeRange", "safeSearch"]
-
-const safeSearch = { off: "-2", moderate: "-1", strict: "1" } as const
-
-/**
- * The form posted to `/html/` for one keyword: the query, an empty `b` (what DuckDuckGo's own form sends) and
- * the all-regions locale, with the caller's search options in DuckDuckGo's parameters.
- *
- * @since 0.1.0
- * @category encoding
- */
-export const searchForm = (keyword: string, options: SearchOptions.SearchOptions = {}): Record<string, string> => ({
-  q: keyword,
-  b: "",
-  kl: "wt-wt",
-  ...Options.defined({
-    df: options.timeRange?.[0],
-    kp: options.safeSearch === undefined ? undefined : safeSearch[options.safeSearch]
-  })
-})
 
 // DuckDuckGo refuses clients it takes for bots with 403 or a redirect to a challenge, besides its 202 page.
 const refuse = (answer: Http.Answer): Http.Refusal | undefined =>
@@ -115,7 +86,7 @@ const searchKeywords = (client: HttpClient.HttpClient) =>
         { refuse }
       )
       // The page reader (and its DOM) loads on the first search, so composing the providers costs no DOM.
-      const Page = yield* Effect.promise(() => import("./DuckDuckGoPage.js"))
+      const Page = yield* Effect.promise(() => import("./internal/duckDuckGoPage.js"))
       const page = Page.parse(answer.text)
       // 202 is DuckDuckGo's "not now" (its challenge page), whatever the body holds.
       if (answer.status === 202 || page._tag === "Blocked") {

@@ -19,11 +19,17 @@ import type * as HttpClient from "@effect/platform/HttpClient"
 import * as Preset from "@websearch/core/Preset"
 import type * as SearchOptions from "@websearch/core/SearchOptions"
 import * as Effect from "effect/Effect"
-import * as Schema from "effect/Schema"
 import * as Http from "./internal/providerHttp.js"
 import * as Fields from "./internal/resultFields.js"
-import * as Options from "./internal/searchOptions.js"
 import * as ProviderHttp from "./ProviderHttp.js"
+import {
+  ScrapeAnswer,
+  SearchAnswer,
+  pageRefusal,
+  scrapeBody,
+  searchBody,
+  unsuccessful
+} from "./internal/firecrawlWire.js"
 
 /**
  * The provider id.
@@ -51,30 +57,6 @@ export const preset: Preset.Preset = Preset.make({
 })
 
 /**
- * Firecrawl's most results per search.
- *
- * @since 0.1.0
- * @category constants
- */
-export const maxResultsLimit = 100
-
-/**
- * The body of `POST /v1/search` for one keyword, with the caller's search options in Firecrawl's parameters.
- *
- * @since 0.1.0
- * @category encoding
- */
-export const searchBody = (keyword: string, maxResults: number, options: SearchOptions.SearchOptions = {}) => ({
-  query: keyword,
-  limit: Http.clamp(Math.trunc(maxResults), 1, maxResultsLimit),
-  ...Options.defined({
-    tbs: Options.googleTbs(options.timeRange),
-    lang: options.language,
-    country: options.country?.toLowerCase()
-  })
-})
-
-/**
  * The search options Firecrawl's `/v1/search` honours natively: `tbs` (`qdr:d`, `qdr:w`, `qdr:m`, `qdr:y`),
  * `lang` and `country`.
  *
@@ -83,116 +65,8 @@ export const searchBody = (keyword: string, maxResults: number, options: SearchO
  */
 export const searchOptions: ReadonlyArray<SearchOptions.SearchOption> = ["timeRange", "language", "country"]
 
-/**
- * The body of `POST /v1/scrape` for one URL.
- *
- * @since 0.1.0
- * @category encoding
- */
-export const scrapeBody = (url: string) => ({ url, formats: ["markdown"], onlyMainContent: true })
-
-const Text = Schema.optional(Schema.NullOr(Schema.String))
-
-// Firecrawl copies page metadata as found: a tag present twice comes back as a list of its values.
-const MetaText = Schema.optional(Schema.NullOr(Schema.Union(Schema.String, Schema.Array(Schema.String))))
-
 const firstText = (value: string | ReadonlyArray<string> | null | undefined): string | undefined =>
   typeof value === "string" ? value : value?.find((v) => v.trim() !== "")
-
-/**
- * One search result.
- *
- * @since 0.1.0
- * @category schemas
- */
-export const SearchItem = Schema.Struct({
-  title: Text,
-  description: Text,
-  url: Schema.String,
-  markdown: Text
-})
-
-/**
- * The answer of a search: `data` is the list (v1) or `{ web: [...] }` (v2); `success: false` carries `error`.
- *
- * @since 0.1.0
- * @category schemas
- */
-export const SearchAnswer = Schema.Struct({
-  success: Schema.optional(Schema.NullOr(Schema.Boolean)),
-  code: Schema.optional(Schema.NullOr(Schema.Union(Schema.String, Schema.Number))),
-  error: Text,
-  warning: Text,
-  data: Schema.optional(
-    Schema.NullOr(
-      Schema.Union(
-        Schema.Array(SearchItem),
-        Schema.Struct({ web: Schema.optionalWith(Schema.NullOr(Schema.Array(SearchItem)), { default: () => [] }) })
-      )
-    )
-  )
-})
-
-/**
- * The metadata of a scraped page, as far as websearch reads it (`statusCode` is the page's own status).
- *
- * @since 0.1.0
- * @category schemas
- */
-export const ScrapeMetadata = Schema.Struct({
-  title: MetaText,
-  sourceURL: Text,
-  url: Text,
-  statusCode: Schema.optional(Schema.NullOr(Http.NumberLike)),
-  error: Text
-})
-
-/**
- * The answer of a scrape.
- *
- * @since 0.1.0
- * @category schemas
- */
-export const ScrapeAnswer = Schema.Struct({
-  success: Schema.optional(Schema.NullOr(Schema.Boolean)),
-  code: Schema.optional(Schema.NullOr(Schema.Union(Schema.String, Schema.Number))),
-  error: Text,
-  data: Schema.optional(
-    Schema.NullOr(
-      Schema.Struct({
-        markdown: Text,
-        metadata: Schema.optional(Schema.NullOr(ScrapeMetadata))
-      })
-    )
-  )
-})
-
-/**
- * The refusal of a 2xx answer with `success: false`, shown with Firecrawl's `code` when it gave one.
- *
- * @since 0.1.0
- * @category errors
- */
-export const unsuccessful = (
-  answer: { readonly code?: string | number | null | undefined; readonly error?: string | null | undefined },
-  httpStatus: number
-): Http.Refusal => ({
-  kind: "status",
-  status: answer.code ?? httpStatus,
-  message: answer.error ?? "the answer said success: false"
-})
-
-/**
- * The refusal for a page that answered Firecrawl with an error status.
- *
- * @since 0.1.0
- * @category errors
- */
-export const pageRefusal = (statusCode: number, error: string | null | undefined): Http.Refusal => ({
-  kind: "status",
-  status: statusCode,
-  message: `the page answered HTTP ${statusCode}${error === null || error === undefined || error.trim() === "" ? "" : ` (${error})`}`
-})
 
 const searchKeywords = (client: HttpClient.HttpClient) =>
   ProviderHttp.searchKeywords(preset, (c, ctx) =>

@@ -35,8 +35,8 @@ import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import * as Http from "./internal/providerHttp.js"
 import * as Fields from "./internal/resultFields.js"
-import * as SearchParams from "./internal/searchOptions.js"
 import * as ProviderHttp from "./ProviderHttp.js"
+import { ErrorBody, SearchAnswer, refusal, searchParams } from "./internal/googleSearchWire.js"
 
 /**
  * The provider id.
@@ -61,14 +61,6 @@ export const preset: Preset.Preset = Preset.make({
 })
 
 /**
- * Google Custom Search's most results per request.
- *
- * @since 0.1.0
- * @category constants
- */
-export const maxResultsLimit = 10
-
-/**
  * The search options Google Custom Search honours natively: `dateRestrict` (`d1`, `w1`, `m1`, `y1`), the domains
  * (`siteSearch` with `siteSearchFilter` `i` or `e` for one domain, which is all `siteSearch` takes; `site:`
  * operators in the query for several), `lr` (`lang_xx`) and `gl`. Its `safe` knows only `active` and `off`, so
@@ -84,141 +76,6 @@ export const searchOptions: ReadonlyArray<SearchOptions.SearchOption> = [
   "language",
   "country"
 ]
-
-const dateRestrict = { day: "d1", week: "w1", month: "m1", year: "y1" } as const
-
-/**
- * Google's `lr` for an ISO 639-1 code: `lang_` and the code, except Hebrew (`lang_iw`) and Chinese
- * (`lang_zh-TW` for Taiwan and Hong Kong, else `lang_zh-CN`).
- *
- * @since 0.2.0
- * @category encoding
- */
-export const languageRestrict = (language: string, country: string | undefined): string =>
-  language === "he"
-    ? "lang_iw"
-    : language === "zh"
-      ? country === "TW" || country === "HK"
-        ? "lang_zh-TW"
-        : "lang_zh-CN"
-      : `lang_${language}`
-
-const sites = (options: SearchOptions.SearchOptions) => {
-  const include = options.includeDomains ?? []
-  const exclude = options.excludeDomains ?? []
-  if (include.length + exclude.length === 1) {
-    return include.length === 1
-      ? { query: "", siteSearch: include[0], siteSearchFilter: "i" }
-      : { query: "", siteSearch: exclude[0], siteSearchFilter: "e" }
-  }
-  const allowed = include.length === 0 ? "" : ` (${include.map((d) => `site:${d}`).join(" OR ")})`
-  const denied = exclude.map((d) => ` -site:${d}`).join("")
-  return { query: `${allowed}${denied}`, siteSearch: undefined, siteSearchFilter: undefined }
-}
-
-/**
- * The query parameters of `GET /customsearch/v1` for one keyword (the key included: never log them), with the
- * caller's search options in Google's parameters.
- *
- * @since 0.1.0
- * @category encoding
- */
-export const searchParams = (
-  keyword: string,
-  maxResults: number,
-  engineId: string,
-  key: string,
-  options: SearchOptions.SearchOptions = {}
-) => {
-  const site = sites(options)
-  return {
-    key,
-    cx: engineId,
-    q: `${keyword}${site.query}`,
-    num: String(Http.clamp(maxResults, 1, maxResultsLimit)),
-    ...SearchParams.defined({
-      dateRestrict: options.timeRange === undefined ? undefined : dateRestrict[options.timeRange],
-      siteSearch: site.siteSearch,
-      siteSearchFilter: site.siteSearchFilter,
-      lr: options.language === undefined ? undefined : languageRestrict(options.language, options.country),
-      gl: options.country?.toLowerCase()
-    })
-  }
-}
-
-/**
- * One item of the answer.
- *
- * @since 0.1.0
- * @category schemas
- */
-export const Item = Schema.Struct({
-  title: Schema.optional(Schema.NullOr(Schema.String)),
-  link: Schema.String,
-  snippet: Schema.optional(Schema.NullOr(Schema.String))
-})
-
-/**
- * The answer of `GET /customsearch/v1` (`totalResults` is a string; `items` is absent when there are none).
- *
- * @since 0.1.0
- * @category schemas
- */
-export const SearchAnswer = Schema.Struct({
-  searchInformation: Schema.optional(
-    Schema.NullOr(Schema.Struct({ totalResults: Schema.optional(Schema.NullOr(Http.NumberLike)) }))
-  ),
-  items: Schema.optionalWith(Schema.NullOr(Schema.Array(Item)), { default: () => [] })
-})
-
-/**
- * Google's error envelope.
- *
- * @since 0.1.0
- * @category schemas
- */
-export const ErrorBody = Schema.Struct({
-  error: Schema.Struct({
-    code: Schema.optional(Http.NumberLike),
-    message: Schema.optional(Schema.String),
-    status: Schema.optional(Schema.String),
-    errors: Schema.optional(Schema.Array(Schema.Struct({ reason: Schema.optional(Schema.String) }))),
-    details: Schema.optional(Schema.Array(Schema.Struct({ reason: Schema.optional(Schema.String) })))
-  })
-})
-
-const quotaReasons: ReadonlySet<string> = new Set(["dailyLimitExceeded", "quotaExceeded", "limitExceeded"])
-
-/**
- * How Google refused, from the status and its error envelope; undefined for the default reading.
- *
- * @since 0.1.0
- * @category encoding
- */
-export const refusal = (
-  status: number,
-  headers: Readonly<Record<string, string>>,
-  json: unknown
-): Http.Refusal | undefined => {
-  const decoded = Schema.decodeUnknownOption(ErrorBody)(json)
-  if (Option.isNone(decoded)) return undefined
-  const error = decoded.value.error
-  const message = error.message
-  const reasons = [...(error.errors ?? []), ...(error.details ?? [])].flatMap((e) =>
-    e.reason === undefined ? [] : [e.reason]
-  )
-  const daily = /per day/i.test(message ?? "")
-  if (reasons.some((r) => quotaReasons.has(r)) || ((status === 429 || status === 403) && daily)) {
-    return { kind: "quota", status, message }
-  }
-  if (status === 429 || reasons.includes("rateLimitExceeded") || reasons.includes("userRateLimitExceeded")) {
-    return { kind: "rate_limited", status, message, retryAfter: Http.retryAfterSeconds(headers) }
-  }
-  if (status === 401 || status === 403 || reasons.includes("API_KEY_INVALID") || reasons.includes("keyInvalid")) {
-    return { kind: "credentials", status, message }
-  }
-  return undefined
-}
 
 const refuse = (answer: Http.Answer, json: unknown): Http.Refusal | undefined =>
   refusal(answer.status, answer.headers, json)

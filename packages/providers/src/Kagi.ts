@@ -18,11 +18,10 @@ import type * as HttpClient from "@effect/platform/HttpClient"
 import * as Preset from "@websearch/core/Preset"
 import type * as SearchOptions from "@websearch/core/SearchOptions"
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
-import * as Schema from "effect/Schema"
-import * as Http from "./internal/providerHttp.js"
+import type * as Http from "./internal/providerHttp.js"
 import * as Fields from "./internal/resultFields.js"
 import * as ProviderHttp from "./ProviderHttp.js"
+import { SearchAnswer, refusal, searchParams } from "./internal/kagiWire.js"
 
 /**
  * The provider id.
@@ -45,88 +44,6 @@ export const preset: Preset.Preset = Preset.make({
   credentials: "required",
   capabilities: [{ feature: "searchKeywords", apiHost: "https://kagi.com" }]
 })
-
-/**
- * The query parameters of `GET /api/v0/search` for one keyword.
- *
- * @since 0.1.0
- * @category encoding
- */
-export const searchParams = (keyword: string, maxResults: number) => ({
-  q: keyword,
-  limit: String(Math.max(1, Math.trunc(maxResults)))
-})
-
-/**
- * One item of `data`: a search result when `t` is 0 (`t` may come as a string).
- *
- * @since 0.1.0
- * @category schemas
- */
-export const DataItem = Schema.Struct({
-  t: Schema.optional(Schema.NullOr(Http.NumberLike)),
-  url: Schema.optional(Schema.NullOr(Schema.String)),
-  title: Schema.optional(Schema.NullOr(Schema.String)),
-  snippet: Schema.optional(Schema.NullOr(Schema.String)),
-  published: Schema.optional(Schema.NullOr(Schema.String))
-})
-
-/**
- * One entry of Kagi's `error` list.
- *
- * @since 0.1.0
- * @category schemas
- */
-export const ErrorEntry = Schema.Struct({
-  code: Schema.optional(Schema.NullOr(Http.NumberLike)),
-  msg: Schema.optional(Schema.NullOr(Schema.String))
-})
-
-/**
- * The answer of `GET /api/v0/search`: `data` is null when `error` is set.
- *
- * @since 0.1.0
- * @category schemas
- */
-export const SearchAnswer = Schema.Struct({
-  meta: Schema.optional(Schema.NullOr(Schema.Struct({ api_balance: Schema.optional(Schema.NullOr(Http.NumberLike)) }))),
-  data: Schema.optionalWith(Schema.NullOr(Schema.Array(DataItem)), { default: () => [] }),
-  error: Schema.optional(Schema.NullOr(Schema.Array(ErrorEntry)))
-})
-
-const ErrorEnvelope = Schema.Struct({ error: Schema.Array(ErrorEntry) })
-
-/**
- * How Kagi refused, from its error list (at any status); undefined when the body has none.
- *
- * @since 0.1.0
- * @category encoding
- */
-export const refusal = (
-  status: number,
-  headers: Readonly<Record<string, string>>,
-  json: unknown
-): Http.Refusal | undefined => {
-  const decoded = Schema.decodeUnknownOption(ErrorEnvelope)(json)
-  if (Option.isNone(decoded) || decoded.value.error.length === 0) return undefined
-  const errors = decoded.value.error
-  const message =
-    errors
-      .map((e) => e.msg ?? "")
-      .filter((m) => m !== "")
-      .join("; ") || undefined
-  const codes = errors.flatMap((e) => (e.code === undefined || e.code === null ? [] : [e.code]))
-  const code = codes[0]
-  if (code === undefined) return undefined
-  // Kagi's own code is shown as "code N", not as an HTTP status.
-  if (codes.includes(2)) return { kind: "credentials", status: "2", message }
-  if (codes.includes(100) || codes.includes(101)) {
-    return { kind: "quota", status: codes.includes(101) ? "101" : "100", message }
-  }
-  if (status === 429) return { kind: "rate_limited", status, message, retryAfter: Http.retryAfterSeconds(headers) }
-  if (code === 0) return { kind: "server", status: "0", message, retryAfter: Http.retryAfterSeconds(headers) }
-  return { kind: "status", status: String(code), message }
-}
 
 const refuse = (answer: Http.Answer, json: unknown): Http.Refusal | undefined =>
   refusal(answer.status, answer.headers, json)

@@ -18,10 +18,10 @@ import type * as SearchOptions from "@websearch/core/SearchOptions"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
-import * as Schema from "effect/Schema"
 import * as Http from "./internal/providerHttp.js"
 import * as Fields from "./internal/resultFields.js"
 import * as ProviderHttp from "./ProviderHttp.js"
+import { SearchAnswer, searchBody, searchPath } from "./internal/keenableWire.js"
 
 /**
  * The provider id.
@@ -43,58 +43,6 @@ export const preset: Preset.Preset = Preset.make({
   type: "api",
   credentials: "optional",
   capabilities: [{ feature: "searchKeywords", apiHost: "https://api.keenable.ai" }]
-})
-
-/**
- * The most results asked of Keenable per search. Keenable does not document a maximum for `count` [U]; 20 is the
- * bound most search APIs share, and the pipeline slices to the caller's `maxResults` in any case.
- *
- * @since 0.1.0
- * @category constants
- */
-export const maxResultsLimit = 20
-
-/**
- * The path searched: the keyed endpoint, or the public (keyless) one.
- *
- * @since 0.1.0
- * @category encoding
- */
-export const searchPath = (keyed: boolean): string => (keyed ? "/v1/search" : "/v1/search/public")
-
-/**
- * The body of a search for one keyword.
- *
- * @since 0.1.0
- * @category encoding
- */
-export const searchBody = (keyword: string, maxResults: number) => ({
-  query: keyword,
-  count: Http.clamp(maxResults, 1, maxResultsLimit)
-})
-
-/**
- * The answer of a search, as far as websearch reads it. Titles, descriptions and snippets may be null or absent;
- * `published_at` is read leniently (an RFC 3339 string in integrations, Unix seconds on Keenable's fetch).
- *
- * @since 0.1.0
- * @category schemas
- */
-export const SearchAnswer = Schema.Struct({
-  query: Schema.optional(Schema.NullOr(Schema.String)),
-  results: Schema.optional(
-    Schema.NullOr(
-      Schema.Array(
-        Schema.Struct({
-          title: Schema.optional(Schema.NullOr(Schema.String)),
-          url: Schema.String,
-          description: Schema.optional(Schema.NullOr(Schema.String)),
-          snippet: Schema.optional(Schema.NullOr(Schema.String)),
-          published_at: Schema.optional(Schema.NullOr(Schema.Union(Schema.String, Schema.Number)))
-        })
-      )
-    )
-  )
 })
 
 // Without a key there is no key to blame: say what would lift the refusal instead.

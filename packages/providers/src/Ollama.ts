@@ -18,10 +18,10 @@ import * as Preset from "@websearch/core/Preset"
 import type * as SearchOptions from "@websearch/core/SearchOptions"
 import type * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Effect from "effect/Effect"
-import * as Schema from "effect/Schema"
 import * as Http from "./internal/providerHttp.js"
 import * as Fields from "./internal/resultFields.js"
 import * as ProviderHttp from "./ProviderHttp.js"
+import { FetchAnswer, SearchAnswer, fetchBody, searchBody } from "./internal/ollamaWire.js"
 
 /**
  * The provider id.
@@ -46,61 +46,6 @@ export const preset: Preset.Preset = Preset.make({
     { feature: "searchKeywords", apiHost: "https://ollama.com" },
     { feature: "fetchUrls", apiHost: "https://ollama.com" }
   ]
-})
-
-/**
- * Ollama's most results per search.
- *
- * @since 0.1.0
- * @category constants
- */
-export const maxResultsLimit = 10
-
-/**
- * The body of `POST /api/web_search` for one keyword.
- *
- * @since 0.1.0
- * @category encoding
- */
-export const searchBody = (keyword: string, maxResults: number) => ({
-  query: keyword,
-  max_results: Http.clamp(Math.trunc(maxResults), 1, maxResultsLimit)
-})
-
-/**
- * The body of `POST /api/web_fetch` for one URL.
- *
- * @since 0.1.0
- * @category encoding
- */
-export const fetchBody = (url: string) => ({ url })
-
-const Text = Schema.optional(Schema.NullOr(Schema.String))
-
-/**
- * The answer of `POST /api/web_search`; `error` is Ollama's error convention, read when `results` is absent.
- *
- * @since 0.1.0
- * @category schemas
- */
-export const SearchAnswer = Schema.Struct({
-  results: Schema.optional(
-    Schema.NullOr(Schema.Array(Schema.Struct({ title: Text, url: Schema.String, content: Text })))
-  ),
-  error: Text
-})
-
-/**
- * The answer of `POST /api/web_fetch`.
- *
- * @since 0.1.0
- * @category schemas
- */
-export const FetchAnswer = Schema.Struct({
-  title: Text,
-  content: Text,
-  links: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
-  error: Text
 })
 
 const inBodyError = (c: Http.Call, status: number, error: string): WebSearchError.WebSearchError =>

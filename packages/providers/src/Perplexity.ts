@@ -16,11 +16,10 @@ import type * as HttpClient from "@effect/platform/HttpClient"
 import * as Preset from "@websearch/core/Preset"
 import type * as SearchOptions from "@websearch/core/SearchOptions"
 import * as Effect from "effect/Effect"
-import * as Schema from "effect/Schema"
 import * as Http from "./internal/providerHttp.js"
 import * as Fields from "./internal/resultFields.js"
-import * as Options from "./internal/searchOptions.js"
 import * as ProviderHttp from "./ProviderHttp.js"
+import { SearchAnswer, searchBody } from "./internal/perplexityWire.js"
 
 /**
  * The provider id.
@@ -45,14 +44,6 @@ export const preset: Preset.Preset = Preset.make({
 })
 
 /**
- * Perplexity's most results per search.
- *
- * @since 0.1.0
- * @category constants
- */
-export const maxResultsLimit = 20
-
-/**
  * The search options Perplexity honours natively: `search_recency_filter` (`day`…`year`, Perplexity's own
  * words), `search_domain_filter` (the domains to search), `search_language_filter` and `country`. Its denylist
  * form (domains prefixed with `-`) cannot be combined with an allowlist, so `excludeDomains` is applied on the
@@ -67,61 +58,6 @@ export const searchOptions: ReadonlyArray<SearchOptions.SearchOption> = [
   "language",
   "country"
 ]
-
-/**
- * The body of `POST /search` for one keyword, with the caller's search options in Perplexity's parameters.
- *
- * @since 0.1.0
- * @category encoding
- */
-export const searchBody = (keyword: string, maxResults: number, options: SearchOptions.SearchOptions = {}) => ({
-  query: keyword,
-  max_results: Http.clamp(maxResults, 1, maxResultsLimit),
-  ...Options.defined({
-    search_recency_filter: options.timeRange,
-    search_domain_filter: Options.nonEmpty(options.includeDomains),
-    search_language_filter: options.language === undefined ? undefined : [options.language],
-    country: options.country
-  })
-})
-
-/**
- * An OpenAI-style error object (`code` may be a string or a number).
- *
- * @since 0.1.0
- * @category schemas
- */
-export const ErrorObject = Schema.Struct({
-  message: Schema.optional(Schema.NullOr(Schema.String)),
-  type: Schema.optional(Schema.NullOr(Schema.String)),
-  code: Schema.optional(Schema.NullOr(Schema.Union(Schema.String, Schema.Number)))
-})
-
-/**
- * The answer of `POST /search`, as far as websearch reads it (every result field but `url` may be null).
- *
- * @since 0.1.0
- * @category schemas
- */
-export const SearchAnswer = Schema.Struct({
-  id: Schema.optional(Schema.NullOr(Schema.String)),
-  server_time: Schema.optional(Schema.NullOr(Schema.Union(Schema.String, Schema.Number))),
-  results: Schema.optionalWith(
-    Schema.NullOr(
-      Schema.Array(
-        Schema.Struct({
-          title: Schema.optional(Schema.NullOr(Schema.String)),
-          url: Schema.String,
-          snippet: Schema.optional(Schema.NullOr(Schema.String)),
-          date: Schema.optional(Schema.NullOr(Schema.String)),
-          last_updated: Schema.optional(Schema.NullOr(Schema.String))
-        })
-      )
-    ),
-    { default: () => [] }
-  ),
-  error: Schema.optional(Schema.NullOr(Schema.Union(ErrorObject, Schema.String)))
-})
 
 const quotaCodes = new Set(["insufficient_quota", "quota_exceeded", "billing_hard_limit_reached"])
 

@@ -48,35 +48,38 @@ import * as Serper from "./Serper.js"
 import * as Tavily from "./Tavily.js"
 import * as Zhipu from "./Zhipu.js"
 
+// The catalogue, written once: every remote provider with its driver, in display order. `presets` and `layer`
+// are both read from it. OpenAI is last and apart: its Layer also checks the configured model.
+const drivers = [
+  Tavily,
+  Exa,
+  ExaMcp,
+  SearXng,
+  Jina,
+  Zhipu,
+  Bocha,
+  Querit,
+  Brave,
+  Serper,
+  GoogleSearch,
+  Bing,
+  Baidu,
+  Ollama,
+  Keenable,
+  DuckDuckGo,
+  Firecrawl,
+  Perplexity,
+  Kagi,
+  SerpApi
+] as const
+
 /**
  * The presets of the providers `layer` registers, in display order: the catalogue of this package.
  *
  * @since 0.2.0
  * @category constants
  */
-export const presets: ReadonlyArray<Preset.Preset> = [
-  Tavily.preset,
-  Exa.preset,
-  ExaMcp.preset,
-  SearXng.preset,
-  Jina.preset,
-  Zhipu.preset,
-  Bocha.preset,
-  Querit.preset,
-  Brave.preset,
-  Serper.preset,
-  GoogleSearch.preset,
-  Bing.preset,
-  Baidu.preset,
-  Ollama.preset,
-  Keenable.preset,
-  DuckDuckGo.preset,
-  Firecrawl.preset,
-  Perplexity.preset,
-  Kagi.preset,
-  SerpApi.preset,
-  OpenAi.preset
-]
+export const presets: ReadonlyArray<Preset.Preset> = [...drivers.map((provider) => provider.preset), OpenAi.preset]
 
 /**
  * The ids of the providers `layer` registers, in display order.
@@ -100,29 +103,8 @@ export const layer: Layer.Layer<never, never, Composition.Composition | HttpClie
   Layer.effectDiscard(
     Effect.gen(function* () {
       const composition = yield* Composition.Composition
-      for (const make of [
-        Tavily.make,
-        Exa.make,
-        ExaMcp.make,
-        SearXng.make,
-        Jina.make,
-        Zhipu.make,
-        Bocha.make,
-        Querit.make,
-        Brave.make,
-        Serper.make,
-        GoogleSearch.make,
-        Bing.make,
-        Baidu.make,
-        Ollama.make,
-        Keenable.make,
-        DuckDuckGo.make,
-        Firecrawl.make,
-        Perplexity.make,
-        Kagi.make,
-        SerpApi.make
-      ]) {
-        yield* composition.addDriver(yield* make)
+      for (const provider of drivers) {
+        yield* composition.addDriver(yield* provider.make)
       }
     })
   ),

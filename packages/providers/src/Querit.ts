@@ -26,14 +26,18 @@
 import type * as HttpClient from "@effect/platform/HttpClient"
 import * as Preset from "@websearch/core/Preset"
 import type * as SearchOptions from "@websearch/core/SearchOptions"
-import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as Schema from "effect/Schema"
-import * as Code from "./internal/businessCode.js"
 import * as Http from "./internal/providerHttp.js"
 import * as Fields from "./internal/resultFields.js"
-import * as Options from "./internal/searchOptions.js"
 import * as ProviderHttp from "./ProviderHttp.js"
+import {
+  ContentsAnswer,
+  SearchAnswer,
+  SearchResults,
+  contentsBody,
+  refusalOf,
+  searchBody
+} from "./internal/queritWire.js"
 
 /**
  * The provider id.
@@ -61,22 +65,6 @@ export const preset: Preset.Preset = Preset.make({
 })
 
 /**
- * Querit's most results per search, as its own integrations accept.
- *
- * @since 0.1.0
- * @category constants
- */
-export const maxResultsLimit = 20
-
-/**
- * The longest crawl Querit's contents endpoint accepts, in seconds.
- *
- * @since 0.1.0
- * @category constants
- */
-export const maxCrawlSeconds = 60
-
-/**
  * The search options Querit honours natively: the domains (`filters.sites.include` and `exclude`). How its
  * language, country and time filters spell their values is not documented, so those options are not declared.
  *
@@ -84,150 +72,6 @@ export const maxCrawlSeconds = 60
  * @category constants
  */
 export const searchOptions: ReadonlyArray<SearchOptions.SearchOption> = ["includeDomains", "excludeDomains"]
-
-/**
- * The body of `POST /v1/search` for one keyword, with the caller's search options in Querit's filters.
- *
- * @since 0.1.0
- * @category encoding
- */
-export const searchBody = (keyword: string, maxResults: number, options: SearchOptions.SearchOptions = {}) => {
-  const sites = Options.defined({
-    include: Options.nonEmpty(options.includeDomains),
-    exclude: Options.nonEmpty(options.excludeDomains)
-  })
-  return {
-    query: keyword,
-    count: Http.clamp(Math.trunc(maxResults), 1, maxResultsLimit),
-    ...(Object.keys(sites).length === 0 ? {} : { filters: { sites } })
-  }
-}
-
-/**
- * The crawl timeout asked of Querit for websearch's per-URL timeout: two seconds less, within 1–60 seconds.
- *
- * @since 0.1.0
- * @category encoding
- */
-export const crawlSecondsFor = (timeout: Duration.DurationInput): number => {
-  const seconds = Math.floor(Duration.toMillis(Duration.decode(timeout)) / 1000) - 2
-  return Http.clamp(Number.isFinite(seconds) ? seconds : maxCrawlSeconds, 1, maxCrawlSeconds)
-}
-
-/**
- * The body of `POST /v1/contents` for one URL.
- *
- * @since 0.1.0
- * @category encoding
- */
-export const contentsBody = (url: string, timeout: Duration.DurationInput) => ({
-  urls: [url],
-  format: "markdown",
-  crawlTimeout: crawlSecondsFor(timeout),
-  extrasMeta: true
-})
-
-const NullableString = Schema.optional(Schema.NullOr(Schema.String))
-
-const ErrorCode = Schema.optional(Schema.NullOr(Schema.Union(Schema.Number, Schema.String)))
-
-/**
- * One search result.
- *
- * @since 0.1.0
- * @category schemas
- */
-export const SearchResult = Schema.Struct({
-  url: NullableString,
-  title: NullableString,
-  snippet: NullableString,
-  page_age: NullableString,
-  page_time: Schema.optional(Schema.NullOr(Schema.Union(Schema.Number, Schema.String))),
-  site_name: NullableString
-}).annotations({ identifier: "QueritSearchResult" })
-
-/**
- * The list of search results, decoded apart from the answer so a bad result is named by its position.
- *
- * @since 0.1.0
- * @category schemas
- */
-export const SearchResults = Schema.Array(SearchResult)
-
-/**
- * The answer of `POST /v1/search`; the results (`results.result`) are decoded one by one with `SearchResult`, so a
- * bad one is named by its position.
- *
- * @since 0.1.0
- * @category schemas
- */
-export const SearchAnswer = Schema.Struct({
-  error_code: ErrorCode,
-  error_msg: NullableString,
-  results: Schema.optionalWith(
-    Schema.Struct({
-      result: Schema.optionalWith(Schema.Array(Schema.Unknown), { nullable: true, default: () => [] })
-    }).annotations({ identifier: "QueritResults" }),
-    { nullable: true }
-  )
-}).annotations({ identifier: "QueritSearchAnswer" })
-
-/**
- * One page of a contents answer; `extrasMeta` when asked for.
- *
- * @since 0.1.0
- * @category schemas
- */
-export const ContentResult = Schema.Struct({
-  id: Schema.optional(Schema.NullOr(Schema.Union(Schema.String, Schema.Number))),
-  url: NullableString,
-  content: NullableString,
-  extrasMeta: Schema.optionalWith(
-    Schema.Struct({
-      title: NullableString,
-      url: NullableString,
-      publishTime: NullableString,
-      siteName: NullableString
-    }).annotations({ identifier: "QueritExtrasMeta" }),
-    { nullable: true }
-  )
-}).annotations({ identifier: "QueritContentResult" })
-
-/**
- * One crawl status of a contents answer ("success" or "failed").
- *
- * @since 0.1.0
- * @category schemas
- */
-export const ContentStatus = Schema.Struct({
-  id: Schema.optional(Schema.NullOr(Schema.Union(Schema.String, Schema.Number))),
-  status: NullableString
-}).annotations({ identifier: "QueritContentStatus" })
-
-/**
- * The answer of `POST /v1/contents`.
- *
- * @since 0.1.0
- * @category schemas
- */
-export const ContentsAnswer = Schema.Struct({
-  error_code: ErrorCode,
-  error_msg: NullableString,
-  results: Schema.optionalWith(Schema.Array(ContentResult), { nullable: true, default: () => [] }),
-  statuses: Schema.optionalWith(Schema.Array(ContentStatus), { nullable: true, default: () => [] })
-}).annotations({ identifier: "QueritContentsAnswer" })
-
-/**
- * The refusal an HTTP 200 answer carries in `error_code`, if any (200 and 0 are success).
- *
- * @since 0.1.0
- * @category errors
- */
-export const refusalOf = (json: unknown, headers: Readonly<Record<string, string>>): Http.Refusal | undefined => {
-  const code = Code.codeOf((json as { error_code?: unknown } | null)?.error_code)
-  if (code === undefined || code === 200 || code === 0) return undefined
-  return Code.refusal(code, headers, Http.messageOf(json))
-}
 
 const present = (text: string | null | undefined): text is string =>
   text !== undefined && text !== null && text.trim() !== ""

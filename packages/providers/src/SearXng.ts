@@ -40,8 +40,8 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as Http from "./internal/providerHttp.js"
 import * as Fields from "./internal/resultFields.js"
-import * as SearchParams from "./internal/searchOptions.js"
 import * as ProviderHttp from "./ProviderHttp.js"
+import { SearchAnswer, byScore, searchParams, unresponsiveEngines } from "./internal/searXngWire.js"
 
 /**
  * The provider id.
@@ -74,105 +74,6 @@ export const preset: Preset.Preset = Preset.make({
  * @category constants
  */
 export const searchOptions: ReadonlyArray<SearchOptions.SearchOption> = ["timeRange", "language", "safeSearch", "topic"]
-
-const safesearch = { off: "0", moderate: "1", strict: "2" } as const
-
-/**
- * The query parameters of `GET /search` for one keyword: the first page, as JSON, from the given engines (all
- * the instance's enabled engines when none are given), with the caller's search options in SearXNG's parameters.
- *
- * @since 0.1.0
- * @category encoding
- */
-export const searchParams = (
-  keyword: string,
-  engines: ReadonlyArray<string>,
-  options: SearchOptions.SearchOptions = {}
-): Record<string, string> => ({
-  q: keyword,
-  format: "json",
-  pageno: "1",
-  ...(engines.length > 0 ? { engines: engines.join(",") } : {}),
-  ...SearchParams.defined({
-    time_range: options.timeRange,
-    language: options.language,
-    safesearch: options.safeSearch === undefined ? undefined : safesearch[options.safeSearch],
-    categories: options.topic
-  })
-})
-
-/**
- * The answer of `GET /search?format=json`, as far as websearch reads it. Scores may come as strings; an item
- * without a URL is dropped (and counted) rather than failing the answer; `unresponsive_engines` is a list of
- * `[engine, reason]` pairs, read leniently.
- *
- * @since 0.1.0
- * @category schemas
- */
-export const SearchAnswer = Schema.Struct({
-  query: Schema.optional(Schema.NullOr(Schema.Union(Schema.String, Schema.Number))),
-  number_of_results: Schema.optional(Schema.NullOr(Http.NumberLike)),
-  results: Schema.optionalWith(
-    Schema.Array(
-      Schema.Struct({
-        url: Schema.optional(Schema.NullOr(Schema.String)),
-        title: Schema.optional(Schema.NullOr(Schema.String)),
-        content: Schema.optional(Schema.NullOr(Schema.String)),
-        engine: Schema.optional(Schema.NullOr(Schema.String)),
-        score: Schema.optional(Schema.NullOr(Http.NumberLike)),
-        publishedDate: Schema.optional(Schema.NullOr(Schema.String))
-      })
-    ),
-    { default: () => [] }
-  ),
-  unresponsive_engines: Schema.optionalWith(Schema.NullOr(Schema.Array(Schema.Unknown)), { default: () => [] })
-})
-
-/**
- * @since 0.1.0
- * @category models
- */
-export type SearchAnswer = typeof SearchAnswer.Type
-
-/**
- * Results by score, highest first; results without a finite score come after, and equal scores keep SearXNG's
- * order.
- *
- * @since 0.1.0
- * @category encoding
- */
-export const byScore = <A extends { readonly score?: number | null | undefined }>(
-  results: ReadonlyArray<A>
-): Array<A> => {
-  const scoreOf = (a: A) =>
-    typeof a.score === "number" && Number.isFinite(a.score) ? a.score : Number.NEGATIVE_INFINITY
-  return results
-    .map((result, index) => ({ result, index }))
-    .sort((a, b) => scoreOf(b.result) - scoreOf(a.result) || a.index - b.index)
-    .map(({ result }) => result)
-}
-
-/**
- * The engines SearXNG reports as unresponsive, each as `engine (reason)`.
- *
- * @since 0.1.0
- * @category encoding
- */
-export const unresponsiveEngines = (entries: ReadonlyArray<unknown> | null): Array<string> =>
-  (entries ?? []).flatMap((entry) => {
-    if (typeof entry === "string") return entry.trim() === "" ? [] : [entry.trim()]
-    if (Array.isArray(entry)) {
-      const [engine, reason] = entry as ReadonlyArray<unknown>
-      if (typeof engine !== "string" || engine.trim() === "") return []
-      return [typeof reason === "string" && reason.trim() !== "" ? `${engine} (${reason.trim()})` : engine]
-    }
-    if (typeof entry === "object" && entry !== null) {
-      const { engine, reason } = entry as { engine?: unknown; reason?: unknown }
-      if (typeof engine !== "string") return []
-      return [typeof reason === "string" && reason.trim() !== "" ? `${engine} (${reason.trim()})` : engine]
-    }
-    return []
-  })
 
 // The reasons SearXNG gives for an engine that refused it rather than failed (its suspension messages included).
 const blockedReason = /captcha|too many requests|access denied|suspended/i

@@ -24,11 +24,10 @@ import type * as SearchOptions from "@websearch/core/SearchOptions"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
-import * as Schema from "effect/Schema"
 import * as Http from "./internal/providerHttp.js"
 import * as Fields from "./internal/resultFields.js"
-import * as Options from "./internal/searchOptions.js"
 import * as ProviderHttp from "./ProviderHttp.js"
+import { SearchAnswer, isNoResults, refusal, searchParams } from "./internal/serpApiWire.js"
 
 /**
  * The provider id.
@@ -53,14 +52,6 @@ export const preset: Preset.Preset = Preset.make({
 })
 
 /**
- * The most results SerpApi's Google engine takes in `num`.
- *
- * @since 0.1.0
- * @category constants
- */
-export const maxResultsLimit = 100
-
-/**
  * The search options SerpApi's Google engine honours natively: `tbs` (`qdr:d`, `qdr:w`, `qdr:m`, `qdr:y`), `hl`
  * (the language) and `gl` (the country). Google's `safe` knows only `active` and `off`, so `safeSearch` (whose
  * `moderate` has no equal) is not declared.
@@ -69,87 +60,6 @@ export const maxResultsLimit = 100
  * @category constants
  */
 export const searchOptions: ReadonlyArray<SearchOptions.SearchOption> = ["timeRange", "language", "country"]
-
-/**
- * The query parameters of `GET /search.json` for one keyword (the key included: never log them), with the
- * caller's search options in SerpApi's parameters.
- *
- * @since 0.1.0
- * @category encoding
- */
-export const searchParams = (
-  keyword: string,
-  maxResults: number,
-  key: string,
-  options: SearchOptions.SearchOptions = {}
-) => ({
-  engine: "google",
-  q: keyword,
-  api_key: key,
-  num: String(Http.clamp(maxResults, 1, maxResultsLimit)),
-  ...Options.defined({
-    tbs: Options.googleTbs(options.timeRange),
-    hl: options.language,
-    gl: options.country?.toLowerCase()
-  })
-})
-
-/**
- * One organic result (`position` may come as a string).
- *
- * @since 0.1.0
- * @category schemas
- */
-export const OrganicResult = Schema.Struct({
-  position: Schema.optional(Schema.NullOr(Http.NumberLike)),
-  title: Schema.optional(Schema.NullOr(Schema.String)),
-  link: Schema.String,
-  snippet: Schema.optional(Schema.NullOr(Schema.String)),
-  date: Schema.optional(Schema.NullOr(Schema.String)),
-  source: Schema.optional(Schema.NullOr(Schema.String))
-})
-
-/**
- * The answer of `GET /search.json`, as far as websearch reads it.
- *
- * @since 0.1.0
- * @category schemas
- */
-export const SearchAnswer = Schema.Struct({
-  search_metadata: Schema.optional(Schema.NullOr(Schema.Struct({ status: Schema.optional(Schema.String) }))),
-  error: Schema.optional(Schema.NullOr(Schema.String)),
-  organic_results: Schema.optionalWith(Schema.NullOr(Schema.Array(OrganicResult)), { default: () => [] })
-})
-
-/**
- * Whether a 200 body's `error` only says the search found nothing.
- *
- * @since 0.1.0
- * @category encoding
- */
-export const isNoResults = (message: string): boolean =>
-  /hasn['’]t returned any results|no results (were )?found|returned no results/i.test(message)
-
-const outOfSearches = (message: string | undefined): boolean =>
-  /run out of searches|searches? (limit|quota)|plan.*(limit|exceeded)/i.test(message ?? "")
-
-const keyProblem = (message: string | undefined): boolean => /api[ _]key/i.test(message ?? "")
-
-/**
- * How SerpApi refused, from the status and its `error` message; undefined for the default reading.
- *
- * @since 0.1.0
- * @category encoding
- */
-export const refusal = (status: number, message: string | undefined): Http.Refusal | undefined => {
-  if (outOfSearches(message)) {
-    return { kind: "quota", status, message, hint: "upgrade the SerpApi plan or add another key" }
-  }
-  if (status >= 200 && status < 300) {
-    return keyProblem(message) ? { kind: "credentials", status, message } : { kind: "status", status, message }
-  }
-  return undefined
-}
 
 const refuse = (answer: Http.Answer, json: unknown): Http.Refusal | undefined =>
   refusal(answer.status, Http.messageOf(json))

@@ -19,11 +19,10 @@ import type * as HttpClient from "@effect/platform/HttpClient"
 import * as Preset from "@websearch/core/Preset"
 import type * as SearchOptions from "@websearch/core/SearchOptions"
 import * as Effect from "effect/Effect"
-import * as Schema from "effect/Schema"
 import * as Http from "./internal/providerHttp.js"
 import * as Fields from "./internal/resultFields.js"
-import * as Options from "./internal/searchOptions.js"
 import * as ProviderHttp from "./ProviderHttp.js"
+import { SearchAnswer, isOutOfCredits, searchBody } from "./internal/serperWire.js"
 
 /**
  * The provider id.
@@ -48,14 +47,6 @@ export const preset: Preset.Preset = Preset.make({
 })
 
 /**
- * Serper's most results per search.
- *
- * @since 0.1.0
- * @category constants
- */
-export const maxResultsLimit = 100
-
-/**
  * The search options Serper honours natively: `tbs` (`qdr:d`, `qdr:w`, `qdr:m`, `qdr:y`), `hl` (the language)
  * and `gl` (the country), Google's own parameters.
  *
@@ -63,55 +54,6 @@ export const maxResultsLimit = 100
  * @category constants
  */
 export const searchOptions: ReadonlyArray<SearchOptions.SearchOption> = ["timeRange", "language", "country"]
-
-/**
- * The body of `POST /search` for one keyword, with the caller's search options in Serper's parameters.
- *
- * @since 0.1.0
- * @category encoding
- */
-export const searchBody = (keyword: string, maxResults: number, options: SearchOptions.SearchOptions = {}) => ({
-  q: keyword,
-  num: Http.clamp(maxResults, 1, maxResultsLimit),
-  ...Options.defined({
-    tbs: Options.googleTbs(options.timeRange),
-    hl: options.language,
-    gl: options.country?.toLowerCase()
-  })
-})
-
-/**
- * One organic result (`position` may come as a string).
- *
- * @since 0.1.0
- * @category schemas
- */
-export const OrganicResult = Schema.Struct({
-  title: Schema.optional(Schema.NullOr(Schema.String)),
-  link: Schema.String,
-  snippet: Schema.optional(Schema.NullOr(Schema.String)),
-  date: Schema.optional(Schema.NullOr(Schema.String)),
-  position: Schema.optional(Schema.NullOr(Http.NumberLike))
-})
-
-/**
- * The answer of `POST /search`, as far as websearch reads it (`organic` is absent when Google found nothing).
- *
- * @since 0.1.0
- * @category schemas
- */
-export const SearchAnswer = Schema.Struct({
-  organic: Schema.optionalWith(Schema.NullOr(Schema.Array(OrganicResult)), { default: () => [] }),
-  credits: Schema.optional(Schema.NullOr(Http.NumberLike))
-})
-
-/**
- * Whether a refusal's message says the account's credits ran out (Serper answers this with HTTP 400).
- *
- * @since 0.1.0
- * @category encoding
- */
-export const isOutOfCredits = (message: string | undefined): boolean => /\bcredits?\b/i.test(message ?? "")
 
 const refuse = (answer: Http.Answer, json: unknown): Http.Refusal | undefined => {
   const message = Http.messageOf(json)

@@ -15,11 +15,10 @@ import type * as HttpClient from "@effect/platform/HttpClient"
 import * as Preset from "@websearch/core/Preset"
 import type * as SearchOptions from "@websearch/core/SearchOptions"
 import * as Effect from "effect/Effect"
-import * as Schema from "effect/Schema"
 import * as Http from "./internal/providerHttp.js"
 import * as Fields from "./internal/resultFields.js"
-import * as Options from "./internal/searchOptions.js"
 import * as ProviderHttp from "./ProviderHttp.js"
+import { ExtractAnswer, SearchAnswer, searchBody } from "./internal/tavilyWire.js"
 
 /**
  * The provider id.
@@ -49,14 +48,6 @@ export const preset: Preset.Preset = Preset.make({
 })
 
 /**
- * Tavily's most results per search.
- *
- * @since 0.1.0
- * @category constants
- */
-export const maxResultsLimit = 20
-
-/**
  * The search options Tavily honours natively: `time_range` (`day`…`year`, Tavily's own words),
  * `include_domains`, `exclude_domains` and `topic` (`general` or `news`). Tavily's `country` takes a country's
  * English name from its own list, not an ISO code, so `country` is not declared.
@@ -70,73 +61,6 @@ export const searchOptions: ReadonlyArray<SearchOptions.SearchOption> = [
   "excludeDomains",
   "topic"
 ]
-
-/**
- * The body of `POST /search` for one keyword, with the caller's search options in Tavily's parameters.
- *
- * @since 0.1.0
- * @category encoding
- */
-export const searchBody = (keyword: string, maxResults: number, options: SearchOptions.SearchOptions = {}) => ({
-  query: keyword,
-  search_depth: "basic",
-  topic: options.topic ?? "general",
-  max_results: Http.clamp(maxResults, 0, maxResultsLimit),
-  include_answer: false,
-  include_raw_content: false,
-  include_images: false,
-  ...Options.defined({
-    time_range: options.timeRange,
-    include_domains: Options.nonEmpty(options.includeDomains),
-    exclude_domains: Options.nonEmpty(options.excludeDomains)
-  })
-})
-
-/**
- * The answer of `POST /search`, as far as websearch reads it (`response_time` may be a string).
- *
- * @since 0.1.0
- * @category schemas
- */
-export const SearchAnswer = Schema.Struct({
-  query: Schema.optional(Schema.String),
-  response_time: Schema.optional(Http.NumberLike),
-  results: Schema.optionalWith(
-    Schema.Array(
-      Schema.Struct({
-        title: Schema.optional(Schema.NullOr(Schema.String)),
-        url: Schema.String,
-        content: Schema.optional(Schema.NullOr(Schema.String)),
-        score: Schema.optional(Schema.NullOr(Http.NumberLike)),
-        published_date: Schema.optional(Schema.NullOr(Schema.String))
-      })
-    ),
-    { default: () => [] }
-  )
-})
-
-/**
- * The answer of `POST /extract`.
- *
- * @since 0.1.0
- * @category schemas
- */
-export const ExtractAnswer = Schema.Struct({
-  results: Schema.optionalWith(
-    Schema.Array(
-      Schema.Struct({
-        url: Schema.String,
-        raw_content: Schema.optional(Schema.NullOr(Schema.String)),
-        title: Schema.optional(Schema.NullOr(Schema.String))
-      })
-    ),
-    { default: () => [] }
-  ),
-  failed_results: Schema.optionalWith(
-    Schema.Array(Schema.Struct({ url: Schema.optional(Schema.String), error: Schema.optional(Schema.String) })),
-    { default: () => [] }
-  )
-})
 
 // Tavily's own status codes: 432 is the plan's usage limit, 433 the pay-as-you-go limit.
 const refuse = (answer: Http.Answer, json: unknown): Http.Refusal | undefined =>

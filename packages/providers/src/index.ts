@@ -48,17 +48,6 @@ export * as Brave from "./Brave.js"
 export * as DuckDuckGo from "./DuckDuckGo.js"
 
 /**
- * Reads the result page of DuckDuckGo's HTML endpoint (what the `duckduckgo` provider receives) as a DOM (linkedom):
- * each `.result` inside `#links` that is not an ad (`.result--ad`) gives its title and link from `a.result__a` and its
- * content from `.result__snippet` as plain text. A link is either the target itself or DuckDuckGo's redirect
- * `//duckduckgo.com/l/?uddg=<target>&rut=…`, which is unwrapped; only http(s) targets are kept. The provider loads
- * this module on its first search, so composing the providers loads no DOM.
- *
- * @since 0.2.0
- */
-export * as DuckDuckGoPage from "./DuckDuckGoPage.js"
-
-/**
  * The `exa` provider: `searchKeywords` on `POST {apiHost}/search` and `fetchUrls` on `POST {apiHost}/contents`
  * (apiHost `https://api.exa.ai`), with the key in the `x-api-key` header.
  *

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as FastCheck from "effect/FastCheck"
 import * as Baidu from "../src/Baidu.js"
+import * as BaiduWire from "../src/internal/baiduWire.js"
 import * as Server from "./support/providerServer.js"
 
 type Json = Server.FixtureJson
@@ -106,7 +107,7 @@ describe("Baidu searchKeywords", () => {
     server.handle = Server.json(recorded)
     server.requests.length = 0
     const chinese = "北京有哪些适合带孩子一起去的旅游景区以及附近有什么好吃的餐馆推荐给外地游客参考一下谢谢"
-    expect(Baidu.queryUnits(chinese)).toBeGreaterThan(72)
+    expect(BaiduWire.queryUnits(chinese)).toBeGreaterThan(72)
     const outcome = await search([chinese])
     const response = Server.success(outcome)
     const sent = (server.requests[0].body as Json).messages[0].content as string
@@ -119,7 +120,7 @@ describe("Baidu searchKeywords", () => {
     const sentEnglish = (server.requests[1].body as Json).messages[0].content as string
     // 72 units end inside "backed": the cut backs off to the last space.
     expect(sentEnglish).toBe("how to compose effect layers with a scoped http client and a redis")
-    expect(Baidu.queryUnits(sentEnglish)).toBeLessThanOrEqual(72)
+    expect(BaiduWire.queryUnits(sentEnglish)).toBeLessThanOrEqual(72)
   })
 
   it("maps the fixture's in-body error (HTTP 200, non-zero code) to a non-retryable refusal with Baidu's message", async () => {
@@ -203,7 +204,7 @@ describe("Baidu rules", () => {
     "top_k is always within Baidu's 1–50 and otherwise what was asked",
     [FastCheck.integer({ min: -10, max: 1000 })],
     ([wanted]) => {
-      expect(Baidu.searchBody("q", wanted).resource_type_filter[0].top_k).toBe(Math.min(50, Math.max(1, wanted)))
+      expect(BaiduWire.searchBody("q", wanted).resource_type_filter[0].top_k).toBe(Math.min(50, Math.max(1, wanted)))
     }
   )
 
@@ -218,11 +219,11 @@ describe("Baidu rules", () => {
     "a fitted query fits, is a prefix of the trimmed query, and is the query itself when that fits",
     [queries],
     ([query]) => {
-      const fitted = Baidu.fitQuery(query)
+      const fitted = BaiduWire.fitQuery(query)
       const trimmed = query.trim()
-      expect(Baidu.queryUnits(fitted)).toBeLessThanOrEqual(Baidu.maxQueryUnits)
+      expect(BaiduWire.queryUnits(fitted)).toBeLessThanOrEqual(BaiduWire.maxQueryUnits)
       expect(trimmed.startsWith(fitted)).toBe(true)
-      if (Baidu.queryUnits(trimmed) <= Baidu.maxQueryUnits) expect(fitted).toBe(trimmed)
+      if (BaiduWire.queryUnits(trimmed) <= BaiduWire.maxQueryUnits) expect(fitted).toBe(trimmed)
       else expect(fitted.length).toBeGreaterThan(0)
       // Never half a surrogate pair.
       expect(/[\uD800-\uDBFF]$/.test(fitted)).toBe(false)
@@ -234,7 +235,7 @@ describe("Baidu rules", () => {
     [FastCheck.string({ unit: "grapheme", maxLength: 40 })],
     ([text]) => {
       const expected = [...text].reduce((n, ch) => n + ((ch.codePointAt(0) ?? 0) <= 0x7f ? 1 : 2), 0)
-      expect(Baidu.queryUnits(text)).toBe(expected)
+      expect(BaiduWire.queryUnits(text)).toBe(expected)
     }
   )
 })

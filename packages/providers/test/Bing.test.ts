@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as FastCheck from "effect/FastCheck"
 import * as Bing from "../src/Bing.js"
+import * as BingWire from "../src/internal/bingWire.js"
 import * as Server from "./support/providerServer.js"
 
 type Json = Server.FixtureJson
@@ -56,7 +57,7 @@ describe("Bing searchKeywords", () => {
     "count is always within 1..50 and equals maxResults inside that range",
     [FastCheck.integer({ min: -5, max: 500 })],
     ([n]) => {
-      const count = Number(Bing.searchParams("q", n).count)
+      const count = Number(BingWire.searchParams("q", n).count)
       expect(count).toBeGreaterThanOrEqual(1)
       expect(count).toBeLessThanOrEqual(50)
       if (n >= 1 && n <= 50) expect(count).toBe(n)

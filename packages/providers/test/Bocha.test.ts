@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as FastCheck from "effect/FastCheck"
 import * as Bocha from "../src/Bocha.js"
+import * as BochaWire from "../src/internal/bochaWire.js"
 import * as Server from "./support/providerServer.js"
 
 type Json = Server.FixtureJson
@@ -173,7 +174,7 @@ describe("Bocha rules", () => {
     "count is always within Bocha's 1–50 and otherwise what was asked",
     [FastCheck.integer({ min: -10, max: 1000 })],
     ([wanted]) => {
-      expect(Bocha.searchBody("q", wanted).count).toBe(Math.min(50, Math.max(1, wanted)))
+      expect(BochaWire.searchBody("q", wanted).count).toBe(Math.min(50, Math.max(1, wanted)))
     }
   )
 
@@ -181,7 +182,7 @@ describe("Bocha rules", () => {
     "a business code other than 403 reads like the HTTP status it mimics",
     [FastCheck.integer({ min: 100, max: 599 }).filter((n) => n !== 403)],
     ([code]) => {
-      const refusal = Bocha.refusalOf(code, undefined, {}, "m")
+      const refusal = BochaWire.refusalOf(code, undefined, {}, "m")
       const expected =
         code === 401
           ? "credentials"

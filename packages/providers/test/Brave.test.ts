@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as FastCheck from "effect/FastCheck"
 import * as Brave from "../src/Brave.js"
+import * as BraveWire from "../src/internal/braveWire.js"
 import * as Server from "./support/providerServer.js"
 
 type Json = Server.FixtureJson
@@ -88,7 +89,7 @@ describe("Brave searchKeywords", () => {
     "count is always within 1..20 and equals maxResults inside that range",
     [FastCheck.integer({ min: -5, max: 200 })],
     ([n]) => {
-      const count = Number(Brave.searchParams("q", n).count)
+      const count = Number(BraveWire.searchParams("q", n).count)
       expect(count).toBeGreaterThanOrEqual(1)
       expect(count).toBeLessThanOrEqual(20)
       if (n >= 1 && n <= 20) expect(count).toBe(n)
@@ -125,7 +126,7 @@ describe("Brave searchKeywords", () => {
     "X-RateLimit-Reset gives the first window's seconds, whatever follows it",
     [FastCheck.integer({ min: 0, max: 86_400 }), FastCheck.array(FastCheck.nat(), { maxLength: 3 })],
     ([first, rest]) => {
-      expect(Brave.resetSeconds({ "x-ratelimit-reset": [first, ...rest].join(", ") })).toBe(first)
+      expect(BraveWire.resetSeconds({ "x-ratelimit-reset": [first, ...rest].join(", ") })).toBe(first)
     }
   )
 

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as FastCheck from "effect/FastCheck"
 import * as DuckDuckGo from "../src/DuckDuckGo.js"
-import * as DuckDuckGoPage from "../src/DuckDuckGoPage.js"
+import * as DuckDuckGoWire from "../src/internal/duckDuckGoWire.js"
+import * as DuckDuckGoPage from "../src/internal/duckDuckGoPage.js"
 import * as Server from "./support/providerServer.js"
 
 const page = Server.fixture<string>("duckduckgo.html")
@@ -42,7 +43,7 @@ describe("DuckDuckGo searchKeywords", () => {
     expect(sent.method).toBe("POST")
     expect(sent.path).toBe("/html/")
     expect(sent.headers["content-type"]).toContain("application/x-www-form-urlencoded")
-    expect(sent.headers["user-agent"]).toBe(DuckDuckGo.userAgent)
+    expect(sent.headers["user-agent"]).toBe(DuckDuckGoWire.userAgent)
     expect(sent.headers.authorization).toBeUndefined()
     expect(Object.fromEntries(new URLSearchParams(sent.text))).toEqual({ q: input, b: "", kl: "wt-wt" })
     expect(response.query).toBe(input)

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as FastCheck from "effect/FastCheck"
 import * as Exa from "../src/Exa.js"
+import * as ExaWire from "../src/internal/exaWire.js"
 import * as Server from "./support/providerServer.js"
 
 const searchFixture = Server.fixture<Server.FixtureJson>("exa.json")
@@ -34,7 +35,7 @@ describe("Exa searchKeywords", () => {
       query: "Latest research in LLMs",
       type: "auto",
       numResults: 4,
-      contents: { text: { maxCharacters: Exa.searchTextChars } }
+      contents: { text: { maxCharacters: ExaWire.searchTextChars } }
     })
     const recorded = searchFixture.response.body.results[0]
     expect(response.results).toEqual([
@@ -71,7 +72,7 @@ describe("Exa searchKeywords", () => {
   })
 
   it.prop("searchBody always asks for 1..100 results", [FastCheck.integer({ min: -1000, max: 1000 })], ([n]) => {
-    const body = Exa.searchBody("q", n)
+    const body = ExaWire.searchBody("q", n)
     expect(body.numResults).toBe(Math.min(100, Math.max(1, n)))
     expect(body.query).toBe("q")
   })

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as FastCheck from "effect/FastCheck"
 import * as ExaMcp from "../src/ExaMcp.js"
+import * as ExaMcpWire from "../src/internal/exaMcpWire.js"
 import * as McpText from "../src/internal/exaMcpText.js"
 import * as Server from "./support/providerServer.js"
 
@@ -219,12 +220,12 @@ describe("Exa MCP searchKeywords", () => {
   })
 
   it("stops reading a reply larger than its cap", async () => {
-    server.handle = sse(`data: ${"x".repeat(ExaMcp.maxReplyBytes + 10)}\n\n`)
+    server.handle = sse(`data: ${"x".repeat(ExaMcpWire.maxReplyBytes + 10)}\n\n`)
     expect(Server.failure(await search(["q"]))).toMatchObject({ _tag: "RequestFailed", reason: "too_large" })
   })
 
   it.prop("requestBody asks for 1..100 results", [FastCheck.integer({ min: -1000, max: 1000 })], ([n]) => {
-    expect(ExaMcp.requestBody("q", n, 7).params.arguments.numResults).toBe(Math.min(100, Math.max(1, n)))
+    expect(ExaMcpWire.requestBody("q", n, 7).params.arguments.numResults).toBe(Math.min(100, Math.max(1, n)))
   })
 })
 
@@ -288,12 +289,12 @@ describe("Exa MCP text formats", () => {
         (n) => typeof n !== "object" || n === null || Array.isArray(n) || !("result" in n || "error" in n)
       )
       const messages = [...others, { jsonrpc: "2.0", id: id + 1, result: {} }, reply].reverse()
-      expect(ExaMcp.replyFor(messages, id)).toBe(reply)
+      expect(ExaMcpWire.replyFor(messages, id)).toBe(reply)
     }
   )
 
   it("an event stream whose last event has no closing blank line still yields it", () => {
-    expect(ExaMcp.messagesOf(`data: {"id":1,"result":{}}`, 1000)).toEqual([{ id: 1, result: {} }])
-    expect(ExaMcp.messagesOf(`data: ${"x".repeat(50)}`, 10)).toMatchObject({ _tag: "TooLarge" })
+    expect(ExaMcpWire.messagesOf(`data: {"id":1,"result":{}}`, 1000)).toEqual([{ id: 1, result: {} }])
+    expect(ExaMcpWire.messagesOf(`data: ${"x".repeat(50)}`, 10)).toMatchObject({ _tag: "TooLarge" })
   })
 })

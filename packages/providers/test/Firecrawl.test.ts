@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as FastCheck from "effect/FastCheck"
 import * as Firecrawl from "../src/Firecrawl.js"
+import * as FirecrawlWire from "../src/internal/firecrawlWire.js"
 import * as Server from "./support/providerServer.js"
 
 type Json = Server.FixtureJson
@@ -75,14 +76,14 @@ describe("Firecrawl searchKeywords", () => {
     server.requests.length = 0
     Server.success(await search(["a"], { maxResults: 50 }))
     expect(server.requests[0].body?.limit).toBe(50)
-    expect(Firecrawl.searchBody("a", 500).limit).toBe(100)
+    expect(FirecrawlWire.searchBody("a", 500).limit).toBe(100)
   })
 
   it.prop(
     "limit is always within 1–100 and equals maxResults inside it",
     [FastCheck.oneof(FastCheck.integer({ min: -5, max: 200 }), FastCheck.integer())],
     ([n]) => {
-      const limit = Firecrawl.searchBody("q", n).limit
+      const limit = FirecrawlWire.searchBody("q", n).limit
       expect(limit).toBeGreaterThanOrEqual(1)
       expect(limit).toBeLessThanOrEqual(100)
       if (n >= 1 && n <= 100) expect(limit).toBe(n)

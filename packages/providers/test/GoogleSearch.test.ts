@@ -9,6 +9,7 @@ import * as Exit from "effect/Exit"
 import * as FastCheck from "effect/FastCheck"
 import * as Layer from "effect/Layer"
 import * as GoogleSearch from "../src/GoogleSearch.js"
+import * as GoogleSearchWire from "../src/internal/googleSearchWire.js"
 import * as Server from "./support/providerServer.js"
 import * as Traced from "./support/tracedSearch.js"
 
@@ -64,7 +65,7 @@ describe("GoogleSearch searchKeywords", () => {
     "num is always within 1..10 and equals maxResults inside that range",
     [FastCheck.integer({ min: -5, max: 200 })],
     ([n]) => {
-      const num = Number(GoogleSearch.searchParams("q", n, "cx", "k").num)
+      const num = Number(GoogleSearchWire.searchParams("q", n, "cx", "k").num)
       expect(num).toBeGreaterThanOrEqual(1)
       expect(num).toBeLessThanOrEqual(10)
       if (n >= 1 && n <= 10) expect(num).toBe(n)

@@ -13,6 +13,7 @@ import * as FastCheck from "effect/FastCheck"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Jina from "../src/Jina.js"
+import * as JinaWire from "../src/internal/jinaWire.js"
 import * as Server from "./support/providerServer.js"
 
 type Json = Server.FixtureJson
@@ -92,7 +93,7 @@ describe("Jina searchKeywords", () => {
     "count is always within 1–20 and equals maxResults inside it",
     [FastCheck.oneof(FastCheck.integer({ min: -5, max: 200 }), FastCheck.integer())],
     ([n]) => {
-      const count = Jina.searchBody("q", n).count
+      const count = JinaWire.searchBody("q", n).count
       expect(count).toBeGreaterThanOrEqual(1)
       expect(count).toBeLessThanOrEqual(20)
       if (n >= 1 && n <= 20) expect(count).toBe(n)
@@ -103,7 +104,7 @@ describe("Jina searchKeywords", () => {
     "X-Timeout is whole seconds within 1–180 and leaves websearch's own timeout the last word",
     [FastCheck.integer({ min: 1, max: 3_600_000 })],
     ([millis]) => {
-      const seconds = Jina.timeoutSeconds(Duration.millis(millis))
+      const seconds = JinaWire.timeoutSeconds(Duration.millis(millis))
       expect(Number.isInteger(seconds)).toBe(true)
       expect(seconds).toBeGreaterThanOrEqual(1)
       expect(seconds).toBeLessThanOrEqual(180)

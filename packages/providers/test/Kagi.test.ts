@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as FastCheck from "effect/FastCheck"
 import * as Kagi from "../src/Kagi.js"
+import * as KagiWire from "../src/internal/kagiWire.js"
 import * as Server from "./support/providerServer.js"
 
 type Json = Server.FixtureJson
@@ -45,7 +46,7 @@ describe("Kagi searchKeywords", () => {
   })
 
   it.prop("limit is the request's maxResults, never below 1", [FastCheck.integer({ min: -5, max: 50 })], ([n]) => {
-    expect(Number(Kagi.searchParams("q", n).limit)).toBe(Math.max(1, n))
+    expect(Number(KagiWire.searchParams("q", n).limit)).toBe(Math.max(1, n))
   })
 
   it("accepts a null data list, t as a string, null snippets and items without t", async () => {

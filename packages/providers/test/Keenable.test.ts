@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as FastCheck from "effect/FastCheck"
 import * as Keenable from "../src/Keenable.js"
+import * as KeenableWire from "../src/internal/keenableWire.js"
 import * as Server from "./support/providerServer.js"
 
 interface Fixture {
@@ -92,10 +93,10 @@ describe("Keenable searchKeywords", () => {
   })
 
   it.prop("count is always within 1–20 and equals maxResults inside it", [FastCheck.integer()], ([n]) => {
-    const { count } = Keenable.searchBody("q", n)
+    const { count } = KeenableWire.searchBody("q", n)
     expect(count).toBeGreaterThanOrEqual(1)
-    expect(count).toBeLessThanOrEqual(Keenable.maxResultsLimit)
-    if (n >= 1 && n <= Keenable.maxResultsLimit) expect(count).toBe(n)
+    expect(count).toBeLessThanOrEqual(KeenableWire.maxResultsLimit)
+    if (n >= 1 && n <= KeenableWire.maxResultsLimit) expect(count).toBe(n)
   })
 
   it("searches keyless on /v1/search/public without any key header when no key is set", async () => {

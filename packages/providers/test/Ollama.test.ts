@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as FastCheck from "effect/FastCheck"
 import * as Ollama from "../src/Ollama.js"
+import * as OllamaWire from "../src/internal/ollamaWire.js"
 import * as Server from "./support/providerServer.js"
 
 type Json = Server.FixtureJson
@@ -54,7 +55,7 @@ describe("Ollama searchKeywords", () => {
     "max_results is always within 1–10 and equals maxResults inside it",
     [FastCheck.oneof(FastCheck.integer({ min: -5, max: 200 }), FastCheck.integer())],
     ([n]) => {
-      const max = Ollama.searchBody("q", n).max_results
+      const max = OllamaWire.searchBody("q", n).max_results
       expect(max).toBeGreaterThanOrEqual(1)
       expect(max).toBeLessThanOrEqual(10)
       if (n >= 1 && n <= 10) expect(max).toBe(n)

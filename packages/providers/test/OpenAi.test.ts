@@ -15,6 +15,7 @@ import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
 import * as LogLevel from "effect/LogLevel"
 import * as OpenAi from "../src/OpenAi.js"
+import * as OpenAiWire from "../src/internal/openAiWire.js"
 import * as OpenAiPrices from "../src/OpenAiPrices.js"
 import * as Server from "./support/openAiServer.js"
 
@@ -169,7 +170,7 @@ describe("OpenAi research", () => {
           expect(sent.headers["content-type"]).toContain("application/json")
           expect(sent.body).toEqual({
             model: OpenAiPrices.defaultModel,
-            instructions: OpenAi.instructions,
+            instructions: OpenAiWire.instructions,
             input: brief.query,
             tools: [{ type: "web_search" }],
             tool_choice: "auto",

@@ -5,7 +5,7 @@ import * as Either from "effect/Either"
 import * as FastCheck from "effect/FastCheck"
 import * as Option from "effect/Option"
 import * as Evidence from "../src/internal/evidence.js"
-import * as OpenAi from "../src/OpenAi.js"
+import * as OpenAiWire from "../src/internal/openAiWire.js"
 import * as OpenAiPrices from "../src/OpenAiPrices.js"
 
 const hostile = FastCheck.constantFrom(
@@ -130,7 +130,7 @@ describe("OpenAi request schema and body", () => {
           allowedDomains: domains.map((d, i) => (i % 2 === 0 ? upper(d, flips) : `${d}.`))
         })
         expect(decoded.allowedDomains).toEqual(domains)
-        const body = OpenAi.requestBody(decoded, "gpt-5-mini")
+        const body = OpenAiWire.requestBody(decoded, "gpt-5-mini")
         const tools = body.tools as ReadonlyArray<Record<string, unknown>>
         expect(tools).toHaveLength(1)
         expect(tools[0].type).toBe("web_search")
@@ -168,10 +168,10 @@ describe("OpenAi request schema and body", () => {
 describe("OpenAi model resolution", () => {
   it("the default model is priced; every priced model resolves; routed or unknown ids are unpriced_model", () => {
     expect(OpenAiPrices.lookup(OpenAiPrices.defaultModel)).toBeDefined()
-    expect(Either.getOrThrow(OpenAi.resolveModel(Option.none())).model).toBe(OpenAiPrices.defaultModel)
-    expect(Either.getOrThrow(OpenAi.resolveModel(Option.some("  "))).model).toBe(OpenAiPrices.defaultModel)
+    expect(Either.getOrThrow(OpenAiWire.resolveModel(Option.none())).model).toBe(OpenAiPrices.defaultModel)
+    expect(Either.getOrThrow(OpenAiWire.resolveModel(Option.some("  "))).model).toBe(OpenAiPrices.defaultModel)
     for (const model of OpenAiPrices.models.keys()) {
-      expect(Either.getOrThrow(OpenAi.resolveModel(Option.some(model))).model).toBe(model)
+      expect(Either.getOrThrow(OpenAiWire.resolveModel(Option.some(model))).model).toBe(model)
     }
   })
 
@@ -179,7 +179,7 @@ describe("OpenAi model resolution", () => {
     "any id holding / or ::, or absent from the catalogue, is refused as unpriced_model",
     [FastCheck.string({ maxLength: 40 })],
     ([id]) => {
-      const resolved = OpenAi.resolveModel(Option.some(id))
+      const resolved = OpenAiWire.resolveModel(Option.some(id))
       const trimmed = id.trim()
       const acceptable =
         trimmed === "" || (!trimmed.includes("/") && !trimmed.includes("::") && OpenAiPrices.models.has(trimmed))

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as FastCheck from "effect/FastCheck"
 import * as Perplexity from "../src/Perplexity.js"
+import * as PerplexityWire from "../src/internal/perplexityWire.js"
 import * as Server from "./support/providerServer.js"
 
 const fixture = Server.fixture<Server.FixtureJson>("perplexity_search.json")
@@ -51,7 +52,7 @@ describe("Perplexity searchKeywords", () => {
   })
 
   it.prop("searchBody always asks for 1..20 results", [FastCheck.integer({ min: -100, max: 1000 })], ([n]) => {
-    expect(Perplexity.searchBody("q", n)).toEqual({ query: "q", max_results: Math.min(20, Math.max(1, n)) })
+    expect(PerplexityWire.searchBody("q", n)).toEqual({ query: "q", max_results: Math.min(20, Math.max(1, n)) })
   })
 
   it("accepts null fields, a numeric server_time, missing results, and drops URLs that are not http(s)", async () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as FastCheck from "effect/FastCheck"
 import * as Querit from "../src/Querit.js"
+import * as QueritWire from "../src/internal/queritWire.js"
 import * as Server from "./support/providerServer.js"
 
 type Json = Server.FixtureJson
@@ -210,7 +211,7 @@ describe("Querit rules", () => {
     "count is always within 1–20 and otherwise what was asked",
     [FastCheck.integer({ min: -10, max: 500 })],
     ([wanted]) => {
-      expect(Querit.searchBody("q", wanted).count).toBe(Math.min(20, Math.max(1, wanted)))
+      expect(QueritWire.searchBody("q", wanted).count).toBe(Math.min(20, Math.max(1, wanted)))
     }
   )
 
@@ -218,7 +219,7 @@ describe("Querit rules", () => {
     "the crawl timeout is two seconds under websearch's, within 1–60",
     [FastCheck.integer({ min: 0, max: 600_000 })],
     ([millis]) => {
-      const seconds = Querit.crawlSecondsFor(millis)
+      const seconds = QueritWire.crawlSecondsFor(millis)
       expect(seconds).toBeGreaterThanOrEqual(1)
       expect(seconds).toBeLessThanOrEqual(60)
       if (millis >= 3_000 && millis < 63_000) expect(seconds).toBe(Math.floor(millis / 1000) - 2)
@@ -233,7 +234,7 @@ describe("Querit rules", () => {
       })
     ],
     ([code]) => {
-      const refusal = Querit.refusalOf(code === undefined ? {} : { error_code: code, error_msg: "m" }, {})
+      const refusal = QueritWire.refusalOf(code === undefined ? {} : { error_code: code, error_msg: "m" }, {})
       const numeric = code === undefined ? undefined : Number(code)
       if (numeric === undefined || numeric === 200 || numeric === 0) expect(refusal).toBeUndefined()
       else expect(refusal?.status).toBe(String(numeric))

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as FastCheck from "effect/FastCheck"
-import * as Metadata from "@websearch/core/ResultMetadata"
+import * as Metadata from "@websearch/core/internal/resultMetadata"
 import * as Fields from "../src/internal/resultFields.js"
 
 const months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]

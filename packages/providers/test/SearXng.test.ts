@@ -3,6 +3,7 @@ import * as Fetch from "@websearch/node/Fetch"
 import * as FastCheck from "effect/FastCheck"
 import * as Layer from "effect/Layer"
 import * as SearXng from "../src/SearXng.js"
+import * as SearXngWire from "../src/internal/searXngWire.js"
 import * as Server from "./support/providerServer.js"
 
 interface Fixture {
@@ -197,7 +198,7 @@ describe("SearXNG ordering", () => {
   ).map((scores) => scores.map((score, id) => ({ id, score })))
 
   it.prop("byScore is a stable permutation with finite scores first, in descending order", [scored], ([items]) => {
-    const sorted = SearXng.byScore(items)
+    const sorted = SearXngWire.byScore(items)
     expect([...sorted].sort((a, b) => a.id - b.id)).toEqual([...items].sort((a, b) => a.id - b.id))
     const finite = (s: number | undefined) => typeof s === "number" && Number.isFinite(s)
     for (let i = 1; i < sorted.length; i++) {

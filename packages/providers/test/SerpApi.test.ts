@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as Exit from "effect/Exit"
 import * as FastCheck from "effect/FastCheck"
 import * as SerpApi from "../src/SerpApi.js"
+import * as SerpApiWire from "../src/internal/serpApiWire.js"
 import * as Server from "./support/providerServer.js"
 import * as Traced from "./support/tracedSearch.js"
 
@@ -51,7 +52,7 @@ describe("SerpApi searchKeywords", () => {
     "num is always within 1..100 and equals maxResults inside that range",
     [FastCheck.integer({ min: -5, max: 500 })],
     ([n]) => {
-      const num = Number(SerpApi.searchParams("q", n, "k").num)
+      const num = Number(SerpApiWire.searchParams("q", n, "k").num)
       expect(num).toBeGreaterThanOrEqual(1)
       expect(num).toBeLessThanOrEqual(100)
       if (n >= 1 && n <= 100) expect(num).toBe(n)

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as FastCheck from "effect/FastCheck"
 import * as Serper from "../src/Serper.js"
+import * as SerperWire from "../src/internal/serperWire.js"
 import * as Server from "./support/providerServer.js"
 
 type Json = Server.FixtureJson
@@ -49,7 +50,7 @@ describe("Serper searchKeywords", () => {
     "num is always within 1..100 and equals maxResults inside that range",
     [FastCheck.integer({ min: -5, max: 500 })],
     ([n]) => {
-      const { num } = Serper.searchBody("q", n)
+      const { num } = SerperWire.searchBody("q", n)
       expect(num).toBeGreaterThanOrEqual(1)
       expect(num).toBeLessThanOrEqual(100)
       if (n >= 1 && n <= 100) expect(num).toBe(n)

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as Either from "effect/Either"
 import * as FastCheck from "effect/FastCheck"
 import * as Zhipu from "../src/Zhipu.js"
+import * as ZhipuWire from "../src/internal/zhipuWire.js"
 import * as Server from "./support/providerServer.js"
 
 type Json = Server.FixtureJson
@@ -205,11 +206,11 @@ describe("Zhipu searchKeywords", () => {
 describe("Zhipu rules", () => {
   it.prop(
     "the count is always within 1–50, Sogou's a multiple of ten covering the request",
-    [FastCheck.integer({ min: -5, max: 500 }), FastCheck.constantFrom(...Zhipu.engines)],
+    [FastCheck.integer({ min: -5, max: 500 }), FastCheck.constantFrom(...ZhipuWire.engines)],
     ([wanted, engine]) => {
-      const count = Zhipu.searchBody("q", wanted, engine).count
+      const count = ZhipuWire.searchBody("q", wanted, engine).count
       expect(count).toBeGreaterThanOrEqual(1)
-      expect(count).toBeLessThanOrEqual(Zhipu.maxResultsLimit)
+      expect(count).toBeLessThanOrEqual(ZhipuWire.maxResultsLimit)
       if (engine === "search_pro_sogou") {
         expect(count % 10).toBe(0)
         expect(count).toBeGreaterThanOrEqual(Math.min(50, Math.max(1, wanted)))
@@ -223,8 +224,8 @@ describe("Zhipu rules", () => {
     "a query's length is its number of code points",
     [FastCheck.string({ unit: "grapheme", maxLength: 80 })],
     ([q]) => {
-      expect(Zhipu.queryLength(q)).toBe([...q].length)
-      expect(Zhipu.queryLength(q)).toBeLessThanOrEqual(q.length)
+      expect(ZhipuWire.queryLength(q)).toBe([...q].length)
+      expect(ZhipuWire.queryLength(q)).toBeLessThanOrEqual(q.length)
     }
   )
 
@@ -232,10 +233,10 @@ describe("Zhipu rules", () => {
     "only Zhipu's four engines are accepted; none configured means search_std",
     [FastCheck.array(FastCheck.string({ maxLength: 20 }), { maxLength: 3 })],
     ([configured]) => {
-      const chosen = Zhipu.engineOf(configured)
+      const chosen = ZhipuWire.engineOf(configured)
       const first = configured[0]?.trim()
       if (first === undefined || first === "") expect(chosen).toEqual(Either.right("search_std"))
-      else if ((Zhipu.engines as ReadonlyArray<string>).includes(first)) expect(chosen).toEqual(Either.right(first))
+      else if ((ZhipuWire.engines as ReadonlyArray<string>).includes(first)) expect(chosen).toEqual(Either.right(first))
       else expect(Either.isLeft(chosen)).toBe(true)
     }
   )
@@ -244,8 +245,8 @@ describe("Zhipu rules", () => {
     "every authentication code reads as rejected credentials, every concurrency code as a rate limit",
     [FastCheck.integer({ min: 1000, max: 1004 }), FastCheck.constantFrom(1302, 1303, 1305)],
     ([auth, busy]) => {
-      expect(Zhipu.kindOfCode(auth)).toBe("credentials")
-      expect(Zhipu.kindOfCode(busy)).toBe("rate_limited")
+      expect(ZhipuWire.kindOfCode(auth)).toBe("credentials")
+      expect(ZhipuWire.kindOfCode(busy)).toBe("rate_limited")
     }
   )
 })

@@ -16,7 +16,7 @@
  *
  * @since 0.1.0
  */
-import * as ConfigText from "@websearch/core/ConfigText"
+import * as ConfigText from "@websearch/core/internal/configText"
 import * as ProviderInstance from "@websearch/core/ProviderInstance"
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Config from "effect/Config"

@@ -13,8 +13,8 @@ import * as Config from "effect/Config"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import type * as Cli from "../Cli.js"
-import * as Live from "../Live.js"
+import type * as Cli from "./cli.js"
+import * as Live from "./live.js"
 import type * as Recorder from "./recorder.js"
 
 /** A command that answers a list of results: `search` or `fetch`. */
@@ -72,7 +72,7 @@ export const cacheStores = (
       recorder.keep((url) => Blacklist.isAllowed(settings.filter, url))
       const input = yield* Effect.orElseSucceed(Live.settingsInput(command, env), () => ({}) as Settings.SettingsInput)
       if (command.noCache === true || input.cache?.persistent !== true) return recorder.serviceOver(undefined)
-      const PersistentCache = yield* Effect.promise(() => import("../PersistentCache.js"))
+      const PersistentCache = yield* Effect.promise(() => import("./persistentCache.js"))
       const inner = yield* PersistentCache.make(PersistentCache.directory(env))
       return recorder.serviceOver(inner)
     })

@@ -6,10 +6,10 @@
 import * as Effect from "effect/Effect"
 import { mkdirSync, writeFileSync } from "node:fs"
 import { dirname } from "node:path"
-import type * as Cli from "../Cli.js"
-import * as ConfigFile from "../ConfigFile.js"
-import type * as Io from "../Io.js"
-import * as Render from "../Render.js"
+import type * as Cli from "./cli.js"
+import * as ConfigFile from "./configFile.js"
+import type * as Io from "./io.js"
+import * as Render from "./render.js"
 
 const describe = (located: ConfigFile.Located): string => {
   switch (located.from) {

@@ -6,7 +6,7 @@
  * Ctrl-C gives up.
  */
 import { readSync } from "node:fs"
-import type * as Io from "../Io.js"
+import type * as Io from "./io.js"
 
 /** The bytes that mean something in raw mode; every other byte is text. */
 const ctrlC = 0x03

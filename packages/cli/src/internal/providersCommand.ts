@@ -13,9 +13,9 @@ import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
-import type * as Cli from "../Cli.js"
-import type * as Io from "../Io.js"
-import * as Render from "../Render.js"
+import type * as Cli from "./cli.js"
+import type * as Io from "./io.js"
+import * as Render from "./render.js"
 import type * as ProvidersArgs from "./providersArgs.js"
 
 type Command = Extract<Cli.Command, { _tag: "ProvidersManage" }>

@@ -3,7 +3,7 @@
  * (each with or without `--json`). They are what people type first, so the binary answers them from this module
  * alone, and `Main` answers them the same way.
  */
-import { version } from "../Version.js"
+import { version } from "./version.js"
 import * as Overview from "./overview.js"
 
 /** The exit code and stdout of a command line answered here, or undefined for every other. */

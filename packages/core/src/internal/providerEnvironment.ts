@@ -15,8 +15,8 @@ import * as Schema from "effect/Schema"
 import * as Capability from "../Capability.js"
 import type { AnyProviderDriver } from "../ProviderDriver.js"
 import * as ProviderId from "../ProviderId.js"
-import * as SettingsInput from "../SettingsInput.js"
-import * as ConfigText from "../ConfigText.js"
+import * as SettingsInput from "./settingsInput.js"
+import * as ConfigText from "./configText.js"
 
 /**
  * The common fields as the environment gives them: as in a settings file, except that keys and the password are

@@ -10,7 +10,7 @@ import * as Schema from "effect/Schema"
 import type * as Preset from "../Preset.js"
 import type { ResolvedProvider } from "../ProviderConfig.js"
 import type { AnyProviderDriver } from "../ProviderDriver.js"
-import * as SettingsInput from "../SettingsInput.js"
+import * as SettingsInput from "./settingsInput.js"
 import * as ParseIssues from "./parseIssues.js"
 
 /**

@@ -9,7 +9,7 @@ import * as FileSystem from "@effect/platform/FileSystem"
 import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
-import type * as SettingsInput from "../SettingsInput.js"
+import type * as SettingsInput from "./settingsInput.js"
 import type * as WebSearchError from "../WebSearchError.js"
 import * as SettingsValidation from "./settingsValidation.js"
 

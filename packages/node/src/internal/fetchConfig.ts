@@ -2,7 +2,7 @@
  * The local fetcher's environment variables (`FETCH_USER_AGENT`, `FETCH_RESPECT_ROBOTS_TXT`, `FETCH_RENDER`, the
  * last decoded by the options schema) and the Accept header it sends.
  */
-import * as ConfigText from "@websearch/core/ConfigText"
+import * as ConfigText from "@websearch/core/internal/configText"
 import * as Config from "effect/Config"
 import * as Option from "effect/Option"
 

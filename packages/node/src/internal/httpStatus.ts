@@ -2,7 +2,7 @@
  * The `RequestFailed` reason of a non-2xx status, with the server's Retry-After where it gives one (read by
  * `@websearch/core/RetryAfter` against the `Clock`, capped at a day).
  */
-import * as RetryAfter from "@websearch/core/RetryAfter"
+import * as RetryAfter from "@websearch/core/internal/retryAfter"
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Effect from "effect/Effect"
 import type * as TransportModel from "./transportModel.js"

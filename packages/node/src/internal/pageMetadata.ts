@@ -4,7 +4,7 @@
  * the title of a result.
  */
 import type * as ProviderDriver from "@websearch/core/ProviderDriver"
-import * as ResultMetadata from "@websearch/core/ResultMetadata"
+import * as ResultMetadata from "@websearch/core/internal/resultMetadata"
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import type * as Extract from "@websearch/extract/Extract"
 import * as Effect from "effect/Effect"

@@ -3,7 +3,7 @@
  * current `ConfigProvider` (the process's environment by default), its proxies checked by the URL policy when a
  * Layer is built, so a malformed or refused one fails the application at start, naming the variable.
  */
-import * as ConfigText from "@websearch/core/ConfigText"
+import * as ConfigText from "@websearch/core/internal/configText"
 import type * as UrlPolicy from "@websearch/core/UrlPolicy"
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Config from "effect/Config"

@@ -3,7 +3,7 @@
  * with a wrong `REDIS_URL` refuses to start instead of silently serving without its shared cache and quotas.
  * Messages name the server by its redacted URL (no password).
  */
-import * as Redaction from "@websearch/core/Redaction"
+import * as Redaction from "@websearch/core/internal/redaction"
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import type * as StoreHealth from "@websearch/core/StoreHealth"
 import * as Cause from "effect/Cause"

@@ -3,7 +3,7 @@
  * `@websearch/core/NetworkFailure`, the classification the provider clients share). Messages name the
  * method and the host only (see `describe`): paths and query strings can carry keys, tokens and signed parameters.
  */
-import * as NetworkFailure from "@websearch/core/NetworkFailure"
+import * as NetworkFailure from "@websearch/core/internal/networkFailure"
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import { DialRefused, ProxyFailed } from "./connector.js"
 

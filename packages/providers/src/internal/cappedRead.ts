@@ -4,7 +4,7 @@
  */
 import type * as HttpClientError from "@effect/platform/HttpClientError"
 import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
-import * as NetworkFailure from "@websearch/core/NetworkFailure"
+import * as NetworkFailure from "@websearch/core/internal/networkFailure"
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"

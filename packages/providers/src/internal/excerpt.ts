@@ -5,7 +5,7 @@
  * form, its control and format characters (terminal escapes, bidirectional overrides, zero-width characters) and
  * white space folded to single spaces, and it is cut short, the cut marked with "...".
  */
-import * as Redaction from "@websearch/core/Redaction"
+import * as Redaction from "@websearch/core/internal/redaction"
 
 /** The most characters an excerpt has, the "..." of a cut included. */
 export const maxChars = 160

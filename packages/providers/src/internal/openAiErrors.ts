@@ -5,8 +5,8 @@
  */
 import type * as HttpClientError from "@effect/platform/HttpClientError"
 import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
-import * as Redaction from "@websearch/core/Redaction"
-import * as RetryAfter from "@websearch/core/RetryAfter"
+import * as Redaction from "@websearch/core/internal/redaction"
+import * as RetryAfter from "@websearch/core/internal/retryAfter"
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import type { ResearchRequest } from "@websearch/core/WebSearchRequest"
 import * as Either from "effect/Either"

@@ -15,6 +15,7 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import type { SseEvent } from "./eventStream.js"
 import * as Excerpt from "./excerpt.js"
+import * as AnswerFields from "./answerFields.js"
 
 const parseJson = Schema.decodeUnknownEither(Schema.parseJson())
 
@@ -30,8 +31,8 @@ const Usage = Schema.Struct({
 })
 
 const ErrorBody = Schema.Struct({
-  code: Schema.optional(Schema.NullOr(Schema.String)),
-  message: Schema.optional(Schema.NullOr(Schema.String))
+  code: AnswerFields.OptionalText,
+  message: AnswerFields.OptionalText
 })
 
 const FinalResponse = Schema.Struct({
@@ -60,14 +61,14 @@ const AnnotationAdded = Schema.Struct({
 const SearchCompleted = Schema.Struct({ item_id: Schema.String, output_index: Schema.optional(Count) })
 const Terminal = Schema.Struct({ response: FinalResponse })
 const ErrorEvent = Schema.Struct({
-  code: Schema.optional(Schema.NullOr(Schema.String)),
-  message: Schema.optional(Schema.NullOr(Schema.String))
+  code: AnswerFields.OptionalText,
+  message: AnswerFields.OptionalText
 })
 
 const UrlCitation = Schema.Struct({
   type: Schema.Literal("url_citation"),
   url: Schema.String,
-  title: Schema.optional(Schema.NullOr(Schema.String))
+  title: AnswerFields.OptionalText
 })
 
 const OutputText = Schema.Struct({
@@ -84,10 +85,10 @@ const MessageItem = Schema.Struct({
 
 const SearchAction = Schema.Struct({
   type: Schema.optional(Schema.String),
-  query: Schema.optional(Schema.NullOr(Schema.String)),
+  query: AnswerFields.OptionalText,
   queries: Schema.optional(Schema.NullOr(Schema.Array(Schema.Unknown))),
   sources: Schema.optional(Schema.NullOr(Schema.Array(Schema.Unknown))),
-  url: Schema.optional(Schema.NullOr(Schema.String))
+  url: AnswerFields.OptionalText
 })
 
 const SearchCallItem = Schema.Struct({
@@ -97,7 +98,7 @@ const SearchCallItem = Schema.Struct({
   action: Schema.optional(Schema.NullOr(Schema.Unknown))
 })
 
-const UrlSource = Schema.Struct({ url: Schema.String, title: Schema.optional(Schema.NullOr(Schema.String)) })
+const UrlSource = Schema.Struct({ url: Schema.String, title: AnswerFields.OptionalText })
 
 const decodeOption =
   <A, I>(schema: Schema.Schema<A, I>) =>

@@ -5,7 +5,7 @@
  */
 import type * as Capability from "@websearch/core/Capability"
 import type * as ProviderDriver from "@websearch/core/ProviderDriver"
-import * as Redaction from "@websearch/core/Redaction"
+import * as Redaction from "@websearch/core/internal/redaction"
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"

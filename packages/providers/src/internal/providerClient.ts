@@ -15,7 +15,7 @@ import * as Exit from "effect/Exit"
 import * as FiberRef from "effect/FiberRef"
 import * as Option from "effect/Option"
 import type * as Redacted from "effect/Redacted"
-import * as Redaction from "@websearch/core/Redaction"
+import * as Redaction from "@websearch/core/internal/redaction"
 
 /**
  * The HttpClient a provider Layer captures. Every header whose name carries a credential is redacted in its span

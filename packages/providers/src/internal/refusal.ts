@@ -4,7 +4,7 @@
  * `retryAfter`, plan limits → `RequestFailed/rate_limited` not retryable, 5xx → `RequestFailed/http_5xx`; the
  * provider's own message is kept (truncated, secrets removed).
  */
-import * as RetryAfter from "@websearch/core/RetryAfter"
+import * as RetryAfter from "@websearch/core/internal/retryAfter"
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Option from "effect/Option"
 import type { Answer } from "./cappedRead.js"

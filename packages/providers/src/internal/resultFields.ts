@@ -4,7 +4,7 @@
  * title falls back to the URL so a result is never untitled.
  */
 import type * as ProviderDriver from "@websearch/core/ProviderDriver"
-import * as ResultMetadata from "@websearch/core/ResultMetadata"
+import * as ResultMetadata from "@websearch/core/internal/resultMetadata"
 
 const named: Readonly<Record<string, string>> = {
   amp: "&",

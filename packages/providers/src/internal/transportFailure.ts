@@ -5,7 +5,7 @@
  * request's URL, a key in its query included).
  */
 import type * as HttpClientError from "@effect/platform/HttpClientError"
-import * as NetworkFailure from "@websearch/core/NetworkFailure"
+import * as NetworkFailure from "@websearch/core/internal/networkFailure"
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import { type Call, errorContext } from "./providerCall.js"
 

@@ -20,9 +20,8 @@
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
 import type * as Composition from "@websearch/core/Composition"
-import * as ConfigText from "@websearch/core/ConfigText"
-import type * as Settings from "@websearch/core/Settings"
-import * as SettingsInput from "@websearch/core/SettingsInput"
+import * as ConfigText from "@websearch/core/internal/configText"
+import * as Settings from "@websearch/core/Settings"
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import type * as SafeTransport from "@websearch/node/SafeTransport"
 import * as Cause from "effect/Cause"
@@ -33,7 +32,7 @@ import * as Option from "effect/Option"
 import * as Predicate from "effect/Predicate"
 import { isAbsolute, resolve } from "node:path"
 import { pathToFileURL } from "node:url"
-import * as StdoutGuard from "./internal/stdoutGuard.js"
+import * as StdoutGuard from "./stdoutGuard.js"
 
 /**
  * The environment variable naming the modules.
@@ -117,7 +116,7 @@ export const timeout = (
   const raw = env[timeoutVariable]?.trim() ?? ""
   if (raw === "") return Effect.succeed(defaultTimeout)
   return Option.match(
-    Option.filter(SettingsInput.parseDuration(raw), (d) => Duration.greaterThan(d, Duration.zero)),
+    Option.filter(Settings.parseDuration(raw), (d) => Duration.greaterThan(d, Duration.zero)),
     {
       onNone: () =>
         Effect.fail(

@@ -7,8 +7,8 @@ import type * as Progress from "@websearch/core/Progress"
 import type * as ProviderChecks from "@websearch/core/ProviderChecks"
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import type { ResearchResponse, WebSearchResponse } from "@websearch/core/WebSearchResponse"
-import * as Layout from "./internal/layout.js"
-import * as Terminal from "./internal/terminal.js"
+import * as Layout from "./layout.js"
+import * as Terminal from "./terminal.js"
 
 /**
  * Text made safe for a terminal: nothing in it can move the cursor, clear the screen, set the window title, open

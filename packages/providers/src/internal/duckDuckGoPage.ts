@@ -8,7 +8,7 @@
  * @since 0.2.0
  */
 import { DOMParser } from "linkedom"
-import * as Fields from "./internal/resultFields.js"
+import * as Fields from "./resultFields.js"
 
 /**
  * One result as the page shows it, before websearch's mapping.

@@ -5,12 +5,14 @@
  *
  * @example
  * ```ts
- * import * as RetryAfter from "@websearch/core/RetryAfter"
+ * import * as RetryAfter from "@websearch/core/internal/retryAfter"
  *
  * RetryAfter.parse("120", Date.now()) // 120
  * RetryAfter.parse("Wed, 21 Oct 2015 07:28:00 GMT", Date.parse("Wed, 21 Oct 2015 07:27:00 GMT")) // 60
  * RetryAfter.parse("soon", Date.now()) // undefined
  * ```
+ *
+ * @internal Shared by the websearch packages, not part of the public API: it may change in any release.
  *
  * @since 0.2.0
  */

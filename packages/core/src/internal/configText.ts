@@ -4,6 +4,8 @@
  * per variable. One copy for every package that reads the environment: the settings' own variables, the
  * per-provider ones, the server's and the CLI's.
  *
+ * @internal Shared by the websearch packages, not part of the public API: it may change in any release.
+ *
  * @since 0.2.0
  */
 import * as Config from "effect/Config"

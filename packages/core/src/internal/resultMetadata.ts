@@ -5,6 +5,8 @@
  * can be read without guessing; anything else (a relative "3 days ago", a weekday, a year no web page has) is
  * dropped rather than passed on as if it were a date.
  *
+ * @internal Shared by the websearch packages, not part of the public API: it may change in any release.
+ *
  * @since 0.2.0
  */
 

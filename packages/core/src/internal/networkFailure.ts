@@ -5,9 +5,11 @@
  *
  * Pure: it reads the `code` of an error (or of its causes) and never its free text, which can quote the request.
  *
+ * @internal Shared by the websearch packages, not part of the public API: it may change in any release.
+ *
  * @since 0.2.0
  */
-import type * as WebSearchError from "./WebSearchError.js"
+import type * as WebSearchError from "../WebSearchError.js"
 
 /**
  * The reasons a transport failure is given: a subset of `WebSearchError.RequestFailedReason`.

@@ -21,8 +21,8 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import type * as Cli from "./Cli.js"
-import type * as Io from "./Io.js"
+import type * as Cli from "./cli.js"
+import type * as Io from "./io.js"
 
 const urlOf = (address: HttpServer.Address): string =>
   address._tag === "TcpAddress"

@@ -9,19 +9,21 @@
  *
  * @example
  * ```ts
- * import * as Cidr from "@websearch/core/Cidr"
+ * import * as Cidr from "@websearch/core/internal/cidr"
  * import * as Either from "effect/Either"
  *
  * Either.isRight(Cidr.parse("198.18.0.0/15")) // true
  * Cidr.parse("10.0.0.0/33") // Either.left('"10.0.0.0/33" is not a CIDR block (198.18.0.0/15, fd00::/8)')
  * ```
  *
+ * @internal Shared by the websearch packages, not part of the public API: it may change in any release.
+ *
  * @since 0.2.0
  */
 import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
 import type ipaddr from "ipaddr.js"
-import { parseAddress } from "./internal/ipAddress.js"
+import { parseAddress } from "./ipAddress.js"
 
 /**
  * An address block: its first address (as parsed by ipaddr.js) and prefix length.

@@ -1,6 +1,7 @@
 /**
  * The version of `websearch`, from the CLI's package.json. The bundle has it inlined at build time, because its
- * chunks do not sit where a path relative to the source would find package.json.
+ * chunks do not sit where a path relative to the source would find package.json (two folders up from
+ * src/internal/ and dist/internal/).
  *
  * @since 0.1.0
  */
@@ -17,4 +18,4 @@ declare const __WEBSEARCH_VERSION__: string | undefined
 export const version = (): string =>
   typeof __WEBSEARCH_VERSION__ === "string"
     ? __WEBSEARCH_VERSION__
-    : (createRequire(import.meta.url)("../package.json") as { version: string }).version
+    : (createRequire(import.meta.url)("../../package.json") as { version: string }).version

@@ -9,11 +9,13 @@
  *
  * @example
  * ```ts
- * import * as Redaction from "@websearch/core/Redaction"
+ * import * as Redaction from "@websearch/core/internal/redaction"
  *
  * const shown = Redaction.scrub("bad key sk-live-1234", Redaction.forms("sk-live-1234"))
  * // "bad key [redacted]"
  * ```
+ *
+ * @internal Shared by the websearch packages, not part of the public API: it may change in any release.
  *
  * @since 0.2.0
  */

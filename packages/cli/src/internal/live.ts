@@ -15,9 +15,9 @@ import * as ConfigProvider from "effect/ConfigProvider"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Stream from "effect/Stream"
-import type * as Cli from "./Cli.js"
-import * as ConfigFile from "./ConfigFile.js"
-import * as ProviderModules from "./ProviderModules.js"
+import type * as Cli from "./cli.js"
+import * as ConfigFile from "./configFile.js"
+import * as ProviderModules from "./providerModules.js"
 
 /**
  * The provider Layers a command composes.

@@ -4,21 +4,23 @@
  * it; the rules that need the whole document (the URL policy over user-set endpoints, fallback chains) are
  * checked when the settings load.
  *
+ * @internal Shared by the websearch packages, not part of the public API: it may change in any release.
+ *
  * @since 0.2.0
  */
-import type * as ProviderConfig from "./ProviderConfig.js"
+import type * as ProviderConfig from "../ProviderConfig.js"
 import * as Duration from "effect/Duration"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
-import * as Blacklist from "./Blacklist.js"
-import * as Compression from "./Compression.js"
-import * as ContentBudget from "./ContentBudget.js"
-import * as HeaderValue from "./internal/headerValue.js"
-import * as ProviderId from "./ProviderId.js"
-import * as CidrBlock from "./Cidr.js"
-import * as UrlPolicy from "./UrlPolicy.js"
-import { FusionProviderIds, MaxResults } from "./WebSearchRequest.js"
+import * as Blacklist from "../Blacklist.js"
+import * as Compression from "../Compression.js"
+import * as ContentBudget from "../ContentBudget.js"
+import * as HeaderValue from "./headerValue.js"
+import * as ProviderId from "../ProviderId.js"
+import * as CidrBlock from "./cidr.js"
+import * as UrlPolicy from "../UrlPolicy.js"
+import { FusionProviderIds, MaxResults } from "../WebSearchRequest.js"
 
 // Scheme and credentials here; the host and port rules need the whole document's urlPolicy (see validate).
 const HttpUrl = Schema.String.pipe(

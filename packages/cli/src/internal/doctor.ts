@@ -18,10 +18,10 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import { accessSync, constants, mkdirSync } from "node:fs"
-import type * as Cli from "./Cli.js"
-import * as Live from "./Live.js"
-import * as PersistentCache from "./PersistentCache.js"
-import * as Render from "./Render.js"
+import type * as Cli from "./cli.js"
+import * as Live from "./live.js"
+import * as PersistentCache from "./persistentCache.js"
+import * as Render from "./render.js"
 
 /**
  * One line of the report.
