@@ -15,14 +15,24 @@ import type { Capability } from "./Capability.js"
 import type { AnyProviderDriver } from "./ProviderDriver.js"
 
 /**
- * The names of the optional services a part may contribute; each may be contributed once. Each service's own
- * module types its value (`ResultCache.layer`, `ProviderQuota.layer`, `ContentBudget.layerTokenCounter`,
- * `Compression.layerChunkRanker`, `UsageSink.layer`).
+ * The optional services a part may contribute, by name, each with its type: `resultCache` (`ResultCache.layer`),
+ * `providerQuota` (`ProviderQuota.layer`), `tokenCounter` (`ContentBudget.layerTokenCounter`), `chunkRanker`
+ * (`Compression.layerChunkRanker`) and `usageSink` (`UsageSink.layer`). Each service's own module adds its entry
+ * (`declare module "./Composition.js"`): those modules import this one for their parts, so this one cannot import
+ * their types back without a cycle, and the registry reads every contribution typed, with no cast.
  *
  * @since 0.2.0
  * @category models
  */
-export type ServiceName = "resultCache" | "providerQuota" | "tokenCounter" | "chunkRanker" | "usageSink"
+export interface Services {}
+
+/**
+ * The names of the optional services a part may contribute; each may be contributed once.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type ServiceName = keyof Services
 
 /**
  * Default providers a bundle proposes (`Providers.layer` proposes DuckDuckGo for search); the settings' own
@@ -46,7 +56,7 @@ export interface Defaults {
 export interface Contributions {
   readonly drivers: ReadonlyArray<AnyProviderDriver>
   readonly defaults: ReadonlyArray<Defaults>
-  readonly services: { readonly [K in ServiceName]?: ReadonlyArray<unknown> }
+  readonly services: { readonly [K in ServiceName]?: ReadonlyArray<Services[K]> }
 }
 
 /**
@@ -69,7 +79,7 @@ export declare namespace Composition {
   export interface Service {
     readonly addDriver: (driver: AnyProviderDriver) => Effect.Effect<void>
     readonly addDefaults: (defaults: Defaults) => Effect.Effect<void>
-    readonly addService: (name: ServiceName, service: unknown) => Effect.Effect<void>
+    readonly addService: <K extends ServiceName>(name: K, service: Services[K]) => Effect.Effect<void>
     /** What has been contributed so far. */
     readonly contributions: () => Contributions
   }
@@ -84,13 +94,15 @@ export declare namespace Composition {
 export const make: Effect.Effect<Composition.Service> = Effect.sync(() => {
   const drivers: Array<AnyProviderDriver> = []
   const defaults: Array<Defaults> = []
-  const services: { [K in ServiceName]?: Array<unknown> } = {}
+  const services: { [K in ServiceName]?: ReadonlyArray<Services[K]> } = {}
   return {
     addDriver: (driver) => Effect.sync(() => void drivers.push(driver)),
     addDefaults: (entry) => Effect.sync(() => void defaults.push(entry)),
     addService: (name, service) =>
       Effect.sync(() => {
-        services[name] = [...(services[name] ?? []), service]
+        // A computed key: TypeScript cannot write `services[name]` for a generic name, but each entry pairs the
+        // name with its own type by `addService`'s signature.
+        Object.assign(services, { [name]: [...(services[name] ?? []), service] })
       }),
     contributions: () => ({ drivers: [...drivers], defaults: [...defaults], services: { ...services } })
   }
@@ -102,7 +114,7 @@ export const make: Effect.Effect<Composition.Service> = Effect.sync(() => {
  * @since 0.2.0
  * @category layers
  */
-export const service = (name: ServiceName, value: unknown): Layer.Layer<never, never, Composition> =>
+export const service = <K extends ServiceName>(name: K, value: Services[K]): Layer.Layer<never, never, Composition> =>
   Layer.effectDiscard(Effect.flatMap(Composition, (composition) => composition.addService(name, value)))
 
 /**
@@ -111,9 +123,9 @@ export const service = (name: ServiceName, value: unknown): Layer.Layer<never, n
  * @since 0.2.0
  * @category layers
  */
-export const serviceScoped = <A, E, R>(
-  name: ServiceName,
-  build: Effect.Effect<A, E, R>
+export const serviceScoped = <K extends ServiceName, E, R>(
+  name: K,
+  build: Effect.Effect<Services[K], E, R>
 ): Layer.Layer<never, E, Composition | Exclude<R, Scope.Scope>> =>
   Layer.scopedDiscard(
     Effect.flatMap(build, (value) => Effect.flatMap(Composition, (composition) => composition.addService(name, value)))

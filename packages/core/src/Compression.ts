@@ -77,6 +77,14 @@ export class ChunkRanker extends Context.Reference<ChunkRanker>()("@websearch/co
 export const layerChunkRanker = (ranker: ChunkRanker.Service): Layer.Layer<never, never, Composition.Composition> =>
   Composition.service("chunkRanker", ranker)
 
+// This module's entry in the composition's typed record of optional services (see `Composition.Services`).
+declare module "./Composition.js" {
+  interface Services {
+    /** The ranker compression scores chunks with: `Compression.layerChunkRanker`. */
+    readonly chunkRanker: ChunkRanker.Service
+  }
+}
+
 /**
  * Types that belong to {@link ChunkRanker}.
  *
@@ -210,7 +218,9 @@ const keep = (content: string, spans: ReadonlyArray<Span>, scores: ReadonlyArray
 /**
  * Compresses results for `query`. Under `rank`, every chunk of every result is scored in one
  * {@link ChunkRanker} call, and each result with more than `topChunks` chunks keeps its best `topChunks`, in
- * source order, joined by {@link chunkSeparator}; other results are returned unchanged.
+ * source order, joined by {@link chunkSeparator}; other results are returned unchanged. Ranks with `ranker`
+ * (websearch passes the composed one), else the {@link ChunkRanker} in context; `ranker: "bm25"` in the settings
+ * always ranks with BM25.
  *
  * @since 0.1.0
  * @category combinators
@@ -218,7 +228,8 @@ const keep = (content: string, spans: ReadonlyArray<Span>, scores: ReadonlyArray
 export const compress = (
   results: ReadonlyArray<WebSearchResult>,
   query: string,
-  compression: Compression
+  compression: Compression,
+  ranker?: ChunkRanker.Service | undefined
 ): Effect.Effect<ReadonlyArray<WebSearchResult>> => {
   if (compression.method === "none") return Effect.succeed(results)
   const { chunkSize, topChunks } = compression
@@ -227,8 +238,13 @@ export const compress = (
   const chunks = results.flatMap((result, index) =>
     spans[index].map((span) => result.content.slice(span.start, span.end))
   )
-  const ranker = compression.ranker === "bm25" ? Effect.succeed(bm25Ranker) : ChunkRanker
-  return Effect.flatMap(ranker, (chosen) => chosen.rank(query, chunks)).pipe(
+  const chosen =
+    compression.ranker === "bm25"
+      ? Effect.succeed(bm25Ranker)
+      : ranker === undefined
+        ? ChunkRanker
+        : Effect.succeed(ranker)
+  return Effect.flatMap(chosen, (scorer) => scorer.rank(query, chunks)).pipe(
     Effect.map((scores) => {
       let offset = 0
       return results.map((result, index) => {

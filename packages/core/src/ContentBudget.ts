@@ -120,6 +120,14 @@ export const defaultTokenCounter: TokenCounter.Service = { count: estimateTokens
 export const layerTokenCounter = (counter: TokenCounter.Service): Layer.Layer<never, never, Composition.Composition> =>
   Composition.service("tokenCounter", counter)
 
+// This module's entry in the composition's typed record of optional services (see `Composition.Services`).
+declare module "./Composition.js" {
+  interface Services {
+    /** The token counter of the content budget: `ContentBudget.layerTokenCounter`. */
+    readonly tokenCounter: TokenCounter.Service
+  }
+}
+
 /**
  * Types that belong to {@link TokenCounter}.
  *

@@ -54,6 +54,20 @@ export interface Options {
    * content continues (`totalLength`, `nextStartIndex`), unless compression rewrote it.
    */
   readonly continuable?: boolean | undefined
+  /**
+   * The token counter of the budget (websearch passes the composed one); without one, the `TokenCounter` in
+   * context.
+   *
+   * @since 0.2.0
+   */
+  readonly tokenCounter?: ContentBudget.TokenCounter.Service | undefined
+  /**
+   * The ranker compression scores chunks with (websearch passes the composed one); without one, the `ChunkRanker`
+   * in context.
+   *
+   * @since 0.2.0
+   */
+  readonly chunkRanker?: Compression.ChunkRanker.Service | undefined
 }
 
 /**
@@ -66,8 +80,9 @@ export const dedupeByUrl = (results: ReadonlyArray<WebSearchResult>): Array<WebS
   dedupe(results, (result) => normalizeUrlForDedupe(result.url))
 
 /**
- * Post-processes results in order: URL dedupe (first occurrence wins), compression, content budget. Reads the
- * `TokenCounter` and `ChunkRanker` references, whose defaults need no setup.
+ * Post-processes results in order: URL dedupe (first occurrence wins), compression, content budget. Counts and
+ * ranks with `options.tokenCounter` and `options.chunkRanker`, else the `TokenCounter` and `ChunkRanker` references,
+ * whose defaults need no setup.
  *
  * @since 0.1.0
  * @category combinators
@@ -77,20 +92,25 @@ export const run = (
   options: Options
 ): Effect.Effect<ReadonlyArray<WebSearchResult>> => {
   const deduped = dedupeByUrl(results)
-  return Compression.compress(deduped, options.query, options.compression).pipe(
+  const { tokenCounter } = options
+  return Compression.compress(deduped, options.query, options.compression, options.chunkRanker).pipe(
     // The budget runs last so it is the final, hard bound on what enters the model's context: compression
     // may only shrink content, but a plugged-in ranker is not trusted to, and cutting first would throw away
     // the text ranking could have chosen from and leave compression picking among truncated leftovers.
     Effect.flatMap((compressed) =>
-      Effect.map(ContentBudget.enforce(compressed, options.budget), (cut) =>
-        cut.map((result, index) =>
-          // Compression returns a result it left alone as the same object: only then is the content verbatim, and
-          // only a verbatim page can be read on; any other cut (by ranking or the budget) says how long the content
-          // was before post-processing.
-          options.continuable === true && compressed[index] === deduped[index]
-            ? ContentBudget.continueAfterCut(compressed[index], result)
-            : ContentBudget.markCut(deduped[index], result)
-        )
+      Effect.map(
+        tokenCounter === undefined
+          ? ContentBudget.enforce(compressed, options.budget)
+          : Effect.sync(() => ContentBudget.apply(compressed, options.budget, tokenCounter)),
+        (cut) =>
+          cut.map((result, index) =>
+            // Compression returns a result it left alone as the same object: only then is the content verbatim, and
+            // only a verbatim page can be read on; any other cut (by ranking or the budget) says how long the content
+            // was before post-processing.
+            options.continuable === true && compressed[index] === deduped[index]
+              ? ContentBudget.continueAfterCut(compressed[index], result)
+              : ContentBudget.markCut(deduped[index], result)
+          )
       )
     )
   )

@@ -37,8 +37,17 @@ export interface InputFinished {
  * @category services
  */
 export class Progress extends Context.Reference<Progress>()("@websearch/core/Progress", {
-  defaultValue: (): Progress.Service => ({ inputFinished: () => Effect.void })
+  defaultValue: (): Progress.Service => silent
 }) {}
+
+/**
+ * The reporter that ignores every event: the default, which the pipeline recognises to skip building events
+ * nobody reads.
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const silent: Progress.Service = { inputFinished: () => Effect.void }
 
 /**
  * @since 0.1.0

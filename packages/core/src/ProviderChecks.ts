@@ -134,25 +134,24 @@ export const make: Effect.Effect<
         )
     }
   }
-  const checkOne = (providerId: ProviderId, capability: Capability) =>
-    Effect.gen(function* () {
-      const start = yield* Clock.currentTimeMillis
-      const outcome = yield* Effect.either(run(providerId, capability))
-      const durationMs = (yield* Clock.currentTimeMillis) - start
-      return outcome._tag === "Right"
-        ? { capability, ok: true, results: outcome.right, durationMs }
-        : {
+  const checkOne = Effect.fnUntraced(function* (providerId: ProviderId, capability: Capability) {
+    const start = yield* Clock.currentTimeMillis
+    const outcome = yield* Effect.either(run(providerId, capability))
+    const durationMs = (yield* Clock.currentTimeMillis) - start
+    return outcome._tag === "Right"
+      ? { capability, ok: true, results: outcome.right, durationMs }
+      : {
+          capability,
+          ok: false,
+          results: 0,
+          durationMs,
+          // The capability is always named, so a user knows which endpoint failed.
+          error: WebSearchError.annotate(outcome.left, {
             capability,
-            ok: false,
-            results: 0,
-            durationMs,
-            // The capability is always named, so a user knows which endpoint failed.
-            error: WebSearchError.annotate(outcome.left, {
-              capability,
-              message: `${capability} check failed: ${outcome.left.message}`
-            })
-          }
-    })
+            message: `${capability} check failed: ${outcome.left.message}`
+          })
+        }
+  })
   return {
     check: (providerId) =>
       Effect.gen(function* () {

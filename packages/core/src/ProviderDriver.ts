@@ -11,6 +11,7 @@ import type * as Config from "effect/Config"
 import type * as Effect from "effect/Effect"
 import type * as Schema from "effect/Schema"
 import type { Preset } from "./Preset.js"
+import type { Reporter } from "./internal/usageFact.js"
 import type { ProviderConfig } from "./ProviderConfig.js"
 import type { SearchOption } from "./SearchOptions.js"
 import type { WebSearchError } from "./WebSearchError.js"
@@ -41,6 +42,14 @@ export interface DriverContext<Options = unknown> extends ProviderConfig {
    * application's layer is built, so a driver may call it (never for its own capability, which would loop).
    */
   readonly fetchUrls: (request: typeof FetchUrlsRequest.Encoded) => Effect.Effect<WebSearchResponse, WebSearchError>
+  /**
+   * The composed usage sink (`UsageSink.layer`, else the one that logs), passed here rather than provided to the
+   * call: a paid call reports with `UsageSink.report(fact, ctx.usageSink)`. The pipeline always sets it; a driver
+   * called directly without it reports to the sink in context.
+   *
+   * @since 0.2.0
+   */
+  readonly usageSink?: Reporter | undefined
 }
 
 /**

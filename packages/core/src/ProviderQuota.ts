@@ -119,6 +119,14 @@ export const layerScoped = <E, R>(
 ): Layer.Layer<never, E, Composition.Composition | Exclude<R, Scope.Scope>> =>
   Composition.serviceScoped("providerQuota", build)
 
+// This module's entry in the composition's typed record of optional services (see `Composition.Services`).
+declare module "./Composition.js" {
+  interface Services {
+    /** The providers' budgets and hold-offs: `ProviderQuota.layerService` / `layerScoped`. */
+    readonly providerQuota: ProviderQuota.Service
+  }
+}
+
 /**
  * A quota that grants every call and ignores Retry-After: for tests that move time by hand, or an application
  * that meters its providers elsewhere.
@@ -224,8 +232,8 @@ const makeService = (store: Store, options?: Options): ProviderQuota.Service => 
       retryAfter: seconds(waitMillis)
     })
 
-  const acquire = (request: Request): Effect.Effect<void, WebSearchError.RequestFailed> =>
-    Effect.gen(function* () {
+  const acquire: (request: Request) => Effect.Effect<void, WebSearchError.RequestFailed> = Effect.fnUntraced(
+    function* (request) {
       const maxWait = Option.match(request.rateLimit, {
         onNone: () => defaultMaxWait,
         onSome: (rate) => Duration.toMillis(rate.maxWait)
@@ -258,17 +266,19 @@ const makeService = (store: Store, options?: Options): ProviderQuota.Service => 
         waited += wait
       }
       return yield* Effect.fail(refuse(request, 1000, "is over its rate limit"))
-    })
+    }
+  )
 
-  const holdOff = (providerId: string, retryAfter: Duration.Duration): Effect.Effect<void> =>
-    Effect.gen(function* () {
+  const holdOff: (providerId: string, retryAfter: Duration.Duration) => Effect.Effect<void> = Effect.fnUntraced(
+    function* (providerId, retryAfter) {
       const until = (yield* Clock.currentTimeMillis) + Duration.toMillis(retryAfter)
       const current = yield* guard("read", store.holdOffUntil(holdOffKey(providerId)), Option.none())
       // Never shorten a hold-off another call (or replica) set: the provider's latest word may be the longer one.
       if (Option.isSome(current) && current.value >= until) return
       yield* Effect.logInfo(`websearch holds ${providerId} off for ${Duration.format(retryAfter)} (Retry-After)`)
       yield* guard("hold-off", store.setHoldOff(holdOffKey(providerId), until), undefined)
-    })
+    }
+  )
 
   return { acquire, holdOff }
 }

@@ -199,41 +199,39 @@ const listed = (ids: ReadonlyArray<string>): string =>
  * @since 0.2.0
  * @category constructors
  */
-export const make = (
+export const make: (
   contributions: Composition.Contributions,
   settings: Settings.Settings.Service
-): Effect.Effect<ProviderRegistry.Service, WebSearchError.Unavailable> =>
-  Effect.gen(function* () {
-    // Each module's own part (`ResultCache.layer` and the like) types the value it contributes under its name.
-    const once = <A>(name: Composition.ServiceName): Option.Option<A> => {
-      const given = contributions.services[name] ?? []
-      return given.length === 1 ? Option.some(given[0] as A) : Option.none()
+) => Effect.Effect<ProviderRegistry.Service, WebSearchError.Unavailable> = Effect.fnUntraced(
+  function* (contributions, settings) {
+    const given = contributions.services
+    // `Composition.Services` types each contribution under its name: read as contributed, no cast.
+    const once = <K extends Composition.ServiceName>(name: K): Option.Option<Composition.Services[K]> => {
+      const values = given[name]
+      return values !== undefined && values.length === 1 ? Option.some(values[0]) : Option.none()
     }
-    const twice = (Object.keys(contributions.services) as Array<Composition.ServiceName>).filter(
-      (name) => (contributions.services[name]?.length ?? 0) > 1
+    const twice = Object.entries(given).flatMap(([name, values]) =>
+      values !== undefined && values.length > 1 ? [`${name} was contributed ${values.length} times`] : []
     )
     if (twice.length > 0) {
       return yield* Effect.fail(
         WebSearchError.unavailable(
           "invalid_config",
-          `invalid composition: ${twice.map((name) => `${name} was contributed ${contributions.services[name]?.length} times`).join("; ")}; compose each optional service once in WebSearch.layer(...)`
+          `invalid composition: ${twice.join("; ")}; compose each optional service once in WebSearch.layer(...)`
         )
       )
     }
     const resolved = yield* ProviderResolution.resolve(contributions, settings)
-    const quota = yield* Option.match(once<ProviderQuota.ProviderQuota.Service>("providerQuota"), {
+    const quota = yield* Option.match(once("providerQuota"), {
       // A store per registry, built when the registry is (not once for the module).
       onNone: () => ProviderQuota.make(ProviderQuota.memoryStore()),
       onSome: Effect.succeed
     })
     const services: ProviderRegistry.Service["services"] = {
-      resultCache: once<ResultCache.ResultCache.Service>("resultCache"),
-      tokenCounter: Option.getOrElse(
-        once<ContentBudget.TokenCounter.Service>("tokenCounter"),
-        () => ContentBudget.defaultTokenCounter
-      ),
-      chunkRanker: Option.getOrElse(once<Compression.ChunkRanker.Service>("chunkRanker"), () => Compression.bm25Ranker),
-      usageSink: Option.getOrElse(once<UsageSink.UsageSink.Service>("usageSink"), () => UsageSink.defaultSink)
+      resultCache: once("resultCache"),
+      tokenCounter: Option.getOrElse(once("tokenCounter"), () => ContentBudget.defaultTokenCounter),
+      chunkRanker: Option.getOrElse(once("chunkRanker"), () => Compression.bm25Ranker),
+      usageSink: Option.getOrElse(once("usageSink"), () => UsageSink.defaultSink)
     }
     const { defaults, drivers: composedDrivers, fallbacks, instances: settingsInstances } = resolved
     const drivers = new Map(composedDrivers)
@@ -314,7 +312,8 @@ export const make = (
       services,
       describe: () => Array.from(providers.values(), (provider) => Description.fromProvider(provider, defaults))
     } satisfies ProviderRegistry.Service
-  })
+  }
+)
 
 /**
  * A part that registers a provider's driver: what every provider module's `layer` is. A later registration of

@@ -263,20 +263,19 @@ export const memory: Effect.Effect<ProviderStore.Service> = Effect.sync(() => {
   }
   const bump = (workspace: WorkspaceId) => revisions.set(workspace, (revisions.get(workspace) ?? 0) + 1)
   const now = Effect.map(Clock.currentTimeMillis, (millis) => DateTime.unsafeMake(millis))
-  const change = (
+  const change = Effect.fnUntraced(function* (
     workspace: WorkspaceId,
     id: InstanceId,
     patch: (instance: ProviderInstance) => Effect.Effect<Partial<ProviderInstance>, StoreError>
-  ) =>
-    Effect.gen(function* () {
-      const instance = of(workspace).get(id)
-      if (instance === undefined) return yield* Effect.fail(notFound(workspace, id))
-      const changed = yield* patch(instance)
-      const next: ProviderInstance = { ...instance, ...changed, revision: instance.revision + 1, updatedAt: yield* now }
-      of(workspace).set(id, next)
-      bump(workspace)
-      return next
-    })
+  ) {
+    const instance = of(workspace).get(id)
+    if (instance === undefined) return yield* Effect.fail(notFound(workspace, id))
+    const changed = yield* patch(instance)
+    const next: ProviderInstance = { ...instance, ...changed, revision: instance.revision + 1, updatedAt: yield* now }
+    of(workspace).set(id, next)
+    bump(workspace)
+    return next
+  })
   return {
     // Reads never make a workspace's map: asking about any number of workspaces keeps memory where it was.
     list: (workspace) =>

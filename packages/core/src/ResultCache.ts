@@ -238,6 +238,14 @@ export const layerScoped = <E, R>(
 ): Layer.Layer<never, E, Composition.Composition | Exclude<R, Scope.Scope>> =>
   Composition.serviceScoped("resultCache", build)
 
+// This module's entry in the composition's typed record of optional services (see `Composition.Services`).
+declare module "./Composition.js" {
+  interface Services {
+    /** The cache of driver calls: `ResultCache.layerService` / `layerScoped`. */
+    readonly resultCache: ResultCache.Service
+  }
+}
+
 /**
  * @since 0.1.0
  * @category models

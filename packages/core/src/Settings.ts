@@ -167,20 +167,18 @@ const fromDocument = (
  * @since 0.1.0
  * @category constructors
  */
-export const make = (
+export const make: (
   input: unknown,
   options?: string | MakeOptions
-): Effect.Effect<Settings.Service, WebSearchError.Unavailable> =>
-  Effect.gen(function* () {
-    const { environment, source = "code" } = typeof options === "string" ? { source: options } : (options ?? {})
-    const provider =
-      environment === true ? Option.some(yield* Effect.configProviderWith(Effect.succeed)) : Option.none()
-    const decoded = SettingsValidation.decode(input)
-    if (Either.isLeft(decoded)) return yield* Effect.fail(SettingsValidation.invalidFrom([decoded.left], source))
-    const checked = SettingsValidation.check(decoded.right)
-    if (Either.isLeft(checked)) return yield* Effect.fail(SettingsValidation.invalidFrom(checked.left, source))
-    return fromDocument(decoded.right, checked.right, source, provider)
-  })
+) => Effect.Effect<Settings.Service, WebSearchError.Unavailable> = Effect.fnUntraced(function* (input, options) {
+  const { environment, source = "code" } = typeof options === "string" ? { source: options } : (options ?? {})
+  const provider = environment === true ? Option.some(yield* Effect.configProviderWith(Effect.succeed)) : Option.none()
+  const decoded = SettingsValidation.decode(input)
+  if (Either.isLeft(decoded)) return yield* Effect.fail(SettingsValidation.invalidFrom([decoded.left], source))
+  const checked = SettingsValidation.check(decoded.right)
+  if (Either.isLeft(checked)) return yield* Effect.fail(SettingsValidation.invalidFrom(checked.left, source))
+  return fromDocument(decoded.right, checked.right, source, provider)
+})
 
 /**
  * Settings from code.

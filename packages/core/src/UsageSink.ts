@@ -14,11 +14,8 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import { dual } from "effect/Function"
 import type * as Layer from "effect/Layer"
-import * as Schema from "effect/Schema"
 import * as Composition from "./Composition.js"
-import { Capability } from "./Capability.js"
-
-const Count = Schema.Int.pipe(Schema.nonNegative())
+import * as Facts from "./internal/usageFact.js"
 
 /**
  * The price of one call, in US dollars, split by meter.
@@ -26,22 +23,13 @@ const Count = Schema.Int.pipe(Schema.nonNegative())
  * @since 0.1.0
  * @category schemas
  */
-export const UsageCost = Schema.Struct({
-  currency: Schema.Literal("USD"),
-  /** Input (uncached and cached) and output tokens at the model's rates. */
-  tokens: Schema.Number,
-  /** Hosted tool calls at the tool's per-call rate. */
-  toolCalls: Schema.Number,
-  total: Schema.Number,
-  /** Where the rates came from (catalogue name and date), so a bill can be traced to its figures. */
-  catalogue: Schema.String
-}).annotations({ identifier: "UsageCost" })
+export const UsageCost = Facts.UsageCost
 
 /**
  * @since 0.1.0
  * @category models
  */
-export type UsageCost = typeof UsageCost.Type
+export type UsageCost = Facts.UsageCost
 
 /**
  * One usage fact: what one provider call consumed.
@@ -49,33 +37,13 @@ export type UsageCost = typeof UsageCost.Type
  * @since 0.1.0
  * @category schemas
  */
-export const UsageFact = Schema.Struct({
-  /** Unique per call: a fact's identity is the call, not the turn it belongs to. */
-  callId: Schema.String,
-  providerId: Schema.String,
-  capability: Capability,
-  /** The model id we asked for (the priced one), not the dated snapshot the provider echoes. */
-  model: Schema.String,
-  /** The provider's own id of the run (`resp_…`), when it sent one. */
-  providerCallId: Schema.optional(Schema.String),
-  /** Every input token, cached ones included. */
-  inputTokens: Count,
-  cachedInputTokens: Count,
-  /** Every output token, reasoning ones included. */
-  outputTokens: Count,
-  reasoningTokens: Schema.optional(Count),
-  /** Hosted tool calls the provider ran (billed per call on top of tokens). */
-  toolCalls: Count,
-  /** How the call ended: reported before the evidence gate, so a billed run that then fails is still counted. */
-  outcome: Schema.Literal("succeeded", "failed"),
-  cost: Schema.optional(UsageCost)
-}).annotations({ identifier: "UsageFact" })
+export const UsageFact = Facts.UsageFact
 
 /**
  * @since 0.1.0
  * @category models
  */
-export type UsageFact = typeof UsageFact.Type
+export type UsageFact = Facts.UsageFact
 
 const logFact = (fact: UsageFact): Effect.Effect<void> =>
   Effect.logDebug("websearch usage").pipe(
@@ -120,6 +88,14 @@ export const defaultSink: UsageSink.Service = { report: (fact) => logFact(fact) 
 export const layer = (sink: UsageSink.Service): Layer.Layer<never, never, Composition.Composition> =>
   Composition.service("usageSink", sink)
 
+// This module's entry in the composition's typed record of optional services (see `Composition.Services`).
+declare module "./Composition.js" {
+  interface Services {
+    /** Where usage facts go: `UsageSink.layer`. */
+    readonly usageSink: UsageSink.Service
+  }
+}
+
 /**
  * @since 0.1.0
  * @category models
@@ -129,10 +105,7 @@ export declare namespace UsageSink {
    * @since 0.1.0
    * @category models
    */
-  export interface Service {
-    /** Records one fact. It may fail; the failure is logged and the call it accounts for still succeeds. */
-    readonly report: (fact: UsageFact) => Effect.Effect<void, unknown>
-  }
+  export interface Service extends Facts.Reporter {}
 }
 
 /**
@@ -145,14 +118,16 @@ export declare namespace UsageSink {
 export const reportTimeout: Duration.Duration = Duration.seconds(10)
 
 /**
- * Reports a fact to the sink in context. Never fails: a sink failure, defect or timeout is logged at error
- * level (with the fact's identity and figures, so it can be recorded by hand) and swallowed.
+ * Reports a fact to `sink` (a driver passes its context's `usageSink`, the composed one), else to the sink in
+ * context. Never fails: a sink failure, defect or timeout is logged at error level (with the fact's identity and
+ * figures, so it can be recorded by hand) and swallowed.
  *
  * @since 0.1.0
  * @category accessors
  */
-export const report = (fact: UsageFact): Effect.Effect<void> =>
-  Effect.flatMap(UsageSink, (sink) => Effect.suspend(() => sink.report(fact))).pipe(
+export const report = (fact: UsageFact, sink?: UsageSink.Service | undefined): Effect.Effect<void> =>
+  (sink === undefined ? UsageSink : Effect.succeed(sink)).pipe(
+    Effect.flatMap((chosen) => Effect.suspend(() => chosen.report(fact))),
     Effect.timeoutFail({ duration: reportTimeout, onTimeout: () => "the usage sink did not answer in time" }),
     // Error handlers do not run when the caller interrupts, so every cause seen here is the sink's own failure.
     Effect.catchAllCause((cause) =>

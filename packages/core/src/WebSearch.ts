@@ -32,16 +32,14 @@
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Composition from "./Composition.js"
-import * as Compression from "./Compression.js"
-import * as ContentBudget from "./ContentBudget.js"
 import * as FetchUrls from "./FetchUrls.js"
 import * as ProviderChecks from "./ProviderChecks.js"
 import * as ProviderRegistry from "./ProviderRegistry.js"
 import * as Research from "./Research.js"
 import * as SearchKeywords from "./SearchKeywords.js"
 import { Settings } from "./Settings.js"
-import * as UsageSink from "./UsageSink.js"
-import * as WebSearchError from "./WebSearchError.js"
+import * as ServicePlacement from "./internal/servicePlacement.js"
+import type * as WebSearchError from "./WebSearchError.js"
 
 /**
  * Everything `WebSearch.layer` provides.
@@ -68,26 +66,11 @@ export type WebSearch =
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Part = Layer.Layer<never, any, any>
 
-const misplaced: ReadonlyArray<readonly [string, string, string]> = [
-  [ContentBudget.TokenCounter.key, "a TokenCounter", "ContentBudget.layerTokenCounter"],
-  [Compression.ChunkRanker.key, "a ChunkRanker", "Compression.layerChunkRanker"],
-  [UsageSink.UsageSink.key, "a UsageSink", "UsageSink.layer"]
-]
-
 const registry = Layer.effect(
   ProviderRegistry.ProviderRegistry,
   Effect.gen(function* () {
     // An optional service provided to this layer instead of composed as a part would be ignored: say so at start.
-    const context = yield* Effect.context<never>()
-    const found = misplaced.find(([key]) => context.unsafeMap.has(key))
-    if (found !== undefined) {
-      return yield* Effect.fail(
-        WebSearchError.unavailable(
-          "invalid_config",
-          `${found[1]} was provided to WebSearch.layer's context, where websearch ignores it: compose it as a part, WebSearch.layer(..., ${found[2]}(...))`
-        )
-      )
-    }
+    yield* ServicePlacement.check("start")
     const composition = yield* Composition.Composition
     return yield* ProviderRegistry.make(composition.contributions(), yield* Settings)
   })

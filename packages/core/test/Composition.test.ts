@@ -257,6 +257,36 @@ describe("optional services cannot be composed silently in the wrong place", () 
     }).pipe(Effect.provide(app))
   })
 
+  it.effect("the composed token counter and chunk ranker are the ones a search's post-processing uses", () => {
+    const ranked: Array<string> = []
+    const counted: Array<string> = []
+    const page = "effect layers compose services. ".repeat(100)
+    const ddg = Drivers.makeDriver("duckduckgo", {
+      searchKeywords: Drivers.results([{ title: "Layers", url: "https://a.example/", content: page }])
+    })
+    const app = Drivers.layer(
+      [ddg],
+      {
+        budget: { method: "cutoff", unit: "tokens", limit: 40 },
+        compression: { method: "rank", chunkSize: 200, topChunks: 1 }
+      },
+      undefined,
+      [
+        ContentBudget.layerTokenCounter({ count: (text) => (counted.push(text), text.length) }),
+        Compression.layerChunkRanker({
+          rank: (query, chunks) => Effect.sync(() => (ranked.push(query), chunks.map((_, i) => i)))
+        })
+      ]
+    )
+    return Effect.gen(function* () {
+      const response = yield* searchKeywords({ keywords: ["effect"] })
+      expect(ranked).toEqual(["effect"])
+      expect(counted.length).toBeGreaterThan(0)
+      // One character per token under the composed counter: the budget of 40 tokens leaves at most 40 characters.
+      expect(response.results[0].content.length).toBeLessThanOrEqual(40)
+    }).pipe(Effect.provide(app))
+  })
+
   it.effect("a ResultCache part is used: two identical searches make one driver call", () => {
     const store = Stores.cacheStore()
     const { app, ddg } = ddgApp(ResultCache.layer(store))

@@ -72,6 +72,7 @@ export const preset: Preset.Preset = Preset.make({
 type Output = Omit<ResearchResponse, "providerId" | "query">
 
 const reportUsage = (
+  ctx: ProviderDriver.DriverContext,
   request: ResearchRequest,
   priced: PricedModel,
   callId: string,
@@ -81,138 +82,144 @@ const reportUsage = (
   const usage = run.usage
   if (usage === undefined) return Effect.void
   const toolCalls = run.completedSearchCalls
-  return UsageSink.report({
-    callId,
-    providerId,
-    capability: "research",
-    model: priced.model,
-    ...(run.responseId === undefined ? {} : { providerCallId: run.responseId }),
-    inputTokens: usage.inputTokens,
-    cachedInputTokens: usage.cachedInputTokens,
-    outputTokens: usage.outputTokens,
-    ...(usage.reasoningTokens === undefined ? {} : { reasoningTokens: usage.reasoningTokens }),
-    toolCalls,
-    outcome,
-    cost: OpenAiPrices.price(priced.price, { ...usage, toolCalls })
-  }).pipe(Effect.annotateLogs({ input: request.query }))
+  return UsageSink.report(
+    {
+      callId,
+      providerId,
+      capability: "research",
+      model: priced.model,
+      ...(run.responseId === undefined ? {} : { providerCallId: run.responseId }),
+      inputTokens: usage.inputTokens,
+      cachedInputTokens: usage.cachedInputTokens,
+      outputTokens: usage.outputTokens,
+      ...(usage.reasoningTokens === undefined ? {} : { reasoningTokens: usage.reasoningTokens }),
+      toolCalls,
+      outcome,
+      cost: OpenAiPrices.price(priced.price, { ...usage, toolCalls })
+    },
+    ctx.usageSink
+  ).pipe(Effect.annotateLogs({ input: request.query }))
 }
 
-const research =
-  (client: HttpClient.HttpClient) =>
-  (request: ResearchRequest, ctx: ProviderDriver.DriverContext): Effect.Effect<Output, WebSearchError.WebSearchError> =>
-    Effect.gen(function* () {
-      const priced = resolveModel(ctx.provider.model)
-      if (Either.isLeft(priced)) {
-        return yield* Effect.fail(WebSearchError.annotate(priced.left, { input: request.query }))
-      }
-      const model = priced.right
-      if (Option.isNone(ctx.apiKey)) {
-        return yield* Effect.fail(
-          WebSearchError.unavailable(
-            "missing_credentials",
-            "OpenAI research needs an API key: set OPENAI_API_KEY or providers.openai.apiKeys",
-            Errors.ctxOf(request)
-          )
+const research: (
+  client: HttpClient.HttpClient,
+  request: ResearchRequest,
+  ctx: ProviderDriver.DriverContext
+) => Effect.Effect<Output, WebSearchError.WebSearchError> = Effect.fnUntraced(
+  function* (client, request, ctx) {
+    const priced = resolveModel(ctx.provider.model)
+    if (Either.isLeft(priced)) {
+      return yield* Effect.fail(WebSearchError.annotate(priced.left, { input: request.query }))
+    }
+    const model = priced.right
+    if (Option.isNone(ctx.apiKey)) {
+      return yield* Effect.fail(
+        WebSearchError.unavailable(
+          "missing_credentials",
+          "OpenAI research needs an API key: set OPENAI_API_KEY or providers.openai.apiKeys",
+          Errors.ctxOf(request)
         )
-      }
-      const apiKey = ctx.apiKey.value
-      const secret = Redacted.value(apiKey)
-      if (Option.isNone(ctx.apiHost)) {
-        return yield* Effect.fail(
-          WebSearchError.unavailable(
-            "invalid_config",
-            "OpenAI research has no endpoint: set providers.openai.capabilities.research.apiHost",
-            Errors.ctxOf(request)
-          )
+      )
+    }
+    const apiKey = ctx.apiKey.value
+    const secret = Redacted.value(apiKey)
+    if (Option.isNone(ctx.apiHost)) {
+      return yield* Effect.fail(
+        WebSearchError.unavailable(
+          "invalid_config",
+          "OpenAI research has no endpoint: set providers.openai.capabilities.research.apiHost",
+          Errors.ctxOf(request)
         )
-      }
-      const url = `${ctx.apiHost.value.replace(/\/+$/, "")}/responses`
-      yield* Effect.annotateCurrentSpan({ "websearch.openai.model": model.model })
-      const callId = crypto.randomUUID()
+      )
+    }
+    const url = `${ctx.apiHost.value.replace(/\/+$/, "")}/responses`
+    yield* Effect.annotateCurrentSpan({ "websearch.openai.model": model.model })
+    const callId = crypto.randomUUID()
 
-      const response = yield* client
-        .execute(
-          HttpClientRequest.post(url).pipe(
-            HttpClientRequest.bearerToken(apiKey),
-            HttpClientRequest.setHeader("accept", "text/event-stream"),
-            HttpClientRequest.bodyUnsafeJson(requestBody(request, model.model))
-          )
+    const response = yield* client
+      .execute(
+        HttpClientRequest.post(url).pipe(
+          HttpClientRequest.bearerToken(apiKey),
+          HttpClientRequest.setHeader("accept", "text/event-stream"),
+          HttpClientRequest.bodyUnsafeJson(requestBody(request, model.model))
         )
-        .pipe(
-          Effect.catchTag("RequestError", (error) => Effect.fail(Errors.transportError(request, error))),
-          Effect.catchTag("ResponseError", (error) =>
-            Effect.fail(
-              WebSearchError.requestFailed(
-                "network",
-                `OpenAI's answer could not be read (${error.reason})`,
-                Errors.ctxOf(request)
-              )
+      )
+      .pipe(
+        Effect.catchTag("RequestError", (error) => Effect.fail(Errors.transportError(request, error))),
+        Effect.catchTag("ResponseError", (error) =>
+          Effect.fail(
+            WebSearchError.requestFailed(
+              "network",
+              `OpenAI's answer could not be read (${error.reason})`,
+              Errors.ctxOf(request)
             )
           )
         )
-      if (response.status !== 200) {
-        const body = yield* OpenAiStream.readErrorBody(response)
-        return yield* Effect.fail(Errors.statusError(request, response, body, secret))
-      }
-      const contentType = response.headers["content-type"] ?? ""
-      if (!contentType.toLowerCase().includes("text/event-stream")) {
-        yield* OpenAiStream.readErrorBody(response)
-        return yield* Effect.fail(
-          WebSearchError.responseInvalid(
-            "decode_failed",
-            `OpenAI answered with ${contentType === "" ? "no content type" : `"${Errors.providerText(contentType, secret)}"`} instead of an event stream`,
-            Errors.ctxOf(request)
-          )
+      )
+    if (response.status !== 200) {
+      const body = yield* OpenAiStream.readErrorBody(response)
+      return yield* Effect.fail(Errors.statusError(request, response, body, secret))
+    }
+    const contentType = response.headers["content-type"] ?? ""
+    if (!contentType.toLowerCase().includes("text/event-stream")) {
+      yield* OpenAiStream.readErrorBody(response)
+      return yield* Effect.fail(
+        WebSearchError.responseInvalid(
+          "decode_failed",
+          `OpenAI answered with ${contentType === "" ? "no content type" : `"${Errors.providerText(contentType, secret)}"`} instead of an event stream`,
+          Errors.ctxOf(request)
         )
-      }
+      )
+    }
 
-      const run = yield* OpenAiStream.readRun(request, response)
-      const ending = run.ending ?? { _tag: "Completed" as const }
-      if (ending._tag === "Failed") {
-        yield* reportUsage(request, model, callId, run, "failed")
-        return yield* Effect.fail(Errors.failedRun(request, ending.code, ending.message, secret))
-      }
-      if (ending._tag === "Incomplete") {
-        yield* reportUsage(request, model, callId, run, "failed")
-        return yield* Effect.fail(
-          WebSearchError.responseInvalid(
-            "empty_content",
-            `OpenAI ended the research incomplete (${ending.reason ?? "no reason given"}); the report was not finished`,
-            Errors.ctxOf(request)
-          )
+    const run = yield* OpenAiStream.readRun(request, response)
+    const ending = run.ending ?? { _tag: "Completed" as const }
+    if (ending._tag === "Failed") {
+      yield* reportUsage(ctx, request, model, callId, run, "failed")
+      return yield* Effect.fail(Errors.failedRun(request, ending.code, ending.message, secret))
+    }
+    if (ending._tag === "Incomplete") {
+      yield* reportUsage(ctx, request, model, callId, run, "failed")
+      return yield* Effect.fail(
+        WebSearchError.responseInvalid(
+          "empty_content",
+          `OpenAI ended the research incomplete (${ending.reason ?? "no reason given"}); the report was not finished`,
+          Errors.ctxOf(request)
         )
-      }
+      )
+    }
 
-      const projected = Evidence.project(run)
-      const gate =
-        projected.report.trim() === ""
-          ? Errors.noEvidence(request, "the report is empty")
-          : run.completedSearchCalls === 0
-            ? Errors.noEvidence(request, "no web search call completed")
-            : projected.citedSources === 0
-              ? Errors.noEvidence(request, "the report cites no http(s) source")
-              : undefined
-      // Usage first: the run was billed whether or not its answer passes the gate.
-      yield* reportUsage(request, model, callId, run, gate === undefined ? "succeeded" : "failed")
-      if (gate !== undefined) return yield* Effect.fail(gate)
+    const projected = Evidence.project(run)
+    const gate =
+      projected.report.trim() === ""
+        ? Errors.noEvidence(request, "the report is empty")
+        : run.completedSearchCalls === 0
+          ? Errors.noEvidence(request, "no web search call completed")
+          : projected.citedSources === 0
+            ? Errors.noEvidence(request, "the report cites no http(s) source")
+            : undefined
+    // Usage first: the run was billed whether or not its answer passes the gate.
+    yield* reportUsage(ctx, request, model, callId, run, gate === undefined ? "succeeded" : "failed")
+    if (gate !== undefined) return yield* Effect.fail(gate)
 
-      if (projected.reportTruncatedFrom !== undefined) {
-        yield* Effect.logWarning(
-          `websearch openai report truncated from ${projected.reportTruncatedFrom} to ${projected.report.length} characters`
-        ).pipe(Effect.annotateLogs({ providerId, input: request.query }))
-      }
-      if (projected.droppedUrls > 0 || projected.sourcesOverCap > 0) {
-        yield* Effect.logDebug(
-          `websearch openai dropped ${projected.droppedUrls} non-http(s) URL(s) and ${projected.sourcesOverCap} source(s) over the cap of ${Evidence.caps.sources}`
-        ).pipe(Effect.annotateLogs({ providerId, input: request.query }))
-      }
-      return { report: projected.report, queries: projected.queries, sources: projected.sources, images: [] }
-    }).pipe(
-      Effect.withSpan("websearch.openai.research", {
-        captureStackTrace: false,
-        attributes: { "websearch.provider": providerId, "websearch.research.domains": request.allowedDomains.length }
-      })
-    )
+    if (projected.reportTruncatedFrom !== undefined) {
+      yield* Effect.logWarning(
+        `websearch openai report truncated from ${projected.reportTruncatedFrom} to ${projected.report.length} characters`
+      ).pipe(Effect.annotateLogs({ providerId, input: request.query }))
+    }
+    if (projected.droppedUrls > 0 || projected.sourcesOverCap > 0) {
+      yield* Effect.logDebug(
+        `websearch openai dropped ${projected.droppedUrls} non-http(s) URL(s) and ${projected.sourcesOverCap} source(s) over the cap of ${Evidence.caps.sources}`
+      ).pipe(Effect.annotateLogs({ providerId, input: request.query }))
+    }
+    return { report: projected.report, queries: projected.queries, sources: projected.sources, images: [] }
+  },
+  (effect, _client, request) =>
+    Effect.withSpan(effect, "websearch.openai.research", {
+      captureStackTrace: false,
+      attributes: { "websearch.provider": providerId, "websearch.research.domains": request.allowedDomains.length }
+    })
+)
 
 /**
  * Builds the driver with the `HttpClient` in context (captured now, so this provider may be given its own client).
@@ -223,7 +230,7 @@ const research =
 export const make: Effect.Effect<ProviderDriver.ProviderDriver, never, HttpClient.HttpClient> = Effect.map(
   // The provider client every driver shares: credentials redacted in its span.
   ProviderClient.client,
-  (client) => ({ preset, research: research(client) })
+  (client) => ({ preset, research: (request, ctx) => research(client, request, ctx) })
 )
 
 /**

@@ -192,29 +192,28 @@ export interface Decoded<A> {
   readonly answer: Answer
 }
 
-const json = <A, I>(
+const json = Effect.fnUntraced(function* <A, I>(
   client: HttpClient.HttpClient,
   c: Call,
   options: JsonRequest<A, I>,
   build: (url: string, key: Option.Option<Redacted.Redacted<string>>) => HttpClientRequest.HttpClientRequest
-): Effect.Effect<Decoded<A>, WebSearchError.WebSearchError> =>
-  Effect.gen(function* () {
-    const base = yield* ProviderCall.endpoint(c)
-    const placement = options.key ?? bearer
-    const key = placement.optional ? c.ctx.apiKey : Option.some(yield* ProviderCall.requireKey(c))
-    const request = build(`${base}${options.path}`, key).pipe(
-      options.headers === undefined ? (r) => r : HttpClientRequest.setHeaders(options.headers),
-      Option.match(key, { onNone: () => (r) => r, onSome: placement.apply }),
-      HttpClientRequest.acceptJson
-    )
-    const answer = yield* Send.send(client, c, request, options)
-    const inBody = options.inBody
-    const body =
-      inBody === undefined
-        ? yield* JsonBody.decode(c, options.schema, answer)
-        : yield* JsonBody.decodeUnlessRefused(c, options.schema, answer, (value) => inBody(value, answer))
-    return { body, answer }
-  })
+) {
+  const base = yield* ProviderCall.endpoint(c)
+  const placement = options.key ?? bearer
+  const key = placement.optional ? c.ctx.apiKey : Option.some(yield* ProviderCall.requireKey(c))
+  const request = build(`${base}${options.path}`, key).pipe(
+    options.headers === undefined ? (r) => r : HttpClientRequest.setHeaders(options.headers),
+    Option.match(key, { onNone: () => (r) => r, onSome: placement.apply }),
+    HttpClientRequest.acceptJson
+  )
+  const answer = yield* Send.send(client, c, request, options)
+  const inBody = options.inBody
+  const body =
+    inBody === undefined
+      ? yield* JsonBody.decode(c, options.schema, answer)
+      : yield* JsonBody.decodeUnlessRefused(c, options.schema, answer, (value) => inBody(value, answer))
+  return { body, answer }
+})
 
 /**
  * GETs the capability's endpoint plus `path` with `urlParams` (a function of the key when the key goes in the

@@ -168,14 +168,14 @@ const fetchConcurrency = (options: Options): number =>
 const fetchShareOfTimeout = 0.8
 
 /** Replaces each result's content with its page's text where the page could be fetched. */
-const withPages = (
+const withPages: (
   fetcher: Pick<FetchUrls.FetchUrls.Service, "fetchUrls">,
   options: Options,
   c: Http.Call,
   results: ReadonlyArray<ProviderDriver.DriverResult>,
   remaining: Duration.Duration
-): Effect.Effect<ReadonlyArray<ProviderDriver.DriverResult>> =>
-  Effect.gen(function* () {
+) => Effect.Effect<ReadonlyArray<ProviderDriver.DriverResult>> = Effect.fnUntraced(
+  function* (fetcher, options, _c, results, remaining) {
     const pages = new Map<string, string>()
     const fetchOne = (url: string) =>
       fetcher
@@ -210,13 +210,74 @@ const withPages = (
       const text = pages.get(result.url)
       return text === undefined ? result : { ...result, content: text }
     })
-  }).pipe(
-    Effect.annotateLogs({ providerId: c.providerId, input: c.input }),
-    Effect.withSpan("websearch.provider.searxng.fetchResults", {
-      captureStackTrace: false,
-      attributes: { "websearch.provider": c.providerId, "websearch.results": results.length }
-    })
+  },
+  (effect, _fetcher, _options, c, results) =>
+    effect.pipe(
+      Effect.annotateLogs({ providerId: c.providerId, input: c.input }),
+      Effect.withSpan("websearch.provider.searxng.fetchResults", {
+        captureStackTrace: false,
+        attributes: { "websearch.provider": c.providerId, "websearch.results": results.length }
+      })
+    )
+)
+
+const search = Effect.fnUntraced(function* (
+  client: HttpClient.HttpClient,
+  options: Options,
+  keyword: string,
+  ctx: ProviderDriver.DriverContext<typeof SettingsOptions.Type | undefined>
+) {
+  const started = yield* Clock.currentTimeMillis
+  const c = Http.call(preset, "searchKeywords", keyword, ctx)
+  const base = yield* Http.endpoint(c)
+  const request = HttpClientRequest.get(`${base}/search`).pipe(
+    HttpClientRequest.setUrlParams(searchParams(keyword, ctx.provider.engines, ctx.searchOptions)),
+    HttpClientRequest.acceptJson
   )
+  const answer = yield* Http.send(
+    client,
+    c,
+    Option.match(ctx.provider.basicAuth, {
+      onNone: () => request,
+      onSome: (auth) => HttpClientRequest.basicAuth(request, auth.username, auth.password)
+    }),
+    { refuse: refuse(c), reject: reject(c), hints }
+  )
+  const decoded = yield* Http.decode(c, SearchAnswer, answer)
+  const failedEngines = unresponsiveEngines(decoded.unresponsive_engines)
+  const mapped = Fields.results(byScore(decoded.results), (r) => ({
+    title: r.title,
+    content: r.content,
+    url: r.url,
+    publishedAt: r.publishedDate
+  }))
+  if (mapped.results.length === 0 && failedEngines.length > 0) {
+    const blocked = failedEngines.every((engine) => blockedReason.test(engine))
+    return yield* Effect.fail(
+      Http.requestFailed(
+        c,
+        blocked ? "rate_limited" : "http_5xx",
+        `SearXNG found nothing because every engine it asked failed: ${Http.providerText(c, failedEngines.join(", "))}`
+      )
+    )
+  }
+  if (failedEngines.length > 0) {
+    yield* Effect.logWarning(
+      `websearch searxng answered without some engines: ${Http.providerText(c, failedEngines.join(", "))}`
+    ).pipe(Effect.annotateLogs({ providerId: c.providerId, input: c.input }))
+  }
+  const kept = yield* Http.keep(c, { results: mapped.results.slice(0, ctx.maxResults), dropped: mapped.dropped })
+  // The Layer's option wins; else the settings (`providers.searxng.fetchResults`, `SEARXNG_FETCH_RESULTS`).
+  const fetchResults = options.fetchResults ?? ctx.options?.fetchResults ?? false
+  if (!fetchResults || kept.length === 0) return kept
+  const elapsed = (yield* Clock.currentTimeMillis) - started
+  const remaining = Duration.toMillis(ctx.timeout) * fetchShareOfTimeout - elapsed
+  if (remaining <= 0) {
+    yield* Effect.logDebug("websearch searxng fetched no pages: the search used up the time for them")
+    return kept
+  }
+  return yield* withPages(ctx, options, c, kept, Duration.millis(remaining))
+})
 
 const searchKeywords =
   (client: HttpClient.HttpClient, options: Options) =>
@@ -224,58 +285,7 @@ const searchKeywords =
     keyword: string,
     ctx: ProviderDriver.DriverContext<typeof SettingsOptions.Type | undefined>
   ): Effect.Effect<ReadonlyArray<ProviderDriver.DriverResult>, WebSearchError.WebSearchError> =>
-    Effect.gen(function* () {
-      const started = yield* Clock.currentTimeMillis
-      const c = Http.call(preset, "searchKeywords", keyword, ctx)
-      const base = yield* Http.endpoint(c)
-      const request = HttpClientRequest.get(`${base}/search`).pipe(
-        HttpClientRequest.setUrlParams(searchParams(keyword, ctx.provider.engines, ctx.searchOptions)),
-        HttpClientRequest.acceptJson
-      )
-      const answer = yield* Http.send(
-        client,
-        c,
-        Option.match(ctx.provider.basicAuth, {
-          onNone: () => request,
-          onSome: (auth) => HttpClientRequest.basicAuth(request, auth.username, auth.password)
-        }),
-        { refuse: refuse(c), reject: reject(c), hints }
-      )
-      const decoded = yield* Http.decode(c, SearchAnswer, answer)
-      const failedEngines = unresponsiveEngines(decoded.unresponsive_engines)
-      const mapped = Fields.results(byScore(decoded.results), (r) => ({
-        title: r.title,
-        content: r.content,
-        url: r.url,
-        publishedAt: r.publishedDate
-      }))
-      if (mapped.results.length === 0 && failedEngines.length > 0) {
-        const blocked = failedEngines.every((engine) => blockedReason.test(engine))
-        return yield* Effect.fail(
-          Http.requestFailed(
-            c,
-            blocked ? "rate_limited" : "http_5xx",
-            `SearXNG found nothing because every engine it asked failed: ${Http.providerText(c, failedEngines.join(", "))}`
-          )
-        )
-      }
-      if (failedEngines.length > 0) {
-        yield* Effect.logWarning(
-          `websearch searxng answered without some engines: ${Http.providerText(c, failedEngines.join(", "))}`
-        ).pipe(Effect.annotateLogs({ providerId: c.providerId, input: c.input }))
-      }
-      const kept = yield* Http.keep(c, { results: mapped.results.slice(0, ctx.maxResults), dropped: mapped.dropped })
-      // The Layer's option wins; else the settings (`providers.searxng.fetchResults`, `SEARXNG_FETCH_RESULTS`).
-      const fetchResults = options.fetchResults ?? ctx.options?.fetchResults ?? false
-      if (!fetchResults || kept.length === 0) return kept
-      const elapsed = (yield* Clock.currentTimeMillis) - started
-      const remaining = Duration.toMillis(ctx.timeout) * fetchShareOfTimeout - elapsed
-      if (remaining <= 0) {
-        yield* Effect.logDebug("websearch searxng fetched no pages: the search used up the time for them")
-        return kept
-      }
-      return yield* withPages(ctx, options, c, kept, Duration.millis(remaining))
-    })
+    search(client, options, keyword, ctx)
 
 /**
  * Builds the driver with the `HttpClient` in context; pages are fetched (through the application's own

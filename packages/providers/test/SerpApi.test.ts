@@ -164,6 +164,13 @@ describe("SerpApi keeps the key in the URL out of errors, logs and spans", () =>
     )
     expect(Exit.isSuccess(traced.exit)).toBe(true)
     expect(traced.spans.some((s) => s.name === "websearch.provider.searchKeywords")).toBe(true)
+    // One provider-call span per input, not a second of the same name nested in it by the driver's request.
+    const calls = traced.spans.filter((s) => s.name === "websearch.provider.searchKeywords")
+    expect(calls).toHaveLength(1)
+    expect(Object.fromEntries(calls[0].attributes)).toMatchObject({
+      "websearch.provider": "serpapi",
+      "websearch.capability": "searchKeywords"
+    })
     for (const span of traced.spans) expect(Traced.spanText(span)).not.toContain(Server.canary)
   })
 })

@@ -49,13 +49,13 @@ const allFailed = (failures: ReadonlyArray<Failed>): WebSearchError.WebSearchErr
  * cut to the request's result count, then the keywords' rankings are joined in keyword order and finished as any
  * response (blacklist, post-processing).
  */
-export const runFused = (
+export const runFused: (
   env: Env,
   request: ListRequest,
   providerIds: ReadonlyArray<ProviderId.ProviderId>,
   method: (driver: ProviderDriver) => ListCall | undefined
-): Effect.Effect<WebSearchResponse.WebSearchResponse, WebSearchError.WebSearchError> =>
-  Effect.gen(function* () {
+) => Effect.Effect<WebSearchResponse.WebSearchResponse, WebSearchError.WebSearchError> = Effect.fnUntraced(
+  function* (env, request, providerIds, method) {
     const resolved = yield* Effect.forEach(providerIds, (id) => prepare(env, request, id, method))
     // Each provider's run bounds its own concurrency; the providers run side by side, and an abort in one stops all.
     const runs = yield* Effect.forEach(resolved, (provider) => collect(env, request, provider), {
@@ -85,9 +85,10 @@ export const runFused = (
         ? { appliedOptions: resolved.map((provider) => appliedOptions(provider, request.searchOptions)) }
         : {})
     })
-  }).pipe(
-    Effect.withSpan("websearch.fusion", {
+  },
+  (effect, _env, _request, providerIds) =>
+    Effect.withSpan(effect, "websearch.fusion", {
       captureStackTrace: false,
       attributes: { "websearch.providers": providerIds.join(",") }
     })
-  )
+)

@@ -60,12 +60,12 @@ export const prepare = (
  * Runs every input on the resolved provider through the stages, `settings.concurrency` at a time, and gives the
  * outcomes in input order. An `Aborted` from one input interrupts every other call and fails the run.
  */
-export const collect = (
+export const collect: (
   env: Env,
   request: ListRequest,
   resolved: Resolved<ListCall>
-): Effect.Effect<ReadonlyArray<Outcome>, WebSearchError.Aborted> =>
-  Effect.gen(function* () {
+) => Effect.Effect<ReadonlyArray<Outcome>, WebSearchError.Aborted> = Effect.fnUntraced(
+  function* (env, request, resolved) {
     const { capability, inputs, searchOptions } = request
     const urlPolicy = UrlPolicy.fromSettings(env.settings)
     const filtersDomains = SearchDomains.isActive(searchOptions)
@@ -119,8 +119,8 @@ export const collect = (
     }
 
     const progress = yield* Progress.Progress
-    // Without a reporter in context (the default one does nothing) there is nothing to report to.
-    const reporting = (yield* Effect.context<never>()).unsafeMap.has(Progress.Progress.key)
+    // The default reporter ignores every event: then there is nothing to build them for.
+    const reporting = progress !== Progress.silent
     let finished = 0
     const report = (input: string, outcome: Outcome) =>
       progress.inputFinished({
@@ -141,7 +141,8 @@ export const collect = (
     return inputs.length === 1
       ? [yield* one(inputs[0])]
       : yield* Effect.forEach(inputs, one, { concurrency: env.settings.concurrency }).pipe(failedAlone)
-  })
+  }
+)
 
 /**
  * A fan-out's failure as the request's: the cause also holds the siblings' interruptions, so the request fails
@@ -158,26 +159,27 @@ export const failedAlone = <A, E>(effect: Effect.Effect<A, E>): Effect.Effect<A,
 export type Identity = Pick<WebSearchResponse.WebSearchResponse, "providerId" | "providerIds" | "appliedOptions">
 
 /** The response: the results blacklisted and post-processed, with the partial failures. */
-export const finish = (
+export const finish: (
   env: Env,
   request: ListRequest,
   merged: ReadonlyArray<WebSearchResponse.WebSearchResult>,
   failures: ReadonlyArray<WebSearchError.InputFailure>,
   identity: Identity
-): Effect.Effect<WebSearchResponse.WebSearchResponse> =>
-  Effect.gen(function* () {
+) => Effect.Effect<WebSearchResponse.WebSearchResponse> = Effect.fnUntraced(
+  function* (env, request, merged, failures, identity) {
     const { capability, inputs } = request
     const { dropped, kept } = Blacklist.filterResults(merged, env.settings.filter)
     if (dropped.length > 0) {
       yield* Effect.logDebug(`websearch dropped ${dropped.length} result(s) by blacklist, allowlist or bad URL`)
     }
     const query = WebSearchResponse.joinQuery(inputs)
-    // The composed token counter and ranker are in context: `runList` provides them with its span.
     const results = yield* PostProcessing.run(kept, {
       query,
       budget: env.settings.budget,
       compression: env.settings.compression,
-      continuable: capability === "fetchUrls"
+      continuable: capability === "fetchUrls",
+      tokenCounter: env.registry.services.tokenCounter,
+      chunkRanker: env.registry.services.chunkRanker
     })
     yield* Effect.annotateCurrentSpan({
       "websearch.results": results.length,
@@ -193,4 +195,5 @@ export const finish = (
       failures,
       ...(identity.appliedOptions === undefined ? {} : { appliedOptions: identity.appliedOptions })
     }
-  })
+  }
+)

@@ -19,16 +19,24 @@ import * as WebSearchResponse from "../WebSearchResponse.js"
 import { runFused } from "./fusedRun.js"
 import { collect, finish, type ListRequest, prepare } from "./listRun.js"
 import { allFailed, logFailure } from "./listOutcome.js"
-import { driverContext, type Env, withSpanAndServices } from "./pipelineEnv.js"
+import { driverContext, type Env } from "./pipelineEnv.js"
 import { resolve } from "./resolveProvider.js"
+import * as ServicePlacement from "./servicePlacement.js"
 import { callGuard } from "./stages/callGuard.js"
 import { driverCall } from "./stages/driverCall.js"
 import type { InputCall, ListCall } from "./stages/inputCall.js"
 import { appliedOptions } from "./stages/optionGate.js"
 
-export { checkPlacement, type Env } from "./pipelineEnv.js"
+export type { Env } from "./pipelineEnv.js"
 export { resolve } from "./resolveProvider.js"
 export type { ListCall } from "./stages/inputCall.js"
+
+/**
+ * Refuses a token counter, chunk ranker or usage sink provided to the call (or beside `WebSearch.layer`) instead
+ * of composed: the pipeline passes the composed ones on and would ignore it.
+ */
+export const checkPlacement = (env: Env): Effect.Effect<void, WebSearchError.Unavailable> =>
+  ServicePlacement.check("call", env.registry.services)
 
 // Input problems and refusals would fail the same way on any provider, and an abort must stop everything. A URL
 // the policy refuses is not handed to another provider either: that would send a private address elsewhere.
@@ -59,7 +67,7 @@ export const runList = (
       : [])
   if (fused.length > 0) {
     return runFused(env, request, fused, method).pipe(
-      withSpanAndServices(env, `websearch.${request.capability}`, {
+      Effect.withSpan(`websearch.${request.capability}`, {
         captureStackTrace: false,
         attributes: {
           "websearch.capability": request.capability,
@@ -93,20 +101,20 @@ export const runList = (
       )
     )
   return attempt(request.providerId, chain, []).pipe(
-    withSpanAndServices(env, `websearch.${request.capability}`, {
+    Effect.withSpan(`websearch.${request.capability}`, {
       captureStackTrace: false,
       attributes: { "websearch.capability": request.capability, "websearch.inputs": request.inputs.length }
     })
   )
 }
 
-const runOnProvider = (
+const runOnProvider: (
   env: Env,
   request: ListRequest,
   providerId: ProviderId.ProviderId | undefined,
   method: (driver: ProviderDriver) => ListCall | undefined
-): Effect.Effect<WebSearchResponse.WebSearchResponse, WebSearchError.WebSearchError> =>
-  Effect.gen(function* () {
+) => Effect.Effect<WebSearchResponse.WebSearchResponse, WebSearchError.WebSearchError> = Effect.fnUntraced(
+  function* (env, request, providerId, method) {
     const { inputs } = request
     const resolved = yield* prepare(env, request, providerId, method)
     yield* Effect.annotateCurrentSpan({ "websearch.provider": resolved.providerId })
@@ -131,21 +139,22 @@ const runOnProvider = (
         ...(applied ? { appliedOptions: [appliedOptions(resolved, request.searchOptions)] } : {})
       }
     )
-  }).pipe(
-    Effect.withSpan("websearch.attempt", {
+  },
+  (effect, _env, _request, providerId) =>
+    Effect.withSpan(effect, "websearch.attempt", {
       captureStackTrace: false,
       attributes: { "websearch.provider.requested": providerId ?? "default" }
     })
-  )
+)
 
 const decodeResearch = Schema.decodeUnknown(WebSearchResponse.ResearchResponse)
 
 /** The `research` pipeline: one call, no fanout. */
-export const runResearch = (
+export const runResearch: (
   env: Env,
   request: ResearchRequest
-): Effect.Effect<WebSearchResponse.ResearchResponse, WebSearchError.WebSearchError> =>
-  Effect.gen(function* () {
+) => Effect.Effect<WebSearchResponse.ResearchResponse, WebSearchError.WebSearchError> = Effect.fnUntraced(
+  function* (env, request) {
     const resolved = yield* resolve(env, request.providerId, "research", (driver) => driver.research)
     const ctx = driverContext(env, yield* env.registry.resolve(resolved.providerId, "research"))
     const call: InputCall = { env, resolved, capability: "research", input: request.query }
@@ -163,9 +172,9 @@ export const runResearch = (
         )
       )
     )
-  }).pipe(
-    withSpanAndServices(env, "websearch.research", {
-      captureStackTrace: false,
-      attributes: { "websearch.capability": "research" }
-    })
-  )
+  },
+  Effect.withSpan("websearch.research", {
+    captureStackTrace: false,
+    attributes: { "websearch.capability": "research" }
+  })
+)

@@ -126,8 +126,8 @@ export const common = (driver: Pick<AnyProviderDriver, "preset">): Config.Config
 }
 
 /** Reads one provider's variables from the `ConfigProvider` in context; a malformed one is a problem, not a failure. */
-export const read = (driver: Pick<AnyProviderDriver, "preset" | "optionsConfig">): Effect.Effect<Read> =>
-  Effect.gen(function* () {
+export const read: (driver: Pick<AnyProviderDriver, "preset" | "optionsConfig">) => Effect.Effect<Read> =
+  Effect.fnUntraced(function* (driver) {
     const problems: Array<string> = []
     // The common variables and the provider's own are read apart, so a problem in each is reported.
     const override = yield* Effect.either(common(driver))

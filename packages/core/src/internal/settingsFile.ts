@@ -23,8 +23,8 @@ export const maxDepth = 32
  * Reads the file as text: at most `maxBytes` (a longer file, or an endless device, fails after `maxBytes + 1`
  * bytes), nested at most `maxDepth` levels. Fails with a sentence naming the file.
  */
-export const readText = (path: string): Effect.Effect<string, string, FileSystem.FileSystem> =>
-  Effect.gen(function* () {
+export const readText: (path: string) => Effect.Effect<string, string, FileSystem.FileSystem> = Effect.fnUntraced(
+  function* (path) {
     const fs = yield* FileSystem.FileSystem
     const chunks = yield* fs.stream(path, { bytesToRead: FileSystem.Size(maxBytes + 1) }).pipe(
       Stream.runCollect,
@@ -45,7 +45,8 @@ export const readText = (path: string): Effect.Effect<string, string, FileSystem
     return yield* Effect.fail(
       `settings file ${path} nests objects or arrays more than ${maxDepth} levels deep (at line ${line})`
     )
-  })
+  }
+)
 
 /**
  * The line where JSON text first nests deeper than `maxDepth`, if it does: one pass, brackets inside strings
@@ -72,17 +73,18 @@ export const tooDeepAt = (text: string): number | undefined => {
 }
 
 /** Reads and parses a JSON settings file; fails with `Unavailable/invalid_config` naming the file. */
-export const read = (
+export const read: (
   path: string
-): Effect.Effect<SettingsInput.SettingsInput, WebSearchError.Unavailable, FileSystem.FileSystem> =>
-  Effect.gen(function* () {
+) => Effect.Effect<SettingsInput.SettingsInput, WebSearchError.Unavailable, FileSystem.FileSystem> = Effect.fnUntraced(
+  function* (path) {
     const text = yield* Effect.mapError(readText(path), SettingsValidation.invalid)
     return yield* Effect.try({
       try: () => JSON.parse(text) as SettingsInput.SettingsInput,
       catch: (error) =>
         SettingsValidation.invalid(`settings file ${path} is not valid JSON: ${jsonProblem(text, error)}`)
     })
-  })
+  }
+)
 
 // V8's message quotes the text around an unexpected token, which may be an API key: only the kind of problem and
 // where it is (line and column) are kept.

@@ -6,6 +6,7 @@
 import type * as Capability from "@websearch/core/Capability"
 import type * as ProviderDriver from "@websearch/core/ProviderDriver"
 import * as Redaction from "@websearch/core/internal/redaction"
+import * as ProviderId from "@websearch/core/ProviderId"
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
@@ -81,7 +82,7 @@ export const keyName = (c: Call): string =>
 
 /** Where the user sets the provider's keys. */
 export const keySettings = (c: Call): string =>
-  `providers.${c.providerId}.apiKeys or ${c.providerId.toUpperCase().replace(/-/g, "_")}_API_KEY`
+  `providers.${c.providerId}.apiKeys or ${ProviderId.toEnvName(c.providerId)}_API_KEY`
 
 /**
  * A `RequestFailed` with the call's context (`retryAfter`, and `retryable` when the reason's default is wrong).

@@ -27,35 +27,30 @@ export interface SendOptions {
 /**
  * Sends one request and reads the answer. A non-2xx status fails with the error `reject` gives for it, else with
  * the refusal `refuse` reads from it (by default `refusalOf` with `messageOf` on the JSON body); a 2xx answer is
- * returned for the driver to decode.
+ * returned for the driver to decode. No span of its own: the pipeline's `websearch.provider.<capability>` span
+ * (core's `callGuard`) already encloses the call, with the same attributes.
  */
-export const send = (
+export const send: (
   client: HttpClient.HttpClient,
   c: Call,
   request: HttpClientRequest.HttpClientRequest,
   options?: SendOptions
-): Effect.Effect<Answer, WebSearchError.WebSearchError> =>
-  Effect.gen(function* () {
-    const response = yield* client.execute(request).pipe(Effect.mapError((error) => transportFailure(c, error)))
-    const ok = response.status >= 200 && response.status < 300
-    const text = yield* readCapped(
-      c,
-      response,
-      ok ? (options?.maxBodyBytes ?? limits.maxBodyBytes) : limits.maxErrorBodyBytes,
-      ok
-    )
-    const answer: Answer = { status: response.status, headers: response.headers, text }
-    if (ok) return answer
-    const json = Either.getOrUndefined(parseJson(text))
-    const rejected = options?.reject?.(answer, json)
-    if (rejected !== undefined) return yield* Effect.fail(rejected)
-    const read =
-      options?.refuse?.(answer, json) ?? refusalOf(response.status, response.headers, answerMessage(answer, json))
-    const hint = read.hint ?? options?.hints?.[read.kind]
-    return yield* Effect.fail(failure(c, hint === undefined ? read : { ...read, hint }))
-  }).pipe(
-    Effect.withSpan(`websearch.provider.${c.capability}`, {
-      captureStackTrace: false,
-      attributes: { "websearch.provider": c.providerId, "websearch.capability": c.capability }
-    })
+) => Effect.Effect<Answer, WebSearchError.WebSearchError> = Effect.fnUntraced(function* (client, c, request, options) {
+  const response = yield* client.execute(request).pipe(Effect.mapError((error) => transportFailure(c, error)))
+  const ok = response.status >= 200 && response.status < 300
+  const text = yield* readCapped(
+    c,
+    response,
+    ok ? (options?.maxBodyBytes ?? limits.maxBodyBytes) : limits.maxErrorBodyBytes,
+    ok
   )
+  const answer: Answer = { status: response.status, headers: response.headers, text }
+  if (ok) return answer
+  const json = Either.getOrUndefined(parseJson(text))
+  const rejected = options?.reject?.(answer, json)
+  if (rejected !== undefined) return yield* Effect.fail(rejected)
+  const read =
+    options?.refuse?.(answer, json) ?? refusalOf(response.status, response.headers, answerMessage(answer, json))
+  const hint = read.hint ?? options?.hints?.[read.kind]
+  return yield* Effect.fail(failure(c, hint === undefined ? read : { ...read, hint }))
+})
