@@ -11,6 +11,7 @@ import * as Metadata from "./Metadata.js"
 import type * as PageType from "./PageType.js"
 import * as BlankRuns from "./internal/blankRuns.js"
 import * as Boilerplate from "./internal/boilerplate.js"
+import * as Byline from "./internal/byline.js"
 import * as BoilerplateRules from "./internal/boilerplateRules.js"
 import * as Container from "./internal/container.js"
 import * as Credits from "./internal/credits.js"
@@ -205,6 +206,7 @@ const article = (
     const reader = new Readability<Element>(doc, { serializer: (node) => node as Element, keepClasses: true })
     TagWalk.install(reader)
     Visibility.install(reader)
+    Byline.install(reader)
     const parsed = reader.parse()
     if (parsed === null) return { node: undefined, title: undefined, meta: {} }
     const or = (s: string | null | undefined) =>

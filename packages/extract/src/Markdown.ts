@@ -10,6 +10,7 @@
  *
  * @since 0.1.0
  */
+import { altText, BLOCK, LINE, inlineCode, oneLine, resolveTags, text, wrap } from "./internal/markdownText.js"
 import * as Whitespace from "./internal/whitespace.js"
 
 /**
@@ -25,11 +26,6 @@ export interface Options {
    */
   readonly dropChrome?: boolean | undefined
 }
-
-// Sentinels for block and line breaks while rendering; resolved (with the whitespace around them) in `finish`.
-// Input text never contains them: `text` replaces them with spaces.
-const BLOCK = "\uE000"
-const LINE = "\uE001"
 
 // Beyond this depth the subtree is rendered as plain text, iteratively: structure that deep is not content.
 const maxDepth = 256
@@ -116,48 +112,6 @@ interface Context {
   readonly link: boolean
 }
 
-const whitespace = /[ \t\n\r\f]+/g
-const sentinels = /[\uE000-\uE002\0]/g
-
-// Text that reads like a tag ("<script>" written as &lt;script&gt; in the page) is backslash-escaped (`\<script>`,
-// which CommonMark renders as the literal text), so that a markdown renderer downstream cannot turn the page's
-// text into markup; code keeps it verbatim (renderers do not
-// interpret HTML inside code). Parsers split text nodes at entities, so "<" becomes a sentinel here and is
-// resolved once the whole text is joined.
-const LT = "\uE002"
-const tagLike = /\uE002(?=[A-Za-z!/?])/g
-
-// A backtick in text is escaped too: left bare, it can pair with a following code span's fence ("`" then
-// `<script>` would read as "``<script>`", an unclosed span followed by raw HTML).
-// Brackets are escaped here, on the text, and not on a rendered link label: an image in a link renders as
-// `[![alt](src)](href)`, whose own brackets must stay markup. All text's brackets, not only labels': "[1]" or
-// "[Militär]" in a paragraph is text, and a reader of the markdown must not take it for a link or drop it as markup.
-// A text that starts like a list item or a heading ("100. Ray Gillen", "- note", "# 1") is escaped at its start
-// too: at the start of a line it would turn a paragraph into a list item or a heading and lose its number. Only
-// the first characters are tested (whitespace is collapsed first), so the test is constant-time.
-// A backslash in text is escaped where CommonMark would read it as an escape: before ASCII punctuation, and at the
-// end of the text, where the next node may start with a code span's fence, a bracket or a tag. Left bare, the
-// page's "\" before our own escaped bracket or a code span's backtick ("\\`<script>`") would undo that escape.
-// Elsewhere ("C:\Users") it is literal already and stays as written. One lookahead per backslash: linear.
-const backslash = /\\(?=[!-/:-@[-`{-~]|$)/g
-const softHyphen = /\u00ad/g
-const markerStart = /^( ?)(?:(\d{1,9})([.)])|([-+*]|#{1,6}))(?= |$)/
-const text = (data: string, pre: boolean, _link = false): string => {
-  const clean = data.replace(sentinels, pre ? "" : " ")
-  if (pre) return clean
-  // Soft hyphens are invisible break hints ("Kiess\u00adling"): left in, the text no longer matches its words.
-  const out = clean
-    .replace(softHyphen, "")
-    .replace(whitespace, " ")
-    .replace(backslash, "\\\\")
-    .replace(/</g, LT)
-    .replace(/`/g, "\\`")
-    .replace(/[[\]]/g, "\\$&")
-  return out.replace(markerStart, (_m, space: string, digits: string | undefined, dot: string, mark: string) =>
-    digits === undefined ? `${space}\\${mark}` : `${space}${digits}\\${dot}`
-  )
-}
-
 /** Plain text of a subtree, iteratively (for `pre` and for nesting beyond `maxDepth`). */
 const textContent = (root: Node, pre: boolean): string => {
   const parts: Array<string> = []
@@ -212,27 +166,6 @@ const samePage = (href: string, ctx: Context): boolean => {
   if (ctx.page === undefined) return href.startsWith("#")
   const hash = href.indexOf("#")
   return hash >= 0 && href.slice(0, hash) === ctx.page
-}
-
-const oneLine = (s: string): string => s.replace(/[\s\uE000\uE001]+/g, " ").trim()
-
-/** Wraps inline content in a marker, moving the surrounding spaces outside so `** x **` never appears. */
-const wrap = (inner: string, marker: string): string => {
-  const core = inner.trim()
-  if (core === "") return inner
-  const lead = inner.length > 0 && (inner[0] === " " || inner[0] === LINE) ? " " : ""
-  const last = inner[inner.length - 1]
-  const trail = last === " " || last === LINE ? " " : ""
-  return lead + marker + core.replace(/[\uE000\uE001]+/g, " ") + marker + trail
-}
-
-const inlineCode = (code: string): string => {
-  const content = code.replace(/\n/g, " ")
-  if (content.trim() === "") return content
-  const longest = (content.match(/`+/g) ?? []).reduce((max, run) => Math.max(max, run.length), 0)
-  const fence = "`".repeat(longest + 1)
-  const pad = content.startsWith("`") || content.endsWith("`") ? " " : ""
-  return fence + pad + content + pad + fence
 }
 
 const languageOf = (element: Element | null): string => {
@@ -412,13 +345,12 @@ const render = (node: Node, ctx: Context, depth: number): string => {
       return lead + "[" + label + "](" + target + ")" + trail
     }
     case "img": {
-      const alt = oneLine(element.getAttribute("alt") ?? "").replace(/</g, LT)
+      const alt = oneLine(element.getAttribute("alt") ?? "")
       const raw = element.getAttribute("src") ?? ""
       // No source: a lazy-loading placeholder nobody sees; its alt would be text the page never shows.
       if (alt === "" || raw.trim() === "") return ""
       const src = resolve(raw, ctx)
-      // Escaped as text is (backslashes, backticks, brackets): the alt is the page's text either way.
-      const escaped = alt.replace(backslash, "\\\\").replace(/`/g, "\\`").replace(/[[\]]/g, "\\$&")
+      const escaped = altText(alt)
       return src === undefined ? escaped : "![" + escaped + "](" + src + ")"
     }
     case "ul":
@@ -459,7 +391,5 @@ export const fromNode = (node: Node, options?: Options): string => {
     base = undefined
   }
   const ctx: Context = { base, page: pageOf(base), dropChrome: options?.dropChrome === true, pre: false, link: false }
-  return finish(render(node, ctx, 0))
-    .replace(tagLike, "\\<")
-    .replace(/\uE002/g, "<")
+  return resolveTags(finish(render(node, ctx, 0)))
 }

@@ -195,6 +195,19 @@ const cases: ReadonlyArray<Case> = [
     benign: () => Visibility.declared(fill("color:red;", 256 * kib) + "display:none", "display")
   },
   {
+    // Until it has a byline Readability asks every element it walks whether it is one; the answer reads the text of
+    // the elements whose words say byline (each nested one holds all the ones inside it, and none is short enough).
+    name: "300 nested byline elements of 120 characters each, against 300 side by side",
+    hostile: extract(
+      `<html><body>${`<div class="byline">${"x".repeat(120)}`.repeat(300)}${"</div>".repeat(300)}${article}</body></html>`,
+      "text/html"
+    ),
+    benign: extract(
+      `<html><body>${`<div class="byline">${"x".repeat(120)}</div>`.repeat(300)}${article}</body></html>`,
+      "text/html"
+    )
+  },
+  {
     // The wall detector reads the title after the first `<title` once, whatever follows.
     name: "a wall check of 256 KiB of `<title` openings with no end",
     hostile: () => Wall.detect({ html: fill("<title", 256 * kib), text: "Verify you are human" }),

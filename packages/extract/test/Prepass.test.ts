@@ -3,6 +3,7 @@ import { Readability } from "@mozilla/readability"
 import * as FastCheck from "effect/FastCheck"
 import * as Markdown from "../src/Markdown.js"
 import * as BlankRuns from "../src/internal/blankRuns.js"
+import * as Byline from "../src/internal/byline.js"
 import * as HtmlDocument from "../src/internal/htmlDocument.js"
 import * as TagWalk from "../src/internal/tagWalk.js"
 
@@ -104,5 +105,46 @@ describe("TagWalk.withTags", () => {
     }
     expect(read(true)).toBe(read(false))
     expect(read(true)).toContain("Paragraph 5")
+  })
+})
+
+describe("Byline.isValidByline", () => {
+  const attribute = FastCheck.constantFrom("", ' rel="author"', ' itemprop="author"', ' itemprop="name"', ' rel="nofollow"')
+  const names = FastCheck.constantFrom("", "byline", "post-author", "dateline", "meta", "writtenby")
+  const body = FastCheck.constantFrom("", "   ", "By Ada Lovelace", "x".repeat(99), "x".repeat(100), "<b>By</b> Ada")
+
+  it.prop(
+    "answers as Readability's own test does, for any attributes, class words and text length",
+    [attribute, names, body],
+    ([attr, name, text]) => {
+      const doc = HtmlDocument.parse(`<html><body><div class="${name}"${attr}>${text}</div></body></html>`)
+      const node = doc.querySelector("div")!
+      const reader = new Readability(doc) as unknown as {
+        readonly REGEXPS: { readonly byline: RegExp }
+        readonly _isValidByline: (node: Element, matchString: string) => boolean
+      }
+      const own = reader._isValidByline(node, name)
+      expect(Byline.isValidByline(node, name, reader.REGEXPS.byline)).toBe(own)
+      Byline.install(reader)
+      expect(reader._isValidByline(node, name)).toBe(own)
+    }
+  )
+
+  it("gives Readability the same byline and article as its own test does", () => {
+    const html =
+      "<html><head><title>Dock work</title></head><body><div class='wrap'><div class='post-meta'>" +
+      "<span class='byline'>By Ada Lovelace</span></div><article><h1>Dock work</h1>" +
+      Array.from({ length: 6 }, (_, i) => `<p>Paragraph ${i} on barges, tides, ropes, and the night shift.</p>`).join(
+        ""
+      ) +
+      "</article></div></body></html>"
+    const read = (fast: boolean) => {
+      const reader = new Readability(HtmlDocument.parse(html), { serializer: (node) => (node as Element).outerHTML })
+      if (fast) Byline.install(reader)
+      return reader.parse()
+    }
+    expect(read(true)?.byline).toBe("By Ada Lovelace")
+    expect(read(true)?.byline).toBe(read(false)?.byline)
+    expect(read(true)?.content).toBe(read(false)?.content)
   })
 })

@@ -122,6 +122,19 @@ describe("Wall.detect", () => {
   )
 
   it.prop(
+    "a text with more letters than any wall has is no wall, whatever its lines say",
+    [FastCheck.constantFrom(...WallPages.walls), FastCheck.integer({ min: 1, max: 40 })],
+    ([page, extra]) => {
+      const { text } = read(page.html)
+      FastCheck.pre(letters(text) > 0)
+      // The wall's own words, over and over: every line still says what the wall says.
+      let long = text
+      while (letters(long) <= 3000 + extra) long = `${long}\n${text}`
+      expect(Wall.detect({ html: page.html, text: long })).toBeUndefined()
+    }
+  )
+
+  it.prop(
     "any input is answered: no wall, or a wall of a known kind",
     [
       FastCheck.string({ maxLength: 400 }),
