@@ -27,7 +27,7 @@
  *
  * @since 0.1.0
  */
-import type * as WebSearchError from "@websearch/core/WebSearchError"
+import * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Config from "effect/Config"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
