@@ -16,9 +16,10 @@ import type * as Capability from "./Capability.js"
 import * as Composition from "./Composition.js"
 import * as Compression from "./Compression.js"
 import * as ContentBudget from "./ContentBudget.js"
-import * as InstanceResolution from "./internal/instanceResolution.js"
-import * as KeyRotation from "./internal/keyRotation.js"
-import * as ProviderResolution from "./internal/providerResolution.js"
+import * as InstanceResolution from "./internal/resolution/instances.js"
+import * as Lookup from "./internal/resolution/lookup.js"
+import * as KeyRotation from "./internal/resolution/rotate.js"
+import * as ProviderResolution from "./internal/resolution/settings.js"
 import type * as Preset from "./Preset.js"
 import type { ProviderConfig, ResolvedProvider } from "./ProviderConfig.js"
 import type { AnyProviderDriver, ProviderDriver } from "./ProviderDriver.js"
@@ -28,7 +29,7 @@ import * as ProviderInstance from "./ProviderInstance.js"
 import * as ProviderQuota from "./ProviderQuota.js"
 import * as ProviderTypes from "./ProviderTypes.js"
 import type * as ResultCache from "./ResultCache.js"
-import * as SearchOptions from "./SearchOptions.js"
+import type * as SearchOptions from "./SearchOptions.js"
 import type * as Settings from "./Settings.js"
 import * as UrlPolicy from "./UrlPolicy.js"
 import * as UsageSink from "./UsageSink.js"
@@ -106,18 +107,10 @@ export declare namespace ProviderRegistry {
     /** The configured fallback chain of each list capability (empty when none). */
     readonly fallbacks: { readonly [C in Capability.ListCapability]: ReadonlyArray<ProviderId> }
     /**
-     * Finds a provider (as `find`, with the call instances given) and its entry for a capability, without side
-     * effects. Fails with `Unavailable/unknown_provider` (naming the composed ids), `Unavailable/invalid_config`
-     * (an unusable call instance) or `Unavailable/unsupported_capability`.
-     */
-    readonly lookup: (
-      id: ProviderId,
-      capability: Capability.Capability,
-      instances?: ProviderInstance.CallInstances.Service | undefined
-    ) => Either.Either<ProviderRegistry.Found & { readonly entry: Preset.PresetCapability }, WebSearchError.Unavailable>
-    /**
      * Resolves the configuration of one capability of one provider (the current `CallInstances` consulted
      * first), taking the next API key in rotation (per provider; per workspace and revision for a call instance).
+     * Fails with `Unavailable/unknown_provider` (naming the composed ids), `Unavailable/invalid_config` (an
+     * unusable call instance) or `Unavailable/unsupported_capability`.
      */
     readonly resolve: (
       id: ProviderId,
@@ -127,6 +120,20 @@ export declare namespace ProviderRegistry {
         readonly searchOptions?: SearchOptions.SearchOptions | undefined
       }
     ) => Effect.Effect<ProviderConfig, WebSearchError.Unavailable>
+    /**
+     * The configuration of one call on a provider's capability already found (a request's resolution finds and
+     * checks its provider once, then configures each of its inputs): the capability's endpoint, the next API key
+     * in the provider's rotation, the result count and search options given (the settings' otherwise).
+     *
+     * @since 0.2.0
+     */
+    readonly configure: (
+      found: ProviderRegistry.Capable,
+      options?: {
+        readonly maxResults?: number | undefined
+        readonly searchOptions?: SearchOptions.SearchOptions | undefined
+      }
+    ) => Effect.Effect<ProviderConfig>
     /**
      * The budgets and Retry-After hold-offs of these providers: the contributed `ProviderQuota` (a shared one, on
      * Redis), else one in this registry's memory.
@@ -163,6 +170,16 @@ export declare namespace ProviderRegistry {
      */
     readonly stateKey: string
   }
+
+  /**
+   * A provider found, with its entry for one capability (its endpoint).
+   *
+   * @since 0.2.0
+   * @category models
+   */
+  export interface Capable extends Found {
+    readonly entry: Preset.PresetCapability
+  }
 }
 
 /**
@@ -171,26 +188,11 @@ export declare namespace ProviderRegistry {
  * @since 0.2.0
  * @category errors
  */
-export const unknownProvider = (
+export const unknownProvider: (
   id: string,
   composed: ReadonlyArray<string>,
   capability?: Capability.Capability
-): WebSearchError.Unavailable =>
-  WebSearchError.unavailable(
-    "unknown_provider",
-    `unknown provider "${id}": no composed provider has this id (composed: ${listed(composed)})`,
-    { providerId: id, capability }
-  )
-
-// A workspace may hold thousands of instances: the message names the first ones and counts the rest.
-const maxListed = 40
-
-const listed = (ids: ReadonlyArray<string>): string =>
-  ids.length === 0
-    ? "none"
-    : ids.length <= maxListed
-      ? ids.join(", ")
-      : `${ids.slice(0, maxListed).join(", ")} and ${ids.length - maxListed} more`
+) => WebSearchError.Unavailable = Lookup.unknownProvider
 
 /**
  * Builds the registry from what the application's parts contributed and the settings. Fails with
@@ -245,39 +247,10 @@ export const make: (
     const policy = UrlPolicy.fromSettings(settings)
     const callInstances = InstanceResolution.makeCache(composedDrivers, policy)
     let types: ReadonlyArray<ProviderTypes.ProviderType> | undefined
-    const find: ProviderRegistry.Service["find"] = (id, instances) => {
-      const called = instances === undefined ? undefined : callInstances.find(instances, id)
-      if (called !== undefined) return called
-      const provider = providers.get(id)
-      const driver = drivers.get(id)
-      if (provider === undefined || driver === undefined) {
-        const named = instances?.instances.map((instance) => instance.id) ?? []
-        return Either.left(unknownProvider(id, [...ids, ...named]))
-      }
-      return Either.right({ provider, driver, stateKey: id })
-    }
-    const lookup: ProviderRegistry.Service["lookup"] = (id, capability, instances) =>
-      Either.flatMap(
-        Either.mapLeft(find(id, instances), (error) => WebSearchError.annotate(error, { capability })),
-        (found) => {
-          const { provider } = found
-          const entry = provider.capabilities.find((c) => c.feature === capability)
-          if (entry === undefined) {
-            return Either.left(
-              WebSearchError.unavailable(
-                "unsupported_capability",
-                `${provider.name} (${id}) does not support ${capability}; it supports ${provider.capabilities
-                  .map((c) => c.feature)
-                  .join(", ")}`,
-                { providerId: id, capability }
-              )
-            )
-          }
-          // Named fields, not `{ ...found, entry }`: on Node 20 a key added after a spread costs about a microsecond
-          // (the clone's map does not take the transition), and this runs twice for every input of every request.
-          return Either.right({ provider, driver: found.driver, stateKey: found.stateKey, entry })
-        }
-      )
+    const known: Lookup.Known = { ids, drivers, providers, callInstances }
+    const find: ProviderRegistry.Service["find"] = (id, instances) => Lookup.find(known, id, instances)
+    const configure: ProviderRegistry.Service["configure"] = (found, options) =>
+      KeyRotation.configure(rotation, settings, found, options)
     return {
       ids: () => ids,
       get: (id) => Option.fromNullable(drivers.get(id)),
@@ -287,27 +260,12 @@ export const make: (
       checkInstance: (instance) => InstanceResolution.fromStored(composedDrivers, policy, instance.workspace, instance),
       defaults,
       fallbacks,
-      lookup,
       resolve: (id, capability, options) =>
         Effect.flatMap(ProviderInstance.CallInstances, (instances) => {
-          const found = lookup(id, capability, instances)
-          if (Either.isLeft(found)) return Effect.fail(found.left)
-          const { entry, provider, stateKey } = found.right
-          const keyIndex =
-            provider.apiKeys.length === 0
-              ? Effect.succeed(Option.none<number>())
-              : Effect.map(rotation.next(stateKey, provider.apiKeys.length), Option.some)
-          return Effect.map(keyIndex, (apiKeyIndex) => ({
-            provider,
-            capability,
-            apiHost: Option.fromNullable(entry.apiHost),
-            apiKey: Option.map(apiKeyIndex, (index) => provider.apiKeys[index]),
-            apiKeyIndex,
-            maxResults: options?.maxResults ?? settings.maxResults,
-            searchOptions: options?.searchOptions ?? SearchOptions.none,
-            timeout: settings.timeouts[capability]
-          }))
+          const found = Lookup.capable(find(id, instances), id, capability)
+          return Either.isLeft(found) ? Effect.fail(found.left) : configure(found.right, options)
         }),
+      configure,
       quota,
       services,
       describe: () => Array.from(providers.values(), (provider) => Description.fromProvider(provider, defaults))

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as FastCheck from "effect/FastCheck"
-import * as KeyRotation from "../src/internal/keyRotation.js"
+import * as KeyRotation from "../src/internal/resolution/rotate.js"
 
 describe("KeyRotation", () => {
   it.effect("holds a bounded number of positions however many call-state keys it sees", () =>

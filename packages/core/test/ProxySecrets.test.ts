@@ -3,7 +3,7 @@ import * as FastCheck from "effect/FastCheck"
 import * as Option from "effect/Option"
 import * as Preset from "../src/Preset.js"
 import * as ProviderRegistry from "../src/ProviderRegistry.js"
-import * as ResolvedProviders from "../src/internal/resolvedProviders.js"
+import * as ResolvedProviders from "../src/internal/resolution/provider.js"
 
 const preset = Preset.make({
   id: "echo",

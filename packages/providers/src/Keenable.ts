@@ -13,6 +13,8 @@
  * @since 0.1.0
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
+import * as Missing from "@websearch/core/internal/resolution/missing"
+import * as Variables from "@websearch/core/internal/resolution/variables"
 import * as Preset from "@websearch/core/Preset"
 import type * as SearchOptions from "@websearch/core/SearchOptions"
 import * as Effect from "effect/Effect"
@@ -47,8 +49,8 @@ export const preset: Preset.Preset = Preset.make({
 
 // Without a key there is no key to blame: say what would lift the refusal instead.
 const keylessHints = {
-  credentials: "Keenable's keyless endpoint refused it; set providers.keenable.apiKeys or KEENABLE_API_KEY",
-  rate_limited: "the keyless tier is rate-limited; a key (KEENABLE_API_KEY) lifts the limit"
+  credentials: `Keenable's keyless endpoint refused it; set ${Missing.keySettings(preset.id)}`,
+  rate_limited: `the keyless tier is rate-limited; a key (${Variables.apiKey(preset.id)}) lifts the limit`
 }
 
 const searchKeywords = (client: HttpClient.HttpClient) =>

@@ -27,6 +27,7 @@ import type * as HttpClient from "@effect/platform/HttpClient"
 import type * as Composition from "@websearch/core/Composition"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as Preset from "@websearch/core/Preset"
+import * as DriverContext from "@websearch/core/internal/resolution/context"
 import type * as ProviderDriver from "@websearch/core/ProviderDriver"
 import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
 import * as Settings from "@websearch/core/Settings"
@@ -112,27 +113,12 @@ const research: (
       return yield* Effect.fail(WebSearchError.annotate(priced.left, { input: request.query }))
     }
     const model = priced.right
-    if (Option.isNone(ctx.apiKey)) {
-      return yield* Effect.fail(
-        WebSearchError.unavailable(
-          "missing_credentials",
-          "OpenAI research needs an API key: set OPENAI_API_KEY or providers.openai.apiKeys",
-          Errors.ctxOf(request)
-        )
-      )
-    }
-    const apiKey = ctx.apiKey.value
+    // Checked by the request's resolution (the preset requires a key; its endpoint is set): these fail, typed,
+    // only for a driver called directly without them.
+    const withCall = (error: WebSearchError.Unavailable) => WebSearchError.annotate(error, Errors.ctxOf(request))
+    const apiKey = yield* Effect.mapError(DriverContext.apiKey(ctx), withCall)
     const secret = Redacted.value(apiKey)
-    if (Option.isNone(ctx.apiHost)) {
-      return yield* Effect.fail(
-        WebSearchError.unavailable(
-          "invalid_config",
-          "OpenAI research has no endpoint: set providers.openai.capabilities.research.apiHost",
-          Errors.ctxOf(request)
-        )
-      )
-    }
-    const url = `${ctx.apiHost.value.replace(/\/+$/, "")}/responses`
+    const url = `${yield* Effect.mapError(DriverContext.apiHost(ctx), withCall)}/responses`
     yield* Effect.annotateCurrentSpan({ "websearch.openai.model": model.model })
     const callId = crypto.randomUUID()
 

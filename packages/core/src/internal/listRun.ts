@@ -21,7 +21,7 @@ import type * as WebSearchError from "../WebSearchError.js"
 import type { NormalizedRequest } from "../WebSearchRequest.js"
 import * as WebSearchResponse from "../WebSearchResponse.js"
 import { driverContext, type Env } from "./pipelineEnv.js"
-import { resolve, type Resolved } from "./resolveProvider.js"
+import { resolve, type Resolved } from "./resolution/check.js"
 import * as SearchDomains from "./searchDomains.js"
 import { blacklistGate } from "./stages/blacklistGate.js"
 import { cache } from "./stages/cache.js"
@@ -98,24 +98,23 @@ export const collect: (
         ? checked.left
         : (privateHostGuard(call, checked.right) ?? blacklistGate(call))
       if (refused !== undefined) return Effect.succeed(Either.left(refused))
-      return env.registry
-        .resolve(resolved.providerId, capability, { maxResults: request.maxResults, searchOptions })
-        .pipe(
-          Effect.flatMap((config) => {
-            const ctx = driverContext(env, config)
-            const driver = driverCall(call, () => OutboundProxy.withProvider(ctx.provider)(resolved.call(input, ctx)))
-            const checked = quota(call, resultCheck(call, ctx.maxResults, driver))
-            return window === undefined
-              ? callGuard(call, ctx.timeout, cache(call, ctx, checked))
-              : callGuard(call, ctx.timeout, pageStore(call, ctx, window, cache(call, ctx, checked))).pipe(
-                  Effect.map((results) => results.map((result) => Paging.apply(result, window)))
-                )
-          }),
-          Effect.matchEffect({
-            onFailure: (error) => (error._tag === "Aborted" ? Effect.fail(error) : Effect.succeed(Either.left(error))),
-            onSuccess: (results) => withDomains(input, results)
-          })
-        )
+      // The provider was resolved and checked once for the request: each input only takes the next key.
+      return env.registry.configure(resolved, { maxResults: request.maxResults, searchOptions }).pipe(
+        Effect.flatMap((config) => {
+          const ctx = driverContext(env, config)
+          const driver = driverCall(call, () => OutboundProxy.withProvider(ctx.provider)(resolved.call(input, ctx)))
+          const checked = quota(call, resultCheck(call, ctx.maxResults, driver))
+          return window === undefined
+            ? callGuard(call, ctx.timeout, cache(call, ctx, checked))
+            : callGuard(call, ctx.timeout, pageStore(call, ctx, window, cache(call, ctx, checked))).pipe(
+                Effect.map((results) => results.map((result) => Paging.apply(result, window)))
+              )
+        }),
+        Effect.matchEffect({
+          onFailure: (error) => (error._tag === "Aborted" ? Effect.fail(error) : Effect.succeed(Either.left(error))),
+          onSuccess: (results) => withDomains(input, results)
+        })
+      )
     }
 
     const progress = yield* Progress.Progress

@@ -20,7 +20,7 @@ import { runFused } from "./fusedRun.js"
 import { collect, finish, type ListRequest, prepare } from "./listRun.js"
 import { allFailed, logFailure } from "./listOutcome.js"
 import { driverContext, type Env } from "./pipelineEnv.js"
-import { resolve } from "./resolveProvider.js"
+import { resolve } from "./resolution/check.js"
 import * as ServicePlacement from "./servicePlacement.js"
 import { callGuard } from "./stages/callGuard.js"
 import { driverCall } from "./stages/driverCall.js"
@@ -28,7 +28,7 @@ import type { InputCall, ListCall } from "./stages/inputCall.js"
 import { appliedOptions } from "./stages/optionGate.js"
 
 export type { Env } from "./pipelineEnv.js"
-export { resolve } from "./resolveProvider.js"
+export { resolve } from "./resolution/check.js"
 export type { ListCall } from "./stages/inputCall.js"
 
 /**
@@ -156,7 +156,7 @@ export const runResearch: (
 ) => Effect.Effect<WebSearchResponse.ResearchResponse, WebSearchError.WebSearchError> = Effect.fnUntraced(
   function* (env, request) {
     const resolved = yield* resolve(env, request.providerId, "research", (driver) => driver.research)
-    const ctx = driverContext(env, yield* env.registry.resolve(resolved.providerId, "research"))
+    const ctx = driverContext(env, yield* env.registry.configure(resolved))
     const call: InputCall = { env, resolved, capability: "research", input: request.query }
     const output = yield* callGuard(
       call,

@@ -2,7 +2,7 @@
  * The application-wide part of a settings document read from the environment (or any `ConfigProvider`), as one
  * `Config`: the default, fallback and fused providers, the URL policy's allowlists, result limits, concurrency and
  * the cache's TTLs. A malformed variable fails with `Unavailable/invalid_config` naming it; the per-provider
- * variables are read later, for the composed providers (see `providerEnvironment`).
+ * variables are read later, for the composed providers (see `resolution/environment`).
  */
 import * as Config from "effect/Config"
 import * as ConfigError from "effect/ConfigError"

@@ -6,6 +6,7 @@
 import type * as HttpClientError from "@effect/platform/HttpClientError"
 import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import * as Redaction from "@websearch/core/internal/redaction"
+import * as Variables from "@websearch/core/internal/resolution/variables"
 import * as RetryAfter from "@websearch/core/internal/retryAfter"
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import type { ResearchRequest } from "@websearch/core/WebSearchRequest"
@@ -79,7 +80,7 @@ export const statusError = (
   if (status === 401 || status === 403) {
     return WebSearchError.unavailable(
       "credentials_rejected",
-      `OpenAI rejected the API key (HTTP ${status})${said}; check OPENAI_API_KEY or providers.openai.apiKeys`,
+      `OpenAI rejected the API key (HTTP ${status})${said}; check ${Variables.apiKey(providerId)} or providers.${providerId}.apiKeys`,
       ctx
     )
   }

@@ -4,9 +4,10 @@
  * call's secrets first.
  */
 import type * as Capability from "@websearch/core/Capability"
+import * as DriverContext from "@websearch/core/internal/resolution/context"
 import type * as ProviderDriver from "@websearch/core/ProviderDriver"
 import * as Redaction from "@websearch/core/internal/redaction"
-import * as ProviderId from "@websearch/core/ProviderId"
+import * as Missing from "@websearch/core/internal/resolution/missing"
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
@@ -81,8 +82,7 @@ export const keyName = (c: Call): string =>
   })
 
 /** Where the user sets the provider's keys. */
-export const keySettings = (c: Call): string =>
-  `providers.${c.providerId}.apiKeys or ${ProviderId.toEnvName(c.providerId)}_API_KEY`
+export const keySettings = (c: Call): string => Missing.keySettings(c.providerId)
 
 /**
  * A `RequestFailed` with the call's context (`retryAfter`, and `retryable` when the reason's default is wrong).
@@ -120,30 +120,18 @@ export const empty = (c: Call): WebSearchError.ResponseInvalid =>
   )
 
 /**
- * The endpoint of the capability without trailing slashes, or `invalid_config` naming the setting.
+ * The endpoint of the capability without trailing slashes (`DriverContext.apiHost`: checked by the request's
+ * resolution), with the call's context on the error a direct call without one gets.
  */
 export const endpoint = (c: Call): Effect.Effect<string, WebSearchError.Unavailable> =>
-  Option.match(c.ctx.apiHost, {
-    onNone: () =>
-      Effect.fail(
-        missing(
-          c,
-          "invalid_config",
-          `${c.providerName} has no endpoint for ${c.capability}: set providers.${c.providerId}.capabilities.${c.capability}.apiHost`
-        )
-      ),
-    onSome: (host) => Effect.succeed(host.replace(/\/+$/, ""))
-  })
+  Effect.mapError(DriverContext.apiHost(c.ctx), (error) => WebSearchError.annotate(error, errorContext(c)))
 
 /**
- * The call's API key, or `Unavailable/missing_credentials` naming where to set it.
+ * The call's API key (`DriverContext.apiKey`: checked by the request's resolution where the preset requires
+ * one), with the call's context on the error of a call without one.
  */
 export const requireKey = (c: Call): Effect.Effect<Redacted.Redacted<string>, WebSearchError.Unavailable> =>
-  Option.match(c.ctx.apiKey, {
-    onNone: () =>
-      Effect.fail(missing(c, "missing_credentials", `${c.providerName} needs an API key: set ${keySettings(c)}`)),
-    onSome: Effect.succeed
-  })
+  Effect.mapError(DriverContext.apiKey(c.ctx), (error) => WebSearchError.annotate(error, errorContext(c)))
 
 /**
  * Results mapped from a provider's items, and how many items had no usable URL (see `resultFields`).

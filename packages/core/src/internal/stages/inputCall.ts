@@ -11,7 +11,7 @@ import type * as ResultCache from "../../ResultCache.js"
 import type * as WebSearchError from "../../WebSearchError.js"
 import { variantOf } from "../answerVariant.js"
 import type { Env } from "../pipelineEnv.js"
-import type { Resolved } from "../resolveProvider.js"
+import type { Resolved } from "../resolution/check.js"
 
 /** One input of one request, on its resolved provider. */
 export interface InputCall {

@@ -6,7 +6,7 @@
 import type { Capability } from "../../Capability.js"
 import * as SearchOptions from "../../SearchOptions.js"
 import * as WebSearchError from "../../WebSearchError.js"
-import type { Resolved } from "../resolveProvider.js"
+import type { Resolved } from "../resolution/check.js"
 
 const listed = (names: ReadonlyArray<string>): string =>
   names.length === 1 ? names[0] : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`

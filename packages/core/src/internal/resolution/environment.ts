@@ -12,11 +12,10 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
-import * as Capability from "../Capability.js"
-import type { AnyProviderDriver } from "../ProviderDriver.js"
-import * as ProviderId from "../ProviderId.js"
-import * as SettingsInput from "./settingsInput.js"
-import * as ConfigText from "./configText.js"
+import type { AnyProviderDriver } from "../../ProviderDriver.js"
+import * as SettingsInput from "../settingsInput.js"
+import * as ConfigText from "../configText.js"
+import * as Variables from "./variables.js"
 
 /**
  * The common fields as the environment gives them: as in a settings file, except that keys and the password are
@@ -36,27 +35,24 @@ export interface Read {
   readonly problems: ReadonlyArray<string>
 }
 
-const hostVariable = (prefix: string, capability: Capability.Capability) =>
-  `${prefix}_${Capability.toEnvName(capability)}_API_HOST`
-
 /** The variable names of a provider's common fields, for messages and documentation. */
 export const names = (driver: AnyProviderDriver): ReadonlyArray<string> => {
-  const prefix = ProviderId.toEnvName(driver.preset.id)
+  const id = driver.preset.id
   const hosts = [
-    `${prefix}_API_HOST`,
+    Variables.apiHost(id),
     ...(driver.preset.capabilities.length === 1
       ? []
-      : driver.preset.capabilities.map((c) => hostVariable(prefix, c.feature)))
+      : driver.preset.capabilities.map((c) => Variables.capabilityApiHost(id, c.feature)))
   ]
   return [
-    `${prefix}_API_KEY`,
+    Variables.apiKey(id),
     ...hosts,
-    `${prefix}_ENGINES`,
-    `${prefix}_BASIC_AUTH_USERNAME`,
-    `${prefix}_BASIC_AUTH_PASSWORD`,
-    `${prefix}_MODEL`,
-    `${prefix}_RATE_LIMIT`,
-    `${prefix}_RATE_LIMIT_MAX_WAIT`
+    Variables.field(id, "ENGINES"),
+    Variables.field(id, "BASIC_AUTH_USERNAME"),
+    Variables.field(id, "BASIC_AUTH_PASSWORD"),
+    Variables.field(id, "MODEL"),
+    Variables.field(id, "RATE_LIMIT"),
+    Variables.field(id, "RATE_LIMIT_MAX_WAIT")
   ]
 }
 
@@ -64,10 +60,12 @@ const refuse = (name: string, message: string) => ConfigError.InvalidData([name]
 
 // `<ID>_API_HOST` is every capability's endpoint (one host serves the provider's whole API, as for Tavily or Exa);
 // `<ID>_<CAPABILITY>_API_HOST` sets one capability's, and wins over it (Jina's search and reader hosts differ).
-const apiHosts = (driver: Pick<AnyProviderDriver, "preset">, prefix: string) => {
+const apiHosts = (driver: Pick<AnyProviderDriver, "preset">, id: string) => {
   const { capabilities } = driver.preset
-  const all = ConfigText.optionalString(`${prefix}_API_HOST`)
-  const each = Config.all(capabilities.map((c) => ConfigText.optionalString(hostVariable(prefix, c.feature))))
+  const all = ConfigText.optionalString(Variables.apiHost(id))
+  const each = Config.all(
+    capabilities.map((c) => ConfigText.optionalString(Variables.capabilityApiHost(id, c.feature)))
+  )
   return Config.map(Config.all([all, each]), ([one, several]) => {
     const entries = capabilities.flatMap((c, i) =>
       Option.toArray(
@@ -82,21 +80,25 @@ const apiHosts = (driver: Pick<AnyProviderDriver, "preset">, prefix: string) => 
 }
 
 // `LIMIT/WINDOW` (`100/1 minute`); the window and the wait are checked as durations with the rest of the override.
-const rateLimit = (prefix: string) =>
+const rateLimit = (id: string) =>
   Config.mapOrFail(
     Config.all([
-      ConfigText.optionalString(`${prefix}_RATE_LIMIT`),
-      ConfigText.optionalString(`${prefix}_RATE_LIMIT_MAX_WAIT`)
+      ConfigText.optionalString(Variables.field(id, "RATE_LIMIT")),
+      ConfigText.optionalString(Variables.field(id, "RATE_LIMIT_MAX_WAIT"))
     ]),
     ([rate, maxWait]) => {
       if (Option.isNone(rate)) {
         return Option.isNone(maxWait)
           ? Either.right(Option.none())
-          : Either.left(refuse(`${prefix}_RATE_LIMIT_MAX_WAIT`, `set ${prefix}_RATE_LIMIT too`))
+          : Either.left(
+              refuse(Variables.field(id, "RATE_LIMIT_MAX_WAIT"), `set ${Variables.field(id, "RATE_LIMIT")} too`)
+            )
       }
       const [limit, window, ...rest] = rate.value.split("/").map((part) => part.trim())
       if (!/^\d+$/.test(limit) || window === undefined || rest.length > 0) {
-        return Either.left(refuse(`${prefix}_RATE_LIMIT`, `"${rate.value}" is not LIMIT/WINDOW (100/1 minute)`))
+        return Either.left(
+          refuse(Variables.field(id, "RATE_LIMIT"), `"${rate.value}" is not LIMIT/WINDOW (100/1 minute)`)
+        )
       }
       return Either.right(
         Option.some({
@@ -110,16 +112,16 @@ const rateLimit = (prefix: string) =>
 
 /** The common variables of one provider, as one `Config` of the override fields that were set. */
 export const common = (driver: Pick<AnyProviderDriver, "preset">): Config.Config<Record<string, unknown>> => {
-  const prefix = ProviderId.toEnvName(driver.preset.id)
+  const id = driver.preset.id
   return Config.map(
     Config.all({
-      apiKeys: ConfigText.optionalSecretList(`${prefix}_API_KEY`),
-      capabilities: apiHosts(driver, prefix),
-      engines: ConfigText.optionalList(`${prefix}_ENGINES`),
-      basicAuthUsername: ConfigText.optionalString(`${prefix}_BASIC_AUTH_USERNAME`),
-      basicAuthPassword: ConfigText.optionalSecret(`${prefix}_BASIC_AUTH_PASSWORD`),
-      model: ConfigText.optionalString(`${prefix}_MODEL`),
-      rateLimit: rateLimit(prefix)
+      apiKeys: ConfigText.optionalSecretList(Variables.apiKey(id)),
+      capabilities: apiHosts(driver, id),
+      engines: ConfigText.optionalList(Variables.field(id, "ENGINES")),
+      basicAuthUsername: ConfigText.optionalString(Variables.field(id, "BASIC_AUTH_USERNAME")),
+      basicAuthPassword: ConfigText.optionalSecret(Variables.field(id, "BASIC_AUTH_PASSWORD")),
+      model: ConfigText.optionalString(Variables.field(id, "MODEL")),
+      rateLimit: rateLimit(id)
     }),
     ConfigText.setFields
   )

@@ -7,11 +7,11 @@ import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
-import type * as Preset from "../Preset.js"
-import type { ResolvedProvider } from "../ProviderConfig.js"
-import type { AnyProviderDriver } from "../ProviderDriver.js"
-import * as SettingsInput from "./settingsInput.js"
-import * as ParseIssues from "./parseIssues.js"
+import type * as Preset from "../../Preset.js"
+import type { ResolvedProvider } from "../../ProviderConfig.js"
+import type { AnyProviderDriver } from "../../ProviderDriver.js"
+import * as SettingsInput from "../settingsInput.js"
+import * as ParseIssues from "../parseIssues.js"
 
 /**
  * Decodes a provider's own options by its schema (unknown fields refused), or the problems naming each field

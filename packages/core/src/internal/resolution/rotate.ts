@@ -7,6 +7,11 @@
  * dropped first. A dropped position only starts that provider's rotation at its first key again.
  */
 import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import type { ProviderConfig } from "../../ProviderConfig.js"
+import * as SearchOptions from "../../SearchOptions.js"
+import type * as Settings from "../../Settings.js"
+import type { Capable } from "./lookup.js"
 
 /** The rotation of one registry's providers. */
 export interface KeyRotation {
@@ -39,3 +44,36 @@ export const makeBounded = (bound: number = defaultBound): Effect.Effect<KeyRota
 
 /** A rotation with every provider at its first key. */
 export const make: Effect.Effect<KeyRotation> = makeBounded()
+
+/** What a call may set of its configuration: its result count and search options (the settings' otherwise). */
+export interface CallOptions {
+  readonly maxResults?: number | undefined
+  readonly searchOptions?: SearchOptions.SearchOptions | undefined
+}
+
+/**
+ * The configuration of one call on a provider's capability, found and checked: its endpoint, the next API key in
+ * the provider's rotation (one step per call), its limits.
+ */
+export const configure = (
+  rotation: KeyRotation,
+  settings: Pick<Settings.Settings.Service, "maxResults" | "timeouts">,
+  found: Capable,
+  options?: CallOptions
+): Effect.Effect<ProviderConfig> => {
+  const { entry, provider, stateKey } = found
+  const keyIndex =
+    provider.apiKeys.length === 0
+      ? Effect.succeed(Option.none<number>())
+      : Effect.map(rotation.next(stateKey, provider.apiKeys.length), Option.some)
+  return Effect.map(keyIndex, (apiKeyIndex) => ({
+    provider,
+    capability: entry.feature,
+    apiHost: Option.fromNullable(entry.apiHost),
+    apiKey: Option.map(apiKeyIndex, (index) => provider.apiKeys[index]),
+    apiKeyIndex,
+    maxResults: options?.maxResults ?? settings.maxResults,
+    searchOptions: options?.searchOptions ?? SearchOptions.none,
+    timeout: settings.timeouts[entry.feature]
+  }))
+}
