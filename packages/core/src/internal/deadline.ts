@@ -42,7 +42,7 @@ export const timeoutFail = <A, E, R, E1>(
             Effect.onInterrupt(() => Effect.zipRight(Fiber.interrupt(timer), Fiber.interrupt(call))),
             Effect.flatMap((awaited) =>
               Effect.flatMap(Fiber.interrupt(timer), (timerExit): Effect.Effect<A, E | E1> => {
-                const exit = Exit.isSuccess(awaited) ? awaited.value : awaited
+                const exit = Exit.isSuccess(awaited) ? awaited.value : Exit.failCause(awaited.cause)
                 // The timer ended by itself only after interrupting the call: that interruption is the timeout.
                 return Exit.isFailure(exit) && Exit.isInterrupted(exit) && Exit.isSuccess(timerExit)
                   ? Effect.fail(onTimeout())
