@@ -3,7 +3,7 @@ import { normalizeUrlForDedupe } from "@websearch/core/PostProcessing"
 import * as Effect from "effect/Effect"
 import * as FastCheck from "effect/FastCheck"
 import * as Option from "effect/Option"
-import * as ResultIds from "../src/ResultIds.js"
+import * as ResultIds from "../src/internal/resultIds.js"
 
 // URLs drawn from a small pool (with case and fragment variants), so duplicates are frequent.
 const url = FastCheck.tuple(
