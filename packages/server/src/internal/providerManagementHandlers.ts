@@ -5,6 +5,8 @@
  * workspace's routes answer 404 whatever the token and whatever exists there (so nothing of other workspaces
  * leaks, not even whether they exist); its own workspace's routes answer 403 to a member token.
  *
+ * @internal Used by the server only, not part of the public API: it may change in any release.
+ *
  * @since 0.2.0
  */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
@@ -18,14 +20,14 @@ import * as ProviderStore from "@websearch/core/ProviderStore"
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import { Caller } from "./Authorization.js"
-import * as ErrorStatus from "./ErrorStatus.js"
-import * as InstanceInput from "./internal/instanceInput.js"
-import * as ProviderTypes from "./internal/providerTypes.js"
-import * as Payload from "./internal/payload.js"
-import * as ServerConfig from "./ServerConfig.js"
-import type { Management } from "./ProviderManagementApi.js"
-import * as WebSearchApi from "./WebSearchApi.js"
+import { Caller } from "./authorization.js"
+import * as ErrorStatus from "../ErrorStatus.js"
+import * as InstanceInput from "./instanceInput.js"
+import * as ProviderTypes from "./providerTypes.js"
+import * as Payload from "./payload.js"
+import * as ServerConfig from "../ServerConfig.js"
+import type { Management } from "../ProviderManagementApi.js"
+import * as WebSearchApi from "../WebSearchApi.js"
 
 /**
  * What the 503 of a server without a provider store says.
