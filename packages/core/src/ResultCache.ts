@@ -206,11 +206,8 @@ const cachedFailures: ReadonlySet<string> = new Set([
 
 /**
  * Whether a failure is kept (for the short failure TTL): see the module documentation for the reasoning.
- *
- * @since 0.1.0
- * @category utils
  */
-export const isCacheableFailure = (error: WebSearchError.WebSearchError): boolean =>
+const isCacheableFailure = (error: WebSearchError.WebSearchError): boolean =>
   error._tag === "ResponseInvalid" ||
   (error._tag === "RequestFailed" && !error.retryable && cachedFailures.has(error.reason))
 

@@ -16,7 +16,7 @@ import {
   ResponseInvalidReason,
   retryableReasons,
   UnavailableReason
-} from "./ErrorReason.js"
+} from "./internal/errorReason.js"
 import * as Redaction from "./internal/redaction.js"
 
 /**
@@ -41,7 +41,7 @@ export type TypeId = typeof TypeId
  * @since 0.1.0
  * @category errors
  */
-export * from "./ErrorReason.js"
+export * from "./internal/errorReason.js"
 
 const reasonsByTag: Record<ErrorTag, ReadonlySet<string>> = {
   Unavailable: new Set(UnavailableReason.literals),

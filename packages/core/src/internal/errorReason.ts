@@ -3,6 +3,8 @@
  * `WebSearchError` re-exports all of it; the reasons are the stable part of the error contract (callers branch on
  * them, the HTTP API maps them to statuses).
  *
+ * @internal Shared by the websearch packages, not part of the public API: it may change in any release.
+ *
  * @since 0.2.0
  */
 import * as Schema from "effect/Schema"
