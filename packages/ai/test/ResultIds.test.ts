@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { normalizeUrlForDedupe } from "@websearch/core/PostProcessing"
+import { normalizeUrlForDedupe } from "@websearch/core/internal/postProcessing"
 import * as Effect from "effect/Effect"
 import * as FastCheck from "effect/FastCheck"
 import * as Option from "effect/Option"

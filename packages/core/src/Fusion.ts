@@ -9,7 +9,7 @@
  *
  * @since 0.2.0
  */
-import { normalizeUrlForDedupe } from "./PostProcessing.js"
+import { normalizeUrlForDedupe } from "./internal/postProcessing.js"
 import type { ProviderId } from "./ProviderId.js"
 import type { WebSearchResult } from "./WebSearchResponse.js"
 

@@ -94,14 +94,6 @@ export * as PageStore from "./PageStore.js"
 export * as PageType from "./PageType.js"
 
 /**
- * What happens to a response's results after providers answer and blacklisted results are dropped: duplicate
- * URLs removed, content compressed for the query, then cut to the content budget.
- *
- * @since 0.1.0
- */
-export * as PostProcessing from "./PostProcessing.js"
-
-/**
  * Provider presets: read-only templates naming a provider, its kind, whether it needs a key, and the
  * capabilities it has with their default endpoints. Each provider module owns its preset (core names no
  * provider); a preset is data only.
@@ -272,15 +264,6 @@ export * as Settings from "./Settings.js"
  * @since 0.1.0
  */
 export * as StoreHealth from "./StoreHealth.js"
-
-/**
- * Turn aggregation: the many `searchKeywords` / `fetchUrls` / `research` responses of one assistant turn become
- * one numbered source list for citations and a sources panel. Sources are deduped by URL (the first occurrence keeps its
- * number and content), grouped by tool call and labelled by capability.
- *
- * @since 0.1.0
- */
-export * as TurnAggregation from "./TurnAggregation.js"
 
 /**
  * The URL policy: which URLs websearch may fetch and which addresses it may connect to. It is pure (no DNS, no

@@ -7,7 +7,7 @@
  *
  * @since 0.1.0
  */
-import { normalizeUrlForDedupe } from "@websearch/core/PostProcessing"
+import { normalizeUrlForDedupe } from "@websearch/core/internal/postProcessing"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Ref from "effect/Ref"

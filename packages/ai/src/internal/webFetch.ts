@@ -6,7 +6,7 @@
  */
 import type * as LanguageModel from "@effect/ai/LanguageModel"
 import type { FetchUrls } from "@websearch/core/FetchUrls"
-import { normalizeUrlForDedupe } from "@websearch/core/PostProcessing"
+import { normalizeUrlForDedupe } from "@websearch/core/internal/postProcessing"
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import * as WebSearchRequest from "@websearch/core/WebSearchRequest"
 import type { WebSearchResponse, WebSearchResult } from "@websearch/core/WebSearchResponse"
