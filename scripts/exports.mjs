@@ -22,7 +22,7 @@ import ts from "typescript"
 const AIM = 600
 
 /** The most they may have today: the count after issue 37's first cut (1,017 before it). */
-const CEILING = 636
+const CEILING = 615
 
 const root = Path.resolve(Path.dirname(fileURLToPath(import.meta.url)), "..")
 const packagesDir = Path.join(root, "packages")

@@ -128,11 +128,8 @@ export interface Request {
 
 /**
  * How long entries live: successes, and the failures that are cached at all. Zero keeps nothing.
- *
- * @since 0.1.0
- * @category models
  */
-export interface Policy {
+interface Policy {
   readonly success: Duration.Duration
   readonly failure: Duration.Duration
 }
@@ -237,11 +234,8 @@ const DriverResultSchema = WebSearchResult.pipe(Schema.omit("sourceInput"))
 
 /**
  * A stored entry, as JSON-compatible data.
- *
- * @since 0.1.0
- * @category schemas
  */
-export const Entry = Schema.Union(
+const Entry = Schema.Union(
   Schema.TaggedStruct("Success", { results: Schema.Array(DriverResultSchema) }),
   Schema.TaggedStruct("Failure", { error: WebSearchError.WebSearchError })
 )

@@ -273,11 +273,8 @@ export const toJson = (error: WebSearchError): Record<string, unknown> =>
 
 /**
  * The fields of an error that may be filled in or replaced after the fact.
- *
- * @since 0.1.0
- * @category models
  */
-export interface ErrorPatch extends ErrorContext {
+interface ErrorPatch extends ErrorContext {
   readonly message?: string | undefined
   readonly failures?: ReadonlyArray<InputFailure> | undefined
 }

@@ -56,11 +56,8 @@ const hostname = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]
 
 /**
  * A domain for the research allowlist: a bare, lower-case host name (no scheme, path or port).
- *
- * @since 0.1.0
- * @category schemas
  */
-export const Domain = Schema.transform(Schema.String, Schema.String, {
+const Domain = Schema.transform(Schema.String, Schema.String, {
   strict: true,
   decode: (s) => s.trim().toLowerCase().replace(/\.$/, ""),
   encode: (s) => s
