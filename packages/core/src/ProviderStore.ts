@@ -88,9 +88,8 @@ export declare namespace ProviderStore {
     readonly get: (workspace: WorkspaceId, id: InstanceId) => Effect.Effect<Option.Option<ProviderInstance>, StoreError>
     readonly create: (workspace: WorkspaceId, input: CreateInstance) => Effect.Effect<ProviderInstance, StoreError>
     /**
-     * Changes an instance. New settings that send its credentials somewhere else must come with credentials (see
-     * `checkUpdate`, judged against the instance at the revision the store changes), else
-     * `RequestFailed/invalid_input`.
+     * Changes an instance. New settings that send its credentials somewhere else must come with credentials (judged
+     * against the instance at the revision the store changes), else `RequestFailed/invalid_input`.
      */
     readonly update: (
       workspace: WorkspaceId,

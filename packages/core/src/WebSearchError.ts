@@ -35,8 +35,8 @@ export type TypeId = typeof TypeId
 
 /**
  * The errors' reasons (`UnavailableReason`, `RequestFailedReason`, `ResponseInvalidReason`, `AbortedReason`), their
- * union for one input (`InputFailureReason`), the tags (`ErrorTag`) and the retryable reasons; defined in
- * `ErrorReason`.
+ * union for one input (`InputFailureReason`), the tags (`ErrorTag`) and the retryable reasons; this module is their
+ * public home (defined in `internal/errorReason.ts`).
  *
  * @since 0.1.0
  * @category errors

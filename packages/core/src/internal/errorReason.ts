@@ -3,7 +3,7 @@
  * `WebSearchError` re-exports all of it; the reasons are the stable part of the error contract (callers branch on
  * them, the HTTP API maps them to statuses).
  *
- * @internal Shared by the websearch packages, not part of the public API: it may change in any release.
+ * @internal Public through `WebSearchError`, their one home: import the reasons from there, not from this path.
  *
  * @since 0.2.0
  */
