@@ -8,7 +8,7 @@
  *
  * FILE is the `--out` of bench/extract-iter.ts.
  */
-import * as Charset from "../packages/extract/src/Charset.js"
+import * as Charset from "../packages/extract/src/internal/charset.js"
 import * as MainContent from "../packages/extract/src/MainContent.js"
 import * as BlankRuns from "../packages/extract/src/internal/blankRuns.js"
 import * as HtmlDocument from "../packages/extract/src/internal/htmlDocument.js"

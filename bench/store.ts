@@ -6,7 +6,8 @@
  *
  *   npm run bench -- store
  */
-import * as ProviderStore from "../packages/core/src/ProviderStore.js"
+import type * as ProviderStore from "../packages/core/src/ProviderStore.js"
+import * as ProviderStoreRules from "../packages/core/src/internal/providerStoreRules.js"
 import * as ProviderStoreSql from "../packages/node/src/ProviderStoreSql.js"
 import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
@@ -37,10 +38,10 @@ const time = async (run: () => Promise<unknown>): Promise<number> => {
 const largest = (i: number): ProviderStore.CreateInstance => ({
   id: `big-${i}`,
   type: "searxng",
-  settings: { options: { blob: "s".repeat(ProviderStore.maxFieldBytes - 64) } },
+  settings: { options: { blob: "s".repeat(ProviderStoreRules.maxFieldBytes - 64) } },
   credentials: {
     apiKeys: Array.from({ length: 16 }, (_, k) =>
-      Redacted.make(`${k}-${"k".repeat(Math.floor(ProviderStore.maxFieldBytes / 16) - 40)}`)
+      Redacted.make(`${k}-${"k".repeat(Math.floor(ProviderStoreRules.maxFieldBytes / 16) - 40)}`)
     )
   }
 })

@@ -12,7 +12,7 @@
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
-import * as Charset from "../packages/extract/src/Charset.js"
+import * as Charset from "../packages/extract/src/internal/charset.js"
 import * as BlankRuns from "../packages/extract/src/internal/blankRuns.js"
 import * as HtmlDocument from "../packages/extract/src/internal/htmlDocument.js"
 import * as Inert from "../packages/extract/src/internal/inert.js"

@@ -12,7 +12,7 @@
  */
 import * as Either from "effect/Either"
 import { existsSync, readFileSync, writeFileSync } from "node:fs"
-import * as Charset from "../packages/extract/src/Charset.js"
+import * as Charset from "../packages/extract/src/internal/charset.js"
 import * as Extract from "../packages/extract/src/Extract.js"
 import * as Metadata from "../packages/extract/src/Metadata.js"
 import * as BlankRuns from "../packages/extract/src/internal/blankRuns.js"

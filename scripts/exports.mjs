@@ -1,5 +1,5 @@
 // The public exports of the packages: every subpath of each package.json `exports` (a `./*` pattern stands for
-// each src/*.ts it matches; a subpath mapped to null is not public, nor is `./internal/*`: core publishes its
+// each src/*.ts it matches; a subpath mapped to null is not public, nor is `./internal/*`: core and extract publish
 // internal modules there for the sibling packages, marked @internal and left out of the docs, as Effect's own
 // `internal` paths are not API) → its source module →
 // the names that module exports, as the TypeScript checker sees them (so `export *` and re-exports count right).
@@ -21,8 +21,8 @@ import ts from "typescript"
 /** The most public exports the packages should have together (issue 37). */
 const AIM = 600
 
-/** The most they may have today: the count after issue 37's first cut (1,017 before it). */
-const CEILING = 770
+/** The most they may have today: the count after issue 37's second cut (1,017 before the first, 770 after it). */
+const CEILING = 615
 
 const root = Path.resolve(Path.dirname(fileURLToPath(import.meta.url)), "..")
 const packagesDir = Path.join(root, "packages")

@@ -11,7 +11,7 @@ import { Defuddle } from "defuddle/node"
 import * as Either from "effect/Either"
 import { parseHTML } from "linkedom"
 import TurndownService from "turndown"
-import * as Charset from "../../packages/extract/src/Charset.js"
+import * as Charset from "../../packages/extract/src/internal/charset.js"
 import * as Extract from "../../packages/extract/src/Extract.js"
 
 /** A page as every extractor reads it. */

@@ -13,7 +13,7 @@ import * as AiError from "@effect/ai/AiError"
 import * as LanguageModel from "@effect/ai/LanguageModel"
 import * as Prompt from "@effect/ai/Prompt"
 import { SearchKeywords } from "@websearch/core/SearchKeywords"
-import * as TurnAggregation from "@websearch/core/TurnAggregation"
+import * as TurnAggregation from "@websearch/core/internal/turnAggregation"
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import type { WebSearchResponse } from "@websearch/core/WebSearchResponse"
 import type * as Context from "effect/Context"
@@ -61,11 +61,8 @@ export const lastUserMessage: QueryRewriter = (prompt) =>
 
 /**
  * The conversation as a transcript of its user and assistant text, most recent `maxMessages` messages.
- *
- * @since 0.1.0
- * @category combinators
  */
-export const transcript = (prompt: Prompt.Prompt, maxMessages = 12): string =>
+const transcript = (prompt: Prompt.Prompt, maxMessages = 12): string =>
   prompt.content
     .filter((m) => m.role === "user" || m.role === "assistant")
     .slice(-maxMessages)
@@ -169,11 +166,8 @@ export const defaultInstruction =
 
 /**
  * The sources block: numbered sources, fenced as untrusted data.
- *
- * @since 0.1.0
- * @category encoding
  */
-export const sourcesBlock = (
+const sourcesBlock = (
   queries: ReadonlyArray<string>,
   sources: ReadonlyArray<Source>,
   maxContentCharacters = 2000

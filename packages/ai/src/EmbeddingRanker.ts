@@ -17,11 +17,8 @@ import * as Layer from "effect/Layer"
 /**
  * The cosine similarity of two vectors; 0 when either is all zeros, NaN when their lengths differ (compression
  * then counts the chunk as irrelevant).
- *
- * @since 0.2.0
- * @category utils
  */
-export const cosine = (a: ReadonlyArray<number>, b: ReadonlyArray<number>): number => {
+const cosine = (a: ReadonlyArray<number>, b: ReadonlyArray<number>): number => {
   if (a.length !== b.length) return Number.NaN
   let dot = 0
   let normA = 0

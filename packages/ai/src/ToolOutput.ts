@@ -3,18 +3,16 @@
  * ids, title, URL and content; every snippet, page text and report fenced and labelled as untrusted data; every
  * failed input with its reason and a next step. Whatever a page or provider wrote that stands outside a fence
  * (titles, URLs, messages) is normalised to one line without control, bidi or fence characters, so nothing it
- * holds can start a line of its own or pass for the end of a fence. The same values are an MCP tool's structured content, and `render*` gives the text
- * form MCP clients show a model.
+ * holds can start a line of its own or pass for the end of a fence. The same values are an MCP tool's structured
+ * content, and `render*` gives the text form MCP clients show a model.
  *
  * @since 0.1.0
  */
 import { PageType } from "@websearch/core/PageType"
 import type * as WebSearchError from "@websearch/core/WebSearchError"
-import type { ResearchResponse, WebSearchResponse } from "@websearch/core/WebSearchResponse"
 import * as Schema from "effect/Schema"
 import * as Failures from "./internal/failures.js"
 import * as Fence from "./internal/fence.js"
-import * as PageNotice from "./internal/pageNotice.js"
 
 /**
  * The tool names, as a model sees them.
@@ -43,31 +41,6 @@ export const Failure = Failures.Failure
  * @category models
  */
 export type Failure = Failures.Failure
-
-/**
- * The next step for one failed input: retry a retryable failure at most once, never a non-retryable one.
- *
- * @since 0.1.0
- * @category utils
- */
-export const nextStepFor = Failures.nextStepFor
-
-/**
- * A failure record for a model, from an input failure or an error.
- *
- * @since 0.1.0
- * @category constructors
- */
-export const failure = Failures.failure
-
-/**
- * The error a tool fails with, its message ending with the next step for the model. The tag, reason,
- * retryability and per-input failures are unchanged.
- *
- * @since 0.1.0
- * @category utils
- */
-export const withNextStep = Failures.withNextStep
 
 /**
  * One search result, with its session id: `title` and `url` on one line, `content` the snippet fenced as
@@ -217,128 +190,12 @@ export const ResearchOutput = Schema.Struct({
 export type ResearchOutput = typeof ResearchOutput.Type
 
 /**
- * Builds `web_search`'s output from a response and the session ids of its results (same order).
- *
- * @since 0.1.0
- * @category constructors
- */
-export const searchOutput = (
-  response: WebSearchResponse,
-  ids: ReadonlyArray<string>,
-  read: (url: string) => boolean = () => false
-): SearchOutput => {
-  const failures = response.failures.map((f) => ({ query: f.input, ...failure(f) }))
-  const steps = [
-    response.results.length === 0
-      ? "No results: try different or broader keywords, or answer from what you know and say the search found nothing."
-      : `Cite sources by id, e.g. [${ids[0]}]. Snippets can be partial: to read a page, call web_fetch with its id (items: [{"url": "${ids[0]}"}]).`,
-    ...(failures.length > 0
-      ? [
-          `${failures.length} of ${response.inputs.length} queries failed: use the results of the others; retry only retryable failures, at most once.`
-        ]
-      : []),
-    Failures.untrustedNote
-  ]
-  return {
-    providerId: response.providerId,
-    queries: response.inputs,
-    sources: response.results.map((r, i) => ({
-      id: ids[i],
-      title: Fence.oneLine(r.title, maxTitleLength),
-      url: Fence.oneLine(r.url),
-      content: Fence.untrusted(r.url, r.content),
-      query: r.sourceInput,
-      ...(read(r.url) ? { read: true } : {}),
-      ...(r.lengthBeforeCut === undefined ? {} : { notice: PageNotice.cutNotice(r) })
-    })),
-    failures,
-    nextSteps: steps.join(" ")
-  }
-}
-
-/**
- * The longest title a tool shows; a longer one is cut with an ellipsis.
- *
- * @since 0.1.0
- * @category constants
- */
-export const maxTitleLength = 500
-
-/**
- * A page- or provider-derived string made fit to stand outside a fence: one line, no control, bidi or fence
- * characters, at most `max` characters.
- *
- * @since 0.1.0
- * @category constructors
- */
-export const oneLine = (text: string, max?: number): string => Fence.oneLine(text, max)
-
-/**
- * Fences page text (or an answer derived from it) as untrusted data from its URL.
- *
- * @since 0.1.0
- * @category constructors
- */
-export const fenced = (url: string, text: string): string => Fence.untrusted(url, text)
-
-/**
  * The page text inside a fenced block, for callers that want it back (citations, display).
  *
  * @since 0.1.0
  * @category constructors
  */
 export const unfenced = (text: string): string => Fence.unfence(text)
-
-/**
- * The guidance that ends `web_fetch`'s output, from its items: all read, some failed, or none read.
- *
- * @since 0.1.0
- * @category utils
- */
-export const fetchNextSteps = (items: ReadonlyArray<FetchItem>): string => {
-  const succeeded = items.filter((i) => i.status === "success")
-  const failed = items.filter((i) => i.status === "failed")
-  const steps: Array<string> = []
-  if (succeeded.length === 0) {
-    steps.push(
-      "No page could be read. Answer from the web_search titles and snippets you already have, say plainly that the pages were not read, and lower your confidence for prices, availability and other facts that change."
-    )
-  } else {
-    steps.push(`Cite pages by id, e.g. [${succeeded[0].id}].`)
-    if (failed.length > 0) {
-      steps.push(
-        `${failed.length} of ${items.length} items failed: answer with the pages that were read; do not retry an item whose failure is not retryable.`
-      )
-    }
-    const continuing = succeeded.filter((i) => i.nextStartIndex !== undefined)
-    if (continuing.length > 0) {
-      steps.push(
-        `${continuing.length} of ${succeeded.length} pages continue: read on only if you need more, with the startIndex its last line gives.`
-      )
-    }
-  }
-  steps.push(Failures.untrustedNote)
-  return steps.join(" ")
-}
-
-/**
- * Builds `web_research`'s output from a response and the session ids of its sources (same order).
- *
- * @since 0.1.0
- * @category constructors
- */
-export const researchOutput = (response: ResearchResponse, ids: ReadonlyArray<string>): ResearchOutput => ({
-  providerId: response.providerId,
-  query: response.query,
-  report: Fence.untrusted(response.providerId, response.report),
-  queries: response.queries,
-  sources: response.sources.map((s, i) => ({
-    id: ids[i],
-    title: Fence.oneLine(s.title, maxTitleLength),
-    url: Fence.oneLine(s.url)
-  })),
-  nextSteps: `The report was written by ${response.providerId} from web pages; verify key claims against its sources and cite them by id, e.g. [${ids[0]}]. ${Failures.untrustedNote}`
-})
 
 const failureLine = (input: string, f: Failure): string =>
   `- ${Fence.oneLine(input)}: ${f._tag}/${f.reason}${f.retryable ? " (retryable)" : ""}: ${Fence.oneLine(f.message)} Next step: ${f.nextStep}`
@@ -355,7 +212,7 @@ const line = (text: string | undefined, max?: number): string => Fence.oneLine(t
 export const renderSearch = (output: SearchOutput): string => {
   const lines = [`web_search via ${output.providerId}: ${output.queries.map((q) => `"${line(q)}"`).join(", ")}`, ""]
   for (const source of output.sources) {
-    lines.push(`[${source.id}] ${line(source.title, maxTitleLength)}`, `URL: ${line(source.url)}`)
+    lines.push(`[${source.id}] ${line(source.title, Fence.maxTitleLength)}`, `URL: ${line(source.url)}`)
     if (source.read === true) lines.push(`Already read in this session: web_fetch with "${source.id}" serves it again.`)
     lines.push(source.content)
     if (source.notice !== undefined) lines.push(source.notice)
@@ -378,7 +235,7 @@ export const renderFetch = (output: FetchOutput): string => {
   const lines = [`web_fetch${output.providerId === undefined ? "" : ` via ${output.providerId}`}`, ""]
   for (const item of output.items) {
     if (item.status === "success") {
-      lines.push(`[${item.id}] ${line(item.title, maxTitleLength)}`, `URL: ${line(item.url)}`)
+      lines.push(`[${item.id}] ${line(item.title, Fence.maxTitleLength)}`, `URL: ${line(item.url)}`)
       if (item.pageType !== undefined) lines.push(`Page type: ${line(item.pageType)}`)
       if (item.alreadyRead === true) lines.push("Already read in this session: served again without fetching.")
       if (item.prompt !== undefined) {
@@ -412,7 +269,7 @@ export const renderResearch = (output: ResearchOutput): string =>
     output.report,
     "",
     "Sources:",
-    ...output.sources.map((s) => `[${s.id}] ${line(s.title, maxTitleLength)} ${line(s.url)}`),
+    ...output.sources.map((s) => `[${s.id}] ${line(s.title, Fence.maxTitleLength)} ${line(s.url)}`),
     "",
     `Next steps: ${output.nextSteps}`
   ].join("\n")
@@ -426,5 +283,5 @@ export const renderResearch = (output: ResearchOutput): string =>
 export const renderError = (error: WebSearchError.WebSearchError): string =>
   [
     `${error._tag}/${error.reason}${error.retryable ? " (retryable)" : ""}: ${line(error.message)}`,
-    ...(error.failures ?? []).map((f) => failureLine(f.input, failure(f)))
+    ...(error.failures ?? []).map((f) => failureLine(f.input, Failures.failure(f)))
   ].join("\n")

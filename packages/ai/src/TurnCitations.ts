@@ -9,8 +9,8 @@
  *
  * @since 0.1.0
  */
-import { normalizeUrlForDedupe } from "@websearch/core/PostProcessing"
-import * as TurnAggregation from "@websearch/core/TurnAggregation"
+import { normalizeUrlForDedupe } from "@websearch/core/internal/postProcessing"
+import * as TurnAggregation from "@websearch/core/internal/turnAggregation"
 import { InputFailure } from "@websearch/core/WebSearchError"
 import type { ResearchResponse, WebSearchResponse } from "@websearch/core/WebSearchResponse"
 import { joinQuery } from "@websearch/core/WebSearchResponse"

@@ -48,6 +48,8 @@ import * as Sessions from "./internal/mcpSessions.js"
 import * as SessionPages from "./internal/sessionPages.js"
 import * as StdioTransport from "./internal/stdioTransport.js"
 import * as ToolOutput from "./ToolOutput.js"
+import * as Failures from "./internal/failures.js"
+import * as Fence from "./internal/fence.js"
 import * as WebSearchToolkit from "./WebSearchToolkit.js"
 
 /**
@@ -95,7 +97,7 @@ const fromAiError = (name: keyof typeof capabilityOf, error: AiError.AiError): W
       .map((issue) => {
         const message = issue.message.split(", actual ")[0]
         const where = issue.path.length === 0 ? "arguments" : issue.path.join(".")
-        return `${ToolOutput.oneLine(where, 200)}: ${ToolOutput.oneLine(message, 300)}`
+        return `${Fence.oneLine(where, 200)}: ${Fence.oneLine(message, 300)}`
       })
       .join("; ")
     return WebSearchError.requestFailed("invalid_input", `invalid ${name} arguments: ${issues}`, {
@@ -208,7 +210,7 @@ const register = (
                 errorResult(
                   WebSearchError.isWebSearchError(error)
                     ? error
-                    : ToolOutput.withNextStep(name, fromAiError(name, error as AiError.AiError))
+                    : Failures.withNextStep(name, fromAiError(name, error as AiError.AiError))
                 )
               )
             ),

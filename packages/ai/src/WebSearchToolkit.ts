@@ -18,7 +18,7 @@ import * as LanguageModel from "@effect/ai/LanguageModel"
 import * as Tool from "@effect/ai/Tool"
 import * as Toolkit from "@effect/ai/Toolkit"
 import { FetchUrls } from "@websearch/core/FetchUrls"
-import * as Paging from "@websearch/core/Paging"
+import * as Paging from "@websearch/core/internal/paging"
 import { ProviderId } from "@websearch/core/ProviderId"
 import { Research } from "@websearch/core/Research"
 import { SearchKeywords } from "@websearch/core/SearchKeywords"
@@ -32,9 +32,11 @@ import * as Schema from "effect/Schema"
 import * as ModelSchema from "./internal/modelSchema.js"
 import * as SessionPages from "./internal/sessionPages.js"
 import * as WebFetch from "./internal/webFetch.js"
-import type * as PageAnalysis from "./PageAnalysis.js"
-import * as ResultIds from "./ResultIds.js"
+import type * as PageAnalysis from "./internal/pageAnalysis.js"
+import * as ResultIds from "./internal/resultIds.js"
 import * as ToolOutput from "./ToolOutput.js"
+import * as Failures from "./internal/failures.js"
+import * as ToolOutputs from "./internal/toolOutputs.js"
 
 // All three tools only read the open web: MCP clients may run them without asking, and they change nothing.
 const readOnlyWeb = Context.make(Tool.Readonly, true).pipe(
@@ -296,16 +298,25 @@ export const toolkit = Toolkit.make(WebSearchTool, WebFetchTool, WebResearchTool
 export type Tools = Toolkit.Tools<typeof toolkit>
 
 /**
+ * How pages are analysed when a `web_fetch` item has a prompt: the longest page text sent to the model and the
+ * system instruction of the analysis.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type AnalysisOptions = PageAnalysis.Options
+
+/**
  * Options of a toolkit session.
  *
  * @since 0.1.0
  * @category models
  */
 export interface Options {
-  /** Most result ids the session remembers (default `ResultIds.defaultMaxIds`). */
+  /** Most result ids the session remembers (default 10 000). */
   readonly maxIds?: number | undefined
   /** How pages are analysed when an item has a prompt and a `LanguageModel` is in context. */
-  readonly analysis?: PageAnalysis.Options | undefined
+  readonly analysis?: AnalysisOptions | undefined
   /** Pages analysed at once (default 4). */
   readonly analysisConcurrency?: number | undefined
   /**
@@ -344,15 +355,15 @@ export const make = (options?: Options) =>
         search.searchKeywords(params).pipe(
           Effect.flatMap((response) =>
             Effect.map(ids.assign(response.results.map((r) => r.url)), (assigned) =>
-              ToolOutput.searchOutput(response, assigned, fetchPages.wasRead)
+              ToolOutputs.searchOutput(response, assigned, fetchPages.wasRead)
             )
           ),
-          Effect.mapError((error) => ToolOutput.withNextStep("web_search", error)),
+          Effect.mapError((error) => Failures.withNextStep("web_search", error)),
           Effect.withSpan("websearch.ai.web_search", { captureStackTrace: false })
         ),
       web_fetch: (params) =>
         fetchPages.webFetch(params).pipe(
-          Effect.mapError((error) => ToolOutput.withNextStep("web_fetch", error)),
+          Effect.mapError((error) => Failures.withNextStep("web_fetch", error)),
           Effect.withSpan("websearch.ai.web_fetch", { captureStackTrace: false })
         ),
       web_research: (params) =>
@@ -365,10 +376,10 @@ export const make = (options?: Options) =>
           .pipe(
             Effect.flatMap((response) =>
               Effect.map(ids.assign(response.sources.map((s) => s.url)), (assigned) =>
-                ToolOutput.researchOutput(response, assigned)
+                ToolOutputs.researchOutput(response, assigned)
               )
             ),
-            Effect.mapError((error) => ToolOutput.withNextStep("web_research", error)),
+            Effect.mapError((error) => Failures.withNextStep("web_research", error)),
             Effect.withSpan("websearch.ai.web_research", { captureStackTrace: false })
           )
     })

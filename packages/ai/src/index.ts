@@ -30,30 +30,12 @@ export * as Augmentation from "./Augmentation.js"
 export * as EmbeddingRanker from "./EmbeddingRanker.js"
 
 /**
- * Page analysis (WeKnora's `web_fetch`): a fetched page is answered for the question the model attached to it,
- * by a language model, so the calling model reads a short answer instead of the whole page. The page stays
- * untrusted data: the analysing model is told to use it as evidence only, and its answer is fenced again.
- *
- * @since 0.1.0
- */
-export * as PageAnalysis from "./PageAnalysis.js"
-
-/**
- * Short result ids: every source a toolkit session shows a model gets an id (`w1`, `w2`, …) that stays the same
- * for that URL for the whole session, so the model can cite a source or read it with `web_fetch` without
- * copying a long URL. A session is one `ResultIds` instance (one toolkit Layer, one MCP server).
- *
- * @since 0.1.0
- */
-export * as ResultIds from "./ResultIds.js"
-
-/**
  * What the `web_search`, `web_fetch` and `web_research` tools return to a model: numbered sources with short
  * ids, title, URL and content; every snippet, page text and report fenced and labelled as untrusted data; every
  * failed input with its reason and a next step. Whatever a page or provider wrote that stands outside a fence
  * (titles, URLs, messages) is normalised to one line without control, bidi or fence characters, so nothing it
- * holds can start a line of its own or pass for the end of a fence. The same values are an MCP tool's structured content, and `render*` gives the text
- * form MCP clients show a model.
+ * holds can start a line of its own or pass for the end of a fence. The same values are an MCP tool's structured
+ * content, and `render*` gives the text form MCP clients show a model.
  *
  * @since 0.1.0
  */

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
-import { normalizeUrlForDedupe } from "@websearch/core/PostProcessing"
+import { normalizeUrlForDedupe } from "@websearch/core/internal/postProcessing"
 import * as Effect from "effect/Effect"
 import * as FastCheck from "effect/FastCheck"
 import * as Option from "effect/Option"
-import * as ResultIds from "../src/ResultIds.js"
+import * as ResultIds from "../src/internal/resultIds.js"
 
 // URLs drawn from a small pool (with case and fragment variants), so duplicates are frequent.
 const url = FastCheck.tuple(

@@ -12,7 +12,7 @@ import type * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import * as Composition from "./Composition.js"
 import * as ContentLimits from "./internal/contentLimits.js"
-import * as Paging from "./Paging.js"
+import * as Paging from "./internal/paging.js"
 import type { WebSearchResult } from "./WebSearchResponse.js"
 
 /**
@@ -222,11 +222,8 @@ export const truncateChars = (content: string, maxChars: number): string =>
 /**
  * The longest prefix of `content` that `counter` puts at or below `maxTokens`, found by binary search over
  * code-point boundaries, then moved back to white space in the last tenth when there is some.
- *
- * @since 0.1.0
- * @category combinators
  */
-export const truncateTokens = (content: string, maxTokens: number, counter: TokenCounter.Service): string => {
+const truncateTokens = (content: string, maxTokens: number, counter: TokenCounter.Service): string => {
   if (counter.count(content) <= maxTokens) return content
   // Invariant: the prefix ending at `low` fits, the one ending at `high` does not.
   let low = 0

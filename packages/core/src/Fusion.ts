@@ -9,18 +9,15 @@
  *
  * @since 0.2.0
  */
-import { normalizeUrlForDedupe } from "./PostProcessing.js"
+import { normalizeUrlForDedupe } from "./internal/postProcessing.js"
 import type { ProviderId } from "./ProviderId.js"
 import type { WebSearchResult } from "./WebSearchResponse.js"
 
 /**
  * The rank constant of reciprocal rank fusion (Cormack, Clarke and Büttcher, 2009): large enough that the first
  * few places of one ranking do not drown the agreement of the others.
- *
- * @since 0.2.0
- * @category constants
  */
-export const defaultK = 60
+const defaultK = 60
 
 /**
  * One provider's ranking for one query, best first.

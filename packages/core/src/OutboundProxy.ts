@@ -87,11 +87,8 @@ export interface Source {
 
 /**
  * A proxy that passed {@link check}: where to connect, and the `Proxy-Authorization` its credentials make.
- *
- * @since 0.2.0
- * @category models
  */
-export interface CheckedProxy {
+interface CheckedProxy {
   readonly field: string
   readonly protocol: "http:" | "https:"
   readonly hostname: string

@@ -68,11 +68,8 @@ export const defaults = { maxEntries: 64, maxBytes: 32 * 1024 * 1024, timeToLive
 
 /**
  * The bytes an entry is counted as: two per code unit of its text, plus a little for the entry itself.
- *
- * @since 0.2.0
- * @category utils
  */
-export const sizeOf = (results: ReadonlyArray<DriverResult>): number =>
+const sizeOf = (results: ReadonlyArray<DriverResult>): number =>
   results.reduce(
     (sum, result) =>
       sum +

@@ -225,11 +225,8 @@ const proxyDestination = (url: string | undefined): string | undefined => {
  * (`settings.capabilities.<capability>.apiHost`; unset, the type's own) and the outbound proxy (`settings.proxyUrl`;
  * unset, the environment's). Endpoints compare without their user info or credential-named query values, proxies by
  * origin, so the view of an instance written back names the same places.
- *
- * @since 0.2.0
- * @category utils
  */
-export const credentialDestinations = (settings: InstanceSettings): Readonly<Record<string, string | undefined>> => ({
+const credentialDestinations = (settings: InstanceSettings): Readonly<Record<string, string | undefined>> => ({
   "settings.capabilities.searchKeywords.apiHost": endpointDestination(settings.capabilities?.searchKeywords?.apiHost),
   "settings.capabilities.fetchUrls.apiHost": endpointDestination(settings.capabilities?.fetchUrls?.apiHost),
   "settings.capabilities.research.apiHost": endpointDestination(settings.capabilities?.research?.apiHost),

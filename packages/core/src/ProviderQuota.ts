@@ -75,11 +75,8 @@ export interface Store {
 
 /**
  * What the pipeline tells the quota about a call.
- *
- * @since 0.1.0
- * @category models
  */
-export interface Request {
+interface Request {
   readonly providerId: string
   /**
    * The key the budget and hold-off are kept under, when not `providerId`: a call instance's workspace, id and

@@ -14,20 +14,9 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import * as Redacted from "effect/Redacted"
-import * as Schema from "effect/Schema"
-import * as ParseIssues from "./internal/parseIssues.js"
-import * as ProviderId from "./ProviderId.js"
-import {
-  hasCredentials,
-  InstanceCredentials,
-  InstanceId,
-  InstanceSettings,
-  movedDestinations,
-  type ProviderInstance,
-  type WorkspaceId
-} from "./ProviderInstance.js"
-import * as WebSearchError from "./WebSearchError.js"
+import * as Rules from "./internal/providerStoreRules.js"
+import type { InstanceCredentials, InstanceId, ProviderInstance, WorkspaceId } from "./ProviderInstance.js"
+import type * as WebSearchError from "./WebSearchError.js"
 
 /**
  * What creates an instance.
@@ -35,41 +24,30 @@ import * as WebSearchError from "./WebSearchError.js"
  * @since 0.2.0
  * @category schemas
  */
-export const CreateInstance = Schema.Struct({
-  id: InstanceId,
-  type: ProviderId.ProviderId,
-  name: Schema.optional(Schema.String.pipe(Schema.maxLength(200))),
-  settings: Schema.optionalWith(InstanceSettings, { default: () => ({}) }),
-  credentials: Schema.optionalWith(InstanceCredentials, { default: () => ({}) })
-}).annotations({ identifier: "CreateInstance" })
+export const CreateInstance = Rules.CreateInstance
 
 /**
  * @since 0.2.0
  * @category models
  */
-export type CreateInstance = typeof CreateInstance.Type
+export type CreateInstance = Rules.CreateInstance
 
 /**
  * What changes an instance: a new name and settings (replacing the old ones whole), optionally only if the
  * instance is still at `revision` (else `RequestFailed/conflict`). Credentials change through `setCredentials`, or
  * here (`credentials`, replacing them whole in the same change): settings that send the credentials somewhere else
- * (an endpoint, the proxy) must come with them (see `checkUpdate`).
+ * (an endpoint, the proxy) must come with them.
  *
  * @since 0.2.0
  * @category schemas
  */
-export const UpdateInstance = Schema.Struct({
-  name: Schema.optional(Schema.String.pipe(Schema.maxLength(200))),
-  settings: Schema.optional(InstanceSettings),
-  credentials: Schema.optional(InstanceCredentials),
-  revision: Schema.optional(Schema.Int.pipe(Schema.positive()))
-}).annotations({ identifier: "UpdateInstance" })
+export const UpdateInstance = Rules.UpdateInstance
 
 /**
  * @since 0.2.0
  * @category models
  */
-export type UpdateInstance = typeof UpdateInstance.Type
+export type UpdateInstance = Rules.UpdateInstance
 
 /**
  * The provider store.
@@ -110,9 +88,8 @@ export declare namespace ProviderStore {
     readonly get: (workspace: WorkspaceId, id: InstanceId) => Effect.Effect<Option.Option<ProviderInstance>, StoreError>
     readonly create: (workspace: WorkspaceId, input: CreateInstance) => Effect.Effect<ProviderInstance, StoreError>
     /**
-     * Changes an instance. New settings that send its credentials somewhere else must come with credentials (see
-     * `checkUpdate`, judged against the instance at the revision the store changes), else
-     * `RequestFailed/invalid_input`.
+     * Changes an instance. New settings that send its credentials somewhere else must come with credentials (judged
+     * against the instance at the revision the store changes), else `RequestFailed/invalid_input`.
      */
     readonly update: (
       workspace: WorkspaceId,
@@ -144,106 +121,6 @@ export declare namespace ProviderStore {
 export type StoreError = WebSearchError.Unavailable | WebSearchError.RequestFailed
 
 /**
- * The `RequestFailed/not_found` error for an instance a workspace does not have.
- *
- * @since 0.2.0
- * @category errors
- */
-export const notFound = (workspace: WorkspaceId, id: InstanceId): WebSearchError.RequestFailed =>
-  WebSearchError.requestFailed("not_found", `workspace "${workspace}" has no provider instance "${id}"`)
-
-/**
- * The `RequestFailed/conflict` error for an instance that exists already.
- *
- * @since 0.2.0
- * @category errors
- */
-export const exists = (workspace: WorkspaceId, id: InstanceId): WebSearchError.RequestFailed =>
-  WebSearchError.requestFailed("conflict", `workspace "${workspace}" already has a provider instance "${id}"`)
-
-/**
- * The `RequestFailed/conflict` error for an update at a revision that is no longer the instance's.
- *
- * @since 0.2.0
- * @category errors
- */
-export const staleRevision = (id: InstanceId, given: number, current: number): WebSearchError.RequestFailed =>
-  WebSearchError.requestFailed(
-    "conflict",
-    `provider instance "${id}" is at revision ${current}, not ${given}: read it again and retry`
-  )
-
-/**
- * Refuses an update that would send an instance's credentials somewhere else without saying so: when new settings
- * move an endpoint or the proxy (`ProviderInstance.movedDestinations`) of an instance that holds credentials, the
- * update must give the credentials again (`credentials`: the ones for the new place, or `{}` for none), or a key
- * meant for one host would go to another. An instance the store could not read (`unreadable`) takes new settings
- * only with new credentials and the reverse, which write it whole again. `RequestFailed/invalid_input` naming the
- * fields. Stores check this against the instance they change, at the revision they change it.
- *
- * @since 0.2.0
- * @category guards
- */
-export const checkUpdate = (
-  current: ProviderInstance,
-  input: UpdateInstance
-): Either.Either<void, WebSearchError.RequestFailed> => {
-  if (current.unreadable !== undefined) {
-    // A new name alone leaves the sealed fields as they are.
-    return (input.settings === undefined) === (input.credentials === undefined)
-      ? Either.void
-      : Either.left(
-          WebSearchError.requestFailed(
-            "invalid_input",
-            `provider instance "${current.id}" could not be read (${current.unreadable}): give both settings and ` +
-              "credentials to write it again, or remove it",
-            { retryable: false }
-          )
-        )
-  }
-  if (input.settings === undefined || input.credentials !== undefined || !hasCredentials(current.credentials)) {
-    return Either.void
-  }
-  const moved = movedDestinations(current.settings, input.settings)
-  return moved.length === 0
-    ? Either.void
-    : Either.left(
-        WebSearchError.requestFailed(
-          "invalid_input",
-          `${moved.join(", ")}: the change sends provider instance "${current.id}"'s credentials somewhere else; ` +
-            'give them again in the same request ("credentials": the keys for the new place, or {} for none)',
-          { retryable: false }
-        )
-      )
-}
-
-/**
- * The instance a create stores: revision 1, created and updated now. For stores, and for a caller that judges an
- * instance (`ProviderRegistry.checkInstance`) before creating it.
- *
- * @since 0.2.0
- * @category constructors
- */
-export const newInstance = (
-  workspace: WorkspaceId,
-  input: Pick<CreateInstance, "id" | "type" | "name" | "settings" | "credentials">
-): Effect.Effect<ProviderInstance> =>
-  Effect.map(Clock.currentTimeMillis, (millis) => {
-    const at = DateTime.unsafeMake(millis)
-    return {
-      workspace,
-      id: input.id,
-      type: input.type,
-      ...(input.name === undefined ? {} : { name: input.name }),
-      settings: input.settings,
-      credentials: input.credentials,
-      revision: 1,
-      createdAt: at,
-      updatedAt: at
-    }
-  })
-
-/**
  * A store in this process's memory: for tests and for an application that manages instances itself. Nothing
  * survives the process.
  *
@@ -269,7 +146,7 @@ export const memory: Effect.Effect<ProviderStore.Service> = Effect.sync(() => {
     patch: (instance: ProviderInstance) => Effect.Effect<Partial<ProviderInstance>, StoreError>
   ) {
     const instance = of(workspace).get(id)
-    if (instance === undefined) return yield* Effect.fail(notFound(workspace, id))
+    if (instance === undefined) return yield* Effect.fail(Rules.notFound(workspace, id))
     const changed = yield* patch(instance)
     const next: ProviderInstance = { ...instance, ...changed, revision: instance.revision + 1, updatedAt: yield* now }
     of(workspace).set(id, next)
@@ -286,9 +163,9 @@ export const memory: Effect.Effect<ProviderStore.Service> = Effect.sync(() => {
     get: (workspace, id) => Effect.sync(() => Option.fromNullable(workspaces.get(workspace)?.get(id))),
     create: (workspace, input) =>
       Effect.gen(function* () {
-        yield* checkSize(input)
-        if (of(workspace).has(input.id)) return yield* Effect.fail(exists(workspace, input.id))
-        const instance = yield* newInstance(workspace, input)
+        yield* Rules.checkSize(input)
+        if (of(workspace).has(input.id)) return yield* Effect.fail(Rules.exists(workspace, input.id))
+        const instance = yield* Rules.newInstance(workspace, input)
         of(workspace).set(input.id, instance)
         bump(workspace)
         return instance
@@ -296,9 +173,9 @@ export const memory: Effect.Effect<ProviderStore.Service> = Effect.sync(() => {
     update: (workspace, id, input) =>
       change(workspace, id, (instance) =>
         input.revision !== undefined && input.revision !== instance.revision
-          ? Effect.fail(staleRevision(id, input.revision, instance.revision))
+          ? Effect.fail(Rules.staleRevision(id, input.revision, instance.revision))
           : Either.match(
-              Either.flatMap(checkSize(input), () => checkUpdate(instance, input)),
+              Either.flatMap(Rules.checkSize(input), () => Rules.checkUpdate(instance, input)),
               {
                 onLeft: Effect.fail,
                 onRight: () =>
@@ -312,12 +189,12 @@ export const memory: Effect.Effect<ProviderStore.Service> = Effect.sync(() => {
       ),
     remove: (workspace, id) =>
       Effect.suspend(() => {
-        if (!of(workspace).delete(id)) return Effect.fail(notFound(workspace, id))
+        if (!of(workspace).delete(id)) return Effect.fail(Rules.notFound(workspace, id))
         bump(workspace)
         return Effect.void
       }),
     setCredentials: (workspace, id, credentials) =>
-      change(workspace, id, () => Effect.as(checkSize({ credentials }), { credentials })),
+      change(workspace, id, () => Effect.as(Rules.checkSize({ credentials }), { credentials })),
     revision: (workspace) => Effect.sync(() => revisions.get(workspace) ?? 0)
   }
 })
@@ -329,105 +206,3 @@ export const memory: Effect.Effect<ProviderStore.Service> = Effect.sync(() => {
  * @category layers
  */
 export const layerMemory: Layer.Layer<ProviderStore> = Layer.effect(ProviderStore, memory)
-
-/**
- * The most bytes of JSON one instance's settings, and its credentials, may take: 16 KiB each, room for every
- * endpoint, engine list and option a provider has, and for 64 long keys. Every call of a workspace reads its
- * instances, so an instance's size is a cost to every request, not only to its own.
- *
- * @since 0.2.0
- * @category constants
- */
-export const maxFieldBytes = 16 * 1024
-
-const jsonBytes = (value: unknown): number => new TextEncoder().encode(JSON.stringify(value)).length
-
-// The credentials as they are stored: the secrets themselves (a Redacted writes itself as a placeholder).
-const plainCredentials = (credentials: InstanceCredentials) => ({
-  apiKeys: credentials.apiKeys?.map(Redacted.value),
-  basicAuthPassword:
-    credentials.basicAuthPassword === undefined ? undefined : Redacted.value(credentials.basicAuthPassword)
-})
-
-/**
- * Refuses an instance's settings or credentials over `maxFieldBytes` of JSON, naming the field, its size and the
- * bound (`RequestFailed/invalid_input`, never quoting the value). The decoders check it, and so do the stores.
- *
- * @since 0.2.0
- * @category guards
- */
-export const checkSize = (input: {
-  readonly settings?: InstanceSettings | undefined
-  readonly credentials?: InstanceCredentials | undefined
-}): Either.Either<void, WebSearchError.RequestFailed> => {
-  for (const field of ["settings", "credentials"] as const) {
-    if (input[field] === undefined) continue
-    const bytes = jsonBytes(
-      input.credentials !== undefined && field === "credentials" ? plainCredentials(input.credentials) : input[field]
-    )
-    if (bytes > maxFieldBytes) {
-      return Either.left(
-        WebSearchError.requestFailed(
-          "invalid_input",
-          `${field}: ${bytes} bytes of JSON; an instance's ${field} may take at most ${maxFieldBytes}`,
-          { retryable: false }
-        )
-      )
-    }
-  }
-  return Either.void
-}
-
-const decoder = <A, I>(
-  schema: Schema.Schema<A, I>,
-  what: string,
-  fields: (decoded: A) => Parameters<typeof checkSize>[0]
-) => {
-  const decode = Schema.decodeUnknownEither(schema, { onExcessProperty: "error", errors: "all" })
-  return (input: unknown): Effect.Effect<A, WebSearchError.RequestFailed> =>
-    typeof input !== "object" || input === null || Array.isArray(input)
-      ? Effect.fail(WebSearchError.requestFailed("invalid_input", `invalid ${what}: not a JSON object`))
-      : Either.match(decode(input), {
-          onLeft: (error) =>
-            Effect.fail(
-              WebSearchError.requestFailed(
-                "invalid_input",
-                `invalid ${what}: ${ParseIssues.formatRequest(error, what)}`
-              )
-            ),
-          onRight: (decoded) =>
-            Either.match(checkSize(fields(decoded)), {
-              onLeft: (error) =>
-                Effect.fail(WebSearchError.annotate(error, { message: `invalid ${what}: ${error.message}` }, false)),
-              onRight: () => Effect.succeed(decoded)
-            })
-        })
-}
-
-/**
- * Decodes a `CreateInstance` from what a caller sent (a JSON body, a CLI's flags), failing with
- * `RequestFailed/invalid_input` naming every field at fault (unknown fields too), never quoting a key.
- *
- * @since 0.2.0
- * @category encoding
- */
-export const decodeCreateInstance: (input: unknown) => Effect.Effect<CreateInstance, WebSearchError.RequestFailed> =
-  decoder(CreateInstance, "provider instance", (input) => input)
-
-/**
- * Decodes an `UpdateInstance` like `decodeCreateInstance`.
- *
- * @since 0.2.0
- * @category encoding
- */
-export const decodeUpdateInstance: (input: unknown) => Effect.Effect<UpdateInstance, WebSearchError.RequestFailed> =
-  decoder(UpdateInstance, "provider instance update", (input) => input)
-
-/**
- * Decodes `InstanceCredentials` like `decodeCreateInstance`.
- *
- * @since 0.2.0
- * @category encoding
- */
-export const decodeCredentials: (input: unknown) => Effect.Effect<InstanceCredentials, WebSearchError.RequestFailed> =
-  decoder(InstanceCredentials, "credentials", (credentials) => ({ credentials }))

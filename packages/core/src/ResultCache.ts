@@ -93,11 +93,8 @@ export type Request = CacheKey.Request
 
 /**
  * How long entries live: successes, and the failures that are cached at all. Zero keeps nothing.
- *
- * @since 0.1.0
- * @category models
  */
-export interface Policy {
+interface Policy {
   readonly success: Duration.Duration
   readonly failure: Duration.Duration
 }
@@ -132,11 +129,8 @@ const cachedFailures: ReadonlySet<string> = new Set([
 
 /**
  * Whether a failure is kept (for the short failure TTL): see the module documentation for the reasoning.
- *
- * @since 0.1.0
- * @category utils
  */
-export const isCacheableFailure = (error: WebSearchError.WebSearchError): boolean =>
+const isCacheableFailure = (error: WebSearchError.WebSearchError): boolean =>
   error._tag === "ResponseInvalid" ||
   (error._tag === "RequestFailed" && !error.retryable && cachedFailures.has(error.reason))
 
@@ -166,11 +160,8 @@ const DriverResultSchema = WebSearchResult.pipe(Schema.omit("sourceInput"))
 
 /**
  * A stored entry, as JSON-compatible data.
- *
- * @since 0.1.0
- * @category schemas
  */
-export const Entry = Schema.Union(
+const Entry = Schema.Union(
   Schema.TaggedStruct("Success", { results: Schema.Array(DriverResultSchema) }),
   Schema.TaggedStruct("Failure", { error: WebSearchError.WebSearchError })
 )

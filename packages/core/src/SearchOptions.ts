@@ -97,11 +97,8 @@ export const Country = Schema.transform(
  * One domain of `includeDomains` / `excludeDomains`: a bare host name (no scheme, path, port or IP address),
  * decoded trimmed, IDN to punycode (`bücher.de` → `xn--bcher-kva.de`), lower case, without a trailing dot. It
  * matches itself and its subdomains.
- *
- * @since 0.2.0
- * @category schemas
  */
-export const SearchDomain = Schema.transformOrFail(
+const SearchDomain = Schema.transformOrFail(
   Schema.String.pipe(Schema.maxLength(SearchDomains.maxDomainText)),
   Schema.String,
   {

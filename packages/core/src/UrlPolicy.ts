@@ -51,11 +51,8 @@ export type AddressClass = AddressClasses.AddressClass
 
 /**
  * An address block: its first address (as parsed by ipaddr.js) and prefix length.
- *
- * @since 0.1.0
- * @category models
  */
-export type AddressRange = Cidr.AddressRange
+type AddressRange = Cidr.AddressRange
 
 /**
  * Classifies an IP literal (IPv4 or IPv6, brackets and an IPv6 zone allowed; IPv4 in any form `inet_aton` reads,
@@ -113,11 +110,8 @@ export interface Options {
 /**
  * An allowlist entry that could not be understood, named by its field and position (`allowHosts.0`). Such an
  * entry allows nothing; settings refuse to load with one.
- *
- * @since 0.1.0
- * @category models
  */
-export interface Problem {
+interface Problem {
   readonly field: string
   readonly message: string
 }
@@ -125,19 +119,13 @@ export interface Problem {
 /**
  * A compiled `allowHosts` entry: the host as the policy compares it (see {@link normalizeHost}; for a wildcard,
  * the part after `*.`), whether it is a wildcard, and the only port it trusts (`undefined` trusts every port).
- *
- * @since 0.1.0
- * @category models
  */
-export type HostRule = HostName.HostRule
+type HostRule = HostName.HostRule
 
 /**
  * A compiled `allowCidrs` entry.
- *
- * @since 0.1.0
- * @category models
  */
-export interface CidrRule {
+interface CidrRule {
   readonly cidr: string
   readonly range: AddressRange
 }

@@ -16,7 +16,7 @@ import {
   ResponseInvalidReason,
   retryableReasons,
   UnavailableReason
-} from "./ErrorReason.js"
+} from "./internal/errorReason.js"
 import * as Redaction from "./internal/redaction.js"
 
 /**
@@ -35,13 +35,13 @@ export type TypeId = typeof TypeId
 
 /**
  * The errors' reasons (`UnavailableReason`, `RequestFailedReason`, `ResponseInvalidReason`, `AbortedReason`), their
- * union for one input (`InputFailureReason`), the tags (`ErrorTag`) and the retryable reasons; defined in
- * `ErrorReason`.
+ * union for one input (`InputFailureReason`), the tags (`ErrorTag`) and the retryable reasons; this module is their
+ * public home (defined in `internal/errorReason.ts`).
  *
  * @since 0.1.0
  * @category errors
  */
-export * from "./ErrorReason.js"
+export * from "./internal/errorReason.js"
 
 const reasonsByTag: Record<ErrorTag, ReadonlySet<string>> = {
   Unavailable: new Set(UnavailableReason.literals),
@@ -273,11 +273,8 @@ export const toJson = (error: WebSearchError): Record<string, unknown> =>
 
 /**
  * The fields of an error that may be filled in or replaced after the fact.
- *
- * @since 0.1.0
- * @category models
  */
-export interface ErrorPatch extends ErrorContext {
+interface ErrorPatch extends ErrorContext {
   readonly message?: string | undefined
   readonly failures?: ReadonlyArray<InputFailure> | undefined
 }

@@ -9,7 +9,7 @@ import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
 import type { Capability } from "./Capability.js"
 import * as ParseIssues from "./internal/parseIssues.js"
-import * as Paging from "./Paging.js"
+import * as Paging from "./internal/paging.js"
 import { ProviderId } from "./ProviderId.js"
 import * as SearchOptions from "./SearchOptions.js"
 import * as UrlPolicy from "./UrlPolicy.js"
@@ -25,11 +25,8 @@ export const maxInputs = 20
 
 /**
  * Longest keyword query accepted, in characters.
- *
- * @since 0.1.0
- * @category constants
  */
-export const maxKeywordLength = 1000
+const maxKeywordLength = 1000
 
 /**
  * Longest URL accepted, in characters.
@@ -59,11 +56,8 @@ const hostname = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]
 
 /**
  * A domain for the research allowlist: a bare, lower-case host name (no scheme, path or port).
- *
- * @since 0.1.0
- * @category schemas
  */
-export const Domain = Schema.transform(Schema.String, Schema.String, {
+const Domain = Schema.transform(Schema.String, Schema.String, {
   strict: true,
   decode: (s) => s.trim().toLowerCase().replace(/\.$/, ""),
   encode: (s) => s
@@ -71,11 +65,8 @@ export const Domain = Schema.transform(Schema.String, Schema.String, {
 
 /**
  * Most providers one fused search runs on, and fewest.
- *
- * @since 0.2.0
- * @category constants
  */
-export const fusionProviders = { min: 2, max: 5 } as const
+const fusionProviders = { min: 2, max: 5 } as const
 
 /**
  * The providers of a fused search: 2–5 distinct ids.

@@ -2,7 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Either from "effect/Either"
 import * as FastCheck from "effect/FastCheck"
 import * as Schema from "effect/Schema"
-import * as Blacklist from "../src/Blacklist.js"
+import * as Blacklist from "../src/internal/blacklist.js"
 
 const compileOrThrow = (entries: ReadonlyArray<string>): Blacklist.UrlMatcher =>
   Either.getOrThrowWith(Blacklist.compile(entries), (invalid) => new Error(JSON.stringify(invalid)))

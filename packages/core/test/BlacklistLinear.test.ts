@@ -7,7 +7,7 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Either from "effect/Either"
 import * as Effect from "effect/Effect"
 import { Worker } from "node:worker_threads"
-import * as Blacklist from "../src/Blacklist.js"
+import * as Blacklist from "../src/internal/blacklist.js"
 import * as Settings from "../src/Settings.js"
 
 const run = "a".repeat(10_000)
@@ -45,7 +45,7 @@ const matchInWorker = (): Promise<ReadonlyArray<boolean>> =>
   new Promise((resolve, reject) => {
     const worker = new Worker(source, {
       eval: true,
-      workerData: { module: new URL("../src/Blacklist.ts", import.meta.url).href, cases }
+      workerData: { module: new URL("../src/internal/blacklist.ts", import.meta.url).href, cases }
     })
     const timer = setTimeout(() => {
       void worker.terminate()

@@ -3,7 +3,7 @@ import * as Effect from "effect/Effect"
 import * as FastCheck from "effect/FastCheck"
 import * as Compression from "../src/Compression.js"
 import * as ContentBudget from "../src/ContentBudget.js"
-import * as PostProcessing from "../src/PostProcessing.js"
+import * as PostProcessing from "../src/internal/postProcessing.js"
 import type { WebSearchResult } from "../src/WebSearchResponse.js"
 
 const result = (url: string, content: string, title = url): WebSearchResult => ({

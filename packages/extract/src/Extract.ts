@@ -13,8 +13,8 @@
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import * as ContentKind from "./ContentKind.js"
-import * as ExtractCore from "./ExtractCore.js"
+import * as ContentKind from "./internal/contentKind.js"
+import * as ExtractCore from "./internal/extractCore.js"
 
 /**
  * A fetched body.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as FastCheck from "effect/FastCheck"
-import * as Charset from "../src/Charset.js"
+import * as Charset from "../src/internal/charset.js"
 
 const ascii = (s: string) => Uint8Array.from(s, (c) => c.charCodeAt(0))
 const concat = (...parts: ReadonlyArray<Uint8Array | ReadonlyArray<number>>) => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Either from "effect/Either"
 import * as Extract from "../src/Extract.js"
-import * as ExtractCore from "../src/ExtractCore.js"
+import * as ExtractCore from "../src/internal/extractCore.js"
 import { makePdf } from "./support/pdf.js"
 
 const utf8 = (s: string) => new TextEncoder().encode(s)

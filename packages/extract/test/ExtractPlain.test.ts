@@ -1,9 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Either from "effect/Either"
 import * as FastCheck from "effect/FastCheck"
-import * as ContentKind from "../src/ContentKind.js"
-import * as ExtractCore from "../src/ExtractCore.js"
-import * as ExtractPlain from "../src/ExtractPlain.js"
+import * as ContentKind from "../src/internal/contentKind.js"
+import * as ExtractCore from "../src/internal/extractCore.js"
+import * as ExtractPlain from "../src/internal/extractPlain.js"
 
 const url = "https://example.com/doc"
 const utf8 = (s: string) => new TextEncoder().encode(s)

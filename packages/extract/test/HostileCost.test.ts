@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Extract from "../src/Extract.js"
-import * as Feed from "../src/Feed.js"
+import * as Feed from "../src/internal/feed.js"
 import * as BlankRuns from "../src/internal/blankRuns.js"
 import * as HtmlDocument from "../src/internal/htmlDocument.js"
 import * as MainContent from "../src/MainContent.js"

@@ -157,35 +157,23 @@ export const defaultExecutablePath: string = Chromium.defaultExecutablePath
 
 /**
  * The default number of pages rendered at once: 2.
- *
- * @since 0.1.0
- * @category constants
  */
-export const defaultPoolSize = 2
+const defaultPoolSize = 2
 
 /**
  * The default per-page timeout: 15 seconds.
- *
- * @since 0.1.0
- * @category constants
  */
-export const defaultTimeout: Duration.Duration = Duration.seconds(15)
+const defaultTimeout: Duration.Duration = Duration.seconds(15)
 
 /**
  * The default per-page byte budget: 16 MiB.
- *
- * @since 0.1.0
- * @category constants
  */
-export const defaultMaxPageBytes = 16 * 1024 * 1024
+const defaultMaxPageBytes = 16 * 1024 * 1024
 
 /**
  * The default per-page request cap: 200.
- *
- * @since 0.1.0
- * @category constants
  */
-export const defaultMaxRequests = 200
+const defaultMaxRequests = 200
 
 const positiveInt = (value: number | undefined, fallback: number) =>
   value !== undefined && Number.isFinite(value) && value >= 1 ? Math.floor(value) : fallback

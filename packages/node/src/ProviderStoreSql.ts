@@ -74,11 +74,8 @@ export const keyVariable = "WEBSEARCH_PROVIDER_STORE_KEY"
 
 /**
  * The environment variable holding previous encryption keys, comma-separated.
- *
- * @since 0.2.0
- * @category constants
  */
-export const previousKeysVariable = "WEBSEARCH_PROVIDER_STORE_PREVIOUS_KEYS"
+const previousKeysVariable = "WEBSEARCH_PROVIDER_STORE_PREVIOUS_KEYS"
 
 /** The names options are given under in messages. */
 interface Names {
@@ -218,11 +215,8 @@ export const layer = (options: Options): Layer.Layer<ProviderStore.ProviderStore
 
 /**
  * The default store file: `websearch/websearch-providers.db` under `$XDG_DATA_HOME`, else `~/.local/share`.
- *
- * @since 0.2.0
- * @category constants
  */
-export const defaultUrl: Config.Config<string> = Config.map(
+const defaultUrl: Config.Config<string> = Config.map(
   Config.all([ConfigText.optionalString("XDG_DATA_HOME"), ConfigText.optionalString("HOME")]),
   ([xdg, home]) => {
     const base = Option.filter(xdg, (path) => path.startsWith("/")).pipe(

@@ -131,11 +131,8 @@ export const make = (options: Options): Effect.Effect<HttpClient.HttpClient, Web
 /**
  * The proxy environment (`HTTPS_PROXY`, `HTTP_PROXY`, `NO_PROXY` and their lower-case forms) as the current
  * `ConfigProvider` gives it: the process's environment by default.
- *
- * @since 0.2.0
- * @category accessors
  */
-export const environment: Effect.Effect<
+const environment: Effect.Effect<
   Readonly<Record<string, string | undefined>>,
   WebSearchError.Unavailable
 > = ProxyEnvironment.read

@@ -34,11 +34,8 @@ export interface Options extends ResultCache.Options {
 
 /**
  * Adapts a `Persistence` backing store to the core cache store contract.
- *
- * @since 0.1.0
- * @category constructors
  */
-export const fromBacking = (store: Persistence.BackingPersistenceStore): ResultCache.Store => ({
+const fromBacking = (store: Persistence.BackingPersistenceStore): ResultCache.Store => ({
   get: (key) => Effect.mapError(store.get(key), storeError("get")),
   set: (key, value, timeToLive) => Effect.mapError(store.set(key, value, Option.some(timeToLive)), storeError("set"))
 })

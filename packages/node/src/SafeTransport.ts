@@ -162,19 +162,13 @@ export const defaultLargeBodyBytesPerSecond: number = BodyPace.defaultBytesPerSe
 
 /**
  * The default per-request timeout: 15 seconds.
- *
- * @since 0.1.0
- * @category constants
  */
-export const defaultTimeout: Duration.Duration = Duration.seconds(15)
+const defaultTimeout: Duration.Duration = Duration.seconds(15)
 
 /**
  * The default number of redirects followed: 5.
- *
- * @since 0.1.0
- * @category constants
  */
-export const defaultMaxRedirects = 5
+const defaultMaxRedirects = 5
 
 /**
  * The default User-Agent: says what we are and where to read about it, without pretending to be a browser.

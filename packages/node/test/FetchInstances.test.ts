@@ -7,7 +7,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as FetchUrls from "@websearch/core/FetchUrls"
 import * as ProviderInstance from "@websearch/core/ProviderInstance"
-import * as ProviderStore from "@websearch/core/ProviderStore"
+import * as ProviderStoreRules from "@websearch/core/internal/providerStoreRules"
 import * as Settings from "@websearch/core/Settings"
 import * as WebSearch from "@websearch/core/WebSearch"
 import * as Effect from "effect/Effect"
@@ -77,13 +77,13 @@ describe("fetch provider instances", () => {
       const agents: Array<string> = []
       const server = yield* LocalServer.start(site(agents))
       const input: Settings.SettingsInput = { urlPolicy: { allowHosts: ["127.0.0.1"] } }
-      const stored = yield* ProviderStore.newInstance("acme", {
+      const stored = yield* ProviderStoreRules.newInstance("acme", {
         id: "acme-fetch",
         type: "fetch",
         settings: { options: careful },
         credentials: {}
       })
-      const rendering = yield* ProviderStore.newInstance("acme", {
+      const rendering = yield* ProviderStoreRules.newInstance("acme", {
         id: "acme-render",
         type: "fetch",
         settings: { options: { render: "always" } },

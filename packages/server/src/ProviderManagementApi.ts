@@ -16,18 +16,15 @@ import * as ProviderInstance from "@websearch/core/ProviderInstance"
 import * as ProviderStore from "@websearch/core/ProviderStore"
 import * as ProviderTypes from "@websearch/core/ProviderTypes"
 import * as Schema from "effect/Schema"
-import { Authorization } from "./Authorization.js"
+import { Authorization } from "./internal/authorization.js"
 import * as ErrorStatus from "./ErrorStatus.js"
 import * as EndpointErrors from "./internal/endpointErrors.js"
 import { withExample } from "./internal/openApiExample.js"
 
 /**
  * The example body of each management request, as the OpenAPI document shows it.
- *
- * @since 0.2.0
- * @category constants
  */
-export const examples = {
+const examples = {
   create: {
     id: "production-searxng",
     type: "searxng",

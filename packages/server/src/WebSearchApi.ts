@@ -36,7 +36,7 @@ import * as WebSearchResponse from "@websearch/core/WebSearchResponse"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as AST from "effect/SchemaAST"
-import { Authorization } from "./Authorization.js"
+import { Authorization } from "./internal/authorization.js"
 import * as ErrorStatus from "./ErrorStatus.js"
 import { withExample } from "./internal/openApiExample.js"
 import * as EndpointErrors from "./internal/endpointErrors.js"
@@ -94,11 +94,8 @@ export type Health = typeof Health.Type
 
 /**
  * The example body of each capability endpoint, as the OpenAPI document shows it.
- *
- * @since 0.2.0
- * @category constants
  */
-export const examples = {
+const examples = {
   search: { keywords: ["effect typescript layers"], maxResults: 5 },
   fetch: { urls: ["https://example.com/"] },
   research: { query: "How do Effect layers share resources?", allowedDomains: ["effect.website"] }

@@ -29,11 +29,11 @@ import * as WebSearchRequest from "@websearch/core/WebSearchRequest"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import { Caller, retryAfterHeader } from "./Authorization.js"
+import { Caller, retryAfterHeader } from "./internal/authorization.js"
 import * as OpenApiHeaders from "./internal/openApiHeaders.js"
 import * as Payload from "./internal/payload.js"
 import * as WorkspaceInstances from "./internal/workspaceInstances.js"
-import * as ProviderManagementHandlers from "./ProviderManagementHandlers.js"
+import * as ProviderManagementHandlers from "./internal/providerManagementHandlers.js"
 import { version } from "./internal/version.js"
 import * as ServerConfig from "./ServerConfig.js"
 import * as WebSearchApi from "./WebSearchApi.js"
@@ -100,11 +100,8 @@ const payloads: {
 
 /**
  * The `v1` group: search, fetch, research, providers and checks.
- *
- * @since 0.1.0
- * @category layers
  */
-export const layerV1 = HttpApiBuilder.group(WebSearchApi.WebSearchApi, "v1", (handlers) =>
+const layerV1 = HttpApiBuilder.group(WebSearchApi.WebSearchApi, "v1", (handlers) =>
   Effect.gen(function* () {
     const config = yield* ServerConfig.ServerConfig
     const search = yield* SearchKeywords.SearchKeywords
@@ -172,11 +169,8 @@ const serviceInfo: WebSearchApi.ServiceInfo = {
 
 /**
  * The `system` group: `GET /` (the service's name, version and links) and `GET /health`, with the status of the shared stores (`StoreHealth`) when there are any.
- *
- * @since 0.1.0
- * @category layers
  */
-export const layerSystem = HttpApiBuilder.group(WebSearchApi.WebSearchApi, "system", (handlers) =>
+const layerSystem = HttpApiBuilder.group(WebSearchApi.WebSearchApi, "system", (handlers) =>
   Effect.map(StoreHealth.StoreHealth, (health) =>
     handlers
       .handle("root", () => Effect.succeed(serviceInfo))

@@ -6,7 +6,7 @@ import * as Exit from "effect/Exit"
 import * as FastCheck from "effect/FastCheck"
 import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
-import * as Authorization from "../src/Authorization.js"
+import * as Authorization from "../src/internal/authorization.js"
 import * as ServerConfig from "../src/ServerConfig.js"
 import * as Support from "./support/server.js"
 

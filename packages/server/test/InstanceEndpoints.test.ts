@@ -9,6 +9,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as ProviderQuota from "@websearch/core/ProviderQuota"
 import * as ProviderStore from "@websearch/core/ProviderStore"
+import * as ProviderStoreRules from "@websearch/core/internal/providerStoreRules"
 import * as Settings from "@websearch/core/Settings"
 import * as WebSearch from "@websearch/core/WebSearch"
 import * as ProxyHttpClient from "@websearch/node/ProxyHttpClient"
@@ -92,7 +93,7 @@ describe("where a workspace's instances send their keys", () => {
           maxBodyBytes: 1024 * 1024
         })
       )
-      const big = { options: { blob: "x".repeat(ProviderStore.maxFieldBytes) } }
+      const big = { options: { blob: "x".repeat(ProviderStoreRules.maxFieldBytes) } }
       const refused = yield* call("POST", "/v1/workspaces/acme/providers", Management.tokens.acmeAdmin, {
         id: "big",
         type: "searxng",

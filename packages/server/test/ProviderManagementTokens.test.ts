@@ -8,7 +8,7 @@ import * as ConfigProvider from "effect/ConfigProvider"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as FastCheck from "effect/FastCheck"
-import * as Authorization from "../src/Authorization.js"
+import * as Authorization from "../src/internal/authorization.js"
 import * as ServerConfig from "../src/ServerConfig.js"
 
 const tokenArb = FastCheck.string({

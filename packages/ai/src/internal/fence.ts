@@ -4,6 +4,9 @@
  * shown outside a fence (titles, URLs, messages) goes through `oneLine` instead, so it cannot start a line.
  */
 
+/** The longest title a tool shows; a longer one is cut with an ellipsis. */
+export const maxTitleLength = 500
+
 const longestBacktickRun = (text: string): number => {
   let longest = 0
   let run = 0

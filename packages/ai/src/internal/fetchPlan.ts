@@ -8,7 +8,7 @@ import * as WebSearchRequest from "@websearch/core/WebSearchRequest"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
-import * as ResultIds from "../ResultIds.js"
+import * as ResultIds from "./resultIds.js"
 
 /** An item as `web_fetch` is given it. */
 export interface Item {

@@ -6,15 +6,18 @@
  */
 import type * as LanguageModel from "@effect/ai/LanguageModel"
 import type { FetchUrls } from "@websearch/core/FetchUrls"
-import { normalizeUrlForDedupe } from "@websearch/core/PostProcessing"
+import { normalizeUrlForDedupe } from "@websearch/core/internal/postProcessing"
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import type { WebSearchResponse, WebSearchResult } from "@websearch/core/WebSearchResponse"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
-import * as PageAnalysis from "../PageAnalysis.js"
-import type * as ResultIds from "../ResultIds.js"
-import * as ToolOutput from "../ToolOutput.js"
+import * as PageAnalysis from "./pageAnalysis.js"
+import type * as ResultIds from "./resultIds.js"
+import type * as ToolOutput from "../ToolOutput.js"
+import * as Failures from "./failures.js"
+import * as Fence from "./fence.js"
+import * as ToolOutputs from "./toolOutputs.js"
 import * as FetchPlan from "./fetchPlan.js"
 import * as PageNotice from "./pageNotice.js"
 import type * as SessionPages from "./sessionPages.js"
@@ -146,7 +149,7 @@ export const make = ({ fetch, ids, model, options, pages }: Deps) => {
         const base = { item: p.item, input: p.input }
         switch (p._tag) {
           case "Failed":
-            return Effect.succeed({ ...base, status: "failed", failure: ToolOutput.failure(p.error) })
+            return Effect.succeed({ ...base, status: "failed", failure: Failures.failure(p.error) })
           case "Skipped":
             return Effect.succeed({ ...base, status: "skipped", url: p.url, skipped: p.note })
           case "Fetch": {
@@ -161,7 +164,7 @@ export const make = ({ fetch, ids, model, options, pages }: Deps) => {
                       url: p.url,
                       skipped: "the page was read but dropped by the blacklist or as a duplicate of another item's page"
                     }
-                  : { ...base, status: "failed", url: p.url, failure: ToolOutput.failure(failed) }
+                  : { ...base, status: "failed", url: p.url, failure: Failures.failure(failed) }
               )
             }
             const page = outcome.right
@@ -172,8 +175,8 @@ export const make = ({ fetch, ids, model, options, pages }: Deps) => {
               status: "success" as const,
               id,
               // Title and URL stand outside the fence in the rendered text.
-              title: ToolOutput.oneLine(page.title, ToolOutput.maxTitleLength),
-              url: ToolOutput.oneLine(page.url),
+              title: Fence.oneLine(page.title, Fence.maxTitleLength),
+              url: Fence.oneLine(page.url),
               ...(page.pageType === undefined ? {} : { pageType: page.pageType }),
               ...(p.prompt === undefined ? {} : { prompt: p.prompt }),
               ...(page.totalLength === undefined ? {} : { totalLength: page.totalLength }),
@@ -182,19 +185,19 @@ export const make = ({ fetch, ids, model, options, pages }: Deps) => {
               ...(fromSession.has(p.item) ? { alreadyRead: true } : {})
             }
             if (p.prompt === undefined || Option.isNone(model)) {
-              return Effect.succeed({ ...success, content: ToolOutput.fenced(page.url, page.content) })
+              return Effect.succeed({ ...success, content: Fence.untrusted(page.url, page.content) })
             }
             return Effect.map(analyse(page, p.prompt), (analysis) =>
               Either.isRight(analysis)
                 ? {
                     ...success,
-                    content: ToolOutput.fenced(page.url, analysis.right.answer),
+                    content: Fence.untrusted(page.url, analysis.right.answer),
                     analysis: { usage: analysis.right.usage }
                   }
                 : {
                     ...success,
-                    content: ToolOutput.fenced(page.url, page.content),
-                    analysisError: ToolOutput.oneLine(analysis.left)
+                    content: Fence.untrusted(page.url, page.content),
+                    analysisError: Fence.oneLine(analysis.left)
                   }
             )
           }
@@ -210,7 +213,7 @@ export const make = ({ fetch, ids, model, options, pages }: Deps) => {
       ...(responses.length === 0 ? {} : { providerId: responses[0].providerId }),
       items,
       usage,
-      nextSteps: ToolOutput.fetchNextSteps(items)
+      nextSteps: ToolOutputs.fetchNextSteps(items)
     } satisfies ToolOutput.FetchOutput
   })
 

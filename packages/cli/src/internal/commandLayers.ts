@@ -4,7 +4,7 @@
  * servers' shared stores. Each module is imported when a command first builds its Layers, so `--help`, `--version`
  * and usage errors start without them.
  */
-import * as Blacklist from "@websearch/core/Blacklist"
+import * as Blacklist from "@websearch/core/internal/blacklist"
 import * as Composition from "@websearch/core/Composition"
 import * as ResultCache from "@websearch/core/ResultCache"
 import * as Settings from "@websearch/core/Settings"

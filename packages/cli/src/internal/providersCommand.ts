@@ -5,7 +5,8 @@
  * instance is its view: keys counted, never shown. `set-key` reads the keys from standard input, one per line.
  */
 import * as ProviderInstance from "@websearch/core/ProviderInstance"
-import * as ProviderStore from "@websearch/core/ProviderStore"
+import type * as ProviderStore from "@websearch/core/ProviderStore"
+import * as ProviderStoreRules from "@websearch/core/internal/providerStoreRules"
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import * as ConfigProvider from "effect/ConfigProvider"
 import * as Effect from "effect/Effect"
@@ -250,7 +251,7 @@ export const run = (
           settings: action.settings,
           credentials: {}
         }
-        if (target._tag === "Local") yield* Effect.flatMap(ProviderStore.newInstance(workspace, input), judge)
+        if (target._tag === "Local") yield* Effect.flatMap(ProviderStoreRules.newInstance(workspace, input), judge)
         const view =
           target._tag === "Local"
             ? ProviderInstance.view(yield* local(io.env, (store) => store.create(workspace, input)))

@@ -7,7 +7,7 @@
 import * as Either from "effect/Either"
 import type * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
-import * as Blacklist from "../Blacklist.js"
+import * as Blacklist from "./blacklist.js"
 import * as SettingsInput from "./settingsInput.js"
 import * as OutboundProxy from "../OutboundProxy.js"
 import * as UrlPolicy from "../UrlPolicy.js"

@@ -4,7 +4,7 @@
  */
 import type * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Either from "effect/Either"
-import type * as ContentKind from "../ContentKind.js"
+import type * as ContentKind from "./contentKind.js"
 import * as CompactText from "./compactText.js"
 
 /** Why a body could not be extracted (`ExtractCore.Failure`). */

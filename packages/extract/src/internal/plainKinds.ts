@@ -3,9 +3,9 @@
  * what `ExtractPlain.extractSync` and `ExtractCore` share. May throw on hostile input (as deep as a JSON parser
  * goes); both callers catch it.
  */
-import * as Charset from "../Charset.js"
-import * as Json from "../Json.js"
-import * as PlainText from "../PlainText.js"
+import * as Charset from "./charset.js"
+import * as Json from "./json.js"
+import * as PlainText from "./plainText.js"
 import * as DocumentEnd from "./documentEnd.js"
 
 const none = DocumentEnd.none

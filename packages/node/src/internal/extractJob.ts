@@ -3,8 +3,8 @@
  * that a worker loads neither the pool nor what the pool needs (`WebSearchError` brings effect's `Schema`, about
  * 4 MiB of live heap in each worker).
  */
-import type * as ExtractCore from "@websearch/extract/ExtractCore"
-import * as ContentKind from "@websearch/extract/ContentKind"
+import type * as ExtractCore from "@websearch/extract/internal/extractCore"
+import * as ContentKind from "@websearch/extract/internal/contentKind"
 import type * as WebSearchError from "@websearch/core/WebSearchError"
 import * as PdfBudget from "./pdfBudget.js"
 

@@ -15,8 +15,8 @@
  */
 import type * as Extract from "@websearch/extract/Extract"
 import * as WebSearchError from "@websearch/core/WebSearchError"
-import * as ContentKind from "@websearch/extract/ContentKind"
-import * as ExtractPlain from "@websearch/extract/ExtractPlain"
+import * as ContentKind from "@websearch/extract/internal/contentKind"
+import * as ExtractPlain from "@websearch/extract/internal/extractPlain"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import type * as Scope from "effect/Scope"

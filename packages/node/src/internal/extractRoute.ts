@@ -5,9 +5,9 @@
  * use and stops when the scope closes. With workers off, everything on the calling thread.
  */
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
-import * as ContentKind from "@websearch/extract/ContentKind"
+import * as ContentKind from "@websearch/extract/internal/contentKind"
 import type * as Extract from "@websearch/extract/Extract"
-import * as ExtractPlain from "@websearch/extract/ExtractPlain"
+import * as ExtractPlain from "@websearch/extract/internal/extractPlain"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type * as Scope from "effect/Scope"

@@ -2,7 +2,7 @@
  * The entry of an extraction worker thread (see `extractPool.ts`): it answers `Ready` once its modules have
  * loaded, then extracts one job at a time and posts back the document or the typed reason it failed.
  */
-import * as ExtractCore from "@websearch/extract/ExtractCore"
+import * as ExtractCore from "@websearch/extract/internal/extractCore"
 import * as Either from "effect/Either"
 import { getPriority, setPriority } from "node:os"
 import { parentPort, workerData } from "node:worker_threads"

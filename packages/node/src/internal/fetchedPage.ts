@@ -5,7 +5,7 @@
  */
 import type * as ProviderDriver from "@websearch/core/ProviderDriver"
 import * as WebSearchError from "@websearch/core/WebSearchError"
-import * as ContentKind from "@websearch/extract/ContentKind"
+import * as ContentKind from "@websearch/extract/internal/contentKind"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import type * as BrowserRenderer from "../BrowserRenderer.js"

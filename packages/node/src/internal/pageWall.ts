@@ -5,7 +5,7 @@
  * (`providers.fetch.render`), which the CLI turns into its flag (`--render auto`).
  */
 import * as WebSearchError from "@websearch/core/WebSearchError"
-import type * as ExtractCore from "@websearch/extract/ExtractCore"
+import type * as ExtractCore from "@websearch/extract/internal/extractCore"
 import * as Wall from "@websearch/extract/Wall"
 import * as Either from "effect/Either"
 import * as JsShell from "./jsShell.js"

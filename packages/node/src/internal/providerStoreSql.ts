@@ -10,7 +10,8 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import type * as ProviderInstance from "@websearch/core/ProviderInstance"
-import * as ProviderStore from "@websearch/core/ProviderStore"
+import type * as ProviderStore from "@websearch/core/ProviderStore"
+import * as ProviderStoreRules from "@websearch/core/internal/providerStoreRules"
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
@@ -61,7 +62,7 @@ export const make = (
         (rows) => Option.map(Option.fromNullable(rows[0]), (row) => whole(row.revision))
       )
     const changed = (workspace: string, id: string, rows: ReadonlyArray<Row>) =>
-      rows[0] === undefined ? Effect.fail(ProviderStore.notFound(workspace, id)) : open(rows[0])
+      rows[0] === undefined ? Effect.fail(ProviderStoreRules.notFound(workspace, id)) : open(rows[0])
 
     // A new name alone: one statement, the sealed fields untouched.
     const rename = (workspace: string, id: string, input: ProviderStore.UpdateInstance, at: number) =>
@@ -76,7 +77,7 @@ export const make = (
         if (rows[0] === undefined && input.revision !== undefined) {
           const current = yield* currentRevision(workspace, id)
           if (Option.isSome(current)) {
-            return yield* Effect.fail(ProviderStore.staleRevision(id, input.revision, current.value))
+            return yield* Effect.fail(ProviderStoreRules.staleRevision(id, input.revision, current.value))
           }
         }
         return yield* changed(workspace, id, rows)
@@ -89,13 +90,13 @@ export const make = (
       const attempt = Effect.gen(function* () {
         const found = yield* sql<Row>`SELECT * FROM websearch_provider_instances
           WHERE workspace = ${workspace} AND id = ${id}`
-        if (found[0] === undefined) return yield* Effect.fail(ProviderStore.notFound(workspace, id))
+        if (found[0] === undefined) return yield* Effect.fail(ProviderStoreRules.notFound(workspace, id))
         const current = yield* fromEither(readRow(keys, found[0]))
         if (input.revision !== undefined && input.revision !== current.revision) {
-          return yield* Effect.fail(ProviderStore.staleRevision(id, input.revision, current.revision))
+          return yield* Effect.fail(ProviderStoreRules.staleRevision(id, input.revision, current.revision))
         }
-        yield* fromEither(ProviderStore.checkSize(input))
-        yield* fromEither(ProviderStore.checkUpdate(current, input))
+        yield* fromEither(ProviderStoreRules.checkSize(input))
+        yield* fromEither(ProviderStoreRules.checkUpdate(current, input))
         const settings =
           input.settings === undefined
             ? undefined
@@ -127,8 +128,9 @@ export const make = (
                   ? Effect.flatMap(currentRevision(workspace, id), (now) =>
                       Effect.fail(
                         Option.match(now, {
-                          onNone: () => ProviderStore.notFound(workspace, id),
-                          onSome: (revision) => ProviderStore.staleRevision(id, input.revision ?? revision, revision)
+                          onNone: () => ProviderStoreRules.notFound(workspace, id),
+                          onSome: (revision) =>
+                            ProviderStoreRules.staleRevision(id, input.revision ?? revision, revision)
                         })
                       )
                     )
@@ -173,7 +175,7 @@ export const make = (
         Effect.flatMap(Clock.currentTimeMillis, (at) =>
           run(
             Effect.gen(function* () {
-              yield* fromEither(ProviderStore.checkSize(input))
+              yield* fromEither(ProviderStoreRules.checkSize(input))
               const settings = yield* fromEither(sealSettings(keys, workspace, input.id, input.settings))
               const credentials = yield* fromEither(sealCredentials(keys, workspace, input.id, input.credentials))
               const rows = yield* sql<Row>`INSERT INTO websearch_provider_instances
@@ -182,7 +184,7 @@ export const make = (
                   1, ${at}, ${at})
                 ON CONFLICT (workspace, id) DO NOTHING
                 RETURNING *`
-              if (rows[0] === undefined) return yield* Effect.fail(ProviderStore.exists(workspace, input.id))
+              if (rows[0] === undefined) return yield* Effect.fail(ProviderStoreRules.exists(workspace, input.id))
               return yield* open(rows[0])
             })
           )
@@ -200,14 +202,14 @@ export const make = (
           Effect.gen(function* () {
             const rows = yield* sql<{ readonly id: string }>`DELETE FROM websearch_provider_instances
               WHERE workspace = ${workspace} AND id = ${id} RETURNING id`
-            if (rows[0] === undefined) return yield* Effect.fail(ProviderStore.notFound(workspace, id))
+            if (rows[0] === undefined) return yield* Effect.fail(ProviderStoreRules.notFound(workspace, id))
           })
         ),
       setCredentials: (workspace, id, credentials) =>
         Effect.flatMap(Clock.currentTimeMillis, (at) =>
           run(
             Effect.gen(function* () {
-              yield* fromEither(ProviderStore.checkSize({ credentials }))
+              yield* fromEither(ProviderStoreRules.checkSize({ credentials }))
               const value = yield* fromEither(sealCredentials(keys, workspace, id, credentials))
               const rows = yield* sql<Row>`UPDATE websearch_provider_instances SET
                   credentials = ${value}, revision = revision + 1, updated_at = ${at}

@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as ProviderInstance from "@websearch/core/ProviderInstance"
-import * as ProviderStore from "@websearch/core/ProviderStore"
+import type * as ProviderStore from "@websearch/core/ProviderStore"
+import * as ProviderStoreRules from "@websearch/core/internal/providerStoreRules"
 import type * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
@@ -92,7 +93,7 @@ export const rules = (subject: Conformance.Subject): void => {
     it.scoped("an instance's settings and credentials are bounded in size, each refusal naming its field", () =>
       Effect.gen(function* () {
         const store = yield* (yield* subject.database).open()
-        const big = { options: { blob: "x".repeat(ProviderStore.maxFieldBytes) } }
+        const big = { options: { blob: "x".repeat(ProviderStoreRules.maxFieldBytes) } }
         const manyKeys = { apiKeys: Array.from({ length: 60 }, (_, i) => Redacted.make(`${i}-${"k".repeat(300)}`)) }
         const refusals = [
           yield* Effect.flip(store.create("acme", { id: "big", type: "searxng", settings: big, credentials: {} })),
@@ -110,7 +111,7 @@ export const rules = (subject: Conformance.Subject): void => {
           ["invalid_input", "credentials"]
         ])
         for (const error of refusals) {
-          expect(error.message).toContain(`at most ${ProviderStore.maxFieldBytes}`)
+          expect(error.message).toContain(`at most ${ProviderStoreRules.maxFieldBytes}`)
           expect(error.message).not.toContain("kkkk")
         }
         expect(yield* store.count("acme")).toBe(1)

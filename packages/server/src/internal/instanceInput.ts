@@ -1,6 +1,6 @@
 /**
  * The checks of a management route's path segments. The bodies are decoded by core's
- * `ProviderStore.decodeCreateInstance` and friends, and judged by `ProviderRegistry.checkInstance`.
+ * `ProviderStoreRules.decodeCreateInstance` and friends, and judged by `ProviderRegistry.checkInstance`.
  */
 import * as ProviderInstance from "@websearch/core/ProviderInstance"
 import * as Either from "effect/Either"

@@ -2,7 +2,7 @@
  * A request's payload as its endpoint declares it. A body endpoint is served raw (`handleRaw`), so that the body
  * is read under the server's byte cap (`RequestBody`) rather than whole by the platform; it is then decoded by the
  * decoder of the endpoint's declared payload schema, the library's own (core's `decodeSearchKeywords`,
- * `ProviderStore.decodeCreateInstance`, ...), whose failures name the JSON field at fault in the words every
+ * `ProviderStoreRules.decodeCreateInstance`, ...), whose failures name the JSON field at fault in the words every
  * surface of the library uses. A decoder's type is the declared payload's, so an endpoint whose schema changes
  * without its decoder does not compile.
  */

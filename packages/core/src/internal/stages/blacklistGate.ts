@@ -1,7 +1,7 @@
 /**
  * Stage 3: a `fetchUrls` input on the blacklist, or off a non-empty allowlist, is not fetched.
  */
-import * as Blacklist from "../../Blacklist.js"
+import * as Blacklist from "../blacklist.js"
 import * as WebSearchError from "../../WebSearchError.js"
 import { errorContext, type InputCall } from "./inputCall.js"
 

@@ -7,7 +7,7 @@
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import type * as Paging from "../../Paging.js"
+import type * as Paging from "../paging.js"
 import type { DriverContext, DriverResult } from "../../ProviderDriver.js"
 import * as ResultCache from "../../ResultCache.js"
 import type * as WebSearchError from "../../WebSearchError.js"

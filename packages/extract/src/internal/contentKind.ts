@@ -2,6 +2,8 @@
  * What a body is: from its Content-Type, and by sniffing the first bytes when the type is absent or generic
  * (`application/octet-stream`, `binary/octet-stream`, ...), with the URL's extension as a tie-breaker for text.
  *
+ * @internal Shared by the websearch packages, not part of the public API: it may change in any release.
+ *
  * @since 0.1.0
  */
 

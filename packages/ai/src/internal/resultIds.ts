@@ -3,13 +3,15 @@
  * for that URL for the whole session, so the model can cite a source or read it with `web_fetch` without
  * copying a long URL. A session is one `ResultIds` instance (one toolkit Layer, one MCP server).
  *
+ * @internal Used by the toolkit only, not part of the public API: it may change in any release.
+ *
  * @since 0.1.0
  */
-import { normalizeUrlForDedupe } from "@websearch/core/PostProcessing"
+import { normalizeUrlForDedupe } from "@websearch/core/internal/postProcessing"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Ref from "effect/Ref"
-import { flat } from "./internal/flatString.js"
+import { flat } from "./flatString.js"
 
 /**
  * The ids of a session: which id each URL has, which URL each id names, and the next number. Ids are never

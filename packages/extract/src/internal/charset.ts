@@ -7,6 +7,8 @@
  * WHATWG encoding labels (`latin1` means windows-1252, `sjis` means Shift_JIS, ...). Decoding never fails:
  * malformed sequences become U+FFFD.
  *
+ * @internal Used by the extractor only, not part of the public API: it may change in any release.
+ *
  * @since 0.1.0
  */
 

@@ -2,11 +2,13 @@
  * Plain text and markdown bodies: passed through with line endings normalized and control characters removed;
  * a markdown document's first heading is its title.
  *
+ * @internal Used by the extractor only, not part of the public API: it may change in any release.
+ *
  * @since 0.1.0
  */
 
-import { atxHeading } from "./internal/atxHeading.js"
-import * as Whitespace from "./internal/whitespace.js"
+import { atxHeading } from "./atxHeading.js"
+import * as Whitespace from "./whitespace.js"
 
 /**
  * Normalizes line endings to `\n` and removes NULs and other C0/C1 control characters (tabs, newlines and form

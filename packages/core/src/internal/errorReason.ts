@@ -3,6 +3,8 @@
  * `WebSearchError` re-exports all of it; the reasons are the stable part of the error contract (callers branch on
  * them, the HTTP API maps them to statuses).
  *
+ * @internal Public through `WebSearchError`, their one home: import the reasons from there, not from this path.
+ *
  * @since 0.2.0
  */
 import * as Schema from "effect/Schema"

@@ -5,10 +5,12 @@
  * of the page's content: read from 0 and on through each `nextStartIndex`, they cover it exactly once, and never
  * split a surrogate pair. Lengths and offsets are in UTF-16 code units, as JavaScript's `String#length` counts.
  *
+ * @internal Shared by the websearch packages, not part of the public API: it may change in any release.
+ *
  * @since 0.2.0
  */
 import * as Schema from "effect/Schema"
-import { hardCapChars } from "./internal/contentLimits.js"
+import { hardCapChars } from "./contentLimits.js"
 
 /**
  * The fewest characters a page may hold: two code units always hold at least one whole code point, so every page

@@ -6,6 +6,8 @@
  * The rate limit uses `@effect/experimental`'s `RateLimiter`, so it is per process with the in-memory store and
  * shared by every replica with a Redis store.
  *
+ * @internal Used by the server only, not part of the public API: it may change in any release.
+ *
  * @since 0.1.0
  */
 import * as RateLimiter from "@effect/experimental/RateLimiter"
@@ -24,8 +26,8 @@ import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import { timingSafeEqual } from "node:crypto"
-import * as ErrorStatus from "./ErrorStatus.js"
-import * as ServerConfig from "./ServerConfig.js"
+import * as ErrorStatus from "../ErrorStatus.js"
+import * as ServerConfig from "../ServerConfig.js"
 
 /**
  * Who is calling: a stable, non-secret id of the token (the first 12 hex digits of its SHA-256 digest), or

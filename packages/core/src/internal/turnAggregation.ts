@@ -3,13 +3,15 @@
  * one numbered source list for citations and a sources panel. Sources are deduped by URL (the first occurrence keeps its
  * number and content), grouped by tool call and labelled by capability.
  *
+ * @internal Shared by the websearch packages, not part of the public API: it may change in any release.
+ *
  * @since 0.1.0
  */
 import * as Schema from "effect/Schema"
-import { Capability } from "./Capability.js"
-import { normalizeUrlForDedupe } from "./PostProcessing.js"
-import { ProviderId } from "./ProviderId.js"
-import type { ResearchResponse, WebSearchResponse } from "./WebSearchResponse.js"
+import { Capability } from "../Capability.js"
+import { normalizeUrlForDedupe } from "./postProcessing.js"
+import { ProviderId } from "../ProviderId.js"
+import type { ResearchResponse, WebSearchResponse } from "../WebSearchResponse.js"
 
 /**
  * One numbered source of the turn.

@@ -2,12 +2,14 @@
  * XML bodies. RSS 2.0, RSS 1.0 (RDF) and Atom feeds become their items as text (title, link, date, author,
  * summary rendered from its HTML); any other XML is kept verbatim in a fenced block, which a model reads fine.
  *
+ * @internal Used by the extractor only, not part of the public API: it may change in any release.
+ *
  * @since 0.1.0
  */
 import { DOMParser } from "linkedom"
-import * as Markdown from "./Markdown.js"
-import { fence } from "./internal/fence.js"
-import * as HtmlDocument from "./internal/htmlDocument.js"
+import * as Markdown from "../Markdown.js"
+import { fence } from "./fence.js"
+import * as HtmlDocument from "./htmlDocument.js"
 
 /**
  * @since 0.1.0

@@ -24,6 +24,8 @@
  *
  * Entries are trimmed; empty and invalid entries are reported all together, never ignored.
  *
+ * @internal Shared by the websearch packages, not part of the public API: it may change in any release.
+ *
  * @since 0.1.0
  */
 import * as Either from "effect/Either"

@@ -4,19 +4,21 @@
  * loads: `Extract` brings effect's `Effect` and (through `WebSearchError`) its `Schema`, about 9 MiB of live heap
  * and 20 MiB of RSS in each worker that would never use them. Applications use `Extract`.
  *
+ * @internal Shared by the websearch packages, not part of the public API: it may change in any release.
+ *
  * @since 0.2.0
  */
 import * as Either from "effect/Either"
-import * as Charset from "./Charset.js"
-import * as ContentKind from "./ContentKind.js"
-import type * as ExtractPlain from "./ExtractPlain.js"
-import * as Feed from "./Feed.js"
-import * as DocumentEnd from "./internal/documentEnd.js"
-import * as PlainKinds from "./internal/plainKinds.js"
-import * as MainContent from "./MainContent.js"
-import * as Pdf from "./Pdf.js"
-import * as PlainText from "./PlainText.js"
-import * as Wall from "./Wall.js"
+import * as Charset from "./charset.js"
+import * as ContentKind from "./contentKind.js"
+import type * as ExtractPlain from "./extractPlain.js"
+import * as Feed from "./feed.js"
+import * as DocumentEnd from "./documentEnd.js"
+import * as PlainKinds from "./plainKinds.js"
+import * as MainContent from "../MainContent.js"
+import * as Pdf from "../Pdf.js"
+import * as PlainText from "./plainText.js"
+import * as Wall from "../Wall.js"
 
 /**
  * A fetched body.

@@ -2,13 +2,15 @@
  * What happens to a response's results after providers answer and blacklisted results are dropped: duplicate
  * URLs removed, content compressed for the query, then cut to the content budget.
  *
+ * @internal Shared by the websearch packages, not part of the public API: it may change in any release.
+ *
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
-import * as Compression from "./Compression.js"
-import * as ContentBudget from "./ContentBudget.js"
-import { dedupe } from "./WebSearchRequest.js"
-import type { WebSearchResult } from "./WebSearchResponse.js"
+import * as Compression from "../Compression.js"
+import * as ContentBudget from "../ContentBudget.js"
+import { dedupe } from "../WebSearchRequest.js"
+import type { WebSearchResult } from "../WebSearchResponse.js"
 
 /**
  * The key two result URLs are compared by: WHATWG-parsed, host lower-cased, default port and fragment dropped,

@@ -4,14 +4,16 @@
  * event loop in the middle of serving), and each step is linear in the body: what a server runs on its own thread
  * for small bodies. `ExtractCore` (and so `Extract`) gives the same documents for these kinds and handles the rest.
  *
+ * @internal Shared by the websearch packages, not part of the public API: it may change in any release.
+ *
  * @since 0.2.0
  */
 import * as Either from "effect/Either"
-import * as ContentKind from "./ContentKind.js"
-import * as DocumentEnd from "./internal/documentEnd.js"
-import * as PlainKinds from "./internal/plainKinds.js"
-import type * as PageType from "./PageType.js"
-import type * as Wall from "./Wall.js"
+import * as ContentKind from "./contentKind.js"
+import * as DocumentEnd from "./documentEnd.js"
+import * as PlainKinds from "./plainKinds.js"
+import type * as PageType from "../PageType.js"
+import type * as Wall from "../Wall.js"
 
 /**
  * A fetched body.
@@ -115,7 +117,7 @@ export const isPlain = (kind: ContentKind.Kind | undefined): kind is Kind =>
  * `parse_failed`.
  *
  * @example
- * import * as ExtractPlain from "@websearch/extract/ExtractPlain"
+ * import * as ExtractPlain from "@websearch/extract/internal/extractPlain"
  *
  * const body = new TextEncoder().encode('{"name": "websearch"}')
  * const result = ExtractPlain.extractSync({ body, contentType: "application/json", url: "https://example.com/a.json" })

@@ -2,9 +2,11 @@
  * JSON bodies, pretty-printed in a fenced block so a model reads the structure. A body that does not parse is
  * kept as text rather than lost: servers label all kinds of things JSON.
  *
+ * @internal Used by the extractor only, not part of the public API: it may change in any release.
+ *
  * @since 0.1.0
  */
-import { fence } from "./internal/fence.js"
+import { fence } from "./fence.js"
 
 /**
  * How much indentation pretty-printing may add, as a multiple of the text's own length. Each level of nesting

@@ -3,14 +3,16 @@
  * by a language model, so the calling model reads a short answer instead of the whole page. The page stays
  * untrusted data: the analysing model is told to use it as evidence only, and its answer is fenced again.
  *
+ * @internal Used by the toolkit only, not part of the public API: it may change in any release.
+ *
  * @since 0.1.0
  */
 import type * as AiError from "@effect/ai/AiError"
 import type * as LanguageModel from "@effect/ai/LanguageModel"
 import * as Prompt from "@effect/ai/Prompt"
 import * as Effect from "effect/Effect"
-import * as Fence from "./internal/fence.js"
-import type { Usage } from "./ToolOutput.js"
+import * as Fence from "./fence.js"
+import type { Usage } from "../ToolOutput.js"
 
 /**
  * One page to analyse.

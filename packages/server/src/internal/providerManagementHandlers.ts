@@ -5,6 +5,8 @@
  * workspace's routes answer 404 whatever the token and whatever exists there (so nothing of other workspaces
  * leaks, not even whether they exist); its own workspace's routes answer 403 to a member token.
  *
+ * @internal Used by the server only, not part of the public API: it may change in any release.
+ *
  * @since 0.2.0
  */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
@@ -15,17 +17,18 @@ import * as ProviderChecks from "@websearch/core/ProviderChecks"
 import * as ProviderInstance from "@websearch/core/ProviderInstance"
 import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
 import * as ProviderStore from "@websearch/core/ProviderStore"
+import * as ProviderStoreRules from "@websearch/core/internal/providerStoreRules"
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import { Caller } from "./Authorization.js"
-import * as ErrorStatus from "./ErrorStatus.js"
-import * as InstanceInput from "./internal/instanceInput.js"
-import * as ProviderTypes from "./internal/providerTypes.js"
-import * as Payload from "./internal/payload.js"
-import * as ServerConfig from "./ServerConfig.js"
-import type { Management } from "./ProviderManagementApi.js"
-import * as WebSearchApi from "./WebSearchApi.js"
+import { Caller } from "./authorization.js"
+import * as ErrorStatus from "../ErrorStatus.js"
+import * as InstanceInput from "./instanceInput.js"
+import * as ProviderTypes from "./providerTypes.js"
+import * as Payload from "./payload.js"
+import * as ServerConfig from "../ServerConfig.js"
+import type { Management } from "../ProviderManagementApi.js"
+import * as WebSearchApi from "../WebSearchApi.js"
 
 /**
  * What the 503 of a server without a provider store says.
@@ -70,9 +73,9 @@ const payloads: {
     HttpApiEndpoint.HttpApiEndpoint.WithName<HttpApiGroup.HttpApiGroup.Endpoints<typeof Management>, Name>
   >
 } = {
-  createInstance: ProviderStore.decodeCreateInstance,
-  updateInstance: ProviderStore.decodeUpdateInstance,
-  setCredentials: ProviderStore.decodeCredentials
+  createInstance: ProviderStoreRules.decodeCreateInstance,
+  updateInstance: ProviderStoreRules.decodeUpdateInstance,
+  setCredentials: ProviderStoreRules.decodeCredentials
 }
 
 /**
@@ -108,7 +111,7 @@ export const layer = HttpApiBuilder.group(WebSearchApi.WebSearchApi, "management
       Effect.flatMap(access(workspace), (scope) =>
         InstanceInput.isInstanceId(id)
           ? Effect.succeed({ ...scope, id: id as ProviderInstance.InstanceId })
-          : Effect.fail(ProviderStore.notFound(scope.workspace, id.slice(0, 64)))
+          : Effect.fail(ProviderStoreRules.notFound(scope.workspace, id.slice(0, 64)))
       )
     const existing = (
       store: ProviderStore.ProviderStore.Service,
@@ -117,7 +120,7 @@ export const layer = HttpApiBuilder.group(WebSearchApi.WebSearchApi, "management
     ) =>
       Effect.flatMap(store.get(workspace, id), (found) =>
         Option.match(found, {
-          onNone: () => Effect.fail(ProviderStore.notFound(workspace, id)),
+          onNone: () => Effect.fail(ProviderStoreRules.notFound(workspace, id)),
           onSome: Effect.succeed
         })
       )
@@ -141,7 +144,7 @@ export const layer = HttpApiBuilder.group(WebSearchApi.WebSearchApi, "management
           Effect.flatMap(({ store, workspace }) =>
             payload(request, payloads.createInstance).pipe(
               Effect.tap((input) =>
-                Effect.flatMap(ProviderStore.newInstance(workspace, input), (instance) =>
+                Effect.flatMap(ProviderStoreRules.newInstance(workspace, input), (instance) =>
                   ProviderTypes.check(registry, instance)
                 )
               ),
@@ -174,7 +177,7 @@ export const layer = HttpApiBuilder.group(WebSearchApi.WebSearchApi, "management
           const input = yield* payload(request, payloads.updateInstance)
           const current = yield* existing(store, workspace, id)
           // Settings that send the keys elsewhere need the keys again (the store judges it too, atomically).
-          yield* ProviderStore.checkUpdate(current, input)
+          yield* ProviderStoreRules.checkUpdate(current, input)
           const { unreadable: _unreadable, ...readable } = current
           yield* ProviderTypes.check(registry, {
             ...(input.settings === undefined ? current : readable),
@@ -201,7 +204,7 @@ export const layer = HttpApiBuilder.group(WebSearchApi.WebSearchApi, "management
           const credentials = yield* payload(request, payloads.setCredentials)
           const current = yield* existing(store, workspace, id)
           // An instance the store could not read is written again whole (PATCH with settings and credentials).
-          yield* ProviderStore.checkUpdate(current, { credentials })
+          yield* ProviderStoreRules.checkUpdate(current, { credentials })
           // A password without a user name (or the reverse) is refused here, not at the next search.
           yield* ProviderTypes.check(registry, { ...current, credentials })
           return viewOf(yield* store.setCredentials(workspace, id, credentials))
@@ -214,7 +217,7 @@ export const layer = HttpApiBuilder.group(WebSearchApi.WebSearchApi, "management
           // Read now, not from a cache: a test right after a change tests the change.
           const instances = yield* store.list(workspace)
           if (!instances.some((candidate) => candidate.id === id)) {
-            return yield* Effect.fail(ProviderStore.notFound(workspace, id))
+            return yield* Effect.fail(ProviderStoreRules.notFound(workspace, id))
           }
           return yield* checks.check(id).pipe(ProviderInstance.withInstances(workspace, instances))
         })
