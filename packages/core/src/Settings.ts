@@ -8,6 +8,7 @@
  * @since 0.1.0
  */
 import type * as FileSystem from "@effect/platform/FileSystem"
+import type * as Config from "effect/Config"
 import type * as ConfigProvider from "effect/ConfigProvider"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
@@ -222,15 +223,42 @@ export const layer = (input: Input.SettingsInput = {}): Layer.Layer<Settings, We
 export const fromConfig: Effect.Effect<Input.SettingsInput, WebSearchError.Unavailable> = SettingsEnvironment.read
 
 /**
- * Settings from the environment (see `fromConfig`).
+ * The application-wide part of a settings document as one `Config`: the `WEBSEARCH_*` variables `fromConfig`
+ * lists. An application that names its settings otherwise passes its own `Config` of a document to `layerConfig`.
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const config: Config.Config<Input.SettingsInput> = SettingsEnvironment.config
+
+/**
+ * Settings read through a `Config` (by default `config`, the `WEBSEARCH_*` variables, see `fromConfig`) from the
+ * application's `ConfigProvider`. The document read is checked as any other; a malformed value fails with
+ * `Unavailable/invalid_config` naming it. The composed providers' own variables (`<ID>_API_KEY` and the like) are
+ * read from the same `ConfigProvider` when the application's layer is built.
+ *
+ * @example
+ * ```ts
+ * import * as Settings from "@websearch/core/Settings"
+ * import * as Config from "effect/Config"
+ *
+ * // The default search provider under the application's own variable name.
+ * const Live = Settings.layerConfig(
+ *   Config.map(Config.string("APP_SEARCH_PROVIDER"), (id) => ({ defaults: { searchKeywords: id } }))
+ * )
+ * ```
  *
  * @since 0.1.0
  * @category layers
  */
-export const layerConfig = (): Layer.Layer<Settings, WebSearchError.Unavailable> =>
+export const layerConfig = (
+  source: Config.Config<Input.SettingsInput> = config
+): Layer.Layer<Settings, WebSearchError.Unavailable> =>
   Layer.effect(
     Settings,
-    Effect.flatMap(fromConfig, (document) => make(document, { source: "environment", environment: true }))
+    Effect.flatMap(SettingsEnvironment.readFrom(source), (document) =>
+      make(document, { source: "environment", environment: true })
+    )
   )
 
 /**

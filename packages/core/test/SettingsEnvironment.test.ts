@@ -4,6 +4,7 @@
  * owns, and the one provider description the registry and the server list.
  */
 import { describe, expect, it } from "@effect/vitest"
+import * as Config from "effect/Config"
 import * as ConfigProvider from "effect/ConfigProvider"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
@@ -157,6 +158,41 @@ const cidrLike = FastCheck.oneof(
   FastCheck.constantFrom("10.0.0.0", "10.0.0.0/8/8", " 10.0.0.0/8 ", "010.0.0.0/8", "10.0.0.0/08", "example.com/8", ""),
   FastCheck.string({ maxLength: 12 })
 )
+
+describe("Settings.layerConfig takes a Config", () => {
+  // The application's own variable name for the default search provider, read from its ConfigProvider.
+  const own = Config.map(Config.string("APP_SEARCH_PROVIDER"), (id) => ({ defaults: { searchKeywords: id } }))
+
+  it.effect("the application's own Config is read; the WEBSEARCH_* names are not", () =>
+    Effect.gen(function* () {
+      const settings = yield* Settings.Settings.pipe(
+        Effect.provide(Settings.layerConfig(own)),
+        withEnv([
+          ["APP_SEARCH_PROVIDER", "brave"],
+          ["WEBSEARCH_DEFAULT_SEARCH_KEYWORDS_PROVIDER", "tavily"]
+        ])
+      )
+      expect(settings.defaults.searchKeywords).toBe("brave")
+    })
+  )
+
+  it.effect("with no argument it reads the WEBSEARCH_* variables, as Settings.config does", () =>
+    Effect.gen(function* () {
+      const env = withEnv([["WEBSEARCH_DEFAULT_SEARCH_KEYWORDS_PROVIDER", "tavily"]])
+      const settings = yield* Settings.Settings.pipe(Effect.provide(Settings.layerConfig()), env)
+      expect(settings.defaults.searchKeywords).toBe("tavily")
+      expect(yield* env(Settings.config)).toEqual({ defaults: { searchKeywords: "tavily" } })
+    })
+  )
+
+  it.effect("a Config that fails is invalid_config naming its variable", () =>
+    Effect.gen(function* () {
+      const error = yield* Effect.flip(Settings.Settings.pipe(Effect.provide(Settings.layerConfig(own)), withEnv([])))
+      expect(error).toMatchObject({ _tag: "Unavailable", reason: "invalid_config" })
+      expect(error.message).toContain("APP_SEARCH_PROVIDER")
+    })
+  )
+})
 
 describe("allowCidrs", () => {
   it("the settings accept exactly the blocks Cidr.parse reads, with its message; the URL policy reads them too", () => {

@@ -79,16 +79,25 @@ const section = <R extends { readonly [key: string]: Option.Option<unknown> }>(f
 const field = <K extends string, A>(key: K, value: A | undefined): { [P in K]?: A } =>
   (value === undefined ? {} : { [key]: value }) as { [P in K]?: A }
 
+/** The variables as one settings document. */
+export const config: Config.Config<SettingsInput.SettingsInput> = Config.map(variables, (read) => ({
+  ...field("defaults", section(read.defaults)),
+  ...field("fallbacks", section(read.fallbacks)),
+  ...field("fusion", section(read.fusion)),
+  ...field("urlPolicy", section(read.urlPolicy)),
+  ...field("maxResults", Option.getOrUndefined(read.maxResults)),
+  ...field("concurrency", Option.getOrUndefined(read.concurrency)),
+  ...field("cache", section(read.cache))
+}))
+
+/**
+ * Reads a settings document from `source`; a malformed value fails with `Unavailable/invalid_config` naming it
+ * (every malformed one: `Config` collects them).
+ */
+export const readFrom = (
+  source: Config.Config<SettingsInput.SettingsInput>
+): Effect.Effect<SettingsInput.SettingsInput, WebSearchError.Unavailable> =>
+  Effect.mapError(source, (error) => SettingsValidation.invalidFrom(ConfigText.problems(error), "environment"))
+
 /** Reads the variables into a settings document. */
-export const read: Effect.Effect<SettingsInput.SettingsInput, WebSearchError.Unavailable> = Effect.map(
-  Effect.mapError(variables, (error) => SettingsValidation.invalidFrom(ConfigText.problems(error), "environment")),
-  (read) => ({
-    ...field("defaults", section(read.defaults)),
-    ...field("fallbacks", section(read.fallbacks)),
-    ...field("fusion", section(read.fusion)),
-    ...field("urlPolicy", section(read.urlPolicy)),
-    ...field("maxResults", Option.getOrUndefined(read.maxResults)),
-    ...field("concurrency", Option.getOrUndefined(read.concurrency)),
-    ...field("cache", section(read.cache))
-  })
-)
+export const read: Effect.Effect<SettingsInput.SettingsInput, WebSearchError.Unavailable> = readFrom(config)
