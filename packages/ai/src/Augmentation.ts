@@ -47,11 +47,8 @@ const lastUserIndex = (prompt: Prompt.Prompt): number => {
 
 /**
  * The default query: the text of the last user message (no query when it has no text).
- *
- * @since 0.1.0
- * @category combinators
  */
-export const lastUserMessage: QueryRewriter = (prompt) =>
+const lastUserMessage: QueryRewriter = (prompt) =>
   Effect.sync(() => {
     const index = lastUserIndex(prompt)
     const text = index < 0 ? "" : textOf(prompt.content[index]).replace(/\s+/g, " ").trim()
@@ -124,7 +121,7 @@ export type Source = TurnAggregation.TurnSource
  * @category models
  */
 export interface Options<E = never, R = never> {
-  /** How the queries are derived from the conversation (default `lastUserMessage`). */
+  /** How the queries are derived from the conversation (default: the text of the last user message). */
   readonly query?: QueryRewriter<E, R> | undefined
   /** The instruction placed before the sources, or a function of the sources (default `defaultInstruction`). */
   readonly instruction?: string | ((sources: ReadonlyArray<Source>) => string) | undefined

@@ -40,14 +40,6 @@ export const Compression = Schema.Union(
 export type Compression = typeof Compression.Type
 
 /**
- * The compression used when none is configured.
- *
- * @since 0.1.0
- * @category constants
- */
-export const defaultCompression: Compression = { method: "none" }
-
-/**
  * What `rank` puts between two kept chunks that were not next to each other in the source, so a model can
  * tell that text was left out there. Neighbouring kept chunks are emitted as the one source span they form.
  *

@@ -12,7 +12,6 @@ import type * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import * as Composition from "./Composition.js"
 import * as ContentLimits from "./internal/contentLimits.js"
-import * as Paging from "./internal/paging.js"
 import type { WebSearchResult } from "./WebSearchResponse.js"
 
 /**
@@ -302,34 +301,3 @@ export const enforce: {
   (results: ReadonlyArray<WebSearchResult>, budget: ContentBudget): Effect.Effect<ReadonlyArray<WebSearchResult>> =>
     Effect.map(TokenCounter, (counter) => apply(results, budget, counter))
 )
-
-/**
- * A result after post-processing cut it (the budget, the hard cap, or compression keeping the chunks that rank
- * best) where no continuation exists (a search snippet, ranked content): it says so with `lengthBeforeCut`, the
- * content's length before. A result left whole is returned as it is.
- *
- * @since 0.2.0
- * @category combinators
- */
-export const markCut = <A extends WebSearchResult>(before: A, after: A): A =>
-  after.content === before.content
-    ? after
-    : { ...after, lengthBeforeCut: before.lengthBeforeCut ?? before.content.length }
-
-/**
- * A verbatim result after the budget cut it to a prefix, with the paging fields that say where it continues:
- * `totalLength` (the whole page's) and `nextStartIndex` just after the prefix kept, so reading on from there
- * covers what the cut left out. A result the cut left alone is returned as it is.
- *
- * @since 0.2.0
- * @category combinators
- */
-export const continueAfterCut = <A extends WebSearchResult>(before: A, after: A): A => {
-  if (after.content === before.content) return after
-  const start = Paging.startOf(before)
-  return {
-    ...after,
-    totalLength: before.totalLength ?? before.content.length,
-    nextStartIndex: start + after.content.length
-  }
-}

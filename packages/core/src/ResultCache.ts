@@ -392,14 +392,3 @@ const makeService = (store: Store, options?: Options): ResultCache.Service => {
  */
 export const layer = (store: Store, options?: Options): Layer.Layer<never, never, Composition.Composition> =>
   Composition.serviceScoped("resultCache", make(store, options))
-
-/**
- * The cache policy of a capability from the settings' TTLs.
- *
- * @since 0.1.0
- * @category utils
- */
-export const policyFor = (
-  ttls: { readonly [C in ListCapability]: Duration.Duration } & { readonly failures: Duration.Duration },
-  capability: ListCapability
-): Policy => ({ success: ttls[capability], failure: ttls.failures })

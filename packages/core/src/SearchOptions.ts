@@ -184,34 +184,3 @@ export interface SearchOptions {
  * @category constants
  */
 export const none: SearchOptions = {}
-
-/**
- * The options a search sets, in the fixed order of `SearchOption` (an empty domain list counts as unset).
- *
- * @since 0.2.0
- * @category utils
- */
-export const setOptions = (options: SearchOptions): ReadonlyArray<SearchOption> =>
-  SearchOption.literals.filter((name) => {
-    const value = options[name]
-    return Array.isArray(value) ? value.length > 0 : value !== undefined
-  })
-
-/**
- * The options websearch enforces itself on every provider's results after the call, whether or not the
- * provider also takes them natively: providers match domains loosely.
- *
- * @since 0.2.0
- * @category constants
- */
-export const enforcedLocally: ReadonlyArray<SearchOption> = ["includeDomains", "excludeDomains"]
-
-/**
- * The options a search sets that a provider declaring `native` cannot apply (the domain options never count:
- * they are enforced locally). A non-empty answer means the search is refused before any call.
- *
- * @since 0.2.0
- * @category utils
- */
-export const unsupported = (options: SearchOptions, native: ReadonlyArray<SearchOption>): ReadonlyArray<SearchOption> =>
-  setOptions(options).filter((name) => !native.includes(name) && !enforcedLocally.includes(name))

@@ -39,15 +39,6 @@ export type Document = ExtractCore.Document
 export type Options = ExtractCore.Options
 
 /**
- * Cuts text to at most `max` code units, preferring the last whitespace in the final stretch so a word is not
- * cut in half, and never leaving half a surrogate pair.
- *
- * @since 0.1.0
- * @category encoding
- */
-export const truncate: (text: string, max: number | undefined) => string = ExtractCore.truncate
-
-/**
  * Whether a Content-Type names a body `extract` can read, or one it sniffs (absent, `application/octet-stream`).
  * A sniffed body may still turn out to be binary and be refused.
  *

@@ -183,23 +183,6 @@ const settingsOptions = (
  */
 export const defaultWorkerThreshold = 64 * 1024
 
-/**
- * The product token of a User-Agent (`websearch` for `websearch/0.1.0 (+https://…)`): what robots.txt names.
- *
- * @since 0.1.0
- * @category utils
- */
-export const productToken: (userAgent: string) => string = RobotsCheck.productToken
-
-/**
- * The raw-file URL a GitHub `blob` URL is read from, or `undefined` when the URL is not a `blob` link.
- *
- * @since 0.1.0
- * @category utils
- */
-export const githubRawUrl = (url: string, rawOrigin: string = GithubBlob.rawOrigin): string | undefined =>
-  GithubBlob.rawUrl(url, rawOrigin)
-
 const originOf = (url: string): string => new URL(url).origin
 
 const resolveOptions = (

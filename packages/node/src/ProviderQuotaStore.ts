@@ -45,11 +45,8 @@ const persistenceError = (operation: string) => (error: Persistence.PersistenceE
  * Adapts a `RateLimiter` and a `Persistence` backing store to the core quota store contract. Budget keys are
  * `<prefix>:provider:<key>` in the limiter, so they never collide with other users of the same limiter (the
  * server's per-token limits).
- *
- * @since 0.1.0
- * @category constructors
  */
-export const fromServices = (
+const fromServices = (
   limiter: RateLimiter.RateLimiter,
   holdOffs: Persistence.BackingPersistenceStore,
   prefix = "websearch"

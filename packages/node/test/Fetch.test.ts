@@ -9,6 +9,8 @@ import * as Effect from "effect/Effect"
 import * as FastCheck from "effect/FastCheck"
 import * as Layer from "effect/Layer"
 import * as Fetch from "../src/Fetch.js"
+import * as GithubBlob from "../src/internal/githubBlob.js"
+import * as RobotsCheck from "../src/internal/robotsCheck.js"
 import * as RobotsTxt from "../src/internal/robotsTxt.js"
 import * as Application from "./support/application.js"
 import * as LocalServer from "./support/localServer.js"
@@ -511,9 +513,9 @@ describe("GitHub blob rewrite", () => {
     ([owner, repo, ref, path]) => {
       const blob = `https://github.com/${owner}/${repo}/blob/${ref}/${path.join("/")}`
       const raw = `https://raw.githubusercontent.com/${owner}/${repo}/${ref}/${path.join("/")}`
-      expect(Fetch.githubRawUrl(blob)).toBe(raw)
-      expect(Fetch.githubRawUrl(`${blob}?plain=1#L3`)).toBe(raw)
-      expect(Fetch.githubRawUrl(blob, "http://127.0.0.1:9/")).toBe(
+      expect(GithubBlob.rawUrl(blob)).toBe(raw)
+      expect(GithubBlob.rawUrl(`${blob}?plain=1#L3`)).toBe(raw)
+      expect(GithubBlob.rawUrl(blob, "http://127.0.0.1:9/")).toBe(
         raw.replace("https://raw.githubusercontent.com", "http://127.0.0.1:9")
       )
     }
@@ -523,10 +525,10 @@ describe("GitHub blob rewrite", () => {
     "any other GitHub page, and any other host, is left alone",
     [segment, segment, FastCheck.constantFrom("tree", "raw", "issues", "commit", "blame"), segment, segment],
     ([owner, repo, kind, ref, file]) => {
-      expect(Fetch.githubRawUrl(`https://github.com/${owner}/${repo}/${kind}/${ref}/${file}`)).toBeUndefined()
-      expect(Fetch.githubRawUrl(`https://gitlab.com/${owner}/${repo}/blob/${ref}/${file}`)).toBeUndefined()
-      expect(Fetch.githubRawUrl(`https://github.com:8443/${owner}/${repo}/blob/${ref}/${file}`)).toBeUndefined()
-      expect(Fetch.githubRawUrl(`https://github.com/${owner}/${repo}/blob/${ref}`)).toBeUndefined()
+      expect(GithubBlob.rawUrl(`https://github.com/${owner}/${repo}/${kind}/${ref}/${file}`)).toBeUndefined()
+      expect(GithubBlob.rawUrl(`https://gitlab.com/${owner}/${repo}/blob/${ref}/${file}`)).toBeUndefined()
+      expect(GithubBlob.rawUrl(`https://github.com:8443/${owner}/${repo}/blob/${ref}/${file}`)).toBeUndefined()
+      expect(GithubBlob.rawUrl(`https://github.com/${owner}/${repo}/blob/${ref}`)).toBeUndefined()
     }
   )
 })
@@ -609,8 +611,8 @@ describe("robots.txt rules", () => {
   })
 
   it("the product token of our User-Agent is `websearch`", () => {
-    expect(Fetch.productToken("websearch/0.1.0 (+https://github.com/websearch/websearch; bot)")).toBe("websearch")
-    expect(Fetch.productToken("Example-Bot_2/1.0")).toBe("example-bot_")
-    expect(Fetch.productToken("/1.0")).toBe("websearch")
+    expect(RobotsCheck.productToken("websearch/0.1.0 (+https://github.com/websearch/websearch; bot)")).toBe("websearch")
+    expect(RobotsCheck.productToken("Example-Bot_2/1.0")).toBe("example-bot_")
+    expect(RobotsCheck.productToken("/1.0")).toBe("websearch")
   })
 })

@@ -233,28 +233,3 @@ export const ResponseInvalidError = withStatus(
  * @category schemas
  */
 export const AbortedError = withStatus(WebSearchError.Aborted, 499, "Aborted", "Aborted: the request was cancelled")
-
-/**
- * Every error schema a capability endpoint declares, each with its status.
- *
- * @since 0.1.0
- * @category schemas
- */
-export const capabilityErrors = [
-  InvalidInput,
-  PayloadTooLarge,
-  RateLimited,
-  Timeout,
-  UpstreamFailed,
-  ResponseInvalidError,
-  UnavailableError,
-  AbortedError
-] as const
-
-/**
- * The error schemas the management routes declare besides the capability ones, each with its status.
- *
- * @since 0.2.0
- * @category schemas
- */
-export const managementErrors = [Forbidden, NotFound, Conflict] as const

@@ -100,7 +100,7 @@ export interface Options {
  * @since 0.1.0
  * @category constants
  */
-export const defaults = {
+const defaults = {
   maxBodyBytes: 64 * 1024,
   maxInstancesPerWorkspace: 100,
   rateLimit: { limit: 600, window: Duration.minutes(1) }

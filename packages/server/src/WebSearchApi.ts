@@ -232,7 +232,7 @@ export class System extends HttpApiGroup.make("system")
 
 // Each error component's description, by its name in the document.
 const errorDescriptions: Record<string, string> = Object.fromEntries(
-  [...ErrorStatus.capabilityErrors, ...ErrorStatus.managementErrors].flatMap((schema) =>
+  [...EndpointErrors.capabilityErrors, ...EndpointErrors.managementErrors].flatMap((schema) =>
     Option.match(Option.all([AST.getIdentifierAnnotation(schema.ast), AST.getDescriptionAnnotation(schema.ast)]), {
       onNone: () => [],
       onSome: (pair) => [pair]

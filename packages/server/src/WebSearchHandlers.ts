@@ -53,15 +53,6 @@ const withErrorHeaders = <A, E extends WebSearchError.WebSearchError, R>(
     error.retryAfter === undefined ? Effect.void : retryAfterHeader(error.retryAfter)
   )
 
-/**
- * The response header that says whether a search or fetch was answered from the result cache: `hit` (every
- * input), `miss` (none) or `partial`. Absent when no cache is configured.
- *
- * @since 0.1.0
- * @category utils
- */
-export const cacheHeader = OpenApiHeaders.cacheHeader
-
 const withCacheHeader = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
   Effect.flatMap(ResultCache.track(effect), ([value, stats]) =>
     Option.match(ResultCache.status(stats), {
@@ -69,7 +60,7 @@ const withCacheHeader = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect
       onSome: (status) =>
         Effect.as(
           HttpApp.appendPreResponseHandler((_request, response) =>
-            Effect.succeed(HttpServerResponse.setHeader(response, cacheHeader, status))
+            Effect.succeed(HttpServerResponse.setHeader(response, OpenApiHeaders.cacheHeader, status))
           ),
           value
         )

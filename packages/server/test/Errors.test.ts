@@ -5,6 +5,7 @@ import * as Either from "effect/Either"
 import * as FastCheck from "effect/FastCheck"
 import * as Schema from "effect/Schema"
 import * as ErrorStatus from "../src/ErrorStatus.js"
+import * as EndpointErrors from "../src/internal/endpointErrors.js"
 import * as Support from "./support/server.js"
 
 const failing = (error: WebSearchError.WebSearchError) =>
@@ -161,7 +162,7 @@ const anyError: FastCheck.Arbitrary<WebSearchError.WebSearchError> = FastCheck.o
 )
 
 // Every status schema of a websearch error: the capability ones and the management routes' 404 and 409.
-const statusSchemas = [...ErrorStatus.capabilityErrors, ErrorStatus.NotFound, ErrorStatus.Conflict]
+const statusSchemas = [...EndpointErrors.capabilityErrors, ErrorStatus.NotFound, ErrorStatus.Conflict]
 
 describe("ErrorStatus", () => {
   it.prop("every error matches exactly one status schema, the one for its status", [anyError], ([error]) => {

@@ -17,7 +17,7 @@ import * as Layer from "effect/Layer"
 import * as Scope from "effect/Scope"
 import { Redis } from "ioredis"
 import * as RedisServer from "../../../test-support/redisServer.js"
-import * as WebSearchHandlers from "../src/WebSearchHandlers.js"
+import * as OpenApiHeaders from "../src/internal/openApiHeaders.js"
 import * as WebSearchServer from "../src/WebSearchServer.js"
 import * as Support from "./support/server.js"
 
@@ -105,7 +105,7 @@ const replica = (stores: Stores, settings: Settings.SettingsInput) =>
         const response = await Support.post(`${base}/v1/search`, { keywords: [keyword] })
         return {
           status: response.status,
-          cache: response.headers.get(WebSearchHandlers.cacheHeader),
+          cache: response.headers.get(OpenApiHeaders.cacheHeader),
           retryAfter: response.headers.get("retry-after"),
           body: (await response.json()) as Record<string, unknown>
         }

@@ -20,7 +20,7 @@ import * as Layer from "effect/Layer"
 import * as Scope from "effect/Scope"
 import { Redis } from "ioredis"
 import * as RedisServer from "../../../test-support/redisServer.js"
-import * as WebSearchHandlers from "../src/WebSearchHandlers.js"
+import * as OpenApiHeaders from "../src/internal/openApiHeaders.js"
 import * as WebSearchServer from "../src/WebSearchServer.js"
 import * as Support from "./support/server.js"
 
@@ -75,7 +75,7 @@ const replica = (stores: Stores, answer: (input: string) => Effect.Effect<void>)
         })
         return {
           status: response.status,
-          cache: response.headers.get(WebSearchHandlers.cacheHeader),
+          cache: response.headers.get(OpenApiHeaders.cacheHeader),
           body: (await response.json()) as Record<string, unknown>
         }
       })

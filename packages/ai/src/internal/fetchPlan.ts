@@ -2,7 +2,7 @@
  * `web_fetch`'s plan: each item's id resolved to its URL, the URL checked, and an item asking for a part of a page an
  * earlier item asks for skipped (the same page from another offset is another part, not a duplicate).
  */
-import { normalizeUrlForDedupe } from "@websearch/core/PostProcessing"
+import { normalizeUrlForDedupe } from "@websearch/core/internal/postProcessing"
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import * as WebSearchRequest from "@websearch/core/WebSearchRequest"
 import * as Effect from "effect/Effect"

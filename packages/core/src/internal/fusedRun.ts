@@ -9,7 +9,7 @@ import * as Either from "effect/Either"
 import * as Fusion from "../Fusion.js"
 import type { ProviderDriver } from "../ProviderDriver.js"
 import type * as ProviderId from "../ProviderId.js"
-import * as SearchOptions from "../SearchOptions.js"
+import * as OptionsSet from "./searchOptionsSet.js"
 import * as WebSearchError from "../WebSearchError.js"
 import * as WebSearchResponse from "../WebSearchResponse.js"
 import { collect, failedAlone, finish, type ListRequest, prepare } from "./listRun.js"
@@ -77,7 +77,7 @@ export const runFused: (
     }
     if (failures.length > 0) yield* Effect.forEach(failures, ({ error }) => logFailure(error), { discard: true })
     if (failures.length === request.inputs.length * resolved.length) return yield* Effect.fail(allFailed(failures))
-    const applied = SearchOptions.setOptions(request.searchOptions).length > 0
+    const applied = OptionsSet.setOptions(request.searchOptions).length > 0
     return yield* finish(env, request, merged, failures.map(toFailure), {
       providerId: WebSearchResponse.fusedProviderId,
       providerIds: resolved.map((provider) => provider.providerId),

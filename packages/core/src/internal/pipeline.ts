@@ -12,7 +12,7 @@ import * as Schema from "effect/Schema"
 import * as OutboundProxy from "../OutboundProxy.js"
 import type { ProviderDriver } from "../ProviderDriver.js"
 import type * as ProviderId from "../ProviderId.js"
-import * as SearchOptions from "../SearchOptions.js"
+import * as OptionsSet from "./searchOptionsSet.js"
 import * as WebSearchError from "../WebSearchError.js"
 import type { ResearchRequest } from "../WebSearchRequest.js"
 import * as WebSearchResponse from "../WebSearchResponse.js"
@@ -128,7 +128,7 @@ const runOnProvider: (
     }
     if (failures.length > 0) yield* Effect.forEach(failures, ([, error]) => logFailure(error), { discard: true })
     if (failures.length === inputs.length) return yield* Effect.fail(allFailed(failures))
-    const applied = SearchOptions.setOptions(request.searchOptions).length > 0
+    const applied = OptionsSet.setOptions(request.searchOptions).length > 0
     return yield* finish(
       env,
       request,

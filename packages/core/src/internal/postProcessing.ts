@@ -10,7 +10,33 @@ import * as Effect from "effect/Effect"
 import * as Compression from "../Compression.js"
 import * as ContentBudget from "../ContentBudget.js"
 import { dedupe } from "../WebSearchRequest.js"
+import * as Paging from "./paging.js"
 import type { WebSearchResult } from "../WebSearchResponse.js"
+
+/**
+ * A result after post-processing cut it (the budget, the hard cap, or compression keeping the chunks that rank
+ * best) where no continuation exists (a search snippet, ranked content): it says so with `lengthBeforeCut`, the
+ * content's length before. A result left whole is returned as it is.
+ */
+const markCut = <A extends WebSearchResult>(before: A, after: A): A =>
+  after.content === before.content
+    ? after
+    : { ...after, lengthBeforeCut: before.lengthBeforeCut ?? before.content.length }
+
+/**
+ * A verbatim result after the budget cut it to a prefix, with the paging fields that say where it continues:
+ * `totalLength` (the whole page's) and `nextStartIndex` just after the prefix kept, so reading on from there
+ * covers what the cut left out. A result the cut left alone is returned as it is.
+ */
+const continueAfterCut = <A extends WebSearchResult>(before: A, after: A): A => {
+  if (after.content === before.content) return after
+  const start = Paging.startOf(before)
+  return {
+    ...after,
+    totalLength: before.totalLength ?? before.content.length,
+    nextStartIndex: start + after.content.length
+  }
+}
 
 /**
  * The key two result URLs are compared by: WHATWG-parsed, host lower-cased, default port and fragment dropped,
@@ -110,8 +136,8 @@ export const run = (
             // only a verbatim page can be read on; any other cut (by ranking or the budget) says how long the content
             // was before post-processing.
             options.continuable === true && compressed[index] === deduped[index]
-              ? ContentBudget.continueAfterCut(compressed[index], result)
-              : ContentBudget.markCut(deduped[index], result)
+              ? continueAfterCut(compressed[index], result)
+              : markCut(deduped[index], result)
           )
       )
     )

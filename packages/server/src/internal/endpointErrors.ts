@@ -6,8 +6,23 @@
 import * as Schema from "effect/Schema"
 import * as ErrorStatus from "../ErrorStatus.js"
 
+/** Every error schema a capability endpoint declares, each with its status. */
+export const capabilityErrors = [
+  ErrorStatus.InvalidInput,
+  ErrorStatus.PayloadTooLarge,
+  ErrorStatus.RateLimited,
+  ErrorStatus.Timeout,
+  ErrorStatus.UpstreamFailed,
+  ErrorStatus.ResponseInvalidError,
+  ErrorStatus.UnavailableError,
+  ErrorStatus.AbortedError
+] as const
+
+/** The error schemas the management routes declare besides the capability ones, each with its status. */
+export const managementErrors = [ErrorStatus.Forbidden, ErrorStatus.NotFound, ErrorStatus.Conflict] as const
+
 /** The errors of a capability (search, fetch, research): every status a websearch error maps to. */
-export const capability = Schema.Union(...ErrorStatus.capabilityErrors)
+export const capability = Schema.Union(...capabilityErrors)
 
 /** The errors of a route under a workspace's instances: not an admin, no such workspace or instance, no store. */
 export const instance = Schema.Union(ErrorStatus.Forbidden, ErrorStatus.NotFound, ErrorStatus.UnavailableError)

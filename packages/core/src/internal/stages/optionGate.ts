@@ -4,7 +4,8 @@
  * the pipeline enforces them on the results (`domainFilter`).
  */
 import type { Capability } from "../../Capability.js"
-import * as SearchOptions from "../../SearchOptions.js"
+import type * as SearchOptions from "../../SearchOptions.js"
+import * as OptionsSet from "../searchOptionsSet.js"
 import * as WebSearchError from "../../WebSearchError.js"
 import type { Resolved } from "../resolution/check.js"
 
@@ -17,7 +18,7 @@ export const optionGate = (
   capability: Capability,
   options: SearchOptions.SearchOptions
 ): WebSearchError.RequestFailed | undefined => {
-  const refused = SearchOptions.unsupported(options, resolved.nativeOptions)
+  const refused = OptionsSet.unsupported(options, resolved.nativeOptions)
   if (refused.length === 0) return undefined
   return WebSearchError.requestFailed(
     "invalid_input",
@@ -28,10 +29,10 @@ export const optionGate = (
 
 /** How the provider's search applies the options the request sets: natively, and on its results after the call. */
 export const appliedOptions = (resolved: Resolved<unknown>, options: SearchOptions.SearchOptions) => {
-  const set = SearchOptions.setOptions(options)
+  const set = OptionsSet.setOptions(options)
   return {
     providerId: resolved.providerId,
     native: set.filter((name) => resolved.nativeOptions.includes(name)),
-    local: set.filter((name) => SearchOptions.enforcedLocally.includes(name))
+    local: set.filter((name) => OptionsSet.enforcedLocally.includes(name))
   }
 }
