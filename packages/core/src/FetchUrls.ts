@@ -8,6 +8,7 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Pipeline from "./internal/pipeline.js"
+import * as PipelineEnv from "./internal/pipelineEnv.js"
 import * as PageStore from "./PageStore.js"
 import { ProviderRegistry } from "./ProviderRegistry.js"
 import { Settings } from "./Settings.js"
@@ -72,7 +73,7 @@ export const make: Effect.Effect<FetchUrls.Service, never, Settings | ProviderRe
   }
   // A fetch driver handed the application's own fetcher would call itself: it is given this service all the same,
   // for uniformity, and documented as never to be called for its own capability.
-  const env: Pipeline.Env = { settings, registry, pages, fetchUrls: (request) => service.fetchUrls(request) }
+  const env = PipelineEnv.make({ settings, registry, pages, fetchUrls: (request) => service.fetchUrls(request) })
   return service
 })
 

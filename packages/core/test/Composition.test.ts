@@ -287,6 +287,55 @@ describe("optional services cannot be composed silently in the wrong place", () 
     }).pipe(Effect.provide(app))
   })
 
+  it.effect("a driver reporting through the public UsageSink.report and compressing reaches the composed parts", () => {
+    // A driver of the application's own, written against the public API only: it passes no sink or ranker.
+    const reported: Array<string> = []
+    const ranked: Array<string> = []
+    const fact = (input: string): UsageSink.UsageFact => ({
+      callId: input,
+      providerId: "own",
+      capability: "searchKeywords",
+      model: "none",
+      inputTokens: 1,
+      cachedInputTokens: 0,
+      outputTokens: 1,
+      toolCalls: 0,
+      outcome: "succeeded"
+    })
+    const own = ProviderRegistry.register({
+      preset: Preset.make({
+        id: "own",
+        name: "Own",
+        type: "local",
+        credentials: "none",
+        capabilities: [{ feature: "searchKeywords" }]
+      }),
+      searchKeywords: (keyword) =>
+        Effect.gen(function* () {
+          yield* UsageSink.report(fact(keyword))
+          const page = {
+            title: keyword,
+            url: "https://own.example/",
+            sourceInput: keyword,
+            content: "effect layers compose. ".repeat(40)
+          }
+          return yield* Compression.compress([page], keyword, { method: "rank", chunkSize: 200, topChunks: 1 })
+        })
+    })
+    const app = WebSearch.layer(
+      own,
+      UsageSink.layer({ report: (f) => Effect.sync(() => void reported.push(f.callId)) }),
+      Compression.layerChunkRanker({
+        rank: (query, chunks) => Effect.sync(() => (ranked.push(query), chunks.map((_, i) => i)))
+      })
+    ).pipe(Layer.provide(Settings.layer({ defaults: { searchKeywords: "own" } })))
+    return Effect.gen(function* () {
+      yield* searchKeywords({ keywords: ["effect"] })
+      expect(reported).toEqual(["effect"])
+      expect(ranked).toEqual(["effect"])
+    }).pipe(Effect.provide(app))
+  })
+
   it.effect("a ResultCache part is used: two identical searches make one driver call", () => {
     const store = Stores.cacheStore()
     const { app, ddg } = ddgApp(ResultCache.layer(store))

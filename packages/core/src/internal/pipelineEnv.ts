@@ -2,12 +2,15 @@
  * What the pipeline reads, captured by the capability services when their Layer is built, and the context it
  * hands each driver call.
  */
-import type * as Context from "effect/Context"
+import * as Context from "effect/Context"
+import * as Compression from "../Compression.js"
+import * as ContentBudget from "../ContentBudget.js"
 import type { DriverContext } from "../ProviderDriver.js"
 import type { ProviderConfig } from "../ProviderConfig.js"
 import type * as PageStore from "../PageStore.js"
 import type * as ProviderRegistry from "../ProviderRegistry.js"
 import type * as Settings from "../Settings.js"
+import * as UsageSink from "../UsageSink.js"
 
 /** What the pipeline reads: captured by the capability services when their Layer is built. */
 export interface Env {
@@ -17,6 +20,35 @@ export interface Env {
   readonly fetchUrls: DriverContext["fetchUrls"]
   /** Where fetched pages wait to be read on (the `fetchUrls` service's own); other capabilities have none. */
   readonly pages?: PageStore.PageStore.Service | undefined
+  /**
+   * The composed services a driver reaches through the public API (`UsageSink.report`, `Compression.compress`), or
+   * `undefined` when none was composed: each then reads its default by itself.
+   */
+  readonly driverServices:
+    Context.Context<UsageSink.UsageSink | ContentBudget.TokenCounter | Compression.ChunkRanker> | undefined
+}
+
+/**
+ * The pipeline's environment, with the context every driver call runs in: the composed usage sink, token counter
+ * and chunk ranker, built once here. A driver is foreign code that reports usage or compresses through the public
+ * functions, which read the context; inside its call that context holds the composed services (nothing is provided
+ * when none was composed: the defaults are what the context gives anyway).
+ */
+export const make = (fields: Omit<Env, "driverServices">): Env => {
+  const services = fields.registry.services
+  const composed =
+    services.usageSink !== UsageSink.defaultSink ||
+    services.tokenCounter !== ContentBudget.defaultTokenCounter ||
+    services.chunkRanker !== Compression.bm25Ranker
+  return {
+    ...fields,
+    driverServices: composed
+      ? Context.make(UsageSink.UsageSink, services.usageSink).pipe(
+          Context.add(ContentBudget.TokenCounter, services.tokenCounter),
+          Context.add(Compression.ChunkRanker, services.chunkRanker)
+        )
+      : undefined
+  }
 }
 
 /**

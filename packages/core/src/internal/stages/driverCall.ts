@@ -42,20 +42,27 @@ const typed = (call: InputCall, error: unknown): WebSearchError.WebSearchError =
   )
 }
 
-/** Runs the driver's method for the call: its failures typed, its defects marked as the driver's. */
+/**
+ * Runs the driver's method for the call, in the context of the composed services a driver reaches through the
+ * public API (`PipelineEnv.make`): its failures typed, its defects marked as the driver's.
+ */
 export const driverCall = <A>(
   call: InputCall,
   run: () => Effect.Effect<A, WebSearchError.WebSearchError>
 ): Effect.Effect<A, WebSearchError.WebSearchError> =>
   // `mapError` then `catchAllDefect` in one handler (one frame on the way out instead of two), in that order: a
   // failure is typed (a defect beside it goes, as `mapError` drops it), a cause without one has its defect marked.
-  Effect.catchAllCause(Effect.suspend(run), (cause) =>
-    Either.match(Cause.failureOrCause(cause), {
-      onLeft: (error: unknown) => Effect.fail(typed(call, error)),
-      onRight: (other) =>
-        Option.match(Cause.dieOption(other), {
-          onNone: () => Effect.failCause(other),
-          onSome: (defect) => Effect.die(new DriverDefect(defect))
-        })
-    })
+  Effect.catchAllCause(
+    call.env.driverServices === undefined
+      ? Effect.suspend(run)
+      : Effect.provide(Effect.suspend(run), call.env.driverServices),
+    (cause) =>
+      Either.match(Cause.failureOrCause(cause), {
+        onLeft: (error: unknown) => Effect.fail(typed(call, error)),
+        onRight: (other) =>
+          Option.match(Cause.dieOption(other), {
+            onNone: () => Effect.failCause(other),
+            onSome: (defect) => Effect.die(new DriverDefect(defect))
+          })
+      })
   )
