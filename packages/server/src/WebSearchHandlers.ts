@@ -31,7 +31,8 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { Caller, retryAfterHeader } from "./internal/authorization.js"
 import * as OpenApiHeaders from "./internal/openApiHeaders.js"
-import * as Payload from "./internal/payload.js"
+import type * as Payload from "./internal/payload.js"
+import * as RequestBody from "./internal/requestBody.js"
 import * as WorkspaceInstances from "./internal/workspaceInstances.js"
 import * as ProviderManagementHandlers from "./internal/providerManagementHandlers.js"
 import { version } from "./internal/version.js"
@@ -115,30 +116,34 @@ const layerV1 = HttpApiBuilder.group(WebSearchApi.WebSearchApi, "v1", (handlers)
     // When no cache was composed there is no header to set, so the per-request tracking is left out.
     const cached = Option.isSome(registry.services.resultCache)
     const withCache = <A, E, R>(effect: Effect.Effect<A, E, R>) => (cached ? withCacheHeader(effect) : effect)
-    const payload = <A>(
+    // The body is read (under the byte cap) first, and decoded with the endpoint's declared payload inside the
+    // workspace, after its store is read: as before the decoding moved here, a store that is down answers 503 even
+    // to a body that does not decode.
+    const decoded = <A, B, E, R>(
       request: HttpServerRequest.HttpServerRequest,
       capability: Capability,
-      decode: Payload.Decoder<A>
-    ) => Payload.read(request, config.maxBodyBytes, capability, decode)
+      decode: Payload.Decoder<A>,
+      answer: (input: A) => Effect.Effect<B, E, R>
+    ) =>
+      Effect.flatMap(RequestBody.readJson(request, config.maxBodyBytes, capability), (body) =>
+        withWorkspace(Effect.flatMap(decode(body), answer))
+      )
     // Each answer is a value of the endpoint's success schema, which the platform encodes with that schema.
     return handlers
       .handleRaw("search", ({ request }) =>
-        payload(request, "searchKeywords", payloads.search).pipe(
-          Effect.flatMap((input) => withWorkspace(withCache(search.searchKeywords(input)))),
+        decoded(request, "searchKeywords", payloads.search, (input) => withCache(search.searchKeywords(input))).pipe(
           withErrorHeaders,
           span("search", "searchKeywords")
         )
       )
       .handleRaw("fetch", ({ request }) =>
-        payload(request, "fetchUrls", payloads.fetch).pipe(
-          Effect.flatMap((input) => withWorkspace(withCache(fetch.fetchUrls(input)))),
+        decoded(request, "fetchUrls", payloads.fetch, (input) => withCache(fetch.fetchUrls(input))).pipe(
           withErrorHeaders,
           span("fetch", "fetchUrls")
         )
       )
       .handleRaw("research", ({ request }) =>
-        payload(request, "research", payloads.research).pipe(
-          Effect.flatMap((input) => withWorkspace(research.research(input))),
+        decoded(request, "research", payloads.research, (input) => research.research(input)).pipe(
           withErrorHeaders,
           span("research", "research")
         )
