@@ -98,8 +98,9 @@ export default tseslint.config(
         "error",
         ...runtimeInternals,
         {
+          // The handler (the call's function argument), not the call: a chain's callee holds the earlier handlers.
           selector:
-            "CallExpression[callee.property.name='handleRaw']:not(:has(MemberExpression[object.name='payloads']))",
+            "CallExpression[callee.property.name='handleRaw'] > :function:not(:has(MemberExpression[object.name='payloads']))",
           message:
             "ARCHITECTURE.md: a handleRaw handler decodes its body with its endpoint's payload (payloads.<endpoint>)"
         },

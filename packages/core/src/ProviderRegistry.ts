@@ -16,10 +16,10 @@ import type * as Capability from "./Capability.js"
 import * as Composition from "./Composition.js"
 import * as Compression from "./Compression.js"
 import * as ContentBudget from "./ContentBudget.js"
-import * as InstanceResolution from "./internal/resolution/instances.js"
+import * as Instances from "./internal/resolution/instances.js"
 import * as Lookup from "./internal/resolution/lookup.js"
-import * as KeyRotation from "./internal/resolution/rotate.js"
-import * as ProviderResolution from "./internal/resolution/settings.js"
+import * as Rotate from "./internal/resolution/rotate.js"
+import * as SettingsResolution from "./internal/resolution/settings.js"
 import type * as Preset from "./Preset.js"
 import type { ProviderConfig, ResolvedProvider } from "./ProviderConfig.js"
 import type { AnyProviderDriver, ProviderDriver } from "./ProviderDriver.js"
@@ -223,7 +223,7 @@ export const make: (
         )
       )
     }
-    const resolved = yield* ProviderResolution.resolve(contributions, settings)
+    const resolved = yield* SettingsResolution.resolve(contributions, settings)
     const quota = yield* Option.match(once("providerQuota"), {
       // A store per registry, built when the registry is (not once for the module).
       onNone: () => ProviderQuota.make(ProviderQuota.memoryStore()),
@@ -243,21 +243,21 @@ export const make: (
       providers.set(id, entry.provider)
     }
     const ids = Array.from(providers.keys())
-    const rotation = yield* KeyRotation.make
+    const rotation = yield* Rotate.make
     const policy = UrlPolicy.fromSettings(settings)
-    const callInstances = InstanceResolution.makeCache(composedDrivers, policy)
+    const callInstances = Instances.makeCache(composedDrivers, policy)
     let types: ReadonlyArray<ProviderTypes.ProviderType> | undefined
     const known: Lookup.Known = { ids, drivers, providers, callInstances }
     const find: ProviderRegistry.Service["find"] = (id, instances) => Lookup.find(known, id, instances)
     const configure: ProviderRegistry.Service["configure"] = (found, options) =>
-      KeyRotation.configure(rotation, settings, found, options)
+      Rotate.configure(rotation, settings, found, options)
     return {
       ids: () => ids,
       get: (id) => Option.fromNullable(drivers.get(id)),
       providers,
       types: () => (types ??= Array.from(composedDrivers.values(), ProviderTypes.fromDriver)),
       find,
-      checkInstance: (instance) => InstanceResolution.fromStored(composedDrivers, policy, instance.workspace, instance),
+      checkInstance: (instance) => Instances.fromStored(composedDrivers, policy, instance.workspace, instance),
       defaults,
       fallbacks,
       resolve: (id, capability, options) =>
@@ -331,9 +331,9 @@ export const options = <Options, OptionsEncoded>(
   driver: Pick<ProviderDriver<Options, OptionsEncoded>, "preset" | "options" | "optionsConfig">,
   settings: Settings.Settings.Service
 ): Effect.Effect<Options | undefined, WebSearchError.Unavailable> =>
-  Effect.flatMap(ProviderResolution.resolveOne(driver, settings), (one) =>
+  Effect.flatMap(SettingsResolution.resolveOne(driver, settings), (one) =>
     one.problems.length > 0
-      ? Effect.fail(ProviderResolution.invalid(one.problems, settings.source))
+      ? Effect.fail(SettingsResolution.invalid(one.problems, settings.source))
       : Effect.succeed(one.options as Options | undefined)
   )
 

@@ -10,7 +10,7 @@ import * as Layer from "effect/Layer"
 import type { FetchUrls } from "./FetchUrls.js"
 import * as CapabilityEnv from "./internal/capabilityEnv.js"
 import * as Pipeline from "./internal/pipeline.js"
-import * as ResolveProvider from "./internal/resolution/check.js"
+import * as Check from "./internal/resolution/check.js"
 import type { ProviderId } from "./ProviderId.js"
 import { ProviderRegistry } from "./ProviderRegistry.js"
 import type { Settings } from "./Settings.js"
@@ -130,7 +130,7 @@ export const defaultProvider: Effect.Effect<ProviderId, WebSearchError.Unavailab
   ProviderRegistry,
   (registry) =>
     Effect.map(
-      ResolveProvider.resolve({ registry }, undefined, "research", (driver) => driver.research),
+      Check.resolve({ registry }, undefined, "research", (driver) => driver.research),
       (resolved) => resolved.providerId
     )
 )

@@ -121,17 +121,21 @@ export const empty = (c: Call): WebSearchError.ResponseInvalid =>
 
 /**
  * The endpoint of the capability without trailing slashes (`DriverContext.apiHost`: checked by the request's
- * resolution), with the call's context on the error a direct call without one gets.
+ * resolution), with the call's context on the error a direct call without one gets, naming the driver's preset.
  */
 export const endpoint = (c: Call): Effect.Effect<string, WebSearchError.Unavailable> =>
-  Effect.mapError(DriverContext.apiHost(c.ctx), (error) => WebSearchError.annotate(error, errorContext(c)))
+  Effect.mapError(DriverContext.apiHost(c.ctx, c.providerName), (error) =>
+    WebSearchError.annotate(error, errorContext(c))
+  )
 
 /**
  * The call's API key (`DriverContext.apiKey`: checked by the request's resolution where the preset requires
  * one), with the call's context on the error of a call without one.
  */
 export const requireKey = (c: Call): Effect.Effect<Redacted.Redacted<string>, WebSearchError.Unavailable> =>
-  Effect.mapError(DriverContext.apiKey(c.ctx), (error) => WebSearchError.annotate(error, errorContext(c)))
+  Effect.mapError(DriverContext.apiKey(c.ctx, c.providerName), (error) =>
+    WebSearchError.annotate(error, errorContext(c))
+  )
 
 /**
  * Results mapped from a provider's items, and how many items had no usable URL (see `resultFields`).

@@ -21,7 +21,7 @@ import * as SettingsInput from "../settingsInput.js"
 import type * as UrlPolicy from "../../UrlPolicy.js"
 import * as WebSearchError from "../../WebSearchError.js"
 import * as ParseIssues from "../parseIssues.js"
-import * as ResolvedProviders from "./provider.js"
+import * as Provider from "./provider.js"
 import * as SettingsValidation from "../settingsValidation.js"
 
 /** A provider that a call may name, with its driver and the key its call state is kept under. */
@@ -46,7 +46,7 @@ const build = (
   override: SettingsInput.ProviderOverride,
   options: unknown
 ): ResolvedProvider => ({
-  ...ResolvedProviders.fromOverride(driver.preset, override, options),
+  ...Provider.fromOverride(driver.preset, override, options),
   id,
   name: name ?? driver.preset.name,
   instanceOf: driver.preset.id
@@ -82,7 +82,7 @@ export const fromSettings = (
     }
     const own = capabilityProblems(driver, field, declared)
     const rawOptions = Object.fromEntries(Object.entries(declared).filter(([key]) => !instanceFields.has(key)))
-    const options = ResolvedProviders.decodeOptions(driver, rawOptions, field, SettingsInput.instanceFields)
+    const options = Provider.decodeOptions(driver, rawOptions, field, SettingsInput.instanceFields)
     if (own.length > 0 || Either.isLeft(options)) {
       problems.push(...own, ...(Either.isLeft(options) ? options.left : []))
       continue
@@ -161,7 +161,7 @@ export const fromStored = (
   } else if (settings.basicAuthUsername !== undefined && basicAuthPassword === undefined) {
     problems.push("settings.basicAuthUsername: a basic-auth user name needs the credentials' basicAuthPassword")
   }
-  const options = ResolvedProviders.decodeOptions(driver, rawOptions, "options", ["options"])
+  const options = Provider.decodeOptions(driver, rawOptions, "options", ["options"])
   if (Either.isLeft(options)) problems.push(...options.left)
   if (problems.length > 0 || Either.isLeft(options)) return Either.left(unusable(workspace, id, problems))
   const override: SettingsInput.ProviderOverride = {

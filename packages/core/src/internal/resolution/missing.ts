@@ -4,6 +4,8 @@
  * accessors (`context.ts`), which a driver reaches only where the preset
  * cannot say it (a key that one capability requires and the preset marks optional) or when it is called directly,
  * without the resolution.
+ *
+ * @internal Shared by the websearch packages, not part of the public API: it may change in any release.
  */
 import type { Capability } from "../../Capability.js"
 import type { ResolvedProvider } from "../../ProviderConfig.js"
@@ -45,18 +47,25 @@ export const endpoint = (
 // A driver names its errors by its type's id (the pipeline renames them for an instance a caller named).
 const typeId = (provider: ResolvedProvider): string => provider.instanceOf ?? provider.id
 
-/** A driver's context without the key its call needs. */
-export const contextKey = (provider: ResolvedProvider, capability: Capability): WebSearchError.Unavailable =>
-  WebSearchError.unavailable(
-    "missing_credentials",
-    `${provider.name} needs an API key: set ${keySettings(typeId(provider))}`,
-    { providerId: typeId(provider), capability }
-  )
+/** A driver's context without the key its call needs; `name` is who the message names (a driver: its preset's). */
+export const contextKey = (
+  provider: ResolvedProvider,
+  capability: Capability,
+  name: string = provider.name
+): WebSearchError.Unavailable =>
+  WebSearchError.unavailable("missing_credentials", `${name} needs an API key: set ${keySettings(typeId(provider))}`, {
+    providerId: typeId(provider),
+    capability
+  })
 
-/** A driver's context without the endpoint its call needs. */
-export const contextEndpoint = (provider: ResolvedProvider, capability: Capability): WebSearchError.Unavailable =>
+/** A driver's context without the endpoint its call needs; `name` as for `contextKey`. */
+export const contextEndpoint = (
+  provider: ResolvedProvider,
+  capability: Capability,
+  name: string = provider.name
+): WebSearchError.Unavailable =>
   WebSearchError.unavailable(
     "invalid_config",
-    `${provider.name} has no endpoint for ${capability}: set providers.${typeId(provider)}.capabilities.${capability}.apiHost`,
+    `${name} has no endpoint for ${capability}: set providers.${typeId(provider)}.capabilities.${capability}.apiHost`,
     { providerId: typeId(provider), capability }
   )

@@ -18,10 +18,10 @@ import type * as Settings from "../../Settings.js"
 import * as SettingsInput from "../settingsInput.js"
 import * as UrlPolicy from "../../UrlPolicy.js"
 import type * as WebSearchError from "../../WebSearchError.js"
-import * as InstanceResolution from "./instances.js"
+import * as Instances from "./instances.js"
 import * as ParseIssues from "../parseIssues.js"
-import * as ResolvedProviders from "./provider.js"
-import * as ProviderEnvironment from "./environment.js"
+import * as Provider from "./provider.js"
+import * as Environment from "./environment.js"
 import * as SettingsValidation from "../settingsValidation.js"
 
 /** The outcome of resolution. */
@@ -29,13 +29,13 @@ export interface Resolved {
   readonly drivers: ReadonlyMap<ProviderId, AnyProviderDriver>
   readonly providers: ReadonlyMap<ProviderId, ResolvedProvider>
   /** The settings' instances, resolved (their ids are in neither map above). */
-  readonly instances: ReadonlyMap<ProviderId, InstanceResolution.Entry>
+  readonly instances: ReadonlyMap<ProviderId, Instances.Entry>
   readonly defaults: { readonly [C in Capability.Capability]: ProviderId | null }
   readonly fallbacks: { readonly [C in Capability.ListCapability]: ReadonlyArray<ProviderId> }
 }
 
 const decodePreset = Schema.decodeUnknownEither(Preset.Preset, { errors: "all", onExcessProperty: "error" })
-const decodeEnvironment = Schema.decodeUnknownEither(ProviderEnvironment.EnvironmentOverride, { errors: "all" })
+const decodeEnvironment = Schema.decodeUnknownEither(Environment.EnvironmentOverride, { errors: "all" })
 const common: ReadonlySet<string> = new Set(SettingsInput.commonFields)
 
 const splitOptions = (override: Record<string, unknown>): Record<string, unknown> =>
@@ -72,7 +72,7 @@ export const resolveOne: (
   let override = settings.overrides.get(id)
   let rawOptions: Record<string, unknown> = override === undefined ? {} : splitOptions(override)
   if (Option.isSome(settings.environment)) {
-    const read = yield* Effect.withConfigProvider(ProviderEnvironment.read(driver), settings.environment.value)
+    const read = yield* Effect.withConfigProvider(Environment.read(driver), settings.environment.value)
     problems.push(...read.problems)
     const decoded = decodeEnvironment(read.override)
     if (Either.isLeft(decoded)) problems.push(ParseIssues.format(decoded.left, `providers.${id}`, true))
@@ -89,7 +89,7 @@ export const resolveOne: (
       rawOptions = { ...rawOptions, ...splitOptions(read.options) }
     }
   }
-  const decoded = ResolvedProviders.decodeOptions(driver, rawOptions, `providers.${id}`)
+  const decoded = Provider.decodeOptions(driver, rawOptions, `providers.${id}`)
   if (Either.isLeft(decoded)) problems.push(...decoded.left)
   const options = Either.getOrUndefined(decoded)
   return { override, options, problems }
@@ -133,9 +133,9 @@ export const resolve: (
   for (const [id, driver] of drivers) {
     const one = yield* resolveOne(driver, settings)
     problems.push(...one.problems)
-    providers.set(id, ResolvedProviders.fromOverride(driver.preset, one.override, one.options))
+    providers.set(id, Provider.fromOverride(driver.preset, one.override, one.options))
   }
-  const settingsInstances = InstanceResolution.fromSettings(drivers, settings)
+  const settingsInstances = Instances.fromSettings(drivers, settings)
   problems.push(...settingsInstances.problems)
   const instances = settingsInstances.entries
   // What defaults, fallbacks and fusion may name: a composed provider or a settings instance.

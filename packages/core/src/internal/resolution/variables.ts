@@ -2,6 +2,8 @@
  * The environment variables of a provider's common fields, named from its id in this one place: what the
  * environment is read from (`environment.ts`) and what every message that tells a user where to set something
  * names (`missing.ts`).
+ *
+ * @internal Shared by the websearch packages, not part of the public API: it may change in any release.
  */
 import * as Capability from "../../Capability.js"
 import * as ProviderId from "../../ProviderId.js"
