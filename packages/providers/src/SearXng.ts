@@ -31,6 +31,7 @@ import * as Preset from "@websearch/core/Preset"
 import type * as ProviderDriver from "@websearch/core/ProviderDriver"
 import type * as SearchOptions from "@websearch/core/SearchOptions"
 import type * as WebSearchError from "@websearch/core/WebSearchError"
+import * as Variables from "@websearch/core/internal/resolution/variables"
 import * as Clock from "effect/Clock"
 import * as Config from "effect/Config"
 import * as Duration from "effect/Duration"
@@ -78,8 +79,7 @@ export const searchOptions: ReadonlyArray<SearchOptions.SearchOption> = ["timeRa
 // The reasons SearXNG gives for an engine that refused it rather than failed (its suspension messages included).
 const blockedReason = /captcha|too many requests|access denied|suspended/i
 
-const basicAuthSettings =
-  "providers.searxng.basicAuthUsername and basicAuthPassword (SEARXNG_BASIC_AUTH_USERNAME, SEARXNG_BASIC_AUTH_PASSWORD)"
+const basicAuthSettings = `providers.searxng.basicAuthUsername and basicAuthPassword (${Variables.field(providerId, "BASIC_AUTH_USERNAME")}, ${Variables.field(providerId, "BASIC_AUTH_PASSWORD")})`
 
 const reject =
   (c: Http.Call) =>
