@@ -7,12 +7,13 @@
 import * as Schema from "effect/Schema"
 
 /**
- * The three capabilities: keyword search, URL fetching and hosted research.
+ * The capabilities: keyword search, URL fetching, hosted research, and the two whole-site ones: mapping a site's
+ * URLs (`mapSite`) and crawling its pages (`crawlSite`).
  *
  * @since 0.1.0
  * @category schemas
  */
-export const Capability = Schema.Literal("searchKeywords", "fetchUrls", "research")
+export const Capability = Schema.Literal("searchKeywords", "fetchUrls", "research", "mapSite", "crawlSite")
 
 /**
  * @since 0.1.0

@@ -132,6 +132,10 @@ export const make: Effect.Effect<
           research.research({ providerId, query: checkInputs.research, allowedDomains: [] }),
           (r) => r.sources.length
         )
+      case "mapSite":
+      case "crawlSite":
+        // TODO(s41): wired to MapSite/CrawlSite in the next commit of this branch.
+        return Effect.succeed(0)
     }
   }
   const checkOne = Effect.fnUntraced(function* (providerId: ProviderId, capability: Capability) {

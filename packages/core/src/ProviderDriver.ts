@@ -10,10 +10,13 @@
 import type * as Config from "effect/Config"
 import type * as Effect from "effect/Effect"
 import type * as Schema from "effect/Schema"
+import type * as Stream from "effect/Stream"
 import type { Preset } from "./Preset.js"
 import type { Reporter } from "./internal/usageFact.js"
 import type { ProviderConfig } from "./ProviderConfig.js"
 import type { SearchOption } from "./SearchOptions.js"
+import type { CrawlSiteRequest, MapSiteRequest } from "./SiteRequest.js"
+import type { SiteCut, SiteLink } from "./SiteResponse.js"
 import type { WebSearchError } from "./WebSearchError.js"
 import type { FetchUrlsRequest, ResearchRequest } from "./WebSearchRequest.js"
 import type { ResearchResponse, WebSearchResponse, WebSearchResult } from "./WebSearchResponse.js"
@@ -25,6 +28,49 @@ import type { ResearchResponse, WebSearchResponse, WebSearchResult } from "./Web
  * @category models
  */
 export type DriverResult = Omit<WebSearchResult, "sourceInput">
+
+/**
+ * A driver's map of a site: the links it found (core filters, deduplicates, ranks and cuts them to the request's
+ * limit after the call, whatever the provider did), the limits it reached, and the sources that failed (a sitemap
+ * that did not answer), each with its URL.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface MapSiteOutput {
+  readonly links: ReadonlyArray<SiteLink>
+  readonly cuts: ReadonlyArray<SiteCut>
+  readonly failures?: ReadonlyArray<readonly [url: string, error: WebSearchError]> | undefined
+}
+
+/**
+ * One page of a crawl as a hosted crawler returns it: read, or failed with its typed error. Core checks each
+ * page's URL against the site, the URL policy and the blacklist, and closes the stream with the summary.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type CrawlItem =
+  | { readonly _tag: "Page"; readonly url: string; readonly depth?: number | undefined; readonly result: DriverResult }
+  | {
+      readonly _tag: "Failed"
+      readonly url: string
+      readonly depth?: number | undefined
+      readonly error: WebSearchError
+    }
+
+/**
+ * One page read for websearch's own crawler: the page as `fetchUrls` reads it, the links it holds (absolute, in
+ * document order, at most a few thousand) and its canonical link when it names one.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface CrawledPage {
+  readonly result: DriverResult
+  readonly links: ReadonlyArray<string>
+  readonly canonical?: string | undefined
+}
 
 /**
  * What a driver call receives besides its input: the resolved configuration of this capability (endpoint,
@@ -108,11 +154,51 @@ export interface ProviderDriver<Options = unknown, OptionsEncoded = unknown> {
   ) => Effect.Effect<ReadonlyArray<DriverResult>, WebSearchError>
   /** Fetches one URL; `url` on the result is the final URL after redirects. */
   readonly fetchUrls?: (url: string, ctx: DriverContext<Options>) => Effect.Effect<DriverResult, WebSearchError>
+  /**
+   * Maps one site (the request decoded, its limits and patterns included). A provider that cannot honour a
+   * field the request sets fails `RequestFailed/invalid_input` naming it, before any call.
+   */
+  readonly mapSite?: (
+    request: MapSiteRequest,
+    ctx: DriverContext<Options>
+  ) => Effect.Effect<MapSiteOutput, WebSearchError>
+  /**
+   * Crawls one site on a hosted crawler: its pages as they arrive. A provider that cannot honour a field the
+   * request sets fails the stream `RequestFailed/invalid_input` naming it, before any call; interrupting the
+   * stream stops (and, where the provider can, cancels) the crawl.
+   */
+  readonly crawlSite?: (
+    request: CrawlSiteRequest,
+    ctx: DriverContext<Options>
+  ) => Stream.Stream<CrawlItem, WebSearchError>
+  /**
+   * Reads one page for websearch's own crawler, which keeps the frontier, the limits, the politeness and the
+   * dedupe (in memory, or in a shared store across replicas). A provider with this serves `crawlSite` without a
+   * `crawlSite` method; the URL given has passed the URL policy and the blacklist, and redirects off the site are
+   * the driver's to refuse (`RequestFailed/redirect_rejected`).
+   */
+  readonly crawlPage?: (
+    url: string,
+    site: SiteScope,
+    ctx: DriverContext<Options>
+  ) => Effect.Effect<CrawledPage, WebSearchError>
   /** Researches one brief. */
   readonly research?: (
     request: ResearchRequest,
     ctx: DriverContext<Options>
   ) => Effect.Effect<Omit<ResearchResponse, "providerId" | "query">, WebSearchError>
+}
+
+/**
+ * The site a crawled page belongs to, for the driver to refuse a redirect that leaves it: the start URL's host,
+ * with its subdomains when `includeSubdomains`.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface SiteScope {
+  readonly host: string
+  readonly includeSubdomains: boolean
 }
 
 /**

@@ -131,7 +131,9 @@ const fromDocument = (
   defaults: {
     searchKeywords: input.defaults?.searchKeywords,
     fetchUrls: input.defaults?.fetchUrls,
-    research: input.defaults?.research
+    research: input.defaults?.research,
+    mapSite: input.defaults?.mapSite,
+    crawlSite: input.defaults?.crawlSite
   },
   fallbacks: {
     searchKeywords: input.fallbacks?.searchKeywords ?? [],
@@ -151,7 +153,9 @@ const fromDocument = (
   timeouts: {
     searchKeywords: Duration.millis(input.timeouts?.searchKeywords ?? Input.defaults.timeouts.searchKeywords),
     fetchUrls: Duration.millis(input.timeouts?.fetchUrls ?? Input.defaults.timeouts.fetchUrls),
-    research: Duration.millis(input.timeouts?.research ?? Input.defaults.timeouts.research)
+    research: Duration.millis(input.timeouts?.research ?? Input.defaults.timeouts.research),
+    mapSite: Duration.millis(input.timeouts?.mapSite ?? Input.defaults.timeouts.mapSite),
+    crawlSite: Duration.millis(input.timeouts?.crawlSite ?? Input.defaults.timeouts.crawlSite)
   },
   cache: {
     searchKeywords: Option.getOrThrow(

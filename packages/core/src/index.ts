@@ -256,6 +256,22 @@ export * as SearchOptions from "./SearchOptions.js"
 export * as Settings from "./Settings.js"
 
 /**
+ * The request contracts of the two whole-site capabilities: `mapSite` (the URLs of a site, without reading its
+ * pages) and `crawlSite` (its pages, read as `fetchUrls` reads them, breadth-first from a start URL).
+ *
+ * @since 0.2.0
+ */
+export * as SiteRequest from "./SiteRequest.js"
+
+/**
+ * The answers of the two whole-site capabilities: a map's links, and a crawl's events (each page read, each page
+ * that failed, then one closing summary). Nothing is cut silently: every limit a map or crawl reached is a `cut`.
+ *
+ * @since 0.2.0
+ */
+export * as SiteResponse from "./SiteResponse.js"
+
+/**
  * Whether the shared stores (the result cache, provider quotas and rate limits on Redis) answer. A store that
  * fails or does not answer within its bound never fails a request: the cache misses and the provider quota lets
  * calls through (see `ResultCache`, `ProviderQuota`). So an outage is invisible in answers and must be visible

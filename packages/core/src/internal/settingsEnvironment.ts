@@ -51,7 +51,9 @@ export const variables = Config.all({
   defaults: Config.all({
     searchKeywords: defaultProvider("searchKeywords"),
     fetchUrls: defaultProvider("fetchUrls"),
-    research: defaultProvider("research")
+    research: defaultProvider("research"),
+    mapSite: defaultProvider("mapSite"),
+    crawlSite: defaultProvider("crawlSite")
   }),
   fallbacks: Config.all({ searchKeywords: fallbackChain("searchKeywords"), fetchUrls: fallbackChain("fetchUrls") }),
   fusion: Config.all({

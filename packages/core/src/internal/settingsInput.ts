@@ -135,7 +135,9 @@ export const CommonOverride = Schema.Struct({
     Schema.Struct({
       searchKeywords: Schema.optional(CapabilityOverride),
       fetchUrls: Schema.optional(CapabilityOverride),
-      research: Schema.optional(CapabilityOverride)
+      research: Schema.optional(CapabilityOverride),
+      mapSite: Schema.optional(CapabilityOverride),
+      crawlSite: Schema.optional(CapabilityOverride)
     })
   ),
   engines: Schema.optional(Schema.Array(NonEmpty)),
@@ -232,7 +234,9 @@ export const SettingsInput = Schema.Struct({
     Schema.Struct({
       searchKeywords: Schema.optional(Schema.NullOr(ProviderId.ProviderId)),
       fetchUrls: Schema.optional(Schema.NullOr(ProviderId.ProviderId)),
-      research: Schema.optional(Schema.NullOr(ProviderId.ProviderId))
+      research: Schema.optional(Schema.NullOr(ProviderId.ProviderId)),
+      mapSite: Schema.optional(Schema.NullOr(ProviderId.ProviderId)),
+      crawlSite: Schema.optional(Schema.NullOr(ProviderId.ProviderId))
     })
   ),
   /** Providers tried in order when a request without a providerId fails as a whole on the default. */
@@ -269,7 +273,11 @@ export const SettingsInput = Schema.Struct({
     Schema.Struct({
       searchKeywords: Schema.optional(Milliseconds),
       fetchUrls: Schema.optional(Milliseconds),
-      research: Schema.optional(Milliseconds)
+      research: Schema.optional(Milliseconds),
+      /** The whole map of a site. */
+      mapSite: Schema.optional(Milliseconds),
+      /** The whole crawl of a site (each page also has `fetchUrls`'s timeout): at the limit it stops, keeping its pages. */
+      crawlSite: Schema.optional(Milliseconds)
     })
   ),
   /** How long the result cache (when one is provided) keeps answers; 0 turns caching off for that kind. */
@@ -303,7 +311,7 @@ export type SettingsInput = typeof SettingsInput.Encoded
 export const defaults = {
   maxResults: 10,
   concurrency: 5,
-  timeouts: { searchKeywords: 20_000, fetchUrls: 15_000, research: 300_000 },
+  timeouts: { searchKeywords: 20_000, fetchUrls: 15_000, research: 300_000, mapSite: 60_000, crawlSite: 600_000 },
   cache: { searchKeywords: 600_000, fetchUrls: 3_600_000, failures: 30_000 },
   rateLimitMaxWait: 2_000
 } as const

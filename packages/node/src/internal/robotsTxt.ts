@@ -2,6 +2,7 @@
  * robots.txt (RFC 9309): parsing into groups, choosing the group that applies to a product token, and deciding
  * whether a path may be fetched. Pure; the fetch provider fetches and caches the files.
  */
+import * as PathPattern from "@websearch/core/internal/pathPattern"
 
 /** One Allow or Disallow line, with its path pattern normalised for comparison. */
 export interface Rule {
@@ -91,33 +92,8 @@ export const rulesFor = (groups: ReadonlyArray<Group>, token: string): Rules => 
   return { rules: chosen.flatMap((group) => group.rules) }
 }
 
-/**
- * Whether a robots.txt path pattern matches a path: `*` matches any run of characters, a trailing `$` anchors
- * the end, anything else matches as a prefix. A two-pointer match with one backtrack point, linear-ish and never
- * exponential, so a hostile robots.txt cannot make matching expensive (a regular expression could).
- */
-export const matches = (pattern: string, path: string): boolean => {
-  const anchored = pattern.endsWith("$")
-  const body = anchored ? pattern.slice(0, -1) : `${pattern}*`
-  let p = 0
-  let s = 0
-  let star = -1
-  let resume = 0
-  while (s < path.length) {
-    if (p < body.length && body[p] !== "*" && body[p] === path[s]) {
-      p++
-      s++
-    } else if (p < body.length && body[p] === "*") {
-      star = p++
-      resume = s
-    } else if (star !== -1) {
-      p = star + 1
-      s = ++resume
-    } else return false
-  }
-  while (p < body.length && body[p] === "*") p++
-  return p === body.length
-}
+/** Whether a robots.txt path pattern matches a path (core's one matcher, shared with a crawl's path patterns). */
+export const matches: (pattern: string, path: string) => boolean = PathPattern.matches
 
 /**
  * The rule that decides a path (with its query): the longest matching pattern, Allow winning a tie; none when no

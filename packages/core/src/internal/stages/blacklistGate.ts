@@ -3,12 +3,12 @@
  */
 import * as Blacklist from "../blacklist.js"
 import * as WebSearchError from "../../WebSearchError.js"
-import { errorContext, type InputCall } from "./inputCall.js"
+import { errorContext, isUrlCapability, type InputCall } from "./inputCall.js"
 
 /** The refusal of a `fetchUrls` input the settings' filter does not allow, if it is one. */
 export const blacklistGate = (call: InputCall): WebSearchError.RequestFailed | undefined => {
   const { filter } = call.env.settings
-  if (call.capability !== "fetchUrls" || Blacklist.isAllowed(filter, call.input)) return undefined
+  if (!isUrlCapability(call.capability) || Blacklist.isAllowed(filter, call.input)) return undefined
   return WebSearchError.requestFailed(
     "blacklisted",
     filter.blacklist.test(call.input)

@@ -27,6 +27,10 @@ export type ListCall = (
   ctx: DriverContext
 ) => Effect.Effect<ReadonlyArray<DriverResult>, WebSearchError.WebSearchError>
 
+/** Whether a capability's input is a URL websearch checks before a call: fetched pages and sites' start and pages. */
+export const isUrlCapability = (capability: Capability): boolean =>
+  capability === "fetchUrls" || capability === "mapSite" || capability === "crawlSite"
+
 /** The context every error of the call carries. */
 export const errorContext = (call: InputCall) => ({
   providerId: call.resolved.providerId,

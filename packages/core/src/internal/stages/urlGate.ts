@@ -5,14 +5,14 @@
 import * as Either from "effect/Either"
 import * as UrlPolicy from "../../UrlPolicy.js"
 import * as WebSearchError from "../../WebSearchError.js"
-import { errorContext, type InputCall } from "./inputCall.js"
+import { errorContext, isUrlCapability, type InputCall } from "./inputCall.js"
 
 /** The checked URL of a `fetchUrls` input (undefined for other capabilities), or the policy's refusal. */
 export const urlGate = (
   call: InputCall,
   policy: UrlPolicy.UrlPolicy
 ): Either.Either<UrlPolicy.CheckedUrl | undefined, WebSearchError.RequestFailed> => {
-  if (call.capability !== "fetchUrls") return Either.right(undefined)
+  if (!isUrlCapability(call.capability)) return Either.right(undefined)
   return Either.mapLeft(UrlPolicy.checkUrl(policy, call.input), (refused) =>
     WebSearchError.annotate(refused, errorContext(call))
   )
