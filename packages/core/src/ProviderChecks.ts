@@ -12,7 +12,9 @@ import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import { Capability } from "./Capability.js"
+import * as CrawlSite from "./CrawlSite.js"
 import { FetchUrls } from "./FetchUrls.js"
+import * as MapSite from "./MapSite.js"
 import { ProviderId } from "./ProviderId.js"
 import * as ProviderInstance from "./ProviderInstance.js"
 import { Research } from "./Research.js"
@@ -109,12 +111,14 @@ export declare namespace ProviderChecks {
 export const make: Effect.Effect<
   ProviderChecks.Service,
   never,
-  ProviderRegistry.ProviderRegistry | SearchKeywords | FetchUrls | Research
+  ProviderRegistry.ProviderRegistry | SearchKeywords | FetchUrls | Research | MapSite.MapSite | CrawlSite.CrawlSite
 > = Effect.gen(function* () {
   const registry = yield* ProviderRegistry.ProviderRegistry
   const search = yield* SearchKeywords
   const fetch = yield* FetchUrls
   const research = yield* Research
+  const map = yield* MapSite.MapSite
+  const crawl = yield* CrawlSite.CrawlSite
   const run = (
     providerId: ProviderId,
     capability: Capability
@@ -133,9 +137,17 @@ export const make: Effect.Effect<
           (r) => r.sources.length
         )
       case "mapSite":
+        return Effect.map(map.mapSite({ providerId, url: checkInputs.fetchUrls, limit: 10 }), (r) => r.links.length)
       case "crawlSite":
-        // TODO(s41): wired to MapSite/CrawlSite in the next commit of this branch.
-        return Effect.succeed(0)
+        // One page: the check proves the provider reads the site, not that it can crawl all of it.
+        return Effect.map(
+          Effect.provideService(
+            CrawlSite.collect({ providerId, url: checkInputs.fetchUrls, maxPages: 1, maxDepth: 0 }),
+            CrawlSite.CrawlSite,
+            crawl
+          ),
+          (r) => r.pages.length
+        )
     }
   }
   const checkOne = Effect.fnUntraced(function* (providerId: ProviderId, capability: Capability) {
@@ -176,7 +188,7 @@ export const make: Effect.Effect<
 export const layer: Layer.Layer<
   ProviderChecks,
   never,
-  ProviderRegistry.ProviderRegistry | SearchKeywords | FetchUrls | Research
+  ProviderRegistry.ProviderRegistry | SearchKeywords | FetchUrls | Research | MapSite.MapSite | CrawlSite.CrawlSite
 > = Layer.effect(ProviderChecks, make)
 
 /**

@@ -60,13 +60,8 @@ const printable = (text: string): boolean => {
   return true
 }
 
-/**
- * One path pattern: starts with `/`, at most 200 characters, no white space or control characters.
- *
- * @since 0.2.0
- * @category schemas
- */
-export const PathPattern = Schema.String.pipe(
+// One path pattern: starts with `/`, at most 200 characters, no white space or control characters.
+const PathPattern = Schema.String.pipe(
   Schema.filter(
     (pattern) =>
       (pattern.startsWith("/") && pattern.length <= patternLimits.length && printable(pattern)) ||
@@ -82,13 +77,8 @@ const patterns = (field: string) =>
     { default: () => [] }
   )
 
-/**
- * A site's start URL: http(s), no user name or password, normalised (WHATWG serialisation).
- *
- * @since 0.2.0
- * @category schemas
- */
-export const SiteUrl = Schema.transformOrFail(Schema.String.pipe(Schema.maxLength(8192)), Schema.String, {
+// A site's start URL: http(s), no user name or password, normalised (WHATWG serialisation).
+const SiteUrl = Schema.transformOrFail(Schema.String.pipe(Schema.maxLength(8192)), Schema.String, {
   strict: true,
   decode: (raw, _, ast) =>
     Either.match(UrlPolicy.parseHttpUrl(raw), {

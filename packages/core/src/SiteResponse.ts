@@ -101,15 +101,10 @@ export class CrawlFailure extends Schema.TaggedClass<CrawlFailure>()("CrawlFailu
   failure: InputFailure
 }) {}
 
-/**
- * What a crawl left out without reading it, by why: off the site, excluded by a path pattern, a duplicate (by
- * normalised URL or canonical link), beyond `maxDepth`, refused by the URL policy or blacklist, disallowed by
- * robots.txt.
- *
- * @since 0.2.0
- * @category schemas
- */
-export const CrawlSkipped = Schema.Struct({
+// What a crawl left out without reading it, by why: off the site, excluded by a path pattern, a duplicate (by
+// normalised URL or canonical link), beyond `maxDepth`, refused by the URL policy or blacklist, disallowed by
+// robots.txt.
+const CrawlSkipped = Schema.Struct({
   offSite: Schema.NonNegativeInt,
   excluded: Schema.NonNegativeInt,
   duplicate: Schema.NonNegativeInt,
@@ -117,12 +112,6 @@ export const CrawlSkipped = Schema.Struct({
   policy: Schema.NonNegativeInt,
   robots: Schema.NonNegativeInt
 }).annotations({ identifier: "CrawlSkipped" })
-
-/**
- * @since 0.2.0
- * @category models
- */
-export type CrawlSkipped = typeof CrawlSkipped.Type
 
 /**
  * The crawl's last event: how many pages were read and failed, what was skipped and why, and the limits reached.
@@ -135,6 +124,7 @@ export class CrawlDone extends Schema.TaggedClass<CrawlDone>()("CrawlDone", {
   url: Schema.String,
   pages: Schema.NonNegativeInt,
   failed: Schema.NonNegativeInt,
+  /** What the crawl left out without reading it, by why (distinct URLs, up to 100,000 of them). */
   skipped: CrawlSkipped,
   cuts: Schema.Array(SiteCut)
 }) {}
@@ -170,11 +160,3 @@ export const CrawlSiteResponse = Schema.Struct({
  * @category models
  */
 export type CrawlSiteResponse = typeof CrawlSiteResponse.Type
-
-/**
- * No skips: the counts a crawl starts from.
- *
- * @since 0.2.0
- * @category constants
- */
-export const noSkips: CrawlSkipped = { offSite: 0, excluded: 0, duplicate: 0, depth: 0, policy: 0, robots: 0 }

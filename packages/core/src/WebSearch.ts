@@ -32,7 +32,9 @@
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Composition from "./Composition.js"
+import * as CrawlSite from "./CrawlSite.js"
 import * as FetchUrls from "./FetchUrls.js"
+import * as MapSite from "./MapSite.js"
 import * as ProviderChecks from "./ProviderChecks.js"
 import * as ProviderRegistry from "./ProviderRegistry.js"
 import * as Research from "./Research.js"
@@ -51,6 +53,8 @@ export type WebSearch =
   | SearchKeywords.SearchKeywords
   | FetchUrls.FetchUrls
   | Research.Research
+  | MapSite.MapSite
+  | CrawlSite.CrawlSite
   | ProviderChecks.ProviderChecks
   | ProviderRegistry.ProviderRegistry
 
@@ -77,7 +81,7 @@ const registry = Layer.effect(
 )
 
 const services = ProviderChecks.layer.pipe(
-  Layer.provideMerge(Layer.mergeAll(SearchKeywords.layer, Research.layer)),
+  Layer.provideMerge(Layer.mergeAll(SearchKeywords.layer, Research.layer, MapSite.layer, CrawlSite.layer)),
   Layer.provideMerge(FetchUrls.layer),
   Layer.provideMerge(registry)
 )

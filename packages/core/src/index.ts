@@ -43,6 +43,15 @@ export * as Compression from "./Compression.js"
 export * as ContentBudget from "./ContentBudget.js"
 
 /**
+ * The `crawlSite` capability: the pages of a site read as `fetchUrls` reads them, breadth-first from a start URL
+ * (or from the site's map too), as a `Stream` of events — each page read, each page that failed with its typed
+ * error, then a closing `CrawlDone` with the counts, the skips by reason and the limits reached.
+ *
+ * @since 0.2.0
+ */
+export * as CrawlSite from "./CrawlSite.js"
+
+/**
  * The `fetchUrls` capability: fetch the content of 1–20 http(s) URLs with the requested or default
  * provider, one provider call per URL, merged into one `WebSearchResponse`. It never searches.
  *
@@ -62,6 +71,17 @@ export * as FetchUrls from "./FetchUrls.js"
  * @since 0.2.0
  */
 export * as Fusion from "./Fusion.js"
+
+/**
+ * The `mapSite` capability: the URLs of a site without reading its pages — its robots.txt `Sitemap:` lines,
+ * sitemaps (indexes and gzipped ones too), feeds and the start page's links — with the requested or default
+ * provider. Whatever the provider returns, core keeps only the site's URLs (its host, with subdomains on request),
+ * those the path patterns keep, the URL policy and the blacklist allow, deduplicated by normalised URL, ranked by
+ * `search` when given and cut to `limit` (a cut says so).
+ *
+ * @since 0.2.0
+ */
+export * as MapSite from "./MapSite.js"
 
 /**
  * The outbound proxy of the provider call in progress: the capability pipelines set it around every driver call

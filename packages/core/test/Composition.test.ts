@@ -384,7 +384,9 @@ describe("a bundle's default proposals", () => {
       expect(yield* defaultsOf({}, ["bundle A", "brave"])).toEqual({
         searchKeywords: "brave",
         fetchUrls: null,
-        research: null
+        research: null,
+        mapSite: null,
+        crawlSite: null
       })
       expect((yield* defaultsOf({}, ["bundle A", "jina"], ["bundle B", "jina"])).searchKeywords).toBe("jina")
       expect((yield* defaultsOf({})).searchKeywords).toBeNull()

@@ -63,7 +63,13 @@ describe("Settings", () => {
           expect(Duration.toMillis(settings.timeouts.searchKeywords)).toBe(20_000)
           // Without a bundle proposing defaults, no capability has one; every composed provider is resolved.
           const registry = yield* Registry.load({})
-          expect(registry.defaults).toEqual({ searchKeywords: null, fetchUrls: null, research: null })
+          expect(registry.defaults).toEqual({
+            searchKeywords: null,
+            fetchUrls: null,
+            research: null,
+            mapSite: null,
+            crawlSite: null
+          })
           expect(registry.providers.size).toBe(Presets.all.length)
           expect(registry.providers.size).toBeGreaterThan(20)
         })
@@ -291,7 +297,13 @@ describe("Settings", () => {
             "tvly-two-0002"
           ])
           expect(settings.defaults).toEqual({ searchKeywords: "tavily", fetchUrls: undefined, research: null })
-          expect(registry.defaults).toEqual({ searchKeywords: "tavily", fetchUrls: null, research: null })
+          expect(registry.defaults).toEqual({
+            searchKeywords: "tavily",
+            fetchUrls: null,
+            research: null,
+            mapSite: null,
+            crawlSite: null
+          })
           expect(apiHost(registry, "jina", "fetchUrls")).toBe("https://reader.internal.example")
           expect(apiHost(registry, "jina", "searchKeywords")).toBe("https://s.jina.ai")
           expect(apiHost(registry, "brave", "searchKeywords")).toBe("https://brave.internal.example")
@@ -429,7 +441,13 @@ describe("Settings", () => {
           ])
         )
         expect(settings.defaults).toEqual({ searchKeywords: "tavily", fetchUrls: "jina", research: undefined })
-        expect(registry.defaults).toEqual({ searchKeywords: "tavily", fetchUrls: "jina", research: null })
+        expect(registry.defaults).toEqual({
+          searchKeywords: "tavily",
+          fetchUrls: "jina",
+          research: null,
+          mapSite: null,
+          crawlSite: null
+        })
         expect(registry.providers.get("jina")?.apiKeys.map(Redacted.value)).toEqual(["jina-env-0001"])
         expect(apiHost(registry, "jina", "searchKeywords")).toBe("https://search.file.example")
         expect(apiHost(registry, "jina", "fetchUrls")).toBe("https://reader.env.example")

@@ -137,7 +137,17 @@ const decodeSafe = (text: string): string => {
 }
 
 /** Why a URL found by a crawl is not read. */
-export type SkipReason = keyof SiteResponse.CrawlSkipped
+export type SkipReason = keyof SiteResponse.CrawlDone["skipped"]
+
+/** No skips: the counts a crawl starts from. */
+export const noSkips: SiteResponse.CrawlDone["skipped"] = {
+  offSite: 0,
+  excluded: 0,
+  duplicate: 0,
+  depth: 0,
+  policy: 0,
+  robots: 0
+}
 
 /** The outcome of one crawl step. */
 export type StepOutcome =
@@ -184,6 +194,8 @@ export interface Plan {
   readonly secrets: ReadonlyArray<string>
   /** Where a found link goes: read (with its dedupe key) or skipped. */
   readonly admit: (raw: string) => Admission
+  /** Whether the URL policy and the blacklist let a URL through (a hosted crawler's pages are checked after). */
+  readonly allowed: (url: string) => boolean
   /** The kind of crawl: `step` for websearch's frontier, `hosted` for a provider's own crawler. */
   readonly method:
     | {
@@ -236,6 +248,8 @@ export const prepare: (env: Env, request: CrawlSiteRequest) => Effect.Effect<Pla
       startKey: SiteScopes.dedupeKey(new URL(request.url)),
       secrets: resolved.secrets,
       admit,
+      allowed: (url) =>
+        Either.isRight(UrlPolicy.checkUrl(policy, url)) && Blacklist.isAllowed(env.settings.filter, url),
       method,
       serve
     }
