@@ -23,6 +23,7 @@ import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
 import * as LogLevel from "effect/LogLevel"
+import * as Abort from "./internal/abort.js"
 import * as Cli from "./internal/cli.js"
 import * as CommandLayers from "./internal/commandLayers.js"
 import * as Inputs from "./internal/inputs.js"
@@ -93,7 +94,18 @@ const listed = (command: Cli.CommonOptions, response: WebSearchResponse.WebSearc
 const program = (
   command: Exclude<
     Cli.Command,
-    { _tag: "Help" | "Version" | "Completions" | "ConfigPath" | "ConfigInit" | "Doctor" | "ProvidersManage" }
+    {
+      _tag:
+        | "Help"
+        | "Version"
+        | "Completions"
+        | "ConfigPath"
+        | "ConfigInit"
+        | "Doctor"
+        | "ProvidersManage"
+        | "Map"
+        | "Crawl"
+    }
   >,
   io: Io,
   live: Layer.Layer<WebSearch.WebSearch | Settings.Settings, WebSearchError.Unavailable>,
@@ -172,16 +184,6 @@ const program = (
     }
   }
 }
-
-const abortOn = (signal: AbortSignal | undefined): Effect.Effect<never, WebSearchError.Aborted> =>
-  signal === undefined
-    ? Effect.never
-    : Effect.async<never, WebSearchError.Aborted>((resume) => {
-        const onAbort = () => resume(Effect.fail(WebSearchError.aborted("interrupted by the user")))
-        if (signal.aborted) onAbort()
-        else signal.addEventListener("abort", onAbort, { once: true })
-        return Effect.sync(() => signal.removeEventListener("abort", onAbort))
-      })
 
 /**
  * Options of `run`.
@@ -304,6 +306,20 @@ const runWith = (argv: ReadonlyArray<string>, io: Io, options: RunOptions): Effe
           })
         // Its table is the report: the failures it finds are not logged again (--verbose logs them).
       ).pipe(logs(command.verbose))
+    case "Map":
+    case "Crawl":
+      // Pages are printed as a crawl finds them, so these commands print themselves (see `siteCommand`).
+      return Effect.flatMap(
+        Effect.promise(() => import("./internal/siteCommand.js")),
+        (SiteCommand) =>
+          SiteCommand.run(command, {
+            io,
+            live: Live.layer(command, io.env, options.providers ?? CommandLayers.oneShot),
+            signal: options.signal,
+            look,
+            errLook
+          })
+      ).pipe(logs(command.verbose))
   }
   let inputs: ReadonlyArray<string> = []
   let refused: ReadonlyArray<WebSearchError.InputFailure> = []
@@ -368,7 +384,7 @@ const runWith = (argv: ReadonlyArray<string>, io: Io, options: RunOptions): Effe
           if (!command.json && command.quiet !== true && event.total > 1) io.stderr(Render.progress(event))
         })
     }),
-    Effect.raceFirst(abortOn(options.signal)),
+    Effect.raceFirst(Abort.on(options.signal)),
     Effect.map((outcome) => {
       io.stdout(outcome.stdout)
       if (outcome.stderr !== undefined && outcome.stderr !== "") io.stderr(outcome.stderr)

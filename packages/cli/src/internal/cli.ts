@@ -23,6 +23,7 @@ import * as Grammar from "./grammar.js"
 import * as Help from "./help.js"
 import * as Overview from "./overview.js"
 import * as ProvidersArgs from "./providersArgs.js"
+import * as SiteArgs from "./siteArgs.js"
 import * as Tokens from "./tokens.js"
 
 /**
@@ -100,6 +101,10 @@ export type Command = Data.TaggedEnum<{
     /** `--max-length` and `--start-index`, as the request names them; each set only when its flag is given. */
     readonly paging?: { readonly maxLength?: number | undefined; readonly startIndex?: number | undefined } | undefined
   }
+  /** `map URL`: the fields of a `mapSite` request the flags set. */
+  Map: CommonOptions & { readonly site: SiteArgs.MapArgs }
+  /** `crawl URL`: the fields of a `crawlSite` request the flags set. */
+  Crawl: CommonOptions & { readonly site: SiteArgs.CrawlArgs }
   Research: CommonOptions & { readonly query: string; readonly domains: ReadonlyArray<string> }
   Providers: CommonOptions
   /** `providers ACTION`: instances in the local store or on a server. */
@@ -268,6 +273,10 @@ const build = (
       case "fetch":
         if (args.length === 0) return yield* Either.left("fetch needs at least one URL")
         return Command.Fetch({ ...base, urls: args, paging: yield* paging(values) })
+      case "map":
+        return Command.Map({ ...base, site: yield* SiteArgs.mapArgs(values, args) })
+      case "crawl":
+        return Command.Crawl({ ...base, site: yield* SiteArgs.crawlArgs(values, args) })
       case "research":
         if (args.length === 0) return yield* Either.left("research needs a BRIEF (quote it)")
         return Command.Research({

@@ -12,6 +12,8 @@ import * as Options from "@effect/cli/Options"
 export const commandNames = [
   "search",
   "fetch",
+  "map",
+  "crawl",
   "research",
   "providers",
   "check",
@@ -37,6 +39,7 @@ export interface Flag {
 
 const requests: ReadonlyArray<CommandName> = ["search", "fetch", "research"]
 const lists: ReadonlyArray<CommandName> = ["search", "fetch"]
+const sites: ReadonlyArray<CommandName> = ["map", "crawl"]
 
 /** Every option of every command. The order is the order of the help. */
 export const flags: ReadonlyArray<Flag> = [
@@ -44,14 +47,50 @@ export const flags: ReadonlyArray<Flag> = [
   {
     name: "max-length",
     value: "N",
-    commands: ["fetch"],
-    help: "characters of each page to print, 2-200000; the rest is read with --start-index"
+    commands: ["fetch", "crawl"],
+    help: "characters of each page to print, 2-200000; the rest is read with --start-index (fetch)"
   },
   {
     name: "start-index",
     value: "N",
     commands: ["fetch"],
     help: "character offset to start each page at (the offset a cut page names)"
+  },
+  { name: "search", value: "TERM", commands: ["map"], help: "rank the URLs by this term, best first" },
+  { name: "limit", value: "N", commands: ["map"], help: "most URLs to list, 1-5000 (default 100)" },
+  { name: "max-pages", value: "N", commands: ["crawl"], help: "most pages to read, 1-10000 (default 10)" },
+  {
+    name: "max-depth",
+    value: "D",
+    commands: ["crawl"],
+    help: "most links away from the start URL, 0-10 (default 2; 0 reads the start page only)"
+  },
+  {
+    name: "include",
+    value: "PATTERN",
+    repeat: true,
+    commands: sites,
+    help: "only URLs whose path matches, e.g. /docs/ or /blog/*.html$ (starts with /; * any run, $ the end); repeatable"
+  },
+  {
+    name: "exclude",
+    value: "PATTERN",
+    repeat: true,
+    commands: sites,
+    help: "no URL whose path matches (as --include); repeatable"
+  },
+  { name: "include-subdomains", commands: sites, help: "count the start host's subdomains as the site too" },
+  {
+    name: "from-map",
+    commands: ["crawl"],
+    help: "start from the site's map too (its sitemaps, feeds and the start page's links), as depth 1"
+  },
+  { name: "concurrency", value: "N", commands: ["crawl"], help: "pages in flight per host, 1-16 (default 2)" },
+  {
+    name: "delay",
+    value: "MS",
+    commands: ["crawl"],
+    help: "milliseconds between two requests to a host, 0-60000 (default 100)"
   },
   { name: "time-range", value: "day|week|month|year", commands: ["search"], help: "only results from this period" },
   {
@@ -97,7 +136,7 @@ export const flags: ReadonlyArray<Flag> = [
   {
     name: "quiet",
     alias: "q",
-    commands: requests,
+    commands: [...requests, ...sites],
     help: "print the results only: no progress lines, no closing summary (errors still go to stderr)"
   },
   {
@@ -225,13 +264,19 @@ export const descriptions: Record<CommandName, string> = {
   search: "search the web, one query per KEYWORD ('-' reads keywords from standard input, one per line)",
   fetch:
     "fetch the content of http(s) URLs; a bare domain means https ('-' reads URLs from standard input, one per line)",
+  map: "list the URLs of a site without reading its pages: its sitemaps, feeds and the start page's links",
+  crawl:
+    "read the pages of a site breadth-first from URL, printing each as it arrives (Ctrl-C keeps what arrived; " +
+    "--json: one JSON object per line, then the summary)",
   research: "research one BRIEF with a hosted provider (--allow-domain to restrict)",
   providers:
     "list providers, their capabilities, endpoints and defaults; with an ACTION, manage provider instances in the " +
     "local store (WEBSEARCH_PROVIDER_STORE, WEBSEARCH_PROVIDER_STORE_KEY) or on a server (--server): list, add ID " +
     "--type TYPE, remove ID, set-key ID (the key on standard input), test ID, rotate-key",
   check: "run every capability of a provider once and report each",
-  mcp: "serve the web_search, web_fetch and web_research tools over MCP (stdio, or HTTP with --http)",
+  mcp:
+    "serve the web_search, web_fetch, web_research, web_map and web_crawl tools over MCP (stdio, or HTTP with " +
+    "--http); research, map and crawl only when a provider for them is configured",
   serve: "serve the HTTP API (POST /v1/search, /v1/fetch, /v1/research, ...)",
   config: "config path: print the settings file in use; config init: write a commented starting file",
   doctor: "check every configured provider, the stores, Chromium and the settings file; exit 1 when one is broken",
@@ -242,6 +287,8 @@ export const descriptions: Record<CommandName, string> = {
 const subcommands = [
   make("search", descriptions.search, texts("KEYWORD", "a query; '-' reads queries from standard input")),
   make("fetch", descriptions.fetch, texts("URL", "an http(s) URL or a bare domain; '-' reads standard input")),
+  make("map", descriptions.map, texts("URL", "the site's start URL (http or https; a bare domain means https)")),
+  make("crawl", descriptions.crawl, texts("URL", "the start URL (http or https; a bare domain means https)")),
   make("research", descriptions.research, texts("BRIEF", "what to research (the words are joined)")),
   make(
     "providers",

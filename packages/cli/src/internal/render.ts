@@ -38,6 +38,15 @@ const json = (value: unknown): string => JSON.stringify(value).replace(jsonRaw, 
 export const jsonSuccess = (response: unknown): string => json({ ok: true, response })
 
 /**
+ * A value as one JSON line (no newline), escaped as `jsonSuccess` escapes: for commands that print one object per
+ * event (`crawl --json`).
+ *
+ * @since 0.2.0
+ * @category encoding
+ */
+export const jsonLine = (value: unknown): string => json(value)
+
+/**
  * The JSON line printed on failure: the error (tag, reason, message, retryable, ...) and every input's failure.
  *
  * @since 0.1.0
