@@ -1,0 +1,198 @@
+/**
+ * `websearch map` and `websearch crawl` as a user runs them: the binary as a process, a crawling provider module
+ * (`support/siteModule.ts`) reading a site this test serves on loopback. Pages print as they arrive, `--json` is
+ * one JSON object per event then the summary, a bad flag is a usage error naming the flag, and Ctrl-C mid-crawl
+ * keeps the pages already printed, closes with a summary saying it was interrupted, and exits 130.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { spawn } from "node:child_process"
+import { createServer, type Server } from "node:http"
+import type { AddressInfo } from "node:net"
+import { bundleModule } from "./support/bundleModule.js"
+import { websearch, websearchCommand } from "./support/process.js"
+
+// The site: `/` links to three pages, a missing one and one that never answers (for Ctrl-C); titles carry an ESC.
+const links: Record<string, ReadonlyArray<string>> = {
+  "/": ["/p/1", "/p/2", "/gone", "/p/3"],
+  "/slow-site/": ["/slow-site/a", "/slow-site/b", "/slow-site/never", "/slow-site/c"]
+}
+let server: Server
+let origin = ""
+let module = ""
+const requested: Array<string> = []
+let onNever: (() => void) | undefined
+
+beforeAll(async () => {
+  server = createServer((request, response) => {
+    const path = new URL(request.url ?? "/", "http://x").pathname
+    requested.push(path)
+    if (path === "/map.json") {
+      response.writeHead(200, { "content-type": "application/json" })
+      response.end(JSON.stringify(["/", "/p/1", "/docs/setup", "/docs/pricing", "/blog/1"]))
+      return
+    }
+    if (path === "/slow-site/never") {
+      onNever?.()
+      return
+    }
+    if (path === "/gone") {
+      response.writeHead(404)
+      response.end()
+      return
+    }
+    response.writeHead(200, { "content-type": "application/json" })
+    response.end(
+      JSON.stringify({
+        title: `Page ${path} \u001b]0;owned\u0007`,
+        content: `The text of ${path}. `.repeat(40),
+        links: links[path] ?? []
+      })
+    )
+  })
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  module = await bundleModule("siteModule")
+})
+
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())))
+
+const env = () => ({ WEBSEARCH_PROVIDER_MODULES: module })
+const site = ["--provider", "sitecrawler", "--allow-host", "127.0.0.1"]
+
+const lines = (stdout: string) =>
+  stdout
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line) as Record<string, unknown> & { _tag: string })
+
+describe("websearch crawl", () => {
+  it("--json prints one object per event, then the summary line", { timeout: 60_000 }, async () => {
+    const ran = await websearch(["crawl", `${origin}/`, "--json", "--delay", "0", "--max-depth", "1", ...site], env())
+    expect(ran.code).toBe(0)
+    const events = lines(ran.stdout)
+    const pages = events.filter((e) => e._tag === "CrawlPage")
+    expect(pages.map((p) => p.url).sort()).toEqual([`${origin}/`, `${origin}/p/1`, `${origin}/p/2`, `${origin}/p/3`])
+    expect(events.filter((e) => e._tag === "CrawlFailure")).toEqual([
+      expect.objectContaining({ url: `${origin}/gone`, failure: expect.objectContaining({ reason: "http_404" }) })
+    ])
+    const done = events[events.length - 1]
+    expect(done).toMatchObject({ _tag: "CrawlDone", providerId: "sitecrawler", pages: 4, failed: 1, cuts: [] })
+    // The page's ESC and BEL stay data: escaped in JSON, never raw on the terminal.
+    expect(ran.stdout).not.toMatch(/[\u0007\u001b]/)
+    expect((pages[0].result as { title: string }).title).toContain("\u001b]0;owned")
+    expect(ran.stderr).toBe("")
+  })
+
+  it("prints each page with its title, URL and excerpt; failures, progress and the summary on stderr", async () => {
+    const ran = await websearch(["crawl", `${origin}/`, "--max-pages", "3", "--delay", "0", ...site], env())
+    expect(ran.code).toBe(0)
+    expect(ran.stdout).toContain(`[1] Page / ␛]0;owned␇`)
+    expect(ran.stdout).toContain(`    ${origin}/ (depth 0)`)
+    expect(ran.stdout).toContain("The text of /. The text of /.")
+    expect(ran.stdout).not.toMatch(/[\u0007\u001b]/)
+    expect(ran.stdout.match(/^\[\d\] /gm)).toHaveLength(3)
+    expect(ran.stderr).toContain("[1/3] ")
+    expect(ran.stderr).toContain("crawled")
+    expect(ran.stderr).toContain("3 pages read")
+    // The cut names the flag, not the request's field.
+    expect(ran.stderr).toMatch(/cut \(maxPages\): .*--max-pages/)
+    expect(ran.stderr).not.toContain("(maxPages);")
+  })
+
+  it.each([
+    [["--max-pages", "0"], "--max-pages takes a whole number from 1 to 10000"],
+    [["--max-depth", "11"], "--max-depth takes a whole number from 0 to 10"],
+    [["--include", "docs"], '--include takes a path pattern that starts with "/"'],
+    [["--exclude", "/a b"], "--exclude takes a path pattern"],
+    [["--concurrency", "17"], "--concurrency"],
+    [["--limit", "5"], '--limit does not apply to "crawl"']
+  ])("a bad flag %j is a usage error naming it", async (flags, message) => {
+    const plain = await websearch(["crawl", "https://example.com/", ...flags], env())
+    expect(plain.code).toBe(2)
+    expect(plain.stderr).toContain(message)
+    const json = await websearch(["crawl", "https://example.com/", "--json", ...flags], env())
+    expect(json.code).toBe(2)
+    expect(JSON.parse(json.stdout)).toMatchObject({ ok: false, error: { _tag: "UsageError" } })
+    expect(json.stdout).toContain(message.replaceAll('"', '\\"'))
+  })
+
+  it("a start URL the policy refuses fails before any page, exit 1", async () => {
+    const ran = await websearch(["crawl", `${origin}/`, "--provider", "sitecrawler", "--json"], env())
+    expect(ran.code).toBe(1)
+    expect(JSON.parse(ran.stdout)).toMatchObject({ ok: false, error: { reason: "ssrf_rejected" } })
+  })
+
+  // Ctrl-C while a page hangs: the child is interrupted once the server sees the request that never answers.
+  const interrupted = (args: ReadonlyArray<string>) =>
+    new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+      const child = spawn(websearchCommand[0], [...websearchCommand.slice(1), ...args], {
+        env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env() },
+        stdio: ["ignore", "pipe", "pipe"]
+      })
+      let stdout = ""
+      let stderr = ""
+      child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk))
+      child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk))
+      // Once the pages before it were printed (the crawl reads one page at a time here).
+      onNever = () => setTimeout(() => child.kill("SIGINT"), 300)
+      const timer = setTimeout(() => child.kill("SIGKILL"), 60_000)
+      child.on("error", reject)
+      child.on("close", (code) => {
+        clearTimeout(timer)
+        onNever = undefined
+        resolve({ code, stdout, stderr })
+      })
+    })
+  const slowCrawl = () => ["crawl", `${origin}/slow-site/`, "--concurrency", "1", "--delay", "0", ...site]
+
+  it("Ctrl-C mid-crawl keeps the pages printed, says it was interrupted, exits 130", { timeout: 60_000 }, async () => {
+    const ran = await interrupted(slowCrawl())
+    expect(ran.code).toBe(130)
+    expect(ran.stdout).toContain(`${origin}/slow-site/ (depth 0)`)
+    expect(ran.stdout).toContain(`${origin}/slow-site/a (depth 1)`)
+    expect(ran.stdout).toContain(`${origin}/slow-site/b (depth 1)`)
+    expect(ran.stdout).not.toContain("/slow-site/c")
+    expect(ran.stderr).toMatch(/interrupted: .*3 pages read, 0 failed before Ctrl-C; the pages printed are kept/)
+  })
+
+  it("Ctrl-C under --json closes with a CrawlDone line whose cut is interrupted", { timeout: 60_000 }, async () => {
+    const ran = await interrupted([...slowCrawl(), "--json"])
+    expect(ran.code).toBe(130)
+    const events = lines(ran.stdout)
+    expect(events.filter((e) => e._tag === "CrawlPage")).toHaveLength(3)
+    expect(events[events.length - 1]).toMatchObject({
+      _tag: "CrawlDone",
+      providerId: "sitecrawler",
+      pages: 3,
+      failed: 0,
+      cuts: [{ reason: "interrupted" }]
+    })
+  })
+})
+
+describe("websearch map", () => {
+  it("--json prints the map as one object; --search ranks and --include filters", async () => {
+    const ran = await websearch(
+      ["map", `${origin}/`, "--json", "--search", "pricing", "--include", "/docs/", ...site],
+      env()
+    )
+    expect(ran.code).toBe(0)
+    const out = JSON.parse(ran.stdout) as { ok: boolean; response: { links: Array<{ url: string }> } }
+    expect(out.ok).toBe(true)
+    expect(out.response.links.map((l) => l.url)).toEqual([`${origin}/docs/pricing`, `${origin}/docs/setup`])
+  })
+
+  it("prints one URL a line, its summary on stderr, and --limit cuts with a cut naming the flag", async () => {
+    const ran = await websearch(["map", `${origin}/`, "--limit", "2", ...site], env())
+    expect(ran.code).toBe(0)
+    expect(ran.stdout.trim().split("\n")).toEqual([`${origin}/  (sitemap)`, `${origin}/p/1  (sitemap)`])
+    expect(ran.stderr).toContain("2 URLs")
+    expect(ran.stderr).toContain("cut (limit)")
+  })
+
+  it("a bad --limit is a usage error naming it", async () => {
+    const ran = await websearch(["map", "example.com", "--limit", "0"], env())
+    expect(ran.code).toBe(2)
+    expect(ran.stderr).toContain("--limit takes a whole number from 1 to 5000")
+  })
+})
