@@ -1,5 +1,5 @@
 /**
- * What the `web_search`, `web_fetch` and `web_research` tools return to a model: numbered sources with short
+ * What the `web_search`, `web_fetch`, `web_research`, `web_map` and `web_crawl` tools return to a model: numbered sources with short
  * ids, title, URL and content; every snippet, page text and report fenced and labelled as untrusted data; every
  * failed input with its reason and a next step. Whatever a page or provider wrote that stands outside a fence
  * (titles, URLs, messages) is normalised to one line without control, bidi or fence characters, so nothing it
@@ -190,6 +190,100 @@ export const ResearchOutput = Schema.Struct({
 export type ResearchOutput = typeof ResearchOutput.Type
 
 /**
+ * A limit a map or crawl reached (what it left out), on one line.
+ *
+ * @since 0.2.0
+ * @category schemas
+ */
+export const SiteCut = Schema.Struct({ reason: Schema.String, message: Schema.String }).annotations({
+  identifier: "WebSiteCut"
+})
+
+/**
+ * One URL of a mapped site, with its session id: where it was found (`sitemap`, `feed`, `page`, `provider`), its
+ * `lastmod` and title when known, each on one line.
+ *
+ * @since 0.2.0
+ * @category schemas
+ */
+export const MapLink = Schema.Struct({
+  id: Schema.String,
+  url: Schema.String,
+  source: Schema.String,
+  lastmod: Schema.optional(Schema.String),
+  title: Schema.optional(Schema.String)
+}).annotations({ identifier: "WebMapLink" })
+
+/**
+ * What `web_map` returns: the site's URLs with ids (read one with `web_fetch`), the limits reached and the sources
+ * that failed.
+ *
+ * @since 0.2.0
+ * @category schemas
+ */
+export const MapOutput = Schema.Struct({
+  providerId: Schema.String,
+  url: Schema.String,
+  links: Schema.Array(MapLink),
+  cuts: Schema.Array(SiteCut),
+  failures: Schema.Array(Schema.Struct({ input: Schema.String, ...Failure.fields })),
+  nextSteps: Schema.String
+}).annotations({ identifier: "WebMapOutput" })
+
+/**
+ * @since 0.2.0
+ * @category models
+ */
+export type MapOutput = typeof MapOutput.Type
+
+/**
+ * One page a crawl read: its session id (`web_fetch` reads it, in parts, without fetching it again while the
+ * session keeps it), URL, title, depth, its length in characters and the start of its text, fenced as untrusted.
+ *
+ * @since 0.2.0
+ * @category schemas
+ */
+export const CrawlPageItem = Schema.Struct({
+  id: Schema.String,
+  url: Schema.String,
+  title: Schema.String,
+  depth: Schema.optional(Schema.Int),
+  length: Schema.Int,
+  excerpt: Schema.String
+}).annotations({ identifier: "WebCrawlPage" })
+
+/**
+ * @since 0.2.0
+ * @category models
+ */
+export type CrawlPageItem = typeof CrawlPageItem.Type
+
+/**
+ * What `web_crawl` returns: the pages read (ids and excerpts, never whole pages), the pages that failed, what was
+ * skipped by why, and the limits reached.
+ *
+ * @since 0.2.0
+ * @category schemas
+ */
+export const CrawlOutput = Schema.Struct({
+  providerId: Schema.String,
+  url: Schema.String,
+  pages: Schema.Array(CrawlPageItem),
+  failures: Schema.Array(
+    Schema.Struct({ input: Schema.String, depth: Schema.optional(Schema.Int), ...Failure.fields })
+  ),
+  skipped: Schema.Record({ key: Schema.String, value: Schema.Int }),
+  cuts: Schema.Array(SiteCut),
+  nextSteps: Schema.String
+}).annotations({ identifier: "WebCrawlOutput" })
+
+/**
+ * @since 0.2.0
+ * @category models
+ */
+export type CrawlOutput = typeof CrawlOutput.Type
+
+/**
  * The page text inside a fenced block, for callers that want it back (citations, display).
  *
  * @since 0.1.0
@@ -273,6 +367,59 @@ export const renderResearch = (output: ResearchOutput): string =>
     "",
     `Next steps: ${output.nextSteps}`
   ].join("\n")
+
+const cutLines = (cuts: ReadonlyArray<typeof SiteCut.Type>): Array<string> =>
+  cuts.length === 0 ? [] : ["Limits reached:", ...cuts.map((c) => `- ${line(c.reason)}: ${line(c.message)}`), ""]
+
+/**
+ * The text form of `web_map`'s output.
+ *
+ * @since 0.2.0
+ * @category encoding
+ */
+export const renderMap = (output: MapOutput): string => {
+  const lines = [`web_map via ${output.providerId}: ${line(output.url)} (${output.links.length} URLs)`, ""]
+  for (const link of output.links) {
+    const details = [line(link.source), ...(link.lastmod === undefined ? [] : [line(link.lastmod, 40)])].join(", ")
+    const title = link.title === undefined ? "" : ` ${line(link.title, Fence.maxTitleLength)}`
+    lines.push(`[${link.id}] ${line(link.url)} (${details})${title}`)
+  }
+  lines.push("", ...cutLines(output.cuts))
+  if (output.failures.length > 0) {
+    lines.push("Sources that failed:", ...output.failures.map((f) => failureLine(f.input, f)), "")
+  }
+  lines.push(`Next steps: ${output.nextSteps}`)
+  return lines.join("\n")
+}
+
+/**
+ * The text form of `web_crawl`'s output.
+ *
+ * @since 0.2.0
+ * @category encoding
+ */
+export const renderCrawl = (output: CrawlOutput): string => {
+  const lines = [
+    `web_crawl via ${output.providerId}: ${line(output.url)} (${output.pages.length} pages read, ${output.failures.length} failed)`,
+    ""
+  ]
+  for (const page of output.pages) {
+    const depth = page.depth === undefined ? "" : `, depth ${page.depth}`
+    lines.push(
+      `[${page.id}] ${line(page.title, Fence.maxTitleLength)}`,
+      `URL: ${line(page.url)} (${page.length} characters${depth})`,
+      page.excerpt,
+      ""
+    )
+  }
+  if (output.failures.length > 0) {
+    lines.push("Pages that failed:", ...output.failures.map((f) => failureLine(f.input, f)), "")
+  }
+  const skipped = Object.entries(output.skipped).filter(([, n]) => n > 0)
+  if (skipped.length > 0) lines.push(`Skipped: ${skipped.map(([why, n]) => `${n} ${line(why)}`).join(", ")}`, "")
+  lines.push(...cutLines(output.cuts), `Next steps: ${output.nextSteps}`)
+  return lines.join("\n")
+}
 
 /**
  * The text form of a tool's error: tag, reason, message (with its next step) and each failed input.

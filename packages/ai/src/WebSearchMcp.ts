@@ -1,5 +1,5 @@
 /**
- * The MCP server of websearch: the toolkit's `web_search`, `web_fetch` and `web_research`, served over stdio or
+ * The MCP server of websearch: the toolkit's `web_search`, `web_fetch`, `web_research`, `web_map` and `web_crawl`, served over stdio or
  * streamable HTTP with `@effect/ai`'s `McpServer`, to any MCP client.
  *
  * Results follow the MCP spec's split between protocol and tool errors. A tool that ran returns `content` (the
@@ -22,7 +22,6 @@
  * @since 0.1.0
  */
 import type * as AiError from "@effect/ai/AiError"
-import * as LanguageModel from "@effect/ai/LanguageModel"
 import * as McpSchema from "@effect/ai/McpSchema"
 import * as McpServer from "@effect/ai/McpServer"
 import * as Tool from "@effect/ai/Tool"
@@ -30,8 +29,7 @@ import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as RpcServer from "@effect/rpc/RpcServer"
 import type { FetchUrls } from "@websearch/core/FetchUrls"
 import * as ProviderInstance from "@websearch/core/ProviderInstance"
-import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
-import * as Research from "@websearch/core/Research"
+import type * as Research from "@websearch/core/Research"
 import type { SearchKeywords } from "@websearch/core/SearchKeywords"
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Context from "effect/Context"
@@ -45,6 +43,7 @@ import type * as Stream from "effect/Stream"
 import * as HttpSettings from "./internal/httpSettings.js"
 import * as HttpTransport from "./internal/httpTransport.js"
 import * as Sessions from "./internal/mcpSessions.js"
+import * as McpTools from "./internal/mcpTools.js"
 import * as SessionPages from "./internal/sessionPages.js"
 import * as StdioTransport from "./internal/stdioTransport.js"
 import * as ToolOutput from "./ToolOutput.js"
@@ -75,20 +74,7 @@ const errorResult = (error: WebSearchError.WebSearchError): McpSchema.CallToolRe
     content: [{ type: "text", text: ToolOutput.renderError(error) }]
   })
 
-const render = (name: string, output: unknown): string => {
-  switch (name) {
-    case "web_search":
-      return ToolOutput.renderSearch(output as ToolOutput.SearchOutput)
-    case "web_fetch":
-      return ToolOutput.renderFetch(output as ToolOutput.FetchOutput)
-    default:
-      return ToolOutput.renderResearch(output as ToolOutput.ResearchOutput)
-  }
-}
-
-const capabilityOf = { web_search: "searchKeywords", web_fetch: "fetchUrls", web_research: "research" } as const
-
-const fromAiError = (name: keyof typeof capabilityOf, error: AiError.AiError): WebSearchError.WebSearchError => {
+const fromAiError = (name: McpTools.ToolName, error: AiError.AiError): WebSearchError.WebSearchError => {
   // The toolkit reports arguments that do not decode as MalformedOutput (from the model's point of view).
   if (error._tag === "MalformedOutput" && ParseResult.isParseError(error.cause)) {
     // Say where and what was expected, never the value sent: it may be huge, and it is the caller's own.
@@ -101,11 +87,11 @@ const fromAiError = (name: keyof typeof capabilityOf, error: AiError.AiError): W
       })
       .join("; ")
     return WebSearchError.requestFailed("invalid_input", `invalid ${name} arguments: ${issues}`, {
-      capability: capabilityOf[name]
+      capability: McpTools.capabilityOf[name]
     })
   }
   return WebSearchError.responseInvalid("parse_failed", `${name} failed: ${error._tag}`, {
-    capability: capabilityOf[name]
+    capability: McpTools.capabilityOf[name]
   })
 }
 
@@ -119,28 +105,11 @@ const structured = (name: string, encoded: unknown): unknown => {
   }
 }
 
-// Which tools a client is shown: `web_research` only when a call that names no provider could run (a default
-// research provider with its key and endpoint: a model leaves providerId out unless the user names one), and
-// `web_fetch`'s `prompt` only when a language model is there to answer it.
-const offered = Effect.gen(function* () {
-  const registry = yield* Effect.serviceOption(ProviderRegistry.ProviderRegistry)
-  const model = yield* Effect.serviceOption(LanguageModel.LanguageModel)
-  const research = yield* Option.match(registry, {
-    // Without the registry in context there is no telling: every tool is listed, as before.
-    onNone: () => Effect.succeed(true),
-    onSome: (service) =>
-      Research.defaultProvider.pipe(
-        Effect.provideService(ProviderRegistry.ProviderRegistry, service),
-        Effect.match({ onFailure: () => false, onSuccess: () => true })
-      )
-  })
-  return { research, analysis: Option.isSome(model) }
-})
-
 /**
  * Registers the toolkit's tools with the `McpServer` in context, using the session handlers in context.
  * `web_research` is listed only when a request naming no provider could research (`Research.defaultProvider`:
- * a default research provider with its key and endpoint, by the `ProviderRegistry` in context), and `web_fetch`
+ * a default research provider with its key and endpoint, by the `ProviderRegistry` in context), `web_map` and
+ * `web_crawl` likewise for `mapSite` and `crawlSite` and only when their services are in context, and `web_fetch`
  * items offer `prompt` only when a `LanguageModel` is in context to analyse pages.
  *
  * @since 0.1.0
@@ -162,7 +131,7 @@ const register = (
 ) =>
   Effect.gen(function* () {
     const server = yield* McpServer.McpServer
-    const { analysis, research } = yield* offered
+    const shownTools = yield* McpTools.offered
     const handle = Effect.fnUntraced(function* (name: string, payload: unknown) {
       const client = yield* McpSchema.McpServerClient
       const built = yield* Effect.provide(WebSearchToolkit.toolkit, yield* handlersOf(client.clientId))
@@ -175,8 +144,8 @@ const register = (
     })
     for (const tool of Object.values(WebSearchToolkit.toolkit.tools)) {
       const name = tool.name
-      if (name === "web_research" && !research) continue
-      const shown = name === "web_fetch" && !analysis ? WebSearchToolkit.WebFetchToolWithoutPrompt : tool
+      if (name !== "web_search" && name !== "web_fetch" && !shownTools[name]) continue
+      const shown = name === "web_fetch" && !shownTools.analysis ? WebSearchToolkit.WebFetchToolWithoutPrompt : tool
       yield* server.addTool({
         tool: new McpSchema.Tool({
           name,
@@ -201,7 +170,7 @@ const register = (
                 : new McpSchema.CallToolResult({
                     isError: false,
                     structuredContent: structured(name, handled.encodedResult),
-                    content: [{ type: "text", text: render(name, handled.result) }]
+                    content: [{ type: "text", text: McpTools.render(name, handled.result) }]
                   })
             ),
             // With failure mode "return" a tool's own error arrives as a result; an error here is the toolkit's.
@@ -219,7 +188,7 @@ const register = (
               Effect.succeed(
                 errorResult(
                   WebSearchError.responseInvalid("parse_failed", `${name} failed unexpectedly (internal error)`, {
-                    capability: capabilityOf[name]
+                    capability: McpTools.capabilityOf[name]
                   })
                 )
               )

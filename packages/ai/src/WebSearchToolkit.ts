@@ -1,6 +1,6 @@
 /**
- * The `@effect/ai` toolkit of websearch: `web_search` (searchKeywords), `web_fetch` (fetchUrls) and
- * `web_research` (research), whose descriptions let a model pick the intent. Handlers return model-ready
+ * The `@effect/ai` toolkit of websearch: `web_search` (searchKeywords), `web_fetch` (fetchUrls),
+ * `web_research` (research), `web_map` (mapSite) and `web_crawl` (crawlSite), whose descriptions let a model pick the intent. Handlers return model-ready
  * results (see `ToolOutput`); a failed call returns one of the four websearch errors to the model (failure mode
  * `return`), its message ending with the next step, so a failed page never ends the model's turn.
  *
@@ -17,15 +17,15 @@
 import * as LanguageModel from "@effect/ai/LanguageModel"
 import * as Tool from "@effect/ai/Tool"
 import * as Toolkit from "@effect/ai/Toolkit"
+import { CrawlSite } from "@websearch/core/CrawlSite"
 import { FetchUrls } from "@websearch/core/FetchUrls"
+import { MapSite } from "@websearch/core/MapSite"
 import * as Paging from "@websearch/core/internal/paging"
-import { ProviderId } from "@websearch/core/ProviderId"
 import { Research } from "@websearch/core/Research"
 import { SearchKeywords } from "@websearch/core/SearchKeywords"
 import * as SearchOptions from "@websearch/core/SearchOptions"
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import * as WebSearchRequest from "@websearch/core/WebSearchRequest"
-import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
@@ -37,20 +37,10 @@ import * as ResultIds from "./internal/resultIds.js"
 import * as ToolOutput from "./ToolOutput.js"
 import * as Failures from "./internal/failures.js"
 import * as ToolOutputs from "./internal/toolOutputs.js"
+import * as SiteTools from "./internal/siteTools.js"
+import * as ToolParts from "./internal/toolParts.js"
 
-// All three tools only read the open web: MCP clients may run them without asking, and they change nothing.
-const readOnlyWeb = Context.make(Tool.Readonly, true).pipe(
-  Context.add(Tool.Destructive, false),
-  Context.add(Tool.OpenWorld, true)
-)
-
-const providerId = Schema.optional(
-  ProviderId.annotations(
-    ModelSchema.describe(
-      "Leave this out to use the configured default provider. Only set it when the user names a provider."
-    )
-  )
-)
+const { providerId, readOnlyWeb } = ToolParts
 
 /**
  * `web_search`: keyword search, optionally steered (freshness, sites, language, country, safe search, topic) or
@@ -282,12 +272,29 @@ export const WebResearchTool = ModelSchema.tool(
   .annotateContext(readOnlyWeb)
 
 /**
- * The three tools.
+ * `web_map`: a site's URLs, with ids `web_fetch` reads (50 by default, at most 500).
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const WebMapTool = SiteTools.WebMapTool
+
+/**
+ * `web_crawl`: a site's pages read breadth-first (10 by default, at most 50), returned as ids, titles, lengths and
+ * excerpts; `web_fetch` reads each page by its id, in parts, without fetching it again.
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const WebCrawlTool = SiteTools.WebCrawlTool
+
+/**
+ * The tools: `web_search`, `web_fetch`, `web_research`, `web_map` and `web_crawl`.
  *
  * @since 0.1.0
  * @category constants
  */
-export const toolkit = Toolkit.make(WebSearchTool, WebFetchTool, WebResearchTool)
+export const toolkit = Toolkit.make(WebSearchTool, WebFetchTool, WebResearchTool, WebMapTool, WebCrawlTool)
 
 /**
  * The tools of the toolkit by name.
@@ -349,6 +356,13 @@ export const make = (options?: Options) =>
       }).open("toolkit", "toolkit")
     )
     const fetchPages = WebFetch.make({ fetch, ids, pages, model, options })
+    // Optional, so an application composing only the first three capabilities keeps its toolkit as it was.
+    const site = SiteTools.make({
+      map: yield* Effect.serviceOption(MapSite),
+      crawl: yield* Effect.serviceOption(CrawlSite),
+      ids,
+      keepParts: fetchPages.keepParts
+    })
 
     return toolkit.of({
       web_search: (params) =>
@@ -381,7 +395,17 @@ export const make = (options?: Options) =>
             ),
             Effect.mapError((error) => Failures.withNextStep("web_research", error)),
             Effect.withSpan("websearch.ai.web_research", { captureStackTrace: false })
-          )
+          ),
+      web_map: (params) =>
+        site.webMap(params).pipe(
+          Effect.mapError((error) => Failures.withNextStep("web_map", error)),
+          Effect.withSpan("websearch.ai.web_map", { captureStackTrace: false })
+        ),
+      web_crawl: (params) =>
+        site.webCrawl(params).pipe(
+          Effect.mapError((error) => Failures.withNextStep("web_crawl", error)),
+          Effect.withSpan("websearch.ai.web_crawl", { captureStackTrace: false })
+        )
     })
   })
 

@@ -12,7 +12,7 @@ import * as Fence from "./fence.js"
  * @since 0.1.0
  * @category constants
  */
-export const ToolName = Schema.Literal("web_search", "web_fetch", "web_research")
+export const ToolName = Schema.Literal("web_search", "web_fetch", "web_research", "web_map", "web_crawl")
 
 /**
  * @since 0.1.0
@@ -99,7 +99,11 @@ const allFailedStep: Record<ToolName, string> = {
   web_fetch:
     "No page could be read: answer from the web_search titles and snippets you already have, say plainly that the pages were not read, and lower your confidence for facts that change.",
   web_research:
-    "The research failed: use web_search and web_fetch instead, or answer from what you know and say the research did not run."
+    "The research failed: use web_search and web_fetch instead, or answer from what you know and say the research did not run.",
+  web_map:
+    "The site could not be mapped: read its start page with web_fetch and follow the links it shows, or use web_search with includeDomains.",
+  web_crawl:
+    "The site could not be crawled: read its start page with web_fetch instead, or use web_search with includeDomains, and say the site was not crawled."
 }
 
 /**

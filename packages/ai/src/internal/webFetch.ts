@@ -6,6 +6,7 @@
  */
 import type * as LanguageModel from "@effect/ai/LanguageModel"
 import type { FetchUrls } from "@websearch/core/FetchUrls"
+import * as Paging from "@websearch/core/internal/paging"
 import { normalizeUrlForDedupe } from "@websearch/core/internal/postProcessing"
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import type { WebSearchResponse, WebSearchResult } from "@websearch/core/WebSearchResponse"
@@ -217,5 +218,39 @@ export const make = ({ fetch, ids, model, options, pages }: Deps) => {
     } satisfies ToolOutput.FetchOutput
   })
 
-  return { webFetch, wasRead: (url: string): boolean => pages.wasRead(normalizeUrlForDedupe(url)) }
+  /**
+   * Keeps a page read elsewhere (a crawl, from its start) as the parts `web_fetch` would serve of it, from 0 on, up to
+   * `budget` characters: a call for one of them (with no providerId) is then served without a fetch. A part past what
+   * was kept, or past what the crawl read of the page, is fetched as any other.
+   */
+  const keepParts = (page: WebSearchResult, budget: number): void => {
+    const total = page.totalLength ?? page.content.length
+    const { nextStartIndex: _next, totalLength: _total, ...rest } = page
+    let start = 0
+    let kept = 0
+    while (start < page.content.length) {
+      const served = Paging.page(page.content, { startIndex: start, maxLength })
+      if (served.end <= served.start || kept + served.content.length > budget) break
+      const whole = served.start === 0 && served.end === total
+      keep(
+        pageKey({ startIndex: served.start, url: page.url }, undefined),
+        {
+          ...rest,
+          content: served.content,
+          ...(whole ? {} : { totalLength: total }),
+          ...(served.end < total ? { nextStartIndex: served.end } : {})
+        },
+        [page.url, page.sourceInput]
+      )
+      kept += served.content.length
+      start = served.end
+    }
+  }
+
+  return {
+    webFetch,
+    keepParts,
+    maxLength,
+    wasRead: (url: string): boolean => pages.wasRead(normalizeUrlForDedupe(url))
+  }
 }
