@@ -34,7 +34,7 @@ describe("WebSearchToolkit with a scripted model", () => {
   it.effect("one assistant turn calls web_search and web_fetch; the turn yields one deduped citation list", () => {
     const { drivers: list, recorded } = drivers()
     const model = scriptedModel((call) => {
-      expect(call.tools).toEqual(["web_search", "web_fetch", "web_research"])
+      expect(call.tools).toEqual(["web_search", "web_fetch", "web_research", "web_map", "web_crawl"])
       return [
         toolCall("call-search", "web_search", { keywords: ["effect layers"] }),
         // The second search result, fetched by URL in the same turn: it must keep its search number.
@@ -341,7 +341,9 @@ describe("web_search and web_research outputs", () => {
     expect(schemas.map(([name, schema]) => [name, (schema as { required?: Array<string> }).required])).toEqual([
       ["web_search", ["keywords"]],
       ["web_fetch", ["items"]],
-      ["web_research", ["query"]]
+      ["web_research", ["query"]],
+      ["web_map", ["url"]],
+      ["web_crawl", ["url"]]
     ])
   })
 })
