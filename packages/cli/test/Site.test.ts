@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { spawn } from "node:child_process"
+import { readFileSync } from "node:fs"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { bundleModule } from "./support/bundleModule.js"
@@ -194,5 +195,37 @@ describe("websearch map", () => {
     const ran = await websearch(["map", "example.com", "--limit", "0"], env())
     expect(ran.code).toBe(2)
     expect(ran.stderr).toContain("--limit takes a whole number from 1 to 5000")
+  })
+})
+
+// The README's command lines of "Whole sites", each run as written against the loopback site: its URL becomes the
+// site's (same path), the provider module is named and loopback allowed; a redirection to a file is left out.
+const readmeLines = (): Array<Array<string>> => {
+  const readme = readFileSync(new URL("../../../README.md", import.meta.url), "utf8")
+  const section = readme.slice(readme.indexOf("## Whole sites: map and crawl"))
+  const block = section.slice(section.indexOf("```sh\n") + 6, section.indexOf("\n```", section.indexOf("```sh\n")))
+  return block.split("\n").map((line) => line.split(" > ")[0].trim().split(/\s+/))
+}
+
+describe("the README's map and crawl lines", () => {
+  it("are what the section shows, and each runs and exits 0", { timeout: 120_000 }, async () => {
+    const commands = readmeLines()
+    expect(commands.map((words) => words.slice(0, 2).join(" "))).toEqual([
+      "websearch map",
+      "websearch map",
+      "websearch crawl",
+      "websearch crawl"
+    ])
+    for (const [, command, url, ...flags] of commands) {
+      const path = new URL(url.includes("://") ? url : `https://${url}`).pathname
+      const ran = await websearch([command, `${origin}${path}`, ...flags, ...site], env())
+      expect([command, ...flags, ran.code, ran.stderr.split("\n")[0]]).toEqual([
+        command,
+        ...flags,
+        0,
+        expect.any(String)
+      ])
+      expect(ran.stdout.length).toBeGreaterThan(0)
+    }
   })
 })
