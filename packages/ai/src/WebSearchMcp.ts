@@ -120,6 +120,18 @@ export const registerTools: Effect.Effect<void, never, McpServer.McpServer | Too
     register(() => Effect.succeed(handlers))
   )
 
+/**
+ * The names of the tools the server lists with the services in context, in their order (see `registerTools`).
+ *
+ * @since 0.2.0
+ * @category utils
+ */
+export const offeredTools: Effect.Effect<ReadonlyArray<string>> = Effect.map(McpTools.offered, (shown) =>
+  Object.values(WebSearchToolkit.toolkit.tools)
+    .map((tool) => tool.name)
+    .filter((name) => name === "web_search" || name === "web_fetch" || shown[name])
+)
+
 type Handlers = Context.Context<Tool.HandlersFor<WebSearchToolkit.Tools>>
 
 // Registers the tools; each call runs with the handlers (the toolkit session) of the RPC client it came from, in its

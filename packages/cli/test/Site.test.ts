@@ -9,6 +9,7 @@ import { spawn } from "node:child_process"
 import { readFileSync } from "node:fs"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
+import * as SiteArgs from "../src/internal/siteArgs.js"
 import { bundleModule } from "./support/bundleModule.js"
 import { websearch, websearchCommand } from "./support/process.js"
 
@@ -227,5 +228,22 @@ describe("the README's map and crawl lines", () => {
       ])
       expect(ran.stdout.length).toBeGreaterThan(0)
     }
+  })
+})
+
+describe("core's words about a site request, in flag words", () => {
+  it.each([
+    ["maxPages is an integer from 1 to 10000", "--max-pages is an integer from 1 to 10000"],
+    [
+      "invalid crawlSite request: includePaths[0]: a path pattern starts with",
+      "invalid crawlSite request: --include[0]: a path pattern starts with"
+    ],
+    ["at most 20 excludePaths", "at most 20 --exclude"],
+    ["delay is an integer from 0 to 60000", "--delay is an integer from 0 to 60000"],
+    ["tavily cannot honour concurrency (politeness)", "tavily cannot honour --concurrency (politeness)"],
+    ["the map reached its limit of 20 URLs (limit)", "the map reached its limit of 20 URLs (--limit)"],
+    ["the crawl delay of robots.txt is kept", "the crawl delay of robots.txt is kept"]
+  ])("%s", (message, expected) => {
+    expect(SiteArgs.inFlagWords(message)).toBe(expected)
   })
 })

@@ -48,7 +48,9 @@ export const flags: ReadonlyArray<Flag> = [
     name: "max-length",
     value: "N",
     commands: ["fetch", "crawl"],
-    help: "characters of each page to print, 2-200000; the rest is read with --start-index (fetch)"
+    help:
+      "characters of each page to print, 2-200000; fetch reads the rest with --start-index, crawl cuts each " +
+      "page's content there"
   },
   {
     name: "start-index",
@@ -193,7 +195,9 @@ export const flags: ReadonlyArray<Flag> = [
     name: "json",
     // Not mcp: over stdio its stdout carries the protocol, over HTTP it prints nothing but the listening line.
     commands: commandNames.filter((name) => name !== "mcp"),
-    help: 'print exactly one JSON object to stdout: {"ok":true,"response":...} or {"ok":false,"error":{...},...}'
+    help:
+      'print exactly one JSON object to stdout: {"ok":true,"response":...} or {"ok":false,"error":{...},...} ' +
+      "(crawl: one object per event, a line each, then the CrawlDone line)"
   },
   { name: "verbose", commands: "all", help: "log provider calls and failures to stderr" },
   {

@@ -71,12 +71,15 @@ const serveStdio = Effect.fnUntraced(function* (io: Io.Io, info: WebSearchMcp.Se
   const stdin = NodeStream.stdin.pipe(Stream.ensuring(Deferred.succeed(closed, undefined)))
   const stdout = stdoutSink({ ...io, stdout: StdoutGuard.passThrough(io.stdout) })
   yield* Layer.build(WebSearchMcp.layerStdio({ ...info, stdin, stdout }))
-  // The server lists web_research only when a call naming no provider can research; say why it is not there.
+  // The server lists web_research (and web_map, web_crawl) only when a call naming no provider can run it; say
+  // which tools are served, and why web_research is not there.
+  const tools = yield* WebSearchMcp.offeredTools
   const research = yield* Effect.either(Research.defaultProvider)
+  const served = `${tools.slice(0, -1).join(", ")} and ${tools[tools.length - 1]}`
   io.stderr(
     Either.isRight(research)
-      ? "websearch mcp: serving web_search, web_fetch and web_research over stdio\n"
-      : `websearch mcp: serving web_search and web_fetch over stdio (web_research is off: ${research.left.message})\n`
+      ? `websearch mcp: serving ${served} over stdio\n`
+      : `websearch mcp: serving ${served} over stdio (web_research is off: ${research.left.message})\n`
   )
   yield* Deferred.await(closed)
 })
