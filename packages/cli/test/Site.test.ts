@@ -5,10 +5,15 @@
  * keeps the pages already printed, closes with a summary saying it was interrupted, and exits 130.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import * as SiteRequest from "@websearch/core/SiteRequest"
+import * as Either from "effect/Either"
+import * as FastCheck from "effect/FastCheck"
+import * as Schema from "effect/Schema"
 import { spawn } from "node:child_process"
 import { readFileSync } from "node:fs"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
+import * as Cli from "../src/internal/cli.js"
 import * as SiteArgs from "../src/internal/siteArgs.js"
 import { bundleModule } from "./support/bundleModule.js"
 import { websearch, websearchCommand } from "./support/process.js"
@@ -246,4 +251,52 @@ describe("core's words about a site request, in flag words", () => {
   ])("%s", (message, expected) => {
     expect(SiteArgs.inFlagWords(message)).toBe(expected)
   })
+})
+
+// The command line refuses exactly what the request would: its checks are the request's, worded for flags.
+describe("the flags' checks are the request's", () => {
+  const accepts = Either.isRight
+  const decodes = (fields: Record<string, unknown>) =>
+    Either.isRight(Schema.decodeUnknownEither(SiteRequest.CrawlSiteRequest)({ url: "https://example.com/", ...fields }))
+  // Patterns as typed (a token starting with "-" is an option of its own, whatever the flag before it).
+  const pattern = FastCheck.oneof(
+    FastCheck.string({ maxLength: 8 }).filter((raw) => !raw.startsWith("-")),
+    FastCheck.string({ maxLength: 210 }).map((rest) => `/${rest}`),
+    FastCheck.constantFrom("/docs/", "/a b", "/\u0007x", "docs", "/", "/blog/*.html$", `/${"x".repeat(199)}`)
+  )
+
+  it.prop("an --include pattern is accepted exactly when the request's includePaths accepts it", [pattern], ([raw]) => {
+    // The parser trims a repeated option's value (a stray space around a pattern); a blank one is refused by name.
+    const parsed = Cli.parse(["crawl", "https://example.com/", "--include", raw])
+    const blank = raw.trim() === ""
+    expect(accepts(parsed)).toBe(!blank && decodes({ includePaths: [raw.trim()] }))
+    if (Either.isLeft(parsed)) {
+      expect(parsed.left.message).toContain(
+        blank ? "--include takes a value (PATTERN)" : "--include takes a path pattern"
+      )
+    }
+  })
+
+  // Values as typed (a token starting with "-" is an option of its own, whatever the flag before it).
+  const whole = FastCheck.oneof(
+    FastCheck.integer({ min: 0, max: 10_050 }).map(String),
+    FastCheck.string({ maxLength: 5 }).filter((raw) => !raw.startsWith("-"))
+  )
+  it.prop(
+    "--max-pages, --max-depth, --concurrency and --delay take exactly the request's numbers",
+    [
+      FastCheck.constantFrom(
+        ["max-pages", "maxPages"],
+        ["max-depth", "maxDepth"],
+        ["concurrency", "concurrency"],
+        ["delay", "delay"]
+      ),
+      whole
+    ],
+    ([[flag, field], raw]) => {
+      const parsed = Cli.parse(["crawl", "https://example.com/", `--${flag}`, raw])
+      expect(accepts(parsed)).toBe(/^\d+$/.test(raw) && decodes({ [field]: Number(raw) }))
+      if (Either.isLeft(parsed)) expect(parsed.left.message).toContain(`--${flag} takes a whole number`)
+    }
+  )
 })

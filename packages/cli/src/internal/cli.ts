@@ -378,7 +378,10 @@ export const parse = (argv: ReadonlyArray<string>): Either.Either<Command, Usage
   const name = argv[index]
   if (!isCommand(name)) return fail(Tokens.unknownCommand(name))
   const refused =
-    Tokens.unknownOption(name, rest) ?? Tokens.misplacedOptions(name, rest) ?? Tokens.switchWithValue(rest)
+    Tokens.unknownOption(name, rest) ??
+    Tokens.misplacedOptions(name, rest) ??
+    Tokens.switchWithValue(rest) ??
+    Tokens.emptyRepeatedValue(rest)
   if (refused !== undefined) return fail(refused)
   const exit = Effect.runSyncExit(
     Descriptor.parse(Grammar.root, ["websearch", name, ...Tokens.forParser(rest)], cliConfig).pipe(provideParse)

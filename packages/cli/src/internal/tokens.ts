@@ -87,6 +87,23 @@ export const switchWithValue = (tokens: ReadonlyArray<string>) => {
   return `${name} takes no value (write ${name} alone)`
 }
 
+/**
+ * The usage error for a repeatable option given an empty value (`--include ""`, `--include=`): `@effect/cli` drops
+ * such a value, which would silently widen the request (no pattern at all), so it is refused by name.
+ */
+export const emptyRepeatedValue = (tokens: ReadonlyArray<string>) => {
+  const part = optionPart(tokens)
+  for (let i = 0; i < part.length; i++) {
+    const flag = Grammar.flagOf(part[i])
+    if (flag?.repeat !== true || flag.value === undefined) continue
+    const equals = part[i].indexOf("=")
+    const value = equals === -1 ? part[i + 1] : part[i].slice(equals + 1)
+    if (value !== undefined && value.trim() === "") return `--${flag.name} takes a value (${flag.value}), not an empty one`
+    if (equals === -1) i++
+  }
+  return undefined
+}
+
 /** The usage error for a word that is not a command, naming the nearest command. */
 export const unknownCommand = (word: string): string => {
   const commands = Grammar.commandNames.filter((name) => name !== "help")
