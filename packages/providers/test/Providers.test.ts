@@ -66,7 +66,13 @@ describe("Providers.layer", () => {
           capabilities: m.preset.capabilities
         })
       }
-      expect(registry.defaults).toEqual({ searchKeywords: "duckduckgo", fetchUrls: null, research: null })
+      expect(registry.defaults).toEqual({
+        searchKeywords: "duckduckgo",
+        fetchUrls: null,
+        research: null,
+        mapSite: null,
+        crawlSite: null
+      })
       const listed = registry.describe()
       expect(listed.map((p) => p.id)).toEqual(Providers.ids)
       expect(listed.filter((p) => p.defaultFor.length > 0).map((p) => [p.id, p.defaultFor])).toEqual([
