@@ -40,7 +40,7 @@ export const ctxOf = (
   server: Server.ProviderServer,
   driver: ProviderDriver.AnyProviderDriver,
   capability: "mapSite" | "crawlSite",
-  options: { readonly keys?: ReadonlyArray<string>; readonly options?: unknown } = {}
+  options: { readonly keys?: ReadonlyArray<string> | undefined; readonly options?: unknown } = {}
 ): ProviderDriver.DriverContext<unknown> => {
   const keys = (options.keys ?? [Server.canary]).map((key) => Redacted.make(key))
   return {
