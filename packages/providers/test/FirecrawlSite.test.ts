@@ -102,6 +102,15 @@ describe("Firecrawl mapSite", () => {
     ])
   })
 
+  it("keeps at most websearch's most links of a longer answer, and says so with a cut", async () => {
+    const links = Array.from({ length: 5_003 }, (_, i) => ({ url: `https://docs.example.com/p/${i}` }))
+    server.handle = Server.json({ success: true, links })
+    const output = Site.value(await map({ url: "https://docs.example.com/" }))
+    expect(output.links).toHaveLength(5_000)
+    expect(output.links.at(-1)?.url).toBe("https://docs.example.com/p/4999")
+    expect(output.cuts).toEqual([{ reason: "limit", message: expect.stringContaining("more than 5000 links") }])
+  })
+
   it("maps the recorded 402 to a plan limit, success: false to http_status, and never shows the key", async () => {
     server.handle = Server.reply(402, mapFixture.error_examples[0].body)
     const payment = await map({ url: "https://docs.example.com/" })
