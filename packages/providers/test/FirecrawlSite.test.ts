@@ -286,6 +286,20 @@ describe("Firecrawl crawlSite", () => {
     expect(partial.map((i) => i._tag)).toEqual(["Page", "Failed", "Failed"])
   })
 
+  it("keeps the pages when the errors endpoint fails, and logs it; follows no next link of another job", async () => {
+    const body = { ...crawlFixture.status_pages[0].response.body, next: `https://api.firecrawl.dev${jobPath}0?skip=2` }
+    server.handle = Server.route(
+      [(r) => r.method === "POST", Server.json(crawlFixture.start.response.body)],
+      [isJob, (q, res) => Server.json(local({ ...body, status: "completed" }))(q, res)],
+      [(r) => r.path.endsWith("/errors"), Server.reply(500, { success: false, error: "errors unavailable" })]
+    )
+    server.requests.length = 0
+    const run = await Site.capture(rt, Site.collect(crawl({ url: "https://docs.example.com/" })))
+    expect(Site.value(run).map((i) => i._tag)).toEqual(["Page", "Page"])
+    expect(run.logs.some((l) => l.includes("could not list the failed pages"))).toBe(true)
+    expect(server.requests.map((r) => r.path)).toEqual(["/v2/crawl", jobPath, `${jobPath}/errors`])
+  })
+
   it("cancels the job with DELETE when the stream is interrupted mid-crawl", async () => {
     server.handle = Server.route(
       [(r) => r.method === "POST", Server.json(crawlFixture.start.response.body)],

@@ -225,13 +225,26 @@ export const crawl = (
           }
           const next = SiteOptions.nextPath(endpoint, body.next)
           // Only a next page of this job is followed; while it brings pages it is read at once.
-          if (next !== undefined && next.startsWith(jobPath) && documents.length > 0) {
+          const ofThisJob = next === jobPath || next?.startsWith(`${jobPath}?`) || next?.startsWith(`${jobPath}/`)
+          if (next !== undefined && ofThisJob === true && documents.length > 0) {
             return [Chunk.fromIterable(items), Option.some({ path: next, wait: items.length === 0 })] as const
           }
           if (!terminal.has(body.status))
             return [Chunk.fromIterable(items), Option.some({ ...cursor, wait: true })] as const
           progress.ended = true
-          const failed = fresh(progress, request.maxPages, yield* failures(client, c, id))
+          // The pages read stand even when the list of failed ones cannot be had: that is logged, not raised.
+          const listed = yield* failures(client, c, id).pipe(
+            Effect.catchAll((error) =>
+              Effect.as(
+                Effect.logWarning(
+                  `websearch ${c.providerId} could not list the failed pages of crawl job ${id}`,
+                  error
+                ),
+                []
+              )
+            )
+          )
+          const failed = fresh(progress, request.maxPages, listed)
           if (body.status !== "completed" && progress.pages === 0) {
             const said = body.error === null || body.error === undefined ? "" : `: ${Http.providerText(c, body.error)}`
             return yield* Effect.fail(
