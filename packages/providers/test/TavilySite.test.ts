@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type * as ProviderDriver from "@websearch/core/ProviderDriver"
+import * as PathPattern from "@websearch/core/internal/pathPattern"
 import * as FastCheck from "effect/FastCheck"
 import * as SiteOptions from "../src/internal/siteOptions.js"
 import * as Tavily from "../src/Tavily.js"
@@ -189,7 +190,27 @@ describe("Tavily crawlSite", () => {
   })
 })
 
-describe("the hosts and next links sent to hosted crawlers", () => {
+describe("the patterns, hosts and next links of hosted crawlers", () => {
+  // Characters that mean something to a regular expression or to our patterns, and plain ones.
+  const char = FastCheck.constantFrom("/", "a", "b", ".", "*", "?", "+", "(", ")", "[", "]", "-", "$", "^", "|", "\\")
+  const text = (max: number) => FastCheck.array(char, { maxLength: max }).map((cs) => cs.join(""))
+
+  it.prop(
+    "a path pattern sent as a regular expression matches exactly the paths our own matcher does",
+    [text(8), text(12)],
+    ([rest, tail]) => {
+      const pattern = `/${rest}`
+      const source = SiteOptions.pathRegexes([pattern])![0]!
+      // A random path, the pattern's own text (which it should match), and that text with each character in turn
+      // replaced (where a regular expression's metacharacter, left unescaped, would still match).
+      const literal = pattern.replace(/\*/g, "").replace(/\$$/, "")
+      const variants = [...new Set(literal)].flatMap((ch) => [literal.replaceAll(ch, "a"), literal.replaceAll(ch, "/")])
+      for (const path of [`/${tail}`, `${literal}${tail}`, ...variants.map((v) => `${v}${tail}`)]) {
+        expect(new RegExp(source).test(path)).toBe(PathPattern.matches(pattern, path))
+      }
+    }
+  )
+
   const label = FastCheck.stringMatching(/^[a-z0-9]([a-z0-9-]{0,8}[a-z0-9])?$/)
   // A last label of letters: a numeric one would make a URL parser read the host as an IPv4 address.
   const host = FastCheck.tuple(
