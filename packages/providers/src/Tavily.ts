@@ -22,7 +22,6 @@ import * as Preset from "@websearch/core/Preset"
 import type * as ProviderDriver from "@websearch/core/ProviderDriver"
 import type * as SearchOptions from "@websearch/core/SearchOptions"
 import type * as SiteRequest from "@websearch/core/SiteRequest"
-import type * as SiteResponse from "@websearch/core/SiteResponse"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
 import * as Http from "./internal/providerHttp.js"
@@ -139,12 +138,10 @@ const mapSite = (client: HttpClient.HttpClient) =>
         schema: MapAnswer,
         refuse
       })
-      const links: Array<SiteResponse.SiteLink> = []
-      for (const raw of body.results ?? []) {
-        const url = Fields.httpUrl(raw)
-        if (url !== undefined) links.push({ url, source: "provider" })
-      }
-      return { links, cuts: [] }
+      return yield* SiteOptions.providerLinks(
+        c,
+        (body.results ?? []).map((url) => ({ url }))
+      )
     })
   )
 

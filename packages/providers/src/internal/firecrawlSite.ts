@@ -7,7 +7,6 @@
 import type * as HttpClient from "@effect/platform/HttpClient"
 import type * as ProviderDriver from "@websearch/core/ProviderDriver"
 import type * as SiteRequest from "@websearch/core/SiteRequest"
-import type * as SiteResponse from "@websearch/core/SiteResponse"
 import type * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Chunk from "effect/Chunk"
 import * as Duration from "effect/Duration"
@@ -26,7 +25,6 @@ import {
   jobId,
   MapAnswer,
   mapBody,
-  mapKeep,
   terminal
 } from "./firecrawlSiteWire.js"
 import * as Http from "./providerHttp.js"
@@ -55,31 +53,10 @@ export const map = (
       schema: MapAnswer
     })
     if (body.success === false) return yield* Effect.fail(Http.failure(c, unsuccessful(body, answer.status)))
-    const items = body.links ?? []
-    const links: Array<SiteResponse.SiteLink> = []
-    let dropped = 0
-    for (const item of items) {
-      if (links.length >= mapKeep) break
-      const url = Fields.httpUrl(typeof item === "string" ? item : item.url)
-      if (url === undefined) {
-        dropped++
-        continue
-      }
-      const title = typeof item === "string" ? undefined : Fields.tidy(item.title ?? "")
-      links.push(title === undefined || title === "" ? { url, source: "provider" } : { url, source: "provider", title })
-    }
-    if (dropped > 0)
-      yield* Effect.logDebug(`websearch ${c.providerId} dropped ${dropped} link(s) without an http(s) URL`)
-    const cuts =
-      items.length - dropped > links.length
-        ? [
-            {
-              reason: "limit" as const,
-              message: `${c.providerName} listed more than ${mapKeep} links; the first ${mapKeep} are kept`
-            }
-          ]
-        : []
-    return { links, cuts }
+    return yield* SiteOptions.providerLinks(
+      c,
+      (body.links ?? []).map((item) => (typeof item === "string" ? { url: item } : item))
+    )
   })
 
 /** One crawled document as an item: a page, a page Firecrawl could not read, or nothing (no usable URL). */

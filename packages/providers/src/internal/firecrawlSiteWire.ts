@@ -8,11 +8,6 @@ import { ScrapeMetadata } from "./firecrawlWire.js"
 import * as SiteOptions from "./siteOptions.js"
 
 /**
- * The most links Firecrawl's map returns in one answer that websearch keeps (core lists at most `mapLimits.max`).
- */
-export const mapKeep = SiteRequest.mapLimits.max
-
-/**
  * The body of `POST /v2/map`. Firecrawl's map has no path filters (core applies them after the call), so with
  * patterns it is asked for websearch's most links, leaving the filter enough to choose from; `search` is its own
  * relevance order, which core's ranking then refines.

@@ -4,8 +4,13 @@
  * site host as the regular expressions those providers take.
  */
 import * as PathPattern from "@websearch/core/internal/pathPattern"
+import type * as ProviderDriver from "@websearch/core/ProviderDriver"
+import * as SiteRequest from "@websearch/core/SiteRequest"
+import type * as SiteResponse from "@websearch/core/SiteResponse"
 import type * as WebSearchError from "@websearch/core/WebSearchError"
+import * as Effect from "effect/Effect"
 import { type Call, requestFailed } from "./providerCall.js"
+import * as Fields from "./resultFields.js"
 
 /**
  * `RequestFailed/invalid_input` naming the field the provider cannot honour, and why.
@@ -46,4 +51,46 @@ export const nextPath = (endpoint: string, next: string | null | undefined): str
   const prefix = base.pathname.replace(/\/+$/, "")
   if (prefix !== "" && !url.pathname.startsWith(`${prefix}/`)) return undefined
   return `${url.pathname.slice(prefix.length)}${url.search}`
+}
+
+/**
+ * A hosted map's links as websearch keeps them: http(s) URLs only (the others dropped and logged), a title where
+ * the provider gave a non-empty one, at most `mapLimits.max` of them (core lists no more), a longer answer cut
+ * and said so.
+ */
+export const providerLinks = (
+  c: Call,
+  items: ReadonlyArray<{ readonly url: string; readonly title?: string | null | undefined }>
+): Effect.Effect<ProviderDriver.MapSiteOutput> => {
+  const keep = SiteRequest.mapLimits.max
+  const links: Array<SiteResponse.SiteLink> = []
+  let dropped = 0
+  let more = false
+  for (const item of items) {
+    const url = Fields.httpUrl(item.url)
+    if (url === undefined) {
+      dropped++
+      continue
+    }
+    if (links.length >= keep) {
+      more = true
+      break
+    }
+    const title = Fields.tidy(item.title ?? "")
+    links.push(title === "" ? { url, source: "provider" } : { url, source: "provider", title })
+  }
+  const output: ProviderDriver.MapSiteOutput = {
+    links,
+    cuts: more
+      ? [{ reason: "limit", message: `${c.providerName} listed more than ${keep} links; the first ${keep} are kept` }]
+      : []
+  }
+  return dropped === 0
+    ? Effect.succeed(output)
+    : Effect.as(
+        Effect.logDebug(`websearch ${c.providerId} dropped ${dropped} link(s) without an http(s) URL`).pipe(
+          Effect.annotateLogs({ providerId: c.providerId, input: c.input })
+        ),
+        output
+      )
 }
