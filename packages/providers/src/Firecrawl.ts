@@ -34,6 +34,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as Site from "./internal/firecrawlSite.js"
+import * as HostedSite from "./internal/hostedSite.js"
 import * as Http from "./internal/providerHttp.js"
 import * as Fields from "./internal/resultFields.js"
 import * as ProviderHttp from "./ProviderHttp.js"
@@ -82,14 +83,10 @@ export const preset: Preset.Preset = Preset.make({
  */
 export const searchOptions: ReadonlyArray<SearchOptions.SearchOption> = ["timeRange", "language", "country"]
 
-/**
- * The provider's own options in the settings: `providers.firecrawl.crawlPollInterval`, how long a crawl waits
- * between two polls of its job, in milliseconds (default 2000; environment `FIRECRAWL_CRAWL_POLL_INTERVAL`).
- *
- * @since 0.2.0
- * @category schemas
- */
-export const Options = Schema.Struct({
+// The provider's own options in the settings: `providers.firecrawl.crawlPollInterval`, how long a crawl waits
+// between two polls of its job, in milliseconds (default 2000; environment `FIRECRAWL_CRAWL_POLL_INTERVAL`). Not
+// exported: the settings document it, and the public API stays within its export limit.
+const Options = Schema.Struct({
   crawlPollInterval: Schema.optional(
     Schema.Int.pipe(Schema.between(1, 60_000, { message: () => "must be an integer from 1 to 60000 (milliseconds)" }))
   )
@@ -150,11 +147,11 @@ const fetchUrls = (client: HttpClient.HttpClient) =>
   )
 
 const mapSite = (client: HttpClient.HttpClient) =>
-  ProviderHttp.mapSite(preset, (c, request) => Site.map(client, c, request))
+  HostedSite.mapSite(preset, (c, request) => Site.map(client, c, request))
 
 // Every field of a crawl request has a Firecrawl parameter, so nothing is refused here.
 const crawlSite = (client: HttpClient.HttpClient) =>
-  ProviderHttp.crawlSite<typeof Options.Type | undefined>(preset, (c, request, ctx) =>
+  HostedSite.crawlSite<typeof Options.Type | undefined>(preset, (c, request, ctx) =>
     Site.crawl(
       client,
       c,
@@ -172,7 +169,10 @@ const crawlSite = (client: HttpClient.HttpClient) =>
  * @category constructors
  */
 export const make: Effect.Effect<
-  ProviderDriver.ProviderDriver<typeof Options.Type, typeof Options.Encoded>,
+  ProviderDriver.ProviderDriver<
+    { readonly crawlPollInterval?: number | undefined },
+    { readonly crawlPollInterval?: number | undefined }
+  >,
   never,
   HttpClient.HttpClient
 > = ProviderHttp.make(preset, (client) => ({

@@ -1,12 +1,12 @@
 /**
  * The skeleton of an HTTP provider driver, as every built-in provider of this package uses it and as a provider
- * of your own can: `getJson`/`postJson`/`deleteJson` send one request to the capability's endpoint with the call's
- * API key, read the answer with a size cap, turn a refusal into the websearch error it means (401/403 →
+ * of your own can: `getJson`/`postJson` send one request to the capability's endpoint with the call's API key,
+ * read the answer with a size cap, turn a refusal into the websearch error it means (401/403 →
  * `Unavailable/credentials_rejected`, 429 → `RequestFailed/http_429` with `retryAfter`, 402 → a plan limit, 5xx →
  * `RequestFailed/http_5xx`, each keeping the provider's own message with secrets removed) and decode the body
  * with the provider's schema (`ResponseInvalid/decode_failed` when it is not JSON or has another shape).
- * `searchKeywords`/`fetchUrls`/`mapSite`/`crawlSite` wrap a capability, and `make`/`layer` build and register the
- * driver with the provider client (credentials redacted from its spans).
+ * `searchKeywords`/`fetchUrls` wrap a capability, and `make`/`layer` build and register the driver with the
+ * provider client (credentials redacted from its spans).
  *
  * @example
  * ```ts
@@ -55,14 +55,12 @@ import type * as Composition from "@websearch/core/Composition"
 import type * as Preset from "@websearch/core/Preset"
 import type * as ProviderDriver from "@websearch/core/ProviderDriver"
 import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
-import type * as SiteRequest from "@websearch/core/SiteRequest"
 import type * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import type * as Schema from "effect/Schema"
-import * as Stream from "effect/Stream"
 import type * as CappedRead from "./internal/cappedRead.js"
 import * as JsonBody from "./internal/jsonBody.js"
 import * as ProviderCall from "./internal/providerCall.js"
@@ -253,20 +251,6 @@ export const postJson = <A, I>(
   json(client, call, options, (url) => HttpClientRequest.bodyUnsafeJson(HttpClientRequest.post(url), options.body))
 
 /**
- * DELETEs the capability's endpoint plus `path` (a hosted job's cancellation), the key placed as `key` says, and
- * decodes the answer with `schema`.
- *
- * @since 0.2.0
- * @category constructors
- */
-export const deleteJson = <A, I>(
-  client: HttpClient.HttpClient,
-  call: Call,
-  options: JsonRequest<A, I>
-): Effect.Effect<Decoded<A>, WebSearchError.WebSearchError> =>
-  json(client, call, options, (url) => HttpClientRequest.del(url))
-
-/**
  * Results mapped from a provider's items, and how many items had no usable URL (logged, not hidden).
  *
  * @since 0.2.0
@@ -317,50 +301,6 @@ export const fetchUrls =
     ctx: ProviderDriver.DriverContext<Options>
   ): Effect.Effect<ProviderDriver.DriverResult, WebSearchError.WebSearchError> =>
     Effect.suspend(() => run(ProviderCall.call(preset, "fetchUrls", url, ctx), ctx))
-
-/**
- * A `mapSite` method: `run` gets the call's context (its `input` is the site's URL) and the decoded request, and
- * returns the links found. A field the provider cannot honour is refused in `run` before its first request.
- *
- * @since 0.2.0
- * @category constructors
- */
-export const mapSite =
-  <Options = unknown>(
-    preset: Preset.Preset,
-    run: (
-      call: Call,
-      request: SiteRequest.MapSiteRequest,
-      ctx: ProviderDriver.DriverContext<Options>
-    ) => Effect.Effect<ProviderDriver.MapSiteOutput, WebSearchError.WebSearchError>
-  ) =>
-  (
-    request: SiteRequest.MapSiteRequest,
-    ctx: ProviderDriver.DriverContext<Options>
-  ): Effect.Effect<ProviderDriver.MapSiteOutput, WebSearchError.WebSearchError> =>
-    Effect.suspend(() => run(ProviderCall.call(preset, "mapSite", request.url, ctx), request, ctx))
-
-/**
- * A hosted `crawlSite` method: `run` gets the call's context (its `input` is the start URL) and the decoded
- * request, and returns the pages as they arrive. Nothing runs until the stream is consumed.
- *
- * @since 0.2.0
- * @category constructors
- */
-export const crawlSite =
-  <Options = unknown>(
-    preset: Preset.Preset,
-    run: (
-      call: Call,
-      request: SiteRequest.CrawlSiteRequest,
-      ctx: ProviderDriver.DriverContext<Options>
-    ) => Stream.Stream<ProviderDriver.CrawlItem, WebSearchError.WebSearchError>
-  ) =>
-  (
-    request: SiteRequest.CrawlSiteRequest,
-    ctx: ProviderDriver.DriverContext<Options>
-  ): Stream.Stream<ProviderDriver.CrawlItem, WebSearchError.WebSearchError> =>
-    Stream.suspend(() => run(ProviderCall.call(preset, "crawlSite", request.url, ctx), request, ctx))
 
 /**
  * Builds a driver with the `HttpClient` in context, captured now (so a provider may be given a client of its own)

@@ -27,7 +27,7 @@ import * as Stream from "effect/Stream"
 import * as Http from "./internal/providerHttp.js"
 import * as Fields from "./internal/resultFields.js"
 import * as ProviderHttp from "./ProviderHttp.js"
-import * as SiteOptions from "./internal/siteOptions.js"
+import * as HostedSite from "./internal/hostedSite.js"
 import {
   CrawlAnswer,
   crawlBody,
@@ -130,7 +130,7 @@ const fetchUrls = (client: HttpClient.HttpClient) =>
   )
 
 const mapSite = (client: HttpClient.HttpClient) =>
-  ProviderHttp.mapSite(preset, (c, request) =>
+  HostedSite.mapSite(preset, (c, request) =>
     Effect.gen(function* () {
       const { body } = yield* ProviderHttp.postJson(client, c, {
         path: "/map",
@@ -138,7 +138,7 @@ const mapSite = (client: HttpClient.HttpClient) =>
         schema: MapAnswer,
         refuse
       })
-      return yield* SiteOptions.providerLinks(
+      return yield* HostedSite.providerLinks(
         c,
         (body.results ?? []).map((url) => ({ url }))
       )
@@ -147,11 +147,11 @@ const mapSite = (client: HttpClient.HttpClient) =>
 
 // Tavily's crawl runs as one call with its own politeness and from the start URL only, 1 to 5 levels deep.
 const unhonoured = (c: Http.Call, request: SiteRequest.CrawlSiteRequest) => {
-  if (request.concurrency !== undefined) return SiteOptions.unhonoured(c, "concurrency", "Tavily sets its own")
-  if (request.delay !== undefined) return SiteOptions.unhonoured(c, "delay", "Tavily sets its own")
-  if (request.fromMap) return SiteOptions.unhonoured(c, "fromMap", "Tavily crawls from the start URL only")
+  if (request.concurrency !== undefined) return HostedSite.unhonoured(c, "concurrency", "Tavily sets its own")
+  if (request.delay !== undefined) return HostedSite.unhonoured(c, "delay", "Tavily sets its own")
+  if (request.fromMap) return HostedSite.unhonoured(c, "fromMap", "Tavily crawls from the start URL only")
   if (request.maxDepth < depthRange.min || request.maxDepth > depthRange.max) {
-    return SiteOptions.unhonoured(
+    return HostedSite.unhonoured(
       c,
       "maxDepth",
       `Tavily crawls ${depthRange.min} to ${depthRange.max} levels deep (got ${request.maxDepth})`
@@ -161,7 +161,7 @@ const unhonoured = (c: Http.Call, request: SiteRequest.CrawlSiteRequest) => {
 }
 
 const crawlSite = (client: HttpClient.HttpClient) =>
-  ProviderHttp.crawlSite(preset, (c, request) => {
+  HostedSite.crawlSite(preset, (c, request) => {
     const refused = unhonoured(c, request)
     if (refused !== undefined) return Stream.fail(refused)
     return Stream.unwrap(

@@ -145,13 +145,13 @@ export * as Perplexity from "./Perplexity.js"
 
 /**
  * The skeleton of an HTTP provider driver, as every built-in provider of this package uses it and as a provider
- * of your own can: `getJson`/`postJson`/`deleteJson` send one request to the capability's endpoint with the call's
- * API key, read the answer with a size cap, turn a refusal into the websearch error it means (401/403 →
+ * of your own can: `getJson`/`postJson` send one request to the capability's endpoint with the call's API key,
+ * read the answer with a size cap, turn a refusal into the websearch error it means (401/403 →
  * `Unavailable/credentials_rejected`, 429 → `RequestFailed/http_429` with `retryAfter`, 402 → a plan limit, 5xx →
  * `RequestFailed/http_5xx`, each keeping the provider's own message with secrets removed) and decode the body
  * with the provider's schema (`ResponseInvalid/decode_failed` when it is not JSON or has another shape).
- * `searchKeywords`/`fetchUrls`/`mapSite`/`crawlSite` wrap a capability, and `make`/`layer` build and register the
- * driver with the provider client (credentials redacted from its spans).
+ * `searchKeywords`/`fetchUrls` wrap a capability, and `make`/`layer` build and register the driver with the
+ * provider client (credentials redacted from its spans).
  *
  * @since 0.2.0
  */

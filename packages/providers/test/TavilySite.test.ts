@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type * as ProviderDriver from "@websearch/core/ProviderDriver"
 import * as PathPattern from "@websearch/core/internal/pathPattern"
 import * as FastCheck from "effect/FastCheck"
-import * as SiteOptions from "../src/internal/siteOptions.js"
+import * as HostedSite from "../src/internal/hostedSite.js"
 import * as Tavily from "../src/Tavily.js"
 import * as Server from "./support/providerServer.js"
 import * as Site from "./support/siteDriver.js"
@@ -200,7 +200,7 @@ describe("the patterns, hosts and next links of hosted crawlers", () => {
     [text(8), text(12)],
     ([rest, tail]) => {
       const pattern = `/${rest}`
-      const source = SiteOptions.pathRegexes([pattern])![0]!
+      const source = HostedSite.pathRegexes([pattern])![0]!
       // A random path, the pattern's own text (which it should match), and that text with each character in turn
       // replaced (where a regular expression's metacharacter, left unescaped, would still match).
       const literal = pattern.replace(/\*/g, "").replace(/\$$/, "")
@@ -222,8 +222,8 @@ describe("the patterns, hosts and next links of hosted crawlers", () => {
     "the host expression matches the site's host (and its subdomains only when asked)",
     [host, label, host],
     ([site, sub, other]) => {
-      const exact = new RegExp(SiteOptions.hostRegex(`https://${site}/`, false))
-      const wide = new RegExp(SiteOptions.hostRegex(`https://${site}/`, true))
+      const exact = new RegExp(HostedSite.hostRegex(`https://${site}/`, false))
+      const wide = new RegExp(HostedSite.hostRegex(`https://${site}/`, true))
       expect(exact.test(site) && wide.test(site) && wide.test(`${sub}.${site}`)).toBe(true)
       expect(exact.test(`${sub}.${site}`)).toBe(false)
       if (other !== site && !other.endsWith(`.${site}`)) expect(wide.test(other)).toBe(false)
@@ -235,10 +235,10 @@ describe("the patterns, hosts and next links of hosted crawlers", () => {
     [host, FastCheck.webPath()],
     ([other, path]) => {
       const endpoint = "https://api.firecrawl.dev"
-      expect(SiteOptions.nextPath(endpoint, `https://${other}.test${path}`)).toBeUndefined()
-      expect(SiteOptions.nextPath(endpoint, `https://user:pw@api.firecrawl.dev${path}`)).toBeUndefined()
-      expect(SiteOptions.nextPath(`${endpoint}/base`, `${endpoint}/elsewhere${path}`)).toBeUndefined()
-      const same = SiteOptions.nextPath(endpoint, `${endpoint}/v2/crawl/id${path}?skip=10`)
+      expect(HostedSite.nextPath(endpoint, `https://${other}.test${path}`)).toBeUndefined()
+      expect(HostedSite.nextPath(endpoint, `https://user:pw@api.firecrawl.dev${path}`)).toBeUndefined()
+      expect(HostedSite.nextPath(`${endpoint}/base`, `${endpoint}/elsewhere${path}`)).toBeUndefined()
+      const same = HostedSite.nextPath(endpoint, `${endpoint}/v2/crawl/id${path}?skip=10`)
       expect(same?.startsWith("/v2/crawl/id")).toBe(true)
     }
   )

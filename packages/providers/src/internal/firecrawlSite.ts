@@ -12,7 +12,6 @@ import * as Chunk from "effect/Chunk"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import * as ProviderHttp from "../ProviderHttp.js"
 import { pageRefusal, unsuccessful } from "./firecrawlWire.js"
@@ -29,7 +28,7 @@ import {
 } from "./firecrawlSiteWire.js"
 import * as Http from "./providerHttp.js"
 import * as Fields from "./resultFields.js"
-import * as SiteOptions from "./siteOptions.js"
+import * as HostedSite from "./hostedSite.js"
 
 /** How long a poll waits by default before asking again, and how long a cancellation may take. */
 export const defaults = { pollInterval: Duration.seconds(2), cancelTimeout: Duration.seconds(5) } as const
@@ -53,7 +52,7 @@ export const map = (
       schema: MapAnswer
     })
     if (body.success === false) return yield* Effect.fail(Http.failure(c, unsuccessful(body, answer.status)))
-    return yield* SiteOptions.providerLinks(
+    return yield* HostedSite.providerLinks(
       c,
       (body.links ?? []).map((item) => (typeof item === "string" ? { url: item } : item))
     )
@@ -139,7 +138,7 @@ const failures = (
   ])
 
 const cancel = (client: HttpClient.HttpClient, c: Http.Call, id: string): Effect.Effect<void> =>
-  ProviderHttp.deleteJson(client, c, { path: `/v2/crawl/${id}`, schema: Schema.Unknown }).pipe(
+  HostedSite.deleteWithKey(client, c, `/v2/crawl/${id}`).pipe(
     Effect.interruptible,
     Effect.timeoutFail({
       duration: defaults.cancelTimeout,
@@ -200,7 +199,7 @@ export const crawl = (
             progress.ended = terminal.has(body.status)
             return [Chunk.fromIterable(items), Option.none()] as const
           }
-          const next = SiteOptions.nextPath(endpoint, body.next)
+          const next = HostedSite.nextPath(endpoint, body.next)
           // Only a next page of this job is followed; while it brings pages it is read at once.
           const ofThisJob = next === jobPath || next?.startsWith(`${jobPath}?`) || next?.startsWith(`${jobPath}/`)
           if (next !== undefined && ofThisJob === true && documents.length > 0) {

@@ -5,7 +5,7 @@ import * as SiteRequest from "@websearch/core/SiteRequest"
 import * as Schema from "effect/Schema"
 import * as AnswerFields from "./answerFields.js"
 import { ScrapeMetadata } from "./firecrawlWire.js"
-import * as SiteOptions from "./siteOptions.js"
+import * as HostedSite from "./hostedSite.js"
 
 /**
  * The body of `POST /v2/map`. Firecrawl's map has no path filters (core applies them after the call), so with
@@ -26,8 +26,8 @@ export const mapBody = (request: SiteRequest.MapSiteRequest) => ({
  * patterns as regular expressions, and the politeness as Firecrawl's `maxConcurrency` and `delay` (seconds).
  */
 export const crawlBody = (request: SiteRequest.CrawlSiteRequest) => {
-  const includePaths = SiteOptions.pathRegexes(request.includePaths)
-  const excludePaths = SiteOptions.pathRegexes(request.excludePaths)
+  const includePaths = HostedSite.pathRegexes(request.includePaths)
+  const excludePaths = HostedSite.pathRegexes(request.excludePaths)
   return {
     url: request.url,
     limit: request.maxPages,

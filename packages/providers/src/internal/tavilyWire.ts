@@ -4,7 +4,7 @@ import type * as SearchOptions from "@websearch/core/SearchOptions"
 import type * as SiteRequest from "@websearch/core/SiteRequest"
 import * as Schema from "effect/Schema"
 import * as Http from "./providerHttp.js"
-import * as SiteOptions from "./siteOptions.js"
+import * as HostedSite from "./hostedSite.js"
 import * as Options from "./searchOptions.js"
 import * as AnswerFields from "./answerFields.js"
 
@@ -109,10 +109,10 @@ const scope = (
   includePaths: ReadonlyArray<string>,
   excludePaths: ReadonlyArray<string>
 ) => {
-  const select = SiteOptions.pathRegexes(includePaths)
-  const exclude = SiteOptions.pathRegexes(excludePaths)
+  const select = HostedSite.pathRegexes(includePaths)
+  const exclude = HostedSite.pathRegexes(excludePaths)
   return {
-    select_domains: [SiteOptions.hostRegex(url, includeSubdomains)],
+    select_domains: [HostedSite.hostRegex(url, includeSubdomains)],
     allow_external: false,
     ...(select === undefined ? {} : { select_paths: select }),
     ...(exclude === undefined ? {} : { exclude_paths: exclude })

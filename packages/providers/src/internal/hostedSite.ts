@@ -1,16 +1,79 @@
 /**
- * What the hosted site providers (Firecrawl, Tavily) share when they translate a `mapSite` or `crawlSite` request:
- * the refusal of a field a provider cannot honour, made before any request, and websearch's path patterns and
- * site host as the regular expressions those providers take.
+ * What the hosted site providers (Firecrawl, Tavily) share: the `mapSite`/`crawlSite` driver methods around a
+ * call's context, the refusal of a field a provider cannot honour (made before any request), websearch's path
+ * patterns and site host as the regular expressions those providers take, a same-origin `next` link, a hosted
+ * map's links as websearch keeps them, and a job's cancellation. Internal, so the public API does not grow with
+ * them (issue 37's export limit).
  */
+import type * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as PathPattern from "@websearch/core/internal/pathPattern"
+import type * as Preset from "@websearch/core/Preset"
 import type * as ProviderDriver from "@websearch/core/ProviderDriver"
 import * as SiteRequest from "@websearch/core/SiteRequest"
 import type * as SiteResponse from "@websearch/core/SiteResponse"
 import type * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Effect from "effect/Effect"
-import { type Call, requestFailed } from "./providerCall.js"
+import * as Stream from "effect/Stream"
+import { type Call, call, endpoint, requestFailed, requireKey } from "./providerCall.js"
 import * as Fields from "./resultFields.js"
+import { send } from "./send.js"
+
+/**
+ * A `mapSite` method: `run` gets the call's context (its `input` is the site's URL) and the decoded request.
+ */
+export const mapSite =
+  <Options = unknown>(
+    preset: Preset.Preset,
+    run: (
+      c: Call,
+      request: SiteRequest.MapSiteRequest,
+      ctx: ProviderDriver.DriverContext<Options>
+    ) => Effect.Effect<ProviderDriver.MapSiteOutput, WebSearchError.WebSearchError>
+  ) =>
+  (
+    request: SiteRequest.MapSiteRequest,
+    ctx: ProviderDriver.DriverContext<Options>
+  ): Effect.Effect<ProviderDriver.MapSiteOutput, WebSearchError.WebSearchError> =>
+    Effect.suspend(() => run(call(preset, "mapSite", request.url, ctx), request, ctx))
+
+/**
+ * A hosted `crawlSite` method: `run` gets the call's context (its `input` is the start URL) and the decoded
+ * request; nothing runs until the stream is.
+ */
+export const crawlSite =
+  <Options = unknown>(
+    preset: Preset.Preset,
+    run: (
+      c: Call,
+      request: SiteRequest.CrawlSiteRequest,
+      ctx: ProviderDriver.DriverContext<Options>
+    ) => Stream.Stream<ProviderDriver.CrawlItem, WebSearchError.WebSearchError>
+  ) =>
+  (
+    request: SiteRequest.CrawlSiteRequest,
+    ctx: ProviderDriver.DriverContext<Options>
+  ): Stream.Stream<ProviderDriver.CrawlItem, WebSearchError.WebSearchError> =>
+    Stream.suspend(() => run(call(preset, "crawlSite", request.url, ctx), request, ctx))
+
+/**
+ * `DELETE {endpoint}{path}` with the call's key as a Bearer token (a hosted job's cancellation); the answer's body
+ * is not read beyond the capped read, its refusal is the usual websearch error.
+ */
+export const deleteWithKey = (
+  client: HttpClient.HttpClient,
+  c: Call,
+  path: string
+): Effect.Effect<void, WebSearchError.WebSearchError> =>
+  Effect.gen(function* () {
+    const base = yield* endpoint(c)
+    const key = yield* requireKey(c)
+    const request = HttpClientRequest.del(`${base}${path}`).pipe(
+      HttpClientRequest.bearerToken(key),
+      HttpClientRequest.acceptJson
+    )
+    yield* send(client, c, request)
+  })
 
 /**
  * `RequestFailed/invalid_input` naming the field the provider cannot honour, and why.
