@@ -247,6 +247,11 @@ describe("core's words about a site request, in flag words", () => {
     ["delay is an integer from 0 to 60000", "--delay is an integer from 0 to 60000"],
     ["tavily cannot honour concurrency (politeness)", "tavily cannot honour --concurrency (politeness)"],
     ["the map reached its limit of 20 URLs (limit)", "the map reached its limit of 20 URLs (--limit)"],
+    ["Tavily cannot honour delay: Tavily sets its own", "Tavily cannot honour --delay: Tavily sets its own"],
+    [
+      "Tavily cannot honour fromMap: Tavily crawls from the start URL only",
+      "Tavily cannot honour --from-map: Tavily crawls from the start URL only"
+    ],
     ["the crawl delay of robots.txt is kept", "the crawl delay of robots.txt is kept"]
   ])("%s", (message, expected) => {
     expect(SiteArgs.inFlagWords(message)).toBe(expected)

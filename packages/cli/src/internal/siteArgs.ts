@@ -133,8 +133,8 @@ const fieldWords: ReadonlyArray<readonly [RegExp, string]> = [
   [/\bmaxLength\b/g, "--max-length"],
   [/\bconcurrency\b/g, "--concurrency"],
   [/\bfromMap\b/g, "--from-map"],
-  [/\bdelay\b(?= is| must|\))/g, "--delay"],
-  [/\blimit\b(?= is| must|\))/g, "--limit"],
+  [/\bdelay\b(?=:| is| must|\))/g, "--delay"],
+  [/\blimit\b(?=:| is| must|\))/g, "--limit"],
   [/\bsearch\b(?= must)/g, "--search"]
 ]
 
