@@ -14,6 +14,7 @@ import type * as SiteResponse from "@websearch/core/SiteResponse"
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import type { WebSearchResult } from "@websearch/core/WebSearchResponse"
 import * as Chunk from "effect/Chunk"
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
@@ -34,6 +35,12 @@ export const siteToolLimits = {
   crawlMax: 50,
   depthDefault: SiteRequest.crawlLimits.defaultDepth
 } as const
+
+/**
+ * How long one `web_crawl` call reads: MCP clients commonly give a call 60 seconds, so a crawl answers before that
+ * with the pages read so far and a `timeout` cut, rather than let the client give up on the whole call.
+ */
+export const crawlToolTimeout = Duration.seconds(45)
 
 /** The characters of each crawled page's excerpt. */
 const excerptLength = 300
@@ -136,6 +143,8 @@ export interface Deps {
 // pages (each keeps at least its first part), so a crawl never evicts everything else the session read.
 const keptChars = SessionPages.defaultMaxSessionBytes / 8
 
+const stopped = `web_crawl stops reading after ${Duration.format(crawlToolTimeout)}; the pages read until then are listed`
+
 const absent = (capability: "mapSite" | "crawlSite") =>
   WebSearchError.unavailable(
     "unsupported_capability",
@@ -196,14 +205,16 @@ export const make = ({ crawl, ids, keepParts, map }: Deps) => {
     Effect.gen(function* () {
       if (Option.isNone(crawl)) return yield* Effect.fail(absent("crawlSite"))
       const events = yield* Stream.runCollect(
-        crawl.value.crawlSite({
-          url: yield* startUrl(ids, params.url),
-          maxPages: params.maxPages ?? siteToolLimits.crawlDefault,
-          maxDepth: params.maxDepth ?? siteToolLimits.depthDefault,
-          includePaths: params.includePaths ?? [],
-          excludePaths: params.excludePaths ?? [],
-          ...(params.providerId === undefined ? {} : { providerId: params.providerId })
-        })
+        crawl.value
+          .crawlSite({
+            url: yield* startUrl(ids, params.url),
+            maxPages: params.maxPages ?? siteToolLimits.crawlDefault,
+            maxDepth: params.maxDepth ?? siteToolLimits.depthDefault,
+            includePaths: params.includePaths ?? [],
+            excludePaths: params.excludePaths ?? [],
+            ...(params.providerId === undefined ? {} : { providerId: params.providerId })
+          })
+          .pipe(Stream.interruptAfter(crawlToolTimeout))
       )
       const read: Array<SiteResponse.CrawlPage> = []
       const failed: Array<SiteResponse.CrawlFailure> = []
@@ -234,13 +245,15 @@ export const make = ({ crawl, ids, keepParts, map }: Deps) => {
           ...Failures.failure(f.failure)
         })),
         skipped: { ...(done?.skipped ?? {}) },
-        cuts: cuts(done?.cuts ?? []),
+        cuts: done === undefined ? [{ reason: "timeout", message: stopped }] : cuts(done.cuts),
         nextSteps: [
           pages.length === 0
             ? "No page was read: see the failures; read the start page with web_fetch, or use web_search with includeDomains."
             : `Read a page in full with web_fetch by its id, e.g. items: [{"url": "${pages[0].id}"}]; long pages come in parts. Cite pages by id.`,
           ...(failed.length > 0 ? ["Do not retry a page whose failure is not retryable."] : []),
-          ...((done?.cuts.length ?? 0) > 0 ? ["The crawl reached a limit (see the limits): the site has more."] : []),
+          ...(done === undefined || done.cuts.length > 0
+            ? ["The crawl reached a limit (see the limits): the site has more."]
+            : []),
           Failures.untrustedNote
         ].join(" ")
       } satisfies ToolOutput.CrawlOutput
