@@ -189,24 +189,14 @@ export const ResearchOutput = Schema.Struct({
  */
 export type ResearchOutput = typeof ResearchOutput.Type
 
-/**
- * A limit a map or crawl reached (what it left out), on one line.
- *
- * @since 0.2.0
- * @category schemas
- */
-export const SiteCut = Schema.Struct({ reason: Schema.String, message: Schema.String }).annotations({
+// A limit a map or crawl reached (what it left out), on one line.
+const SiteCut = Schema.Struct({ reason: Schema.String, message: Schema.String }).annotations({
   identifier: "WebSiteCut"
 })
 
-/**
- * One URL of a mapped site, with its session id: where it was found (`sitemap`, `feed`, `page`, `provider`), its
- * `lastmod` and title when known, each on one line.
- *
- * @since 0.2.0
- * @category schemas
- */
-export const MapLink = Schema.Struct({
+// One URL of a mapped site, with its session id: where it was found (`sitemap`, `feed`, `page`, `provider`), its
+// `lastmod` and title when known, each on one line.
+const MapLink = Schema.Struct({
   id: Schema.String,
   url: Schema.String,
   source: Schema.String,
@@ -236,14 +226,9 @@ export const MapOutput = Schema.Struct({
  */
 export type MapOutput = typeof MapOutput.Type
 
-/**
- * One page a crawl read: its session id (`web_fetch` reads it, in parts, without fetching it again while the
- * session keeps it), URL, title, depth, its length in characters and the start of its text, fenced as untrusted.
- *
- * @since 0.2.0
- * @category schemas
- */
-export const CrawlPageItem = Schema.Struct({
+// One page a crawl read: its session id (`web_fetch` reads it, in parts, without fetching it again while the session
+// keeps it), URL, title, depth, its length in characters and the start of its text, fenced as untrusted.
+const CrawlPageItem = Schema.Struct({
   id: Schema.String,
   url: Schema.String,
   title: Schema.String,
@@ -251,12 +236,6 @@ export const CrawlPageItem = Schema.Struct({
   length: Schema.Int,
   excerpt: Schema.String
 }).annotations({ identifier: "WebCrawlPage" })
-
-/**
- * @since 0.2.0
- * @category models
- */
-export type CrawlPageItem = typeof CrawlPageItem.Type
 
 /**
  * What `web_crawl` returns: the pages read (ids and excerpts, never whole pages), the pages that failed, what was

@@ -30,7 +30,7 @@ export * as Augmentation from "./Augmentation.js"
 export * as EmbeddingRanker from "./EmbeddingRanker.js"
 
 /**
- * What the `web_search`, `web_fetch` and `web_research` tools return to a model: numbered sources with short
+ * What the `web_search`, `web_fetch`, `web_research`, `web_map` and `web_crawl` tools return to a model: numbered sources with short
  * ids, title, URL and content; every snippet, page text and report fenced and labelled as untrusted data; every
  * failed input with its reason and a next step. Whatever a page or provider wrote that stands outside a fence
  * (titles, URLs, messages) is normalised to one line without control, bidi or fence characters, so nothing it
@@ -52,7 +52,7 @@ export * as ToolOutput from "./ToolOutput.js"
 export * as TurnCitations from "./TurnCitations.js"
 
 /**
- * The MCP server of websearch: the toolkit's `web_search`, `web_fetch` and `web_research`, served over stdio or
+ * The MCP server of websearch: the toolkit's `web_search`, `web_fetch`, `web_research`, `web_map` and `web_crawl`, served over stdio or
  * streamable HTTP with `@effect/ai`'s `McpServer`, to any MCP client.
  *
  * @since 0.1.0
@@ -60,8 +60,8 @@ export * as TurnCitations from "./TurnCitations.js"
 export * as WebSearchMcp from "./WebSearchMcp.js"
 
 /**
- * The `@effect/ai` toolkit of websearch: `web_search` (searchKeywords), `web_fetch` (fetchUrls) and
- * `web_research` (research), whose descriptions let a model pick the intent. Handlers return model-ready
+ * The `@effect/ai` toolkit of websearch: `web_search` (searchKeywords), `web_fetch` (fetchUrls),
+ * `web_research` (research), `web_map` (mapSite) and `web_crawl` (crawlSite), whose descriptions let a model pick the intent. Handlers return model-ready
  * results (see `ToolOutput`); a failed call returns one of the four websearch errors to the model (failure mode
  * `return`), its message ending with the next step, so a failed page never ends the model's turn.
  *
