@@ -5,7 +5,8 @@
  * can run them, and called like the others.
  */
 import { describe, expect, it } from "@effect/vitest"
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import * as Preset from "@websearch/core/Preset"
 import type { ProviderDriver } from "@websearch/core/ProviderDriver"
 import * as WebSearchError from "@websearch/core/WebSearchError"
@@ -16,6 +17,7 @@ import * as TestClock from "effect/TestClock"
 import * as ToolOutput from "../src/ToolOutput.js"
 import * as WebSearchToolkit from "../src/WebSearchToolkit.js"
 import { drivers, live } from "./support/fixtures.js"
+import { serveHttp } from "./support/mcpServer.js"
 import { connectStdio } from "./support/stdioClient.js"
 
 const origin = "https://docs.example"
@@ -246,6 +248,31 @@ describe("web_map and web_crawl over MCP", () => {
       expect(tooMany.content[0].text).toContain("maxPages")
       const map = yield* call("web_map", { url: origin, limit: 2 })
       expect(map.content[0].text).toContain("web_map via site")
+    })
+  )
+
+  it.scopedLive("over HTTP, a session reads its own crawl's pages without a fetch; another session fetches them", () =>
+    Effect.gen(function* () {
+      const { layer, recorded } = application()
+      const { url } = yield* serveHttp({}, layer)
+      const connect = Effect.gen(function* () {
+        const client = new Client({ name: "test", version: "1.0.0" })
+        yield* Effect.promise(() => client.connect(new StreamableHTTPClientTransport(new URL(url))))
+        yield* Effect.addFinalizer(() => Effect.promise(() => client.close()))
+        return (name: string, args: Record<string, unknown>) =>
+          Effect.promise(() => client.callTool({ name, arguments: args }) as Promise<ToolResult>)
+      })
+      const first = yield* connect
+      const crawl = yield* first("web_crawl", { url: `${origin}/`, maxDepth: 1 })
+      expect(crawl.content[0].text).toContain("[w2] A long page")
+      const read = yield* first("web_fetch", { items: [{ url: "w2", startIndex: 8000 }] })
+      expect(read.content[0].text).toContain(long.slice(8000, 8100))
+      expect(recorded.fetched).toEqual([])
+      // Another session has neither the ids nor the pages of the first: its read of the URL is a fetch.
+      const second = yield* connect
+      const other = yield* second("web_fetch", { items: [{ url: `${origin}/long` }] })
+      expect(other.isError).toBe(false)
+      expect(recorded.fetched).toEqual([`${origin}/long`])
     })
   )
 })
