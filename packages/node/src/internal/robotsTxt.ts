@@ -98,7 +98,11 @@ export const sitemaps = (text: string, max = maxSitemaps): ReadonlyArray<string>
     const colon = rawLine.indexOf(":")
     if (colon <= 0 || rawLine.slice(0, colon).trim().toLowerCase() !== "sitemap") continue
     // A URL may hold a `#` (its fragment); the comment of a Sitemap line starts with white space before it.
-    const value = rawLine.slice(colon + 1).trim().split(/\s/)[0] ?? ""
+    const value =
+      rawLine
+        .slice(colon + 1)
+        .trim()
+        .split(/\s/)[0] ?? ""
     if (value !== "" && !found.includes(value)) found.push(value)
   }
   return found
