@@ -16,6 +16,7 @@ import * as SiteMap from "../src/internal/siteMap.js"
 import * as SafeTransport from "../src/SafeTransport.js"
 import * as LocalServer from "./support/localServer.js"
 import * as Transport from "./support/transport.js"
+import * as DnsAnswers from "../../../test-support/dnsAnswers.js"
 import * as GeneratedSite from "../../../test-support/generatedSite.js"
 import { refusedDials } from "../../../test-support/loopbackGuard.js"
 
@@ -173,6 +174,44 @@ describe("the fetch provider maps a site", () => {
       })
   )
 
+  it.scopedLive(
+    "a 10,000-page site: the map reads robots.txt, one sitemap and the start page, and stops at its bound",
+    () =>
+      Effect.gen(function* () {
+        const site = yield* GeneratedSite.start({ pages: 10_000 })
+        const d = yield* driver(loopback())
+        const output = yield* mapSite(d, { url: site.url("/"), limit: 100 })
+        expect(output.links).toHaveLength(1_000)
+        expect(output.links[999]).toEqual({
+          url: site.pageUrl(999),
+          source: "sitemap",
+          lastmod: "2026-11-01T00:00:00.000Z"
+        })
+        expect(output.cuts.map((cut) => cut.reason)).toEqual(["limit"])
+        expect([...site.requests().keys()].sort()).toEqual(["/", "/robots.txt", "/sitemap.xml"])
+        expect(site.total()).toBe(3)
+      })
+  )
+
+  it.scopedLive("with robots.txt respected, a disallowed start page is a failure; its sitemaps still count", () =>
+    Effect.gen(function* () {
+      let origin = ""
+      const server = yield* LocalServer.start({
+        "/robots.txt": () => ({ body: `User-agent: *\nDisallow: /\nSitemap: ${origin}/map.xml\n` }),
+        "/map.xml": () => xml(urlset([["/kept", "2026-01-01"]], origin)),
+        "/": LocalServer.html(`<a href="/never">Never</a>`)
+      })
+      origin = server.origin
+      const d = yield* driver(loopback(), { respectRobotsTxt: true })
+      const output = yield* mapSite(d, { url: server.url("/") })
+      expect(output.links.map((link) => link.url)).toEqual([server.url("/kept")])
+      expect(output.failures?.map(([url, error]) => [url, error.reason])).toEqual([
+        [server.url("/"), "robots_disallowed"]
+      ])
+      expect(server.count("/")).toBe(0)
+    })
+  )
+
   it.scopedLive("an unreachable start page with nothing else found fails the map, typed", () =>
     Effect.gen(function* () {
       const server = yield* LocalServer.start({})
@@ -300,6 +339,37 @@ describe("the fetch provider reads one page of a crawl", () => {
       // A redirect on the site is followed.
       const onSite = yield* crawlPage(d, server.url("/www"), scope)
       expect(onSite.result.url).toBe(server.url("/landing"))
+    })
+  )
+
+  it.scopedLive("the site is its host with or without www., and its subdomains only when asked", () =>
+    Effect.gen(function* () {
+      yield* DnsAnswers.scoped(
+        Object.fromEntries(
+          ["site.test", "www.site.test", "docs.site.test"].map((name) => [name, { address: "127.0.0.1", family: 4 }])
+        )
+      )
+      // The page redirected to, and two servers whose /go redirects there under another name of the site.
+      const server = yield* LocalServer.start({ "/landing": LocalServer.html(article("Landing")) })
+      const at = (host: string, path: string) => `http://${host}:${server.port}${path}`
+      const redirectTo = (host: string) =>
+        LocalServer.start({ "/go": { status: 302, headers: { location: at(host, "/landing") } } })
+      const d = yield* driver({ urlPolicy: { allowHosts: ["127.0.0.1", "*.site.test"] } })
+      const www = yield* redirectTo("www.site.test")
+      const docs = yield* redirectTo("docs.site.test")
+      const site = { host: "site.test", includeSubdomains: false }
+      const viaWww = yield* crawlPage(d, `http://site.test:${www.port}/go`, site)
+      expect(viaWww.result.url).toBe(at("www.site.test", "/landing"))
+      expect(yield* failure(crawlPage(d, `http://site.test:${docs.port}/go`, site))).toEqual({
+        tag: "RequestFailed",
+        reason: "redirect_rejected"
+      })
+      const withSubdomains = yield* crawlPage(d, `http://site.test:${docs.port}/go`, {
+        ...site,
+        includeSubdomains: true
+      })
+      expect(withSubdomains.result.url).toBe(at("docs.site.test", "/landing"))
+      expect(server.count("/landing")).toBe(2)
     })
   )
 
