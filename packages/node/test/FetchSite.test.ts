@@ -94,7 +94,7 @@ describe("the fetch provider maps a site", () => {
         "/sitemap_index.xml": () =>
           xml(
             `<?xml version="1.0"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` +
-              ["/maps/pages.xml", "/maps/posts.xml.gz", "/maps/broken.xml"]
+              ["/maps/pages.xml", "/maps/posts.xml.gz", "/maps/broken.xml", "/maps/page.xml"]
                 .map((path) => `<sitemap><loc>${origin}${path}</loc></sitemap>`)
                 .join("") +
               `</sitemapindex>`
@@ -114,6 +114,7 @@ describe("the fetch provider maps a site", () => {
           body: gzipSync(urlset([["/posts/1", "2026-10-31"]], origin))
         }),
         "/maps/broken.xml": { status: 500, body: "down" },
+        "/maps/page.xml": LocalServer.html("<html><body>Not a sitemap</body></html>"),
         "/": () =>
           LocalServer.html(
             `<html><head><title>Home</title>` +
@@ -142,7 +143,8 @@ describe("the fetch provider maps a site", () => {
       ])
       expect(output.cuts).toEqual([])
       expect(output.failures?.map(([url, error]) => [url, error.reason])).toEqual([
-        [server.url("/maps/broken.xml"), "http_5xx"]
+        [server.url("/maps/broken.xml"), "http_5xx"],
+        [server.url("/maps/page.xml"), "parse_failed"]
       ])
       // Nothing off the site was asked for; /sitemap.xml was not guessed, robots.txt named the sitemaps.
       expect(other.requests).toEqual([])
@@ -171,26 +173,31 @@ describe("the fetch provider maps a site", () => {
           failures: []
         })
         expect(bare.count("/sitemap.xml")).toBe(1)
+        // A guessed /sitemap.xml answered by a page (a soft 404) is no failure either.
+        const soft = yield* LocalServer.start({
+          "/": LocalServer.html(`<a href="/only">Only</a>`),
+          "/sitemap.xml": LocalServer.html("<html><body>Page not found</body></html>")
+        })
+        expect((yield* mapSite(d, { url: soft.url("/") })).failures).toEqual([])
       })
   )
 
-  it.scopedLive(
-    "a 10,000-page site: the map reads robots.txt, one sitemap and the start page, and stops at its bound",
-    () =>
-      Effect.gen(function* () {
-        const site = yield* GeneratedSite.start({ pages: 10_000 })
-        const d = yield* driver(loopback())
-        const output = yield* mapSite(d, { url: site.url("/"), limit: 100 })
-        expect(output.links).toHaveLength(1_000)
-        expect(output.links[999]).toEqual({
-          url: site.pageUrl(999),
-          source: "sitemap",
-          lastmod: "2026-11-01T00:00:00.000Z"
-        })
-        expect(output.cuts.map((cut) => cut.reason)).toEqual(["limit"])
-        expect([...site.requests().keys()].sort()).toEqual(["/", "/robots.txt", "/sitemap.xml"])
-        expect(site.total()).toBe(3)
+  it.scopedLive("a 10,000-page site: the map reads robots.txt and one sitemap, and stops at its bound", () =>
+    Effect.gen(function* () {
+      const site = yield* GeneratedSite.start({ pages: 10_000 })
+      const d = yield* driver(loopback())
+      const output = yield* mapSite(d, { url: site.url("/"), limit: 100 })
+      expect(output.links).toHaveLength(1_000)
+      expect(output.links[999]).toEqual({
+        url: site.pageUrl(999),
+        source: "sitemap",
+        lastmod: "2026-11-01T00:00:00.000Z"
       })
+      expect(output.cuts.map((cut) => cut.reason)).toEqual(["limit"])
+      // The sitemap filled the map: the start page is not read.
+      expect([...site.requests().keys()].sort()).toEqual(["/robots.txt", "/sitemap.xml"])
+      expect(site.total()).toBe(2)
+    })
   )
 
   it.scopedLive("with robots.txt respected, a disallowed start page is a failure; its sitemaps still count", () =>

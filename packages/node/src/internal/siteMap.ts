@@ -16,6 +16,7 @@ import type * as SiteResponse from "@websearch/core/SiteResponse"
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import * as ContentKind from "@websearch/extract/internal/contentKind"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as BoundedGunzip from "./boundedGunzip.js"
 import type * as FetchCall from "./fetchCall.js"
 import * as HttpStatus from "./httpStatus.js"
@@ -169,7 +170,12 @@ export const map = (
         level,
         (url) =>
           source(url, Math.max(room - links.length, bounds.maxSitemaps) + 1).pipe(
-            Effect.catchAll((error) => (guessed && isAbsent(error) ? Effect.succeed(undefined) : fail(url)(error)))
+            // A guessed /sitemap.xml that is missing, or a page that is not a sitemap (a soft 404), is no failure.
+            Effect.catchAll((error) =>
+              guessed && (isAbsent(error) || error.reason === "parse_failed")
+                ? Effect.succeed(undefined)
+                : fail(url)(error)
+            )
           ),
         { concurrency: 4 }
       )
@@ -192,8 +198,12 @@ export const map = (
       level = next
     }
 
-    // 3. The start page: its links, and the feeds it announces (robots.txt obeyed when respected).
-    const page = yield* Effect.either(startPage(deps, module, request.url, scope))
+    // 3. The start page: its links, and the feeds it announces (robots.txt obeyed when respected); not read when
+    // the sitemaps already filled the map.
+    const page =
+      links.length >= room
+        ? Either.right<PageLinks.PageLinks>({ links: [], feeds: [], truncated: false })
+        : yield* Effect.either(startPage(deps, module, request.url, scope))
     if (page._tag === "Left") failures.push([request.url, page.left])
     const feeds = page._tag === "Right" ? page.right.feeds.filter((url) => SiteRedirect.onSite(scope, url)) : []
     for (const url of feeds.slice(0, bounds.maxFeeds)) {
