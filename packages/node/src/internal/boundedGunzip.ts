@@ -7,6 +7,7 @@
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Effect from "effect/Effect"
 import * as Zlib from "node:zlib"
+import * as TransportError from "./transportError.js"
 
 /** Whether a body starts with gzip's magic bytes. */
 export const isGzip = (body: Uint8Array): boolean => body.length >= 2 && body[0] === 0x1f && body[1] === 0x8b
@@ -53,7 +54,10 @@ export const gunzip = (
       inflater.destroy()
       resume(
         Effect.fail(
-          WebSearchError.responseInvalid("decode_failed", `${url} is not a readable gzip stream (${error.message})`)
+          WebSearchError.responseInvalid(
+            "decode_failed",
+            `a file of ${TransportError.describe(url)} is not a readable gzip stream (${error.message})`
+          )
         )
       )
     })
