@@ -219,6 +219,28 @@ describe("the fetch provider maps a site", () => {
     })
   )
 
+  it.scopedLive("a corrupt gzipped sitemap is a failure (decode_failed); the other sitemap is read", () =>
+    Effect.gen(function* () {
+      let origin = ""
+      const server = yield* LocalServer.start({
+        "/robots.txt": () => ({ body: `Sitemap: ${origin}/bad.xml.gz\nSitemap: ${origin}/good.xml\n` }),
+        "/bad.xml.gz": {
+          headers: { "content-type": "application/gzip" },
+          body: new Uint8Array([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3, 0xff, 0xfe, 0xfd, 0xfc])
+        },
+        "/good.xml": () => xml(urlset([["/fine", "2026-01-01"]], origin)),
+        "/": LocalServer.html("<p>No links here.</p>")
+      })
+      origin = server.origin
+      const d = yield* driver(loopback())
+      const output = yield* mapSite(d, { url: server.url("/") })
+      expect(output.links.map((link) => link.url)).toEqual([server.url("/fine")])
+      expect(output.failures?.map(([url, error]) => [url, error._tag, error.reason])).toEqual([
+        [server.url("/bad.xml.gz"), "ResponseInvalid", "decode_failed"]
+      ])
+    })
+  )
+
   it.scopedLive("an unreachable start page with nothing else found fails the map, typed", () =>
     Effect.gen(function* () {
       const server = yield* LocalServer.start({})
