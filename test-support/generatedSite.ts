@@ -44,6 +44,8 @@ export interface GeneratedSite {
   readonly requests: () => ReadonlyMap<string, number>
   /** The most requests that were in flight at once. */
   readonly maxInFlight: () => number
+  /** Requests in flight now (not yet answered, and their connection still open). */
+  readonly inFlight: () => number
 }
 
 /** Sitemap files of an index hold this many pages. */
@@ -177,7 +179,8 @@ export const start = (options: GeneratedSiteOptions): Effect.Effect<GeneratedSit
               count: (path) => counts.get(path) ?? 0,
               total: () => total,
               requests: () => counts,
-              maxInFlight: () => maxInFlight
+              maxInFlight: () => maxInFlight,
+              inFlight: () => inFlight
             }
           })
         )
