@@ -352,6 +352,35 @@ const cases: Record<string, () => Promise<Measured>> = {
       ]
     }
   },
+  // A 1,000-page loopback site crawled by `CrawlSite` with the local fetcher (politeness off, 8 in flight) against a
+  // plain loop of undici fetches + our extraction at the same concurrency; then 4,000 pages for memory's flatness.
+  crawl: async () => {
+    const Crawl = await import("./crawl.js")
+    const { ours, baseline, oursLarge } = await Crawl.measure()
+    return {
+      peakRssMiB: ours.peakRssMiB,
+      rows: [
+        {
+          figure: "pages per second, 1,000 pages, 8 in flight (vs undici + our extraction; aim >= 0.8)",
+          ours: rps(ours.pagesPerSecond),
+          baseline: rps(baseline.pagesPerSecond),
+          ratio: ours.pagesPerSecond / baseline.pagesPerSecond
+        },
+        {
+          figure: "live heap at the last page, 4,000 pages (vs 1,000; aim <= 1.25)",
+          ours: mib(oursLarge.liveHeapMiB ?? 0),
+          baseline: mib(ours.liveHeapMiB ?? 0),
+          peakRssMiB: oursLarge.peakRssMiB
+        },
+        {
+          figure: "peak RSS, 4,000 pages (vs 1,000)",
+          ours: mib(oursLarge.peakRssMiB),
+          baseline: mib(ours.peakRssMiB),
+          peakRssMiB: oursLarge.peakRssMiB
+        }
+      ]
+    }
+  },
   // Peak RSS of a process fetching an endless 1 GiB body through the safe transport (stops at the 5 MiB cap), in
   // its own process, against plain undici with the same cap; the idle figure is the same process before any fetch.
   "fetch-memory": async () => {
