@@ -90,7 +90,8 @@ const textOf = (result: ToolResult): string => result.content.map((c) => c.text 
 /** The same scenario over any transport: list tools, search the mock, read a result by id, and the errors. */
 const scenario = async (client: Client) => {
   const { tools } = await client.listTools(undefined, slow)
-  expect(tools.map((t) => t.name)).toEqual(["web_search", "web_fetch", "web_research"])
+  // The local fetcher maps and crawls sites, so web_map and web_crawl are listed too.
+  expect(tools.map((t) => t.name)).toEqual(["web_search", "web_fetch", "web_research", "web_map", "web_crawl"])
   const search = tools[0]
   expect(search.inputSchema).toMatchObject({ type: "object", required: ["keywords"] })
   expect(search.annotations).toMatchObject({ readOnlyHint: true, openWorldHint: true })
@@ -146,7 +147,7 @@ const scenario = async (client: Client) => {
 
 describe("websearch mcp over stdio", () => {
   it(
-    "serves the three tools to the official MCP client; stdout carries only protocol",
+    "serves the five tools to the official MCP client; stdout carries only protocol",
     { timeout: 240_000 },
     async () => {
       const transport = new StdioClientTransport({
@@ -170,7 +171,7 @@ describe("websearch mcp over stdio", () => {
       }
       // A line on stdout that is not JSON-RPC would have surfaced here as a parse error.
       expect(protocolErrors).toEqual([])
-      expect(stderr).toContain("serving web_search, web_fetch and web_research over stdio")
+      expect(stderr).toContain("serving web_search, web_fetch, web_research, web_map and web_crawl over stdio")
     }
   )
 
@@ -214,8 +215,8 @@ describe("websearch mcp over stdio", () => {
       expect(stderr).toContain("explode")
       // No research provider is configured: the server does not offer web_research, and says why.
       expect(stderr).toContain(
-        "serving web_search and web_fetch over stdio (web_research is off: no provider was given and there is no " +
-          "default for research"
+        "serving web_search, web_fetch, web_map and web_crawl over stdio (web_research is off: no provider was given " +
+          "and there is no default for research"
       )
     }
   )

@@ -83,7 +83,7 @@ describe("websearch mcp under the MCP Inspector's command line", { timeout: 240_
     // --strict: a tool-schema portability problem of error severity exits 6.
     expect(listed.code, listed.stderr).toBe(0)
     const { tools } = JSON.parse(listed.stdout) as Listed
-    expect(tools.map((tool) => tool.name)).toEqual(["web_search", "web_fetch", "web_research"])
+    expect(tools.map((tool) => tool.name)).toEqual(["web_search", "web_fetch", "web_research", "web_map", "web_crawl"])
     for (const tool of tools) {
       // Effect's labels: titles such as "maxItems(20)" or "between(1, 50)", descriptions such as "a string at
       // most 1000 character(s) long". A property's name is its title; its description is written for a model.
@@ -97,7 +97,12 @@ describe("websearch mcp under the MCP Inspector's command line", { timeout: 240_
   it("without a usable research provider, web_research is not listed", async () => {
     const listed = await inspect(["--method", "tools/list"])
     expect(listed.code, listed.stderr).toBe(0)
-    expect((JSON.parse(listed.stdout) as Listed).tools.map((tool) => tool.name)).toEqual(["web_search", "web_fetch"])
+    expect((JSON.parse(listed.stdout) as Listed).tools.map((tool) => tool.name)).toEqual([
+      "web_search",
+      "web_fetch",
+      "web_map",
+      "web_crawl"
+    ])
     expect(listed.stderr).toContain("web_research is off: no provider was given and there is no default for research")
   })
 

@@ -104,7 +104,7 @@ describe("websearch mcp against hostile clients", { timeout: 240_000 }, () => {
       try {
         const { tools } = await client.listTools()
         // No research provider is configured: web_research is not offered.
-        expect(tools.map((t) => t.name)).toEqual(["web_search", "web_fetch"])
+        expect(tools.map((t) => t.name)).toEqual(["web_search", "web_fetch", "web_map", "web_crawl"])
       } finally {
         await client.close()
       }
