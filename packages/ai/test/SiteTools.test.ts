@@ -8,6 +8,11 @@ import { describe, expect, it } from "@effect/vitest"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import * as Preset from "@websearch/core/Preset"
+import * as Settings from "@websearch/core/Settings"
+import * as WebSearch from "@websearch/core/WebSearch"
+import * as Fetch from "@websearch/node/Fetch"
+import { createServer } from "node:http"
+import type { AddressInfo } from "node:net"
 import type { ProviderDriver } from "@websearch/core/ProviderDriver"
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Effect from "effect/Effect"
@@ -273,6 +278,67 @@ describe("web_map and web_crawl over MCP", () => {
       const other = yield* second("web_fetch", { items: [{ url: `${origin}/long` }] })
       expect(other.isError).toBe(false)
       expect(recorded.fetched).toEqual([`${origin}/long`])
+    })
+  )
+})
+
+// The binary's own local fetcher on a loopback site: the crawl reads each page once, and web_fetch's parts of a
+// crawled page come from what the crawl read.
+const htmlSite = Effect.acquireRelease(
+  Effect.async<{ readonly url: string; readonly hits: Map<string, number>; readonly close: () => void }>((resume) => {
+    const hits = new Map<string, number>()
+    const text = Array.from({ length: 1500 }, (_, i) => `Sentence ${i} of the guide explains layers.`).join(" ")
+    const server = createServer((request, response) => {
+      const path = new URL(request.url ?? "/", "http://x").pathname
+      hits.set(path, (hits.get(path) ?? 0) + 1)
+      if (path !== "/" && path !== "/guide") {
+        response.writeHead(404).end()
+        return
+      }
+      const body =
+        path === "/"
+          ? '<p>The start page of the docs, with enough words to be read as a page.</p><a href="/guide">Guide</a>'
+          : `<h1>Guide</h1><p>${text}</p>`
+      response
+        .writeHead(200, { "content-type": "text/html; charset=utf-8" })
+        .end(
+          `<html><head><title>${path === "/" ? "Docs" : "Guide"}</title></head><body><article>${body}</article></body></html>`
+        )
+    })
+    server.listen(0, "127.0.0.1", () =>
+      resume(
+        Effect.succeed({
+          url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+          hits,
+          close: () => server.close()
+        })
+      )
+    )
+  }),
+  ({ close }) => Effect.sync(close)
+)
+
+describe("web_crawl with the local fetcher", () => {
+  it.scopedLive("reads the site once; web_fetch's second part of a crawled page needs no request", () =>
+    Effect.gen(function* () {
+      const origin = yield* htmlSite
+      const live = WebSearch.layer(Fetch.layer).pipe(
+        Layer.provideMerge(Settings.layer({ urlPolicy: { allowHosts: ["127.0.0.1"] } }))
+      )
+      yield* Effect.gen(function* () {
+        const { failed, result } = yield* handle<ToolOutput.CrawlOutput>("web_crawl", { url: `${origin.url}/` })
+        expect(failed).toBe(false)
+        expect(result.providerId).toBe("fetch")
+        const guide = result.pages.find((p) => p.url === `${origin.url}/guide`)!
+        expect(guide.title).toBe("Guide")
+        expect(guide.length).toBeGreaterThan(16_000)
+        const { result: read } = yield* handle<ToolOutput.FetchOutput>("web_fetch", {
+          items: [{ url: guide.id, startIndex: 8000 }]
+        })
+        expect(read.items[0]).toMatchObject({ status: "success", alreadyRead: true, nextStartIndex: 16_000 })
+        expect(ToolOutput.unfenced(read.items[0].content!)).toContain("Sentence")
+        expect(origin.hits.get("/guide")).toBe(1)
+      }).pipe(Effect.provide(WebSearchToolkit.layer().pipe(Layer.provide(live))))
     })
   )
 })
