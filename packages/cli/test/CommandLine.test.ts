@@ -426,7 +426,10 @@ describe("websearch configuration, cache and doctor", { timeout: 180_000 }, () =
 
   const doctorConfig = () => {
     const config = join(tempDir(), "config.json")
-    writeFileSync(config, JSON.stringify({ defaults: { fetchUrls: null, research: null } }))
+    writeFileSync(
+      config,
+      JSON.stringify({ defaults: { fetchUrls: null, research: null, mapSite: null, crawlSite: null } })
+    )
     return config
   }
 
