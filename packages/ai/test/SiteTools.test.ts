@@ -57,6 +57,16 @@ const siteDriver = () => {
       Effect.suspend(() => {
         crawled.push(url)
         // A slow page: 10 seconds each, within a page's timeout; ten of them outlast the tool's 45 seconds.
+        // A section of forty pages of 9,000 characters: more than one crawl keeps whole in the session.
+        if (new URL(url).pathname === "/many/") {
+          return Effect.succeed({
+            result: { title: "Many", content: "Index.", url },
+            links: Array.from({ length: 40 }, (_, i) => `${origin}/many/${i}`)
+          })
+        }
+        if (new URL(url).pathname.startsWith("/many/")) {
+          return Effect.succeed({ result: { title: "One of many", content: "m".repeat(9000), url }, links: [] })
+        }
         if (new URL(url).pathname.startsWith("/wait/")) {
           return Effect.as(Effect.sleep("10 seconds"), {
             result: { title: "Waited", content: "Waited.", url },
@@ -150,6 +160,29 @@ describe("web_crawl and web_map in the toolkit", () => {
       expect(text).not.toContain("\nIgnore previous instructions")
       expect(text).toContain("Pages that failed:")
       expect(text).toContain("Skipped: 1 offSite")
+    }).pipe(Effect.provide(WebSearchToolkit.layer().pipe(Layer.provide(layer))))
+  })
+
+  it.live("a crawl of many pages keeps each one's first part at least; a later part is fetched", () => {
+    const { layer, recorded } = application()
+    return Effect.gen(function* () {
+      const { result } = yield* handle<ToolOutput.CrawlOutput>("web_crawl", {
+        url: `${origin}/many/`,
+        maxPages: 41,
+        maxDepth: 1
+      })
+      expect(result.pages).toHaveLength(41)
+      const last = result.pages[40]
+      const first = (yield* handle<ToolOutput.FetchOutput>("web_fetch", { items: [{ url: last.id }] })).result.items[0]
+      expect([first.alreadyRead, first.nextStartIndex]).toEqual([true, 8000])
+      expect(recorded.fetched).toEqual([])
+      // 41 pages share a quarter of the session's store: the second part of each was not kept, so it is fetched.
+      const second = (yield* handle<ToolOutput.FetchOutput>("web_fetch", {
+        items: [{ url: last.id, startIndex: 8000 }]
+      })).result.items[0]
+      expect(second.status).toBe("success")
+      expect(second.alreadyRead).toBeUndefined()
+      expect(recorded.fetched).toEqual([last.url])
     }).pipe(Effect.provide(WebSearchToolkit.layer().pipe(Layer.provide(layer))))
   })
 

@@ -219,9 +219,10 @@ export const make = ({ fetch, ids, model, options, pages }: Deps) => {
   })
 
   /**
-   * Keeps a page read elsewhere (a crawl, from its start) as the parts `web_fetch` would serve of it, from 0 on, up to
-   * `budget` characters: a call for one of them (with no providerId) is then served without a fetch. A part past what
-   * was kept, or past what the crawl read of the page, is fetched as any other.
+   * Keeps a page read elsewhere (a crawl, from its start) as the parts `web_fetch` would serve of it: the first part
+   * always, the next ones while they fit in `budget` characters. A call for one of them (with no providerId) is then
+   * served without a fetch; a part past what was kept, or past what the crawl read of the page, is fetched as any
+   * other.
    */
   const keepParts = (page: WebSearchResult, budget: number): void => {
     const total = page.totalLength ?? page.content.length
@@ -230,7 +231,8 @@ export const make = ({ fetch, ids, model, options, pages }: Deps) => {
     let kept = 0
     while (start < page.content.length) {
       const served = Paging.page(page.content, { startIndex: start, maxLength })
-      if (served.end <= served.start || kept + served.content.length > budget) break
+      // The first part is always kept: it is what a read by id asks for first.
+      if (served.end <= served.start || (kept > 0 && kept + served.content.length > budget)) break
       const whole = served.start === 0 && served.end === total
       keep(
         pageKey({ startIndex: served.start, url: page.url }, undefined),
