@@ -64,7 +64,9 @@ describe("Cli.parse", () => {
       '--allow-domain does not apply to "fetch"'
     )
     expect(usageError(["serve", "--http", "1"])).toBe('--http does not apply to "serve"')
-    expect(usageError(["nope"])).toContain("commands: search, fetch, map, crawl, research, providers, check, mcp, serve")
+    expect(usageError(["nope"])).toContain(
+      "commands: search, fetch, map, crawl, research, providers, check, mcp, serve"
+    )
   })
 
   it.prop(

@@ -98,7 +98,8 @@ export const emptyRepeatedValue = (tokens: ReadonlyArray<string>) => {
     if (flag?.repeat !== true || flag.value === undefined) continue
     const equals = part[i].indexOf("=")
     const value = equals === -1 ? part[i + 1] : part[i].slice(equals + 1)
-    if (value !== undefined && value.trim() === "") return `--${flag.name} takes a value (${flag.value}), not an empty one`
+    if (value !== undefined && value.trim() === "")
+      return `--${flag.name} takes a value (${flag.value}), not an empty one`
     if (equals === -1) i++
   }
   return undefined
