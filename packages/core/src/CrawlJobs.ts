@@ -128,12 +128,15 @@ export declare namespace CrawlJobs {
       workspace: WorkspaceId,
       id: string,
       page?: { readonly offset?: unknown; readonly limit?: unknown }
-    ) => Effect.Effect<CrawlJob, WebSearchError.WebSearchError>
+    ) => Effect.Effect<CrawlJob, WebSearchError.RequestFailed | WebSearchError.Unavailable>
     /**
      * Cancels a running job (it stays readable, `cancelled`, with what it read), or removes a finished one with
      * its events, giving back the pages it held.
      */
-    readonly cancel: (workspace: WorkspaceId, id: string) => Effect.Effect<void, WebSearchError.WebSearchError>
+    readonly cancel: (
+      workspace: WorkspaceId,
+      id: string
+    ) => Effect.Effect<void, WebSearchError.RequestFailed | WebSearchError.Unavailable>
   }
 }
 
