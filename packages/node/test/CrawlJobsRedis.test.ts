@@ -1,0 +1,336 @@
+/**
+ * The crawl jobs on a real redis-server: the settle script's guarantees (an entry settled once, a job completed
+ * once however many settle at the same time, a URL queued once), the pages of one crawl read by two replicas
+ * with each page fetched and stored once, `XAUTOCLAIM` taking over what a stopped replica had claimed, dedupe as
+ * in memory, and status, cancel, workspaces and limits answered by any replica.
+ */
+import { afterAll, describe, expect, it } from "@effect/vitest"
+import * as CrawlJobs from "@websearch/core/CrawlJobs"
+import * as Preset from "@websearch/core/Preset"
+import type { CrawledPage, ProviderDriver } from "@websearch/core/ProviderDriver"
+import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
+import * as Settings from "@websearch/core/Settings"
+import * as WebSearch from "@websearch/core/WebSearch"
+import * as WebSearchError from "@websearch/core/WebSearchError"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Layer from "effect/Layer"
+import * as Scope from "effect/Scope"
+import { Redis } from "ioredis"
+import * as CrawlJobsRedis from "../src/CrawlJobsRedis.js"
+import * as Scripts from "../src/internal/crawlJobsScripts.js"
+import * as RedisServer from "../../../test-support/redisServer.js"
+
+const serverScope = Effect.runSync(Scope.make())
+let starting: Promise<RedisServer.RedisServer> | undefined
+const server: Effect.Effect<RedisServer.RedisServer> = Effect.promise(
+  () => (starting ??= Effect.runPromise(Scope.extend(RedisServer.start(), serverScope)))
+)
+afterAll(() => Effect.runPromise(Scope.close(serverScope, Exit.void)))
+
+let prefixes = 0
+const freshPrefix = () => `crawl${process.pid}x${++prefixes}x${Date.now()}`
+
+const origin = "https://site.example"
+
+interface SitePage {
+  readonly links?: ReadonlyArray<string>
+  readonly redirectTo?: string
+  readonly canonical?: string
+}
+
+/** A site in memory read by one replica's provider, which records what it fetched. */
+const siteDriver = (
+  site: (path: string) => SitePage | undefined,
+  behaviour: { readonly delay?: number; readonly hang?: (path: string) => boolean } = {}
+) => {
+  const fetched: Array<string> = []
+  const crawlPage = (url: string): Effect.Effect<CrawledPage, WebSearchError.WebSearchError> =>
+    Effect.suspend(() => {
+      const path = new URL(url).pathname
+      fetched.push(path)
+      if (behaviour.hang?.(path) === true) return Effect.never
+      const page = site(path)
+      const answer: Effect.Effect<CrawledPage, WebSearchError.WebSearchError> =
+        page === undefined
+          ? Effect.fail(WebSearchError.requestFailed("http_404", `${url} answered 404`))
+          : Effect.succeed({
+              result: {
+                title: `Page ${path}`,
+                content: `Content of ${path}`,
+                url: page.redirectTo === undefined ? url : new URL(page.redirectTo, url).href
+              },
+              links: (page.links ?? []).map((link) => new URL(link, url).href),
+              ...(page.canonical === undefined ? {} : { canonical: new URL(page.canonical, url).href })
+            })
+      return behaviour.delay === undefined ? answer : Effect.delay(answer, behaviour.delay)
+    })
+  const driver: ProviderDriver = {
+    crawlPage,
+    preset: Preset.make({
+      id: "sitecrawler",
+      name: "Site crawler",
+      type: "local",
+      credentials: "none",
+      capabilities: [{ feature: "crawlSite" }]
+    })
+  }
+  return { driver, fetched }
+}
+
+/** `/` links to `/p/1..3`, `/p/N` to `/p/3N+1..3N+3`, up to `size` pages. */
+const tree =
+  (size: number) =>
+  (path: string): SitePage | undefined => {
+    const n = path === "/" ? 0 : Number(path.slice(3))
+    if (!(path === "/" || (path.startsWith("/p/") && n >= 1 && n <= size))) return undefined
+    return {
+      links: [1, 2, 3]
+        .map((i) => n * 3 + i)
+        .filter((m) => m <= size)
+        .map((m) => `/p/${m}`)
+    }
+  }
+
+const services = (driver: ProviderDriver) =>
+  WebSearch.layer(ProviderRegistry.register(driver)).pipe(
+    Layer.provideMerge(Settings.layer({ defaults: { crawlSite: "sitecrawler" } }))
+  )
+
+/** One replica: its own provider and workers, the shared Redis and prefix; lives until `scope` closes. */
+const replica = (prefix: string, driver: ProviderDriver, options: CrawlJobsRedis.Options = {}, scope?: Scope.Scope) =>
+  Effect.gen(function* () {
+    const { options: redis } = yield* server
+    const layer = CrawlJobsRedis.layer(redis, { prefix, claimIdle: "300 millis", ...options }).pipe(
+      Layer.provide(services(driver))
+    )
+    const context = yield* scope === undefined ? Layer.build(layer) : Layer.buildWithScope(layer, scope)
+    return yield* Effect.provide(CrawlJobs.CrawlJobs, context)
+  })
+
+const settled = (jobs: CrawlJobs.CrawlJobs.Service, workspace: string, id: string) =>
+  Effect.gen(function* () {
+    for (let i = 0; i < 1000; i++) {
+      const job = yield* jobs.status(workspace, id, { limit: 1000 })
+      if (job.status !== "running") return job
+      yield* Effect.sleep("20 millis")
+    }
+    throw new Error(`crawl ${id} still running`)
+  })
+
+const connection = Effect.acquireRelease(
+  Effect.map(server, (s) => new Redis(s.options)),
+  (redis) => Effect.sync(() => redis.disconnect())
+)
+
+describe("the crawl scripts on Redis", () => {
+  it.scopedLive("an entry settles once, a URL is queued once, and the job completes exactly once", () =>
+    Effect.gen(function* () {
+      const redis = yield* connection
+      const base = `${freshPrefix()}:crawl`
+      const id = "crawl_0123456789abcdef0123456789abcdef"
+      const stream = `${base}:job:${id}:stream`
+      const run = (source: string, args: ReadonlyArray<string | number>) =>
+        Effect.promise(() => redis.eval(source, 0, ...args.map(String)))
+      const started = yield* run(Scripts.start, [
+        base,
+        "acme",
+        id,
+        Date.now(),
+        4,
+        1000,
+        100,
+        10,
+        "own",
+        "{}",
+        `${origin}/`,
+        "sitecrawler",
+        "start",
+        3
+      ])
+      expect(started).toEqual(["ok", 0, 0])
+      const read = (consumer: string) =>
+        Effect.promise(
+          () =>
+            redis.call(
+              "XREADGROUP",
+              "GROUP",
+              Scripts.group,
+              consumer,
+              "COUNT",
+              "10",
+              "STREAMS",
+              stream,
+              ">"
+            ) as Promise<Array<[string, Array<[string, Array<string>]>]> | null>
+        )
+      const [[, [[startEntry]]]] = (yield* read("a"))!
+      const page = (entry: string, key: string, links: ReadonlyArray<readonly [string, string]>) =>
+        run(Scripts.settle, [
+          base,
+          id,
+          entry,
+          Date.now(),
+          60_000,
+          "page",
+          key,
+          `{"page":"${key}"}`,
+          JSON.stringify([key]),
+          0,
+          "[]",
+          JSON.stringify(links)
+        ])
+      const links = [1, 2, 3].map((i) => [`${origin}/p/${i}`, `p${i}`] as const)
+      // The start page's links, one of them twice: queued once each.
+      expect(yield* page(startEntry!, "start", [...links, links[0]!])).toBe(1)
+      // Settling the same entry again (a replica that took it over) changes nothing.
+      expect(yield* page(startEntry!, "start", [[`${origin}/p/9`, "p9"]])).toBe(0)
+      const entries = (yield* read("b"))![0]![1]
+      expect(entries.map(([, fields]) => fields[1])).toEqual(links.map(([url]) => url))
+      // Three workers settle the last three at once: exactly one completes the job.
+      const answers = yield* Effect.all(
+        entries.map(([entry], i) =>
+          Effect.acquireUseRelease(
+            Effect.sync(() => redis.duplicate()),
+            (other) =>
+              Effect.promise(() =>
+                other.eval(
+                  Scripts.settle,
+                  0,
+                  base,
+                  id,
+                  entry,
+                  String(Date.now()),
+                  "60000",
+                  "page",
+                  `p${i + 1}`,
+                  "{}",
+                  JSON.stringify([`p${i + 1}`]),
+                  "1",
+                  "[]",
+                  "[]"
+                )
+              ),
+            (other) => Effect.sync(() => other.disconnect())
+          )
+        ),
+        { concurrency: "unbounded" }
+      )
+      expect([...answers].sort()).toEqual([1, 1, 2])
+      const record = yield* Effect.promise(() => redis.hgetall(`${base}:job:${id}`))
+      expect([record.status, record.pages, record.outstanding]).toEqual(["completed", "4", "0"])
+      expect(yield* Effect.promise(() => redis.llen(`${base}:job:${id}:order`))).toBe(4)
+      // The frontier is gone; the record expires with the retention.
+      expect(yield* Effect.promise(() => redis.exists(stream))).toBe(0)
+      expect(yield* Effect.promise(() => redis.pttl(`${base}:job:${id}`))).toBeGreaterThan(0)
+    })
+  )
+})
+
+describe("CrawlJobsRedis", () => {
+  it.scopedLive("two replicas read one crawl: each page fetched and stored once, status from either", () =>
+    Effect.gen(function* () {
+      const prefix = freshPrefix()
+      const a = siteDriver(tree(200), { delay: 15 })
+      const b = siteDriver(tree(200), { delay: 15 })
+      const jobsA = yield* replica(prefix, a.driver, { workers: 3 })
+      const jobsB = yield* replica(prefix, b.driver, { workers: 3 })
+      const job = yield* jobsA.start("acme", { url: `${origin}/`, maxPages: 60, maxDepth: 5, delay: 0, concurrency: 4 })
+      const done = yield* settled(jobsB, "acme", job.id)
+      expect([done.status, done.pages, done.failed, done.total]).toEqual(["completed", 60, 0, 60])
+      expect(done.cuts.map((cut) => cut.reason)).toEqual(["maxPages"])
+      const fetched = [...a.fetched, ...b.fetched]
+      expect(fetched).toHaveLength(60)
+      expect(new Set(fetched).size).toBe(60)
+      // Both replicas did part of the work.
+      expect(a.fetched.length).toBeGreaterThan(5)
+      expect(b.fetched.length).toBeGreaterThan(5)
+      expect(new Set(done.events.map((event) => event.url)).size).toBe(60)
+      const fromA = yield* jobsA.status("acme", job.id, { offset: 50, limit: 20 })
+      expect([fromA.offset, fromA.events.length, fromA.nextOffset]).toEqual([50, 10, undefined])
+      // Breadth-first within politeness: the start page first.
+      expect(done.events[0]?.url).toBe(`${origin}/`)
+    })
+  )
+
+  it.scopedLive("a replica stopped mid-page: its claimed URLs are taken over after claimIdle, the job completes", () =>
+    Effect.gen(function* () {
+      const prefix = freshPrefix()
+      // The first replica hangs on every page below the start, holding them claimed, then stops.
+      const a = siteDriver(tree(12), { hang: (path) => path !== "/" })
+      const b = siteDriver(tree(12))
+      const scopeA = yield* Scope.make()
+      const jobsA = yield* replica(prefix, a.driver, { workers: 2 }, scopeA)
+      const job = yield* jobsA.start("acme", { url: `${origin}/`, maxPages: 50, delay: 0, concurrency: 4 })
+      while (a.fetched.length < 3) yield* Effect.sleep("10 millis")
+      yield* Scope.close(scopeA, Exit.void)
+      const claimed = a.fetched.filter((path) => path !== "/")
+      const jobsB = yield* replica(prefix, b.driver, { workers: 2 })
+      const done = yield* settled(jobsB, "acme", job.id)
+      expect([done.status, done.pages, done.total]).toEqual(["completed", 13, 13])
+      // What the stopped replica had claimed was read again by the other; nothing else was read twice.
+      expect(b.fetched.filter((path) => claimed.includes(path)).sort()).toEqual([...claimed].sort())
+      expect(new Set(b.fetched).size).toBe(b.fetched.length)
+      expect(b.fetched).not.toContain("/")
+    })
+  )
+
+  it.scopedLive(
+    "dedupe as in memory: a redirect to a page read and a canonical duplicate are skipped, stored once",
+    () =>
+      Effect.gen(function* () {
+        const site: Record<string, SitePage> = {
+          "/": { links: ["/a", "/a#top", "/old", "/copy", "https://other.example/x", "/b"] },
+          "/a": { links: ["/"] },
+          "/b": {},
+          "/old": { redirectTo: "/a" },
+          "/copy": { canonical: "/b" }
+        }
+        const request = { url: `${origin}/`, maxDepth: 3, delay: 0, concurrency: 1 }
+        const memory = siteDriver((path) => site[path])
+        const inMemory = yield* Effect.gen(function* () {
+          const jobs = yield* CrawlJobs.CrawlJobs
+          const job = yield* jobs.start("acme", request)
+          return yield* settled(jobs, "acme", job.id)
+        }).pipe(Effect.provide(CrawlJobs.layerMemory().pipe(Layer.provide(services(memory.driver)))))
+        const redis = siteDriver((path) => site[path])
+        const jobs = yield* replica(freshPrefix(), redis.driver, { workers: 1 })
+        const onRedis = yield* settled(jobs, "acme", (yield* jobs.start("acme", request)).id)
+        for (const job of [inMemory, onRedis]) {
+          expect(job.status).toBe("completed")
+          expect(new Set(job.events.map((event) => event.url))).toEqual(
+            // `/copy` comes before `/b` and names it canonical: the first to answer for a key wins.
+            new Set([`${origin}/`, `${origin}/a`, `${origin}/copy`])
+          )
+          expect([job.skipped.offSite, job.skipped.duplicate]).toEqual([1, 2])
+        }
+        expect([...redis.fetched].sort()).toEqual([...memory.fetched].sort())
+      })
+  )
+
+  it.scopedLive("cancel from another replica, workspaces kept apart, and the workspace limits on Redis", () =>
+    Effect.gen(function* () {
+      const prefix = freshPrefix()
+      const a = siteDriver(tree(100), { hang: (path) => path !== "/" })
+      const jobsA = yield* replica(prefix, a.driver, { workers: 2, maxRunning: 1, maxPages: 40 })
+      const jobsB = yield* replica(prefix, siteDriver(tree(100)).driver, { workers: 0, maxRunning: 1, maxPages: 40 })
+      const job = yield* jobsA.start("acme", { url: `${origin}/`, maxPages: 30, delay: 0 })
+      const busy = yield* Effect.flip(jobsB.start("acme", { url: `${origin}/`, maxPages: 5 }))
+      expect([busy._tag, busy.reason]).toEqual(["RequestFailed", "rate_limited"])
+      expect((yield* Effect.flip(jobsB.status("globex", job.id))).reason).toBe("not_found")
+      expect((yield* Effect.flip(jobsB.cancel("globex", job.id))).reason).toBe("not_found")
+      while (a.fetched.length < 2) yield* Effect.sleep("10 millis")
+      yield* jobsB.cancel("acme", job.id)
+      const cancelled = yield* jobsA.status("acme", job.id)
+      expect([cancelled.status, cancelled.pages]).toEqual(["cancelled", 1])
+      // The cancelled job holds its one page: 1 + 40 is past the workspace's 40; 1 + 39 is not.
+      const full = yield* Effect.flip(jobsB.start("acme", { url: `${origin}/`, maxPages: 40 }))
+      expect([full.reason, full.message]).toEqual(["conflict", expect.stringContaining("maxPages")])
+      const fits = yield* jobsB.start("acme", { url: `${origin}/`, maxPages: 39 })
+      yield* jobsA.cancel("acme", fits.id)
+      // A second cancel deletes the finished job.
+      yield* jobsA.cancel("acme", job.id)
+      expect((yield* Effect.flip(jobsB.status("acme", job.id))).reason).toBe("not_found")
+    })
+  )
+})
