@@ -4,7 +4,10 @@
  * from `WEBSEARCH_API_TOKENS`; without one the server refuses to start unless `--insecure-no-auth` is given. The
  * result cache, provider quotas and per-token rate limits live in memory, or on Redis when `REDIS_URL` is set so
  * that several replicas share them. With `WEBSEARCH_PROVIDER_STORE_KEY` (and optionally `WEBSEARCH_PROVIDER_STORE`)
- * set, the workspaces' provider instances are kept in that store and managed through the API. Prints the listening URL on stderr and runs until interrupted.
+ * set, the workspaces' provider instances are kept in that store and managed through the API. Crawl jobs
+ * (`POST /v1/crawls`) run in memory, or on Redis with `REDIS_URL` (every replica reads pages of every crawl and
+ * answers for any job), within `WEBSEARCH_SERVER_MAX_CRAWL_JOBS` and `WEBSEARCH_SERVER_MAX_CRAWL_PAGES` per
+ * workspace. Prints the listening URL on stderr and runs until interrupted.
  *
  * @since 0.1.0
  */
@@ -54,6 +57,14 @@ export const run = (
         ]),
         () => [Option.none(), Option.none()] as const
       ).pipe(Effect.map(([key, url]) => Option.isSome(key) || Option.isSome(url)))
+      // Crawl jobs where the shared stores are (Redis with REDIS_URL, else memory), within the server's limits.
+      const limits = yield* ServerConfig.fromConfig()
+      const SharedStores = yield* Effect.promise(() => import("@websearch/node/SharedStores"))
+      const crawlJobs = yield* Layer.build(
+        SharedStores.layerCrawlJobs({ maxRunning: limits.maxCrawlJobs, maxPages: limits.maxCrawlPages }).pipe(
+          Layer.provide(Layer.succeedContext(services))
+        )
+      )
       const server = WebSearchServer.layerConfig({
         port: command.port,
         host: command.host,
@@ -68,7 +79,7 @@ export const run = (
             onSome: (value) => Layer.succeed(RateLimiter.RateLimiter, value)
           })
         ),
-        Layer.provide(Layer.succeedContext(services))
+        Layer.provide(Layer.succeedContext(Context.merge(services, crawlJobs)))
       )
       const context = yield* Layer.build(server)
       const url = urlOf(Context.get(context, HttpServer.HttpServer).address)
