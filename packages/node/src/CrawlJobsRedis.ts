@@ -202,7 +202,10 @@ export const make = (
         Effect.gen(function* () {
           const paging = yield* Rules.decodePage(page)
           if (!Rules.isId(id)) return yield* Effect.fail(Rules.notFound(id))
-          const gone = WebSearchError.unavailable("store_unavailable", "the replica running this hosted crawl stopped")
+          const gone = WebSearchError.requestFailed(
+            "stream_incomplete",
+            "the replica running this hosted crawl stopped before it ended; the pages it stored are kept"
+          )
           yield* run("orphaned", () =>
             Store.script(redis, Scripts.orphaned, [
               keys.base,

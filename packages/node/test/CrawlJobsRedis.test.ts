@@ -12,13 +12,17 @@ import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
 import * as Settings from "@websearch/core/Settings"
 import * as WebSearch from "@websearch/core/WebSearch"
 import * as WebSearchError from "@websearch/core/WebSearchError"
+import * as ConfigProvider from "effect/ConfigProvider"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
+import * as Redacted from "effect/Redacted"
 import * as Scope from "effect/Scope"
+import * as Stream from "effect/Stream"
 import { Redis } from "ioredis"
 import * as CrawlJobsRedis from "../src/CrawlJobsRedis.js"
 import * as Scripts from "../src/internal/crawlJobsScripts.js"
+import * as SharedStores from "../src/SharedStores.js"
 import * as RedisServer from "../../../test-support/redisServer.js"
 
 const serverScope = Effect.runSync(Scope.make())
@@ -332,5 +336,124 @@ describe("CrawlJobsRedis", () => {
       yield* jobsA.cancel("acme", job.id)
       expect((yield* Effect.flip(jobsB.status("acme", job.id))).reason).toBe("not_found")
     })
+  )
+
+  it.scopedLive("a hosted crawl runs on the replica that started it, its pages stored in Redis for every replica", () =>
+    Effect.gen(function* () {
+      const prefix = freshPrefix()
+      let streamed = 0
+      const hostedDriver: ProviderDriver = {
+        preset: Preset.make({
+          id: "sitecrawler",
+          name: "Hosted crawler",
+          type: "api",
+          credentials: "none",
+          capabilities: [{ feature: "crawlSite", apiHost: "https://crawler.example" }]
+        }),
+        crawlSite: () =>
+          Stream.fromIterable([
+            {
+              _tag: "Page" as const,
+              url: `${origin}/`,
+              depth: 0,
+              result: { title: "Home", content: "home", url: `${origin}/` }
+            },
+            {
+              _tag: "Page" as const,
+              url: `${origin}/a`,
+              depth: 1,
+              result: { title: "A", content: "a", url: `${origin}/a` }
+            },
+            // Off the site, then the same page again: skipped, not stored.
+            {
+              _tag: "Page" as const,
+              url: "https://elsewhere.example/",
+              result: { title: "X", content: "x", url: "https://elsewhere.example/" }
+            },
+            {
+              _tag: "Page" as const,
+              url: `${origin}/a#again`,
+              result: { title: "A", content: "a", url: `${origin}/a` }
+            },
+            {
+              _tag: "Failed" as const,
+              url: `${origin}/gone`,
+              depth: 1,
+              error: WebSearchError.requestFailed("http_404", "gone")
+            }
+          ]).pipe(Stream.tap(() => Effect.sync(() => streamed++)))
+      }
+      const jobsA = yield* replica(prefix, hostedDriver, { workers: 1 })
+      const jobsB = yield* replica(prefix, siteDriver(tree(3)).driver, { workers: 1 })
+      const job = yield* jobsA.start("acme", { url: `${origin}/`, maxPages: 10 })
+      const done = yield* settled(jobsB, "acme", job.id)
+      expect([done.status, done.pages, done.failed, done.total]).toEqual(["completed", 2, 1, 3])
+      expect([done.skipped.offSite, done.skipped.duplicate]).toEqual([1, 1])
+      expect(done.events.map((event) => event._tag)).toEqual(["CrawlPage", "CrawlPage", "CrawlFailure"])
+      expect(streamed).toBe(5)
+    })
+  )
+
+  it.scopedLive("a hosted crawl whose replica stopped reads as failed once its lease lapses", () =>
+    Effect.gen(function* () {
+      const prefix = freshPrefix()
+      const hanging: ProviderDriver = {
+        preset: Preset.make({
+          id: "sitecrawler",
+          name: "Hosted crawler",
+          type: "api",
+          credentials: "none",
+          capabilities: [{ feature: "crawlSite", apiHost: "https://crawler.example" }]
+        }),
+        crawlSite: () => Stream.never
+      }
+      const scopeA = yield* Scope.make()
+      const jobsA = yield* replica(prefix, hanging, { workers: 0 }, scopeA)
+      const jobsB = yield* replica(prefix, siteDriver(tree(3)).driver, { workers: 0 })
+      const job = yield* jobsA.start("acme", { url: `${origin}/` })
+      expect((yield* jobsB.status("acme", job.id)).status).toBe("running")
+      yield* Scope.close(scopeA, Exit.void)
+      // The lease is renewed every 5 s for 15 s; gone, the job is failed by the next read.
+      const redis = yield* connection
+      yield* Effect.promise(() => redis.del(`${prefix}:crawl:job:${job.id}:owner`))
+      const failed = yield* jobsB.status("acme", job.id)
+      expect([failed.status, failed.error?.reason]).toEqual(["failed", "stream_incomplete"])
+    })
+  )
+
+  it.scopedLive(
+    "SharedStores.layerCrawlJobs: Redis with REDIS_URL (another replica sees the job), memory without",
+    () =>
+      Effect.gen(function* () {
+        const { url } = yield* server
+        const prefix = freshPrefix()
+        const withRedis = (driver: ProviderDriver) =>
+          SharedStores.layerCrawlJobs({ workers: 1 }).pipe(
+            Layer.provide(services(driver)),
+            Layer.provide(
+              Layer.setConfigProvider(
+                ConfigProvider.fromMap(
+                  new Map([
+                    ["REDIS_URL", Redacted.value(url)],
+                    ["WEBSEARCH_REDIS_PREFIX", prefix]
+                  ])
+                )
+              )
+            )
+          )
+        const a = yield* Effect.provide(CrawlJobs.CrawlJobs, yield* Layer.build(withRedis(siteDriver(tree(5)).driver)))
+        const b = yield* Effect.provide(CrawlJobs.CrawlJobs, yield* Layer.build(withRedis(siteDriver(tree(5)).driver)))
+        const job = yield* a.start("acme", { url: `${origin}/`, delay: 0 })
+        expect((yield* settled(b, "acme", job.id)).pages).toBe(6)
+        const memory = SharedStores.layerCrawlJobs().pipe(
+          Layer.provide(services(siteDriver(tree(5)).driver)),
+          Layer.provide(Layer.setConfigProvider(ConfigProvider.fromMap(new Map())))
+        )
+        const c = yield* Effect.provide(CrawlJobs.CrawlJobs, yield* Layer.build(memory))
+        const local = yield* c.start("acme", { url: `${origin}/`, delay: 0 })
+        expect((yield* settled(c, "acme", local.id)).pages).toBe(6)
+        // Not on Redis: the other replicas do not know it.
+        expect((yield* Effect.flip(b.status("acme", local.id))).reason).toBe("not_found")
+      })
   )
 })

@@ -5,11 +5,14 @@
  * limits refused with their statuses.
  */
 import { describe, expect, it } from "@effect/vitest"
+import * as CrawlJobsRedis from "@websearch/node/CrawlJobsRedis"
 import * as ConfigProvider from "effect/ConfigProvider"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import * as ServerConfig from "../src/ServerConfig.js"
 import type * as WebSearchServer from "../src/WebSearchServer.js"
+import * as RedisServer from "../../../test-support/redisServer.js"
 import * as Management from "./support/management.js"
 import * as Support from "./support/server.js"
 import * as Site from "./support/site.js"
@@ -207,6 +210,41 @@ describe("the map and crawl routes", () => {
         const error = yield* Effect.flip(ServerConfig.make({ insecureNoAuth: true, [field]: bad }))
         expect([error.reason, error.message]).toEqual(["invalid_config", expect.stringContaining(`${field} must be`)])
       }
+    })
+  )
+
+  it.scopedLive("with crawl jobs on Redis in context, two servers share them: started on one, read on the other", () =>
+    Effect.gen(function* () {
+      const redis = yield* RedisServer.start()
+      const prefix = `crawls${process.pid}x${Date.now()}`
+      const server = Effect.fnUntraced(function* () {
+        const { driver } = Site.siteDriver(30)
+        const services = Support.live([driver], { defaults: Site.defaults })
+        const base = yield* Support.start(
+          { tokens: Management.tokenOptions },
+          CrawlJobsRedis.layer(redis.options, { prefix, workers: 2 }).pipe(Layer.provideMerge(services))
+        )
+        return Management.client(base)
+      })
+      const one = yield* server()
+      const two = yield* server()
+      const started = yield* one.call("POST", "/v1/crawls", acme, {
+        url: `${Site.origin}/`,
+        maxPages: 20,
+        maxDepth: 5,
+        delay: 0
+      })
+      expect(started.status).toBe(201)
+      const id = (started.json as Job).id
+      let job = (yield* two.call("GET", `/v1/crawls/${id}?limit=1000`, acme)).json as Job
+      while (job.status === "running") {
+        yield* Effect.sleep("20 millis")
+        job = (yield* two.call("GET", `/v1/crawls/${id}?limit=1000`, acme)).json as Job
+      }
+      expect([job.status, job.pages, job.total]).toEqual(["completed", 20, 20])
+      expect((yield* two.call("GET", `/v1/crawls/${id}`, beta)).status).toBe(404)
+      expect((yield* one.call("DELETE", `/v1/crawls/${id}`, acme)).status).toBe(204)
+      expect((yield* two.call("GET", `/v1/crawls/${id}`, acme)).status).toBe(404)
     })
   )
 })
