@@ -49,10 +49,12 @@ const siteDriver = (
   behaviour: { readonly delay?: number; readonly hang?: (path: string) => boolean } = {}
 ) => {
   const fetched: Array<string> = []
+  const starts: Array<number> = []
   const crawlPage = (url: string): Effect.Effect<CrawledPage, WebSearchError.WebSearchError> =>
     Effect.suspend(() => {
       const path = new URL(url).pathname
       fetched.push(path)
+      starts.push(Date.now())
       if (behaviour.hang?.(path) === true) return Effect.never
       const page = site(path)
       const answer: Effect.Effect<CrawledPage, WebSearchError.WebSearchError> =
@@ -79,7 +81,7 @@ const siteDriver = (
       capabilities: [{ feature: "crawlSite" }]
     })
   }
-  return { driver, fetched }
+  return { driver, fetched, starts }
 }
 
 /** `/` links to `/p/1..3`, `/p/N` to `/p/3N+1..3N+3`, up to `size` pages. */
@@ -96,17 +98,23 @@ const tree =
     }
   }
 
-const services = (driver: ProviderDriver) =>
+const services = (driver: ProviderDriver, settings: Settings.SettingsInput = {}) =>
   WebSearch.layer(ProviderRegistry.register(driver)).pipe(
-    Layer.provideMerge(Settings.layer({ defaults: { crawlSite: "sitecrawler" } }))
+    Layer.provideMerge(Settings.layer({ defaults: { crawlSite: "sitecrawler" }, ...settings }))
   )
 
 /** One replica: its own provider and workers, the shared Redis and prefix; lives until `scope` closes. */
-const replica = (prefix: string, driver: ProviderDriver, options: CrawlJobsRedis.Options = {}, scope?: Scope.Scope) =>
+const replica = (
+  prefix: string,
+  driver: ProviderDriver,
+  options: CrawlJobsRedis.Options = {},
+  scope?: Scope.Scope,
+  settings: Settings.SettingsInput = {}
+) =>
   Effect.gen(function* () {
     const { options: redis } = yield* server
     const layer = CrawlJobsRedis.layer(redis, { prefix, claimIdle: "300 millis", ...options }).pipe(
-      Layer.provide(services(driver))
+      Layer.provide(services(driver, settings))
     )
     const context = yield* scope === undefined ? Layer.build(layer) : Layer.buildWithScope(layer, scope)
     return yield* Effect.provide(CrawlJobs.CrawlJobs, context)
@@ -455,5 +463,44 @@ describe("CrawlJobsRedis", () => {
         // Not on Redis: the other replicas do not know it.
         expect((yield* Effect.flip(b.status("acme", local.id))).reason).toBe("not_found")
       })
+  )
+
+  it.scopedLive("politeness per host holds across replicas: one start per delay, whichever replica reads", () =>
+    Effect.gen(function* () {
+      const prefix = freshPrefix()
+      const a = siteDriver(tree(40))
+      const b = siteDriver(tree(40))
+      const jobsA = yield* replica(prefix, a.driver, { workers: 3 })
+      const jobsB = yield* replica(prefix, b.driver, { workers: 3 })
+      const job = yield* jobsA.start("acme", {
+        url: `${origin}/`,
+        maxPages: 12,
+        maxDepth: 5,
+        delay: 80,
+        concurrency: 2
+      })
+      expect((yield* settled(jobsB, "acme", job.id)).pages).toBe(12)
+      const starts = [...a.starts, ...b.starts].sort((x, y) => x - y)
+      expect(starts).toHaveLength(12)
+      expect(a.starts.length * b.starts.length).toBeGreaterThan(0)
+      // Redis' clock decides; a few milliseconds of difference between it and this process's are allowed.
+      for (let i = 1; i < starts.length; i++) expect(starts[i]! - starts[i - 1]!).toBeGreaterThanOrEqual(70)
+    })
+  )
+
+  it.scopedLive("the crawl's timeout is a cut: pages past it are not read, the job completes with what it has", () =>
+    Effect.gen(function* () {
+      const slow = siteDriver(tree(100), { delay: 60 })
+      const jobs = yield* replica(freshPrefix(), slow.driver, { workers: 2 }, undefined, {
+        timeouts: { crawlSite: 250 }
+      })
+      const job = yield* jobs.start("acme", { url: `${origin}/`, maxPages: 100, maxDepth: 5, delay: 0 })
+      const done = yield* settled(jobs, "acme", job.id)
+      expect(done.status).toBe("completed")
+      expect(done.cuts.map((cut) => cut.reason)).toEqual(["timeout"])
+      expect(done.pages).toBeGreaterThan(0)
+      expect(done.pages).toBeLessThan(30)
+      expect(slow.fetched).toHaveLength(done.pages)
+    })
   )
 })

@@ -36,6 +36,7 @@ export interface Shared {
   readonly plans: Map<string, CrawlEngine.Plan>
 }
 
+const streamSuffix = ":stream"
 const maxPlans = 64
 /** The longest a Retry-After may pause a host and still be honoured (seconds), as in memory. */
 const maxRetryAfter = 60
@@ -107,6 +108,7 @@ const startError = (plan: CrawlEngine.Plan, outcome: CrawlEngine.StepOutcome): W
 /** Reads and settles one entry of a job's frontier. */
 export const process = (
   shared: Shared,
+  consumer: string,
   id: string,
   entryId: string,
   fields: ReadonlyMap<string, string>
@@ -192,7 +194,31 @@ export const process = (
         }
       }
     }).pipe(shared.inWorkspace(workspace))
-  }).pipe(Effect.asVoid)
+  }).pipe(
+    // A page may wait for its host or take long: its claim is kept fresh meanwhile (XCLAIM by its own consumer
+    // resets the entry's idle time), so only a worker that stopped loses it to XAUTOCLAIM.
+    Effect.raceFirst(
+      Effect.forever(
+        Effect.zipRight(
+          Effect.sleep(Math.max(25, Math.floor(shared.claimIdle / 3))),
+          Effect.ignore(
+            shared.run("claim", () =>
+              shared.redis.call(
+                "XCLAIM",
+                `${shared.keys.job(id)}${streamSuffix}`,
+                Scripts.group,
+                consumer,
+                "0",
+                entryId,
+                "JUSTID"
+              )
+            )
+          )
+        )
+      )
+    ),
+    Effect.asVoid
+  )
 
 type Entry = readonly [string, ReadonlyArray<string>]
 
@@ -202,8 +228,6 @@ const fieldsOf = (flat: ReadonlyArray<string>): ReadonlyMap<string, string> => {
   return fields
 }
 
-const streamSuffix = ":stream"
-
 /**
  * A worker's loop, on a connection of its own (its `XREADGROUP` blocks): forever, until interrupted. A store
  * failure is logged and retried after a pause; a page's failure is the page's.
@@ -211,7 +235,9 @@ const streamSuffix = ":stream"
 export const loop = (shared: Shared, blocking: Redis, consumer: string): Effect.Effect<never> => {
   let nextClaim = 0
   const handle = (id: string, entries: ReadonlyArray<Entry>) =>
-    Effect.forEach(entries, ([entryId, flat]) => process(shared, id, entryId, fieldsOf(flat)), { discard: true })
+    Effect.forEach(entries, ([entryId, flat]) => process(shared, consumer, id, entryId, fieldsOf(flat)), {
+      discard: true
+    })
   const round = Effect.gen(function* () {
     const ids = yield* shared.run("active", () => shared.redis.smembers(shared.keys.active))
     if (ids.length === 0) return yield* Effect.sleep("100 millis")
