@@ -34,6 +34,7 @@ import * as CrawlEngine from "@websearch/core/internal/crawlEngine"
 import * as Rules from "@websearch/core/internal/crawlJobRules"
 import type { FetchUrls } from "@websearch/core/FetchUrls"
 import * as ProviderInstance from "@websearch/core/ProviderInstance"
+import * as ProviderStore from "@websearch/core/ProviderStore"
 import type { ProviderRegistry } from "@websearch/core/ProviderRegistry"
 import type { Settings } from "@websearch/core/Settings"
 import * as SiteRequest from "@websearch/core/SiteRequest"
@@ -42,6 +43,7 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
@@ -70,12 +72,39 @@ export interface Options extends CrawlJobs.Options {
   readonly claimIdle?: Duration.DurationInput | undefined
   /**
    * Runs a job's work in its workspace (its provider instances) on whichever replica reads its pages. Default: the
-   * composed providers only (`ProviderInstance.withInstances(workspace, [])`).
+   * workspace's instances from the `ProviderStore` in context when there is one (read again after 10 s), else
+   * the composed providers only.
    */
   readonly inWorkspace?: CrawlWorker.InWorkspace | undefined
 }
 
 const encodeRequest = Schema.encodeSync(SiteRequest.CrawlSiteRequest)
+
+// A workspace's instances from the store, kept 10 s per workspace (a page is read with them, not one query per
+// page). A store that does not answer leaves the composed providers: the pages of an instance then fail, typed.
+const fromStore = (store: Option.Option<ProviderStore.ProviderStore.Service>): CrawlWorker.InWorkspace => {
+  if (Option.isNone(store)) return (workspace) => ProviderInstance.withInstances(workspace, [])
+  const cache = new Map<
+    string,
+    { readonly at: number; readonly instances: ReadonlyArray<ProviderInstance.ProviderInstance> }
+  >()
+  const current = (workspace: ProviderInstance.WorkspaceId) =>
+    Effect.suspend(() => {
+      const cached = cache.get(workspace)
+      if (cached !== undefined && Date.now() - cached.at < 10_000) return Effect.succeed(cached.instances)
+      return store.value.list(workspace).pipe(
+        Effect.tap((instances) => Effect.sync(() => cache.set(workspace, { at: Date.now(), instances }))),
+        Effect.catchAll((error) =>
+          Effect.as(
+            Effect.logWarning(`websearch's crawl could not read ${workspace}'s instances: ${error.message}`),
+            []
+          )
+        )
+      )
+    })
+  return (workspace) => (effect) =>
+    Effect.flatMap(current(workspace), (instances) => ProviderInstance.withInstances(effect, workspace, instances))
+}
 
 /**
  * The service on Redis, with this replica's workers running in the scope.
@@ -110,7 +139,7 @@ export const make = (
       keys,
       claimIdle: Math.max(100, Duration.toMillis(Duration.decode(options.claimIdle ?? "1 minute"))),
       retention: limits.retention,
-      inWorkspace: options.inWorkspace ?? ((workspace) => ProviderInstance.withInstances(workspace, [])),
+      inWorkspace: options.inWorkspace ?? fromStore(yield* Effect.serviceOption(ProviderStore.ProviderStore)),
       plans: new Map()
     }
     for (let i = 0; i < (options.workers ?? 4); i++) {
@@ -242,6 +271,7 @@ export const make = (
  * import * as CrawlJobsRedis from "@websearch/node/CrawlJobsRedis"
  * import * as Fetch from "@websearch/node/Fetch"
  * import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
  *
  * // Every replica: the same Redis and prefix, so each reads pages of every crawl and answers for any job.
  * export const Live = CrawlJobsRedis.layer({ host: "redis.internal", port: 6379 }, { maxRunning: 8 }).pipe(

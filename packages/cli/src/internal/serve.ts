@@ -57,12 +57,19 @@ export const run = (
         ]),
         () => [Option.none(), Option.none()] as const
       ).pipe(Effect.map(([key, url]) => Option.isSome(key) || Option.isSome(url)))
+      // Built once: the server's management routes and the crawl jobs (a crawl on Redis reads its workspace's
+      // instances on whichever replica reads its pages) share it.
+      const store = storeConfigured ? Option.some(yield* Layer.build(ProviderStoreSql.layerConfig())) : Option.none()
       // Crawl jobs where the shared stores are (Redis with REDIS_URL, else memory), within the server's limits.
       const limits = yield* ServerConfig.fromConfig()
       const SharedStores = yield* Effect.promise(() => import("@websearch/node/SharedStores"))
       const crawlJobs = yield* Layer.build(
         SharedStores.layerCrawlJobs({ maxRunning: limits.maxCrawlJobs, maxPages: limits.maxCrawlPages }).pipe(
-          Layer.provide(Layer.succeedContext(services))
+          Layer.provide(
+            Layer.succeedContext(
+              Option.match(store, { onNone: () => services, onSome: (value) => Context.merge(services, value) })
+            )
+          )
         )
       )
       const server = WebSearchServer.layerConfig({
@@ -71,7 +78,7 @@ export const run = (
         // The flag can only loosen: without it, WEBSEARCH_INSECURE_NO_AUTH still applies.
         ...(command.insecureNoAuth ? { insecureNoAuth: true } : {}),
         logRequests: command.verbose,
-        ...(storeConfigured ? { providerStore: ProviderStoreSql.layerConfig() } : {})
+        ...(Option.isSome(store) ? { providerStore: Layer.succeedContext(store.value) } : {})
       }).pipe(
         Layer.provide(
           Option.match(limiter, {
