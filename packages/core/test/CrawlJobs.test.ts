@@ -1,8 +1,10 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
+import * as FastCheck from "effect/FastCheck"
 import * as Layer from "effect/Layer"
 import * as CrawlJobs from "../src/CrawlJobs.js"
+import * as Rules from "../src/internal/crawlJobRules.js"
 import * as Preset from "../src/Preset.js"
 import type { CrawledPage, ProviderDriver } from "../src/ProviderDriver.js"
 import * as WebSearchError from "../src/WebSearchError.js"
@@ -232,4 +234,48 @@ describe("CrawlJobs in memory", () => {
       expect(recorded.interrupted.length).toBeGreaterThan(0)
     })
   })
+
+  it.live("finished jobs are dropped after their retention", () => {
+    const { driver } = siteDriver(3)
+    return Effect.gen(function* () {
+      const jobs = yield* CrawlJobs.CrawlJobs
+      const job = yield* jobs.start("acme", { url: `${origin}/`, delay: 0 })
+      expect((yield* settled("acme", job.id)).status).toBe("completed")
+      yield* Effect.sleep("300 millis")
+      expect((yield* failureOf(jobs.status("acme", job.id)))[1]).toBe("not_found")
+    }).pipe(Effect.provide(live(driver, { retention: "200 millis" })))
+  })
+})
+
+describe("the paging of a job's events", () => {
+  it.prop(
+    "offset and limit in range decode, as numbers or their digits; out of range fails naming the field",
+    [FastCheck.integer({ min: -5, max: 100_000_005 }), FastCheck.integer({ min: -5, max: 1005 }), FastCheck.boolean()],
+    ([offset, limit, digits]) => {
+      const raw = digits ? { offset: String(offset), limit: String(limit) } : { offset, limit }
+      const decoded = Effect.runSync(Effect.either(Rules.decodePage(raw)))
+      const offsetOk = offset >= 0 && offset <= 100_000_000
+      const limitOk = limit >= 1 && limit <= 1000
+      if (offsetOk && limitOk) {
+        expect(decoded._tag).toBe("Right")
+        if (decoded._tag === "Right") expect(decoded.right).toEqual({ offset, limit })
+      } else {
+        expect(decoded._tag).toBe("Left")
+        if (decoded._tag === "Left") {
+          expect(decoded.left.reason).toBe("invalid_input")
+          expect(decoded.left.message).toContain(offsetOk ? "limit" : "offset")
+        }
+      }
+    }
+  )
+
+  it.effect("anything but a count fails: fractions, exponents, signs, blanks, other types", () =>
+    Effect.gen(function* () {
+      for (const bad of [1.5, "1.5", "1e3", "+1", " 1", "", "0x10", null, true, [], {}, Number.NaN]) {
+        const error = yield* Effect.flip(Rules.decodePage({ offset: bad }))
+        expect([error.reason, error.message]).toEqual(["invalid_input", expect.stringContaining("offset")])
+      }
+      expect(yield* Rules.decodePage(undefined)).toEqual({ offset: 0, limit: 100 })
+    })
+  )
 })
