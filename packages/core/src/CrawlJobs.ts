@@ -12,7 +12,7 @@
  */
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
-import * as Duration from "effect/Duration"
+import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
@@ -31,39 +31,20 @@ import type * as SiteRequest from "./SiteRequest.js"
 import { CrawlDone, CrawlFailure, type CrawlEvent, CrawlPage, SiteCut } from "./SiteResponse.js"
 import * as WebSearchError from "./WebSearchError.js"
 
-/**
- * Where a crawl job is: `running`, `completed` (its `CrawlDone` arrived), `failed` (its start failed: `error`
- * says why) or `cancelled`.
- *
- * @since 0.2.0
- * @category schemas
- */
-export const JobStatus = Schema.Literal("running", "completed", "failed", "cancelled").annotations({
+// Where a crawl job is: `running`, `completed` (its `CrawlDone` arrived), `failed` (its start failed: `error`
+// says why) or `cancelled`.
+const JobStatus = Schema.Literal("running", "completed", "failed", "cancelled").annotations({
   identifier: "CrawlJobStatus"
 })
+type JobStatus = typeof JobStatus.Type
+
+// One event a job keeps: a page read or a page that failed, in the order they arrived.
+const JobEvent = Schema.Union(CrawlPage, CrawlFailure)
+type JobEvent = typeof JobEvent.Type
 
 /**
- * @since 0.2.0
- * @category models
- */
-export type JobStatus = typeof JobStatus.Type
-
-/**
- * One event a job keeps: a page read or a page that failed, in the order they arrived.
- *
- * @since 0.2.0
- * @category schemas
- */
-export const JobEvent = Schema.Union(CrawlPage, CrawlFailure)
-
-/**
- * @since 0.2.0
- * @category models
- */
-export type JobEvent = typeof JobEvent.Type
-
-/**
- * A crawl job as its workspace sees it: where it is, its counts (the skips and cuts are final once it finished;
+ * A crawl job as its workspace sees it: where it is (`running`, `completed`, `failed` with its `error`,
+ * `cancelled`), its counts (the skips and cuts are final once it finished;
  * an engine that counts as it goes shows them earlier), its error when it failed, and its events from `offset`
  * (at most the asked `limit`) out of `total`, with `nextOffset` while more are kept.
  *
@@ -154,20 +135,6 @@ export interface Options {
   readonly maxFinished?: number | undefined
 }
 
-/**
- * Resolves options to the limits every engine applies; a bad one fails `Unavailable/invalid_config`.
- *
- * @since 0.2.0
- * @category constructors
- */
-export const limitsOf = (options: Options = {}): Effect.Effect<Rules.Limits, WebSearchError.Unavailable> =>
-  Rules.limits({
-    maxRunning: options.maxRunning,
-    maxPages: options.maxPages,
-    maxFinished: options.maxFinished,
-    retention: options.retention === undefined ? undefined : Duration.toMillis(Duration.decode(options.retention))
-  })
-
 interface Job {
   readonly id: string
   readonly workspace: WorkspaceId
@@ -211,15 +178,10 @@ const viewOf = (job: Job, page: Rules.Page): CrawlJob => {
 // What a job holds against its workspace's pages: its reservation while it runs, what it read after.
 const held = (job: Job): number => (job.status === "running" ? job.maxPages : job.pages + job.failed)
 
-/**
- * The service in this process: each job's crawl runs in a fiber of the layer's scope (closing the layer stops
- * every crawl), its events kept in memory within the workspace's page limit; finished jobs are dropped after
- * `retention` or past `maxFinished` per workspace.
- *
- * @since 0.2.0
- * @category constructors
- */
-export const makeMemory = (
+// The service in this process: each job's crawl runs in a fiber of the layer's scope (closing the layer stops
+// every crawl), its events kept in memory within the workspace's page limit; finished jobs are dropped after
+// `retention` or past `maxFinished` per workspace.
+const makeMemory = (
   options: Options = {}
 ): Effect.Effect<
   CrawlJobs.Service,
@@ -227,7 +189,7 @@ export const makeMemory = (
   Settings | ProviderRegistry | FetchUrls | Scope.Scope
 > =>
   Effect.gen(function* () {
-    const limits = yield* limitsOf(options)
+    const limits = yield* Rules.fromOptions(options)
     const engine = yield* CrawlEngine.make
     const scope = yield* Effect.scope
     const jobs = new Map<string, Job>()
@@ -355,7 +317,10 @@ export const makeMemory = (
   })
 
 /**
- * Crawl jobs in this process (see `makeMemory`); needs what `WebSearch.layer` provides.
+ * Crawl jobs in this process: each job's crawl runs in a fiber of the layer's scope (closing the layer stops every
+ * crawl) with the same frontier as `crawlSite`, its events kept in memory within the workspace's page limit;
+ * finished jobs are dropped after `retention` or past `maxFinished` per workspace. Needs what `WebSearch.layer`
+ * provides.
  *
  * @example
  * ```ts

@@ -106,13 +106,8 @@ const fromStore = (store: Option.Option<ProviderStore.ProviderStore.Service>): C
     Effect.flatMap(current(workspace), (instances) => ProviderInstance.withInstances(effect, workspace, instances))
 }
 
-/**
- * The service on Redis, with this replica's workers running in the scope.
- *
- * @since 0.2.0
- * @category constructors
- */
-export const make = (
+// The service on Redis, with this replica's workers running in the scope.
+const make = (
   redisOptions: RedisOptions,
   options: Options = {}
 ): Effect.Effect<
@@ -121,7 +116,7 @@ export const make = (
   Settings | ProviderRegistry | FetchUrls | Scope.Scope
 > =>
   Effect.gen(function* () {
-    const limits = yield* CrawlJobs.limitsOf(options)
+    const limits = yield* Rules.fromOptions(options)
     const engine = yield* CrawlEngine.make
     const scope = yield* Effect.scope
     const bounded = RedisConnection.bounded(redisOptions)

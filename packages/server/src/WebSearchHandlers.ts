@@ -29,6 +29,7 @@ import * as SiteRequest from "@websearch/core/SiteRequest"
 import * as StoreHealth from "@websearch/core/StoreHealth"
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import * as WebSearchRequest from "@websearch/core/WebSearchRequest"
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
@@ -111,7 +112,10 @@ const layerV1 = HttpApiBuilder.group(WebSearchApi.WebSearchApi, "v1", (handlers)
     const jobs = yield* Effect.flatMap(Effect.serviceOption(CrawlJobs.CrawlJobs), (given) =>
       Option.isSome(given)
         ? Effect.succeed(given.value)
-        : CrawlJobs.makeMemory({ maxRunning: config.maxCrawlJobs, maxPages: config.maxCrawlPages })
+        : Effect.map(
+            Layer.build(CrawlJobs.layerMemory({ maxRunning: config.maxCrawlJobs, maxPages: config.maxCrawlPages })),
+            (context) => Context.get(context, CrawlJobs.CrawlJobs)
+          )
     )
     // Each call runs in its token's workspace: what the pipeline remembers (the result cache, the page store) is
     // that workspace's own, for built-in providers too. With a provider store the call also gets the workspace's

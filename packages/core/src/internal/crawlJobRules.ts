@@ -7,6 +7,7 @@
  *
  * @since 0.2.0
  */
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as WebSearchError from "../WebSearchError.js"
 
@@ -172,3 +173,22 @@ const strip = (options: { readonly [K in keyof Limits]?: number | undefined }): 
  * @category utils
  */
 export const iso = (millis: number): string => new Date(millis).toISOString()
+
+/**
+ * Resolves `CrawlJobs.Options` (a retention as a duration) to limits; a bad one fails `Unavailable/invalid_config`.
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const fromOptions = (options: {
+  readonly maxRunning?: number | undefined
+  readonly maxPages?: number | undefined
+  readonly retention?: Duration.DurationInput | undefined
+  readonly maxFinished?: number | undefined
+}): Effect.Effect<Limits, WebSearchError.Unavailable> =>
+  limits({
+    maxRunning: options.maxRunning,
+    maxPages: options.maxPages,
+    maxFinished: options.maxFinished,
+    retention: options.retention === undefined ? undefined : Duration.toMillis(Duration.decode(options.retention))
+  })

@@ -39,13 +39,17 @@ export const command =
 export const script = (redis: Redis, source: string, args: ReadonlyArray<string | number>): Promise<unknown> =>
   redis.eval(source, 0, ...args.map(String))
 
-const encodeEvent = Schema.encodeSync(CrawlJobs.JobEvent)
-const decodeEvent = Schema.decodeUnknownEither(Schema.parseJson(CrawlJobs.JobEvent))
+/** One event a job keeps (a page, or a page that failed), as `CrawlJob` lists them. */
+export type JobEvent = CrawlJobs.CrawlJob["events"][number]
+const JobEvent = CrawlJobs.CrawlJob.fields.events.value
+
+const encodeEvent = Schema.encodeSync(JobEvent)
+const decodeEvent = Schema.decodeUnknownEither(Schema.parseJson(JobEvent))
 const decodeFailure = Schema.decodeUnknownEither(Schema.parseJson(WebSearchError.InputFailure))
 const encodeFailure = Schema.encodeSync(WebSearchError.InputFailure)
 
 /** An event as stored. */
-export const eventJson = (event: CrawlJobs.JobEvent): string => JSON.stringify(encodeEvent(event))
+export const eventJson = (event: JobEvent): string => JSON.stringify(encodeEvent(event))
 
 /** A failure as stored. */
 export const failureJson = (failure: WebSearchError.InputFailure): string => JSON.stringify(encodeFailure(failure))
@@ -83,7 +87,7 @@ export const read = (
         ? []
         : yield* run("read", () => redis.lrange(`${jobKey}:order`, page.offset, page.offset + page.limit - 1))
     const stored = slice.length === 0 ? [] : yield* run("read", () => redis.hmget(`${jobKey}:results`, ...slice))
-    const events: Array<CrawlJobs.JobEvent> = []
+    const events: Array<JobEvent> = []
     for (const json of stored) {
       if (json === null) continue
       const decoded = decodeEvent(json)
@@ -94,7 +98,7 @@ export const read = (
       }
       events.push(decoded.right)
     }
-    const status = CrawlJobs.JobStatus.literals.find((literal) => literal === record.status) ?? "failed"
+    const status = CrawlJobs.CrawlJob.fields.status.literals.find((literal) => literal === record.status) ?? "failed"
     const error = record.error === undefined ? undefined : decodeFailure(record.error)
     const next = page.offset + events.length
     return {
