@@ -218,9 +218,14 @@ describe("settings from the environment", { timeout: 180_000 }, () => {
     }
     const listed = await websearch(["providers", "--json"], env)
     expect(listed.code, listed.stdout).toBe(0)
-    expect(hostsOf(listed.stdout, "tavily")).toEqual({ searchKeywords: origin, fetchUrls: origin })
+    expect(hostsOf(listed.stdout, "tavily")).toEqual({
+      searchKeywords: origin,
+      fetchUrls: origin,
+      mapSite: origin,
+      crawlSite: origin
+    })
     expect(hostsOf(listed.stdout, "jina")).toEqual({ searchKeywords: `${origin}/jina`, fetchUrls: `${origin}/reader` })
-    // Both of Tavily's capabilities call the endpoint the one variable set.
+    // Tavily's capabilities call the endpoint the one variable set.
     hits.length = 0
     await websearch(["search", "layers", "--provider", "tavily", "--json"], env)
     await websearch(["fetch", "https://example.com/", "--provider", "tavily", "--json"], env)

@@ -66,9 +66,11 @@ describe("websearch with every provider", () => {
     handle = (request, response) => {
       response.writeHead(200, { "content-type": "application/json" })
       response.end(
-        request.url?.startsWith("/extract")
+        request.url?.startsWith("/extract") || request.url?.startsWith("/crawl")
           ? JSON.stringify({ results: [{ url: "https://example.com/", raw_content: "Example Domain text" }] })
-          : JSON.stringify({ results: [{ title: "T", url: "https://example.com/", content: "C" }] })
+          : request.url?.startsWith("/map")
+            ? JSON.stringify({ results: ["https://example.com/"] })
+            : JSON.stringify({ results: [{ title: "T", url: "https://example.com/", content: "C" }] })
       )
     }
     const ran = await websearch(["check", "tavily", "--json", "--allow-host", hostPort], {
@@ -78,7 +80,12 @@ describe("websearch with every provider", () => {
     expect(ran.code).toBe(0)
     const out = JSON.parse(ran.stdout) as { response: { ok: boolean; capabilities: Array<{ capability: string }> } }
     expect(out.response.ok).toBe(true)
-    expect(out.response.capabilities.map((c) => c.capability)).toEqual(["searchKeywords", "fetchUrls"])
+    expect(out.response.capabilities.map((c) => c.capability)).toEqual([
+      "searchKeywords",
+      "fetchUrls",
+      "mapSite",
+      "crawlSite"
+    ])
     expect(ran.stdout + ran.stderr).not.toContain(canary)
   })
 
@@ -102,7 +109,10 @@ describe("websearch with every provider", () => {
         ...(preset.id === "google" ? { GOOGLE_ENGINE_ID: "cx-0001" } : {}),
         ...hostEnv(preset)
       }
-      for (const capability of preset.capabilities) {
+      // The whole-site capabilities' commands (map, crawl) are not part of this check yet.
+      for (const capability of preset.capabilities.filter(
+        (c) => c.feature !== "mapSite" && c.feature !== "crawlSite"
+      )) {
         const command =
           capability.feature === "searchKeywords"
             ? ["search", "canary query"]

@@ -58,7 +58,10 @@ describe("websearch serve as a process", () => {
       const providers = await fetch(`${base}/v1/providers`, { headers: { authorization: `Bearer ${token}` } })
       expect(providers.status).toBe(200)
       const rows = (await providers.json()) as Array<{ id: string }>
-      expect(rows.find((row) => row.id === "fetch")).toMatchObject({ type: "local", defaultFor: ["fetchUrls"] })
+      expect(rows.find((row) => row.id === "fetch")).toMatchObject({
+        type: "local",
+        defaultFor: ["fetchUrls", "mapSite", "crawlSite"]
+      })
       // A real capability call through the binary's providers: the local fetch provider refuses loopback.
       const fetched = await fetch(`${base}/v1/fetch`, {
         method: "POST",

@@ -142,7 +142,7 @@ export const make: Effect.Effect<
         // One page: the check proves the provider reads the site, not that it can crawl all of it.
         return Effect.map(
           Effect.provideService(
-            CrawlSite.collect({ providerId, url: checkInputs.fetchUrls, maxPages: 1, maxDepth: 0 }),
+            CrawlSite.collect({ providerId, url: checkInputs.fetchUrls, maxPages: 1, maxDepth: 1 }),
             CrawlSite.CrawlSite,
             crawl
           ),

@@ -1,6 +1,6 @@
 /**
- * The local `fetch` provider (`fetchUrls`, keyless): each URL is read through the SSRF-safe transport and turned
- * into markdown by the extractor, with no third-party service in between.
+ * The local `fetch` provider (`fetchUrls`, `mapSite`, `crawlSite`; keyless): each URL is read through the SSRF-safe
+ * transport and turned into markdown by the extractor, with no third-party service in between.
  *
  * Per URL: a GitHub `blob` link is read as its raw file; robots.txt is obeyed when enabled (off by default); the
  * page is fetched (redirects followed and re-checked by the transport, the final URL reported); a non-2xx status
@@ -11,6 +11,13 @@
  * a page asking for JavaScript, a login or consent wall: `@websearch/extract/Wall`; a bot check's 403 or 503 page too)
  * `RequestFailed/blocked`. Duplicate URLs of one request are fetched once because the request is normalised (and
  * deduplicated) before any provider is called.
+ *
+ * Whole sites: `mapSite` reads the sitemaps robots.txt names (else `/sitemap.xml`), sitemap indexes, gzipped
+ * sitemaps, the feeds the start page announces and its links, bounded (sitemap files, nesting, bytes, links; each
+ * bound reached is a cut); `crawlPage` reads one page of websearch's own crawler as `fetchUrls` does, with its
+ * links and canonical link, and refuses a redirect off the site (`RequestFailed/redirect_rejected`). With robots.txt
+ * respected, a disallowed page fails `RequestFailed/robots_disallowed` (a crawl skips it). Sitemaps, feeds and links
+ * are parsed in one linear pass by htmlparser2's tokenizer, loaded on the first map or crawl.
  *
  * Rendering (`render`): `never` (the default) reads pages as they come. `auto` renders an HTML page in Chromium when
  * the plain answer has scripts and its text is empty or tiny, or it is a known JavaScript shell or browser-check
@@ -42,16 +49,17 @@ import type * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Config from "effect/Config"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
 import * as ExtractRoute from "./internal/extractRoute.js"
-import * as FetchCall from "./internal/fetchCall.js"
 import * as FetchConfig from "./internal/fetchConfig.js"
-import * as FetchedPage from "./internal/fetchedPage.js"
-import * as ProxyEnvironment from "./internal/proxyEnvironment.js"
+import type * as FetchedPage from "./internal/fetchedPage.js"
 import * as GithubBlob from "./internal/githubBlob.js"
+import * as ProxyEnvironment from "./internal/proxyEnvironment.js"
 import * as RobotsCheck from "./internal/robotsCheck.js"
+import * as SiteMap from "./internal/siteMap.js"
+import * as SitePage from "./internal/sitePage.js"
+import * as UrlRead from "./internal/urlRead.js"
 import * as BrowserRenderer from "./BrowserRenderer.js"
 import * as SafeTransport from "./SafeTransport.js"
 
@@ -66,7 +74,7 @@ export const preset: Preset.Preset = Preset.make({
   name: "Fetch (local)",
   type: "local",
   credentials: "none",
-  capabilities: [{ feature: "fetchUrls" }]
+  capabilities: [{ feature: "fetchUrls" }, { feature: "mapSite" }, { feature: "crawlSite" }]
 })
 
 /**
@@ -183,12 +191,10 @@ const settingsOptions = (
  */
 export const defaultWorkerThreshold = 64 * 1024
 
-const originOf = (url: string): string => new URL(url).origin
-
 const resolveOptions = (
   options: Options | undefined,
   configured: typeof SettingsOptions.Type
-): FetchCall.PageOptions => ({
+): UrlRead.Deps["configured"] => ({
   userAgent: options?.userAgent ?? configured.userAgent ?? SafeTransport.defaultUserAgent,
   respectRobotsTxt: options?.respectRobotsTxt ?? configured.respectRobotsTxt ?? false,
   render: options?.render ?? configured.render ?? "never"
@@ -235,39 +241,22 @@ export const make = (
     const rawOrigin = options?.githubRawOrigin ?? GithubBlob.rawOrigin
 
     const reader: FetchedPage.Reader = { transport, extract }
+    const readUrl = UrlRead.make({ reader, configured, robotsCheck, renderer, rawOrigin })
 
-    const fetchUrl = (
-      input: string,
-      ctx: ProviderDriver.DriverContext<typeof SettingsOptions.Type>
-    ): Effect.Effect<ProviderDriver.DriverResult, WebSearchError.WebSearchError> =>
-      Effect.gen(function* () {
-        // The provider's options, or a provider instance's own laid over them (internal/fetchCall.ts).
-        const call = FetchCall.make(
-          configured,
-          ctx.provider.instanceOf === undefined ? undefined : ctx.options,
-          robotsCheck
-        )
-        const { headers, render, robots } = call
-        const instance = ctx.provider.instanceOf !== undefined
-        if (render === "always" && Option.isNone(renderer))
-          return yield* FetchCall.missingRenderer(ctx.provider.id, instance)
-        // `never` reads pages as they come, whatever renderer is composed.
-        const browser = render === "never" ? undefined : Option.getOrUndefined(renderer)
-        const target = GithubBlob.rawUrl(input, rawOrigin) ?? input
-        if (target !== input) yield* Effect.annotateCurrentSpan("websearch.fetch.rewritten", target)
-        if (robots !== undefined) yield* robots(target)
-        const response = yield* transport.request({ url: target, headers })
-        // A redirect may leave the origin whose robots.txt was read; the content is used only if the new one allows it.
-        if (robots !== undefined && originOf(response.url) !== originOf(target)) yield* robots(response.url)
-        return yield* FetchedPage.read(reader, response, call, browser)
-      }).pipe(Effect.withSpan("websearch.fetch.url", { captureStackTrace: false, attributes: { "url.full": input } }))
-
-    return { preset, options: SettingsOptions, optionsConfig, fetchUrls: fetchUrl }
+    return {
+      preset,
+      options: SettingsOptions,
+      optionsConfig,
+      fetchUrls: (input, ctx) => Effect.map(readUrl(input, ctx), (read) => read.result),
+      mapSite: (request, ctx) =>
+        SiteMap.map({ transport, call: UrlRead.callOf({ configured, robotsCheck }, ctx) }, request),
+      crawlPage: (url, site, ctx) => SitePage.crawl(readUrl, url, site, ctx)
+    }
   })
 
 /**
  * Registers the driver over the `SafeTransport` in context (for applications that build their own transport),
- * and proposes it as the default `fetchUrls` provider (the settings' `defaults.fetchUrls` wins).
+ * and proposes it as the default `fetchUrls`, `mapSite` and `crawlSite` provider (the settings' `defaults` win).
  *
  * @since 0.1.0
  * @category layers
@@ -281,7 +270,11 @@ export const layerOnTransport = (
 > =>
   Layer.merge(
     Layer.unwrapScoped(Effect.map(make(options), ProviderRegistry.register)),
-    ProviderRegistry.proposeDefaults("@websearch/node Fetch.layer", { fetchUrls: preset.id })
+    ProviderRegistry.proposeDefaults("@websearch/node Fetch.layer", {
+      fetchUrls: preset.id,
+      mapSite: preset.id,
+      crawlSite: preset.id
+    })
   )
 
 /**

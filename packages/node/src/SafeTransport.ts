@@ -127,7 +127,8 @@ export type Method = TransportModel.Method
 
 /**
  * A request: `url`, `method` (default GET), `headers` (names case-insensitive; `host` is always derived from the
- * URL) and `body`.
+ * URL), `body`, and `checkRedirect`, which may refuse a redirect before it is followed (a crawl refuses one that
+ * leaves its site); every hop passes the policy and the address checks whatever it says.
  *
  * @since 0.1.0
  * @category models

@@ -25,8 +25,8 @@ export * as BrowserRenderer from "./BrowserRenderer.js"
 export * as CrawlJobsRedis from "./CrawlJobsRedis.js"
 
 /**
- * The local `fetch` provider (`fetchUrls`, keyless): each URL is read through the SSRF-safe transport and turned
- * into markdown by the extractor, with no third-party service in between.
+ * The local `fetch` provider (`fetchUrls`, `mapSite`, `crawlSite`; keyless): each URL is read through the SSRF-safe
+ * transport and turned into markdown by the extractor, with no third-party service in between.
  *
  * @since 0.1.0
  */

@@ -2,7 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as UrlPolicy from "@websearch/core/UrlPolicy"
-import type * as WebSearchError from "@websearch/core/WebSearchError"
+import * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Cause from "effect/Cause"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -141,6 +141,32 @@ describe("SafeTransport", () => {
         ])
         expect(response.url).toBe(`http://allowed.test:${server.port}/c`)
         expect(t.asked).toEqual(["allowed.test", "allowed.test", "allowed.test"])
+      })
+    )
+
+    it.scopedLive("a request's checkRedirect sees each absolute target and may refuse one before it is sent", () =>
+      Effect.gen(function* () {
+        const server = yield* Support.serve((request, response) => {
+          if (request.url === "/a") return redirect(302, "/b")(request, response)
+          if (request.url === "/b") return redirect(302, "/stop")(request, response)
+          page("never")(request, response)
+        })
+        const t = yield* setup({ allowHosts: [`allowed.test:${server.port}`] }, { "allowed.test": ["127.0.0.1"] })
+        const seen: Array<string> = []
+        const error = yield* fail(
+          t.transport.request({
+            url: `http://allowed.test:${server.port}/a`,
+            checkRedirect: (target) => {
+              seen.push(target)
+              return target.endsWith("/stop")
+                ? WebSearchError.requestFailed("redirect_rejected", "the caller refuses this one")
+                : undefined
+            }
+          })
+        )
+        expect([error.reason, error.message]).toEqual(["redirect_rejected", "the caller refuses this one"])
+        expect(seen).toEqual([`http://allowed.test:${server.port}/b`, `http://allowed.test:${server.port}/stop`])
+        expect(server.requests.map((r) => r.url)).toEqual(["/a", "/b"])
       })
     )
 

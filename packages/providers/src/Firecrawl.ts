@@ -1,6 +1,7 @@
 /**
- * The `firecrawl` provider: `searchKeywords` on `POST {apiHost}/v1/search` and `fetchUrls` on
- * `POST {apiHost}/v1/scrape` (apiHost `https://api.firecrawl.dev`), with the key as a Bearer token.
+ * The `firecrawl` provider: `searchKeywords` on `POST {apiHost}/v1/search`, `fetchUrls` on
+ * `POST {apiHost}/v1/scrape`, `mapSite` on `POST {apiHost}/v2/map` and `crawlSite` as a job on
+ * `POST {apiHost}/v2/crawl` (apiHost `https://api.firecrawl.dev`), with the key as a Bearer token.
  *
  * Search asks for `limit` clamped to Firecrawl's 1–100 and no scraping (the result's `content` is Firecrawl's
  * description, or the page's markdown when only that came back); the answer's `data` is a list (v1) or, from a
@@ -13,12 +14,27 @@
  * that answered Firecrawl with 4xx/5xx (`metadata.statusCode`) → `RequestFailed` for the page's status
  * (`http_404`, `http_403`, `http_status`) naming it. Firecrawl's `error` message is kept.
  *
+ * A map asks for the site's links (its subdomains' with `includeSubdomains`), with `search` as Firecrawl's own
+ * relevance order; Firecrawl gives titles. A crawl starts a job over the whole site (`crawlEntireDomain`) with the
+ * request's page limit, discovery depth, path patterns as regular expressions, subdomains, and politeness
+ * (`maxConcurrency`, `delay`), polls it every `crawlPollInterval` milliseconds (following `next` pages), emits each
+ * new page once and, when the job ends, each page it could not read (`GET /v2/crawl/{id}/errors`). Stopping the
+ * stream before the job ended cancels it (`DELETE /v2/crawl/{id}`). A job that failed with no page read fails the
+ * stream (`RequestFailed/http_status`).
+ *
  * @since 0.1.0
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
 import * as Preset from "@websearch/core/Preset"
+import type * as ProviderDriver from "@websearch/core/ProviderDriver"
 import type * as SearchOptions from "@websearch/core/SearchOptions"
+import * as Config from "effect/Config"
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
+import * as Site from "./internal/firecrawlSite.js"
+import * as HostedSite from "./internal/hostedSite.js"
 import * as Http from "./internal/providerHttp.js"
 import * as Fields from "./internal/resultFields.js"
 import * as ProviderHttp from "./ProviderHttp.js"
@@ -52,7 +68,9 @@ export const preset: Preset.Preset = Preset.make({
   credentials: "required",
   capabilities: [
     { feature: "searchKeywords", apiHost: "https://api.firecrawl.dev" },
-    { feature: "fetchUrls", apiHost: "https://api.firecrawl.dev" }
+    { feature: "fetchUrls", apiHost: "https://api.firecrawl.dev" },
+    { feature: "mapSite", apiHost: "https://api.firecrawl.dev" },
+    { feature: "crawlSite", apiHost: "https://api.firecrawl.dev" }
   ]
 })
 
@@ -64,6 +82,21 @@ export const preset: Preset.Preset = Preset.make({
  * @category constants
  */
 export const searchOptions: ReadonlyArray<SearchOptions.SearchOption> = ["timeRange", "language", "country"]
+
+// The provider's own options in the settings: `providers.firecrawl.crawlPollInterval`, how long a crawl waits
+// between two polls of its job, in milliseconds (default 2000; environment `FIRECRAWL_CRAWL_POLL_INTERVAL`). Not
+// exported: the settings document it, and the public API stays within its export limit.
+const Options = Schema.Struct({
+  crawlPollInterval: Schema.optional(
+    Schema.Int.pipe(Schema.between(1, 60_000, { message: () => "must be an integer from 1 to 60000 (milliseconds)" }))
+  )
+})
+
+const optionsConfig = Config.all({
+  crawlPollInterval: Config.option(Config.integer("FIRECRAWL_CRAWL_POLL_INTERVAL")).pipe(
+    Config.map(Option.getOrUndefined)
+  )
+})
 
 const firstText = (value: string | ReadonlyArray<string> | null | undefined): string | undefined =>
   typeof value === "string" ? value : value?.find((v) => v.trim() !== "")
@@ -113,16 +146,43 @@ const fetchUrls = (client: HttpClient.HttpClient) =>
     })
   )
 
+const mapSite = (client: HttpClient.HttpClient) =>
+  HostedSite.mapSite(preset, (c, request) => Site.map(client, c, request))
+
+// Every field of a crawl request has a Firecrawl parameter, so nothing is refused here.
+const crawlSite = (client: HttpClient.HttpClient) =>
+  HostedSite.crawlSite<typeof Options.Type | undefined>(preset, (c, request, ctx) =>
+    Site.crawl(
+      client,
+      c,
+      request,
+      ctx.options?.crawlPollInterval === undefined
+        ? Site.defaults.pollInterval
+        : Duration.millis(ctx.options.crawlPollInterval)
+    )
+  )
+
 /**
  * Builds the driver with the `HttpClient` in context.
  *
  * @since 0.1.0
  * @category constructors
  */
-export const make = ProviderHttp.make(preset, (client) => ({
+export const make: Effect.Effect<
+  ProviderDriver.ProviderDriver<
+    { readonly crawlPollInterval?: number | undefined },
+    { readonly crawlPollInterval?: number | undefined }
+  >,
+  never,
+  HttpClient.HttpClient
+> = ProviderHttp.make(preset, (client) => ({
+  options: Options,
+  optionsConfig,
   searchOptions,
   searchKeywords: searchKeywords(client),
-  fetchUrls: fetchUrls(client)
+  fetchUrls: fetchUrls(client),
+  mapSite: mapSite(client),
+  crawlSite: crawlSite(client)
 }))
 
 /**

@@ -1,6 +1,7 @@
 /**
- * The `tavily` provider: `searchKeywords` on `POST {apiHost}/search` and `fetchUrls` on `POST {apiHost}/extract`
- * (apiHost `https://api.tavily.com`), with the key as a Bearer token.
+ * The `tavily` provider: `searchKeywords` on `POST {apiHost}/search`, `fetchUrls` on `POST {apiHost}/extract`,
+ * `mapSite` on `POST {apiHost}/map` and `crawlSite` on `POST {apiHost}/crawl` (apiHost `https://api.tavily.com`),
+ * with the key as a Bearer token.
  *
  * Search asks for `max_results` clamped to Tavily's 0–20 and no answer, images or raw content (the result's
  * `content` is Tavily's relevant extract). Extract asks for one URL in markdown; a URL Tavily could not read comes
@@ -9,16 +10,35 @@
  * limit) and 433 (pay-as-you-go limit) → `RequestFailed/rate_limited`, not retryable; 5xx → `http_5xx`. Tavily's
  * message (`detail.error`, FastAPI's `detail[]`, or the keyless `error.message`) is kept.
  *
+ * Map and crawl keep to the site's host (its subdomains with `includeSubdomains`) through `select_domains`, and
+ * take the path patterns as `select_paths`/`exclude_paths` regular expressions. The crawl is one synchronous call
+ * whose pages become the stream's items; it refuses, before any call, what Tavily cannot honour: `concurrency`,
+ * `delay`, `fromMap`, and a `maxDepth` outside 1–5 (`RequestFailed/invalid_input` naming the field).
+ *
  * @since 0.1.0
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
 import * as Preset from "@websearch/core/Preset"
+import type * as ProviderDriver from "@websearch/core/ProviderDriver"
 import type * as SearchOptions from "@websearch/core/SearchOptions"
+import type * as SiteRequest from "@websearch/core/SiteRequest"
 import * as Effect from "effect/Effect"
+import * as Stream from "effect/Stream"
 import * as Http from "./internal/providerHttp.js"
 import * as Fields from "./internal/resultFields.js"
 import * as ProviderHttp from "./ProviderHttp.js"
-import { ExtractAnswer, SearchAnswer, searchBody } from "./internal/tavilyWire.js"
+import * as HostedSite from "./internal/hostedSite.js"
+import {
+  CrawlAnswer,
+  crawlBody,
+  depthRange,
+  ExtractAnswer,
+  MapAnswer,
+  mapBody,
+  refuse,
+  SearchAnswer,
+  searchBody
+} from "./internal/tavilyWire.js"
 
 /**
  * The provider id.
@@ -41,7 +61,9 @@ export const preset: Preset.Preset = Preset.make({
   credentials: "required",
   capabilities: [
     { feature: "searchKeywords", apiHost: "https://api.tavily.com" },
-    { feature: "fetchUrls", apiHost: "https://api.tavily.com" }
+    { feature: "fetchUrls", apiHost: "https://api.tavily.com" },
+    { feature: "mapSite", apiHost: "https://api.tavily.com" },
+    { feature: "crawlSite", apiHost: "https://api.tavily.com" }
   ],
   // The development plan's 100 requests per minute.
   publishedRateLimit: { limit: 100, windowMillis: 60_000, maxWaitMillis: 15_000 }
@@ -61,12 +83,6 @@ export const searchOptions: ReadonlyArray<SearchOptions.SearchOption> = [
   "excludeDomains",
   "topic"
 ]
-
-// Tavily's own status codes: 432 is the plan's usage limit, 433 the pay-as-you-go limit.
-const refuse = (answer: Http.Answer, json: unknown): Http.Refusal | undefined =>
-  answer.status === 432 || answer.status === 433
-    ? { kind: "quota", status: answer.status, message: Http.messageOf(json) }
-    : undefined
 
 const searchKeywords = (client: HttpClient.HttpClient) =>
   ProviderHttp.searchKeywords(preset, (c, ctx) =>
@@ -113,6 +129,66 @@ const fetchUrls = (client: HttpClient.HttpClient) =>
     })
   )
 
+const mapSite = (client: HttpClient.HttpClient) =>
+  HostedSite.mapSite(preset, (c, request) =>
+    Effect.gen(function* () {
+      const { body } = yield* ProviderHttp.postJson(client, c, {
+        path: "/map",
+        body: mapBody(request),
+        schema: MapAnswer,
+        refuse
+      })
+      return yield* HostedSite.providerLinks(
+        c,
+        (body.results ?? []).map((url) => ({ url }))
+      )
+    })
+  )
+
+// Tavily's crawl runs as one call with its own politeness and from the start URL only, 1 to 5 levels deep.
+const unhonoured = (c: Http.Call, request: SiteRequest.CrawlSiteRequest) => {
+  if (request.concurrency !== undefined) return HostedSite.unhonoured(c, "concurrency", "Tavily sets its own")
+  if (request.delay !== undefined) return HostedSite.unhonoured(c, "delay", "Tavily sets its own")
+  if (request.fromMap) return HostedSite.unhonoured(c, "fromMap", "Tavily crawls from the start URL only")
+  if (request.maxDepth < depthRange.min || request.maxDepth > depthRange.max) {
+    return HostedSite.unhonoured(
+      c,
+      "maxDepth",
+      `Tavily crawls ${depthRange.min} to ${depthRange.max} levels deep (got ${request.maxDepth})`
+    )
+  }
+  return undefined
+}
+
+const crawlSite = (client: HttpClient.HttpClient) =>
+  HostedSite.crawlSite(preset, (c, request) => {
+    const refused = unhonoured(c, request)
+    if (refused !== undefined) return Stream.fail(refused)
+    return Stream.unwrap(
+      Effect.map(
+        ProviderHttp.postJson(client, c, { path: "/crawl", body: crawlBody(request), schema: CrawlAnswer, refuse }),
+        ({ body }) => {
+          const items: Array<ProviderDriver.CrawlItem> = []
+          const seen = new Set<string>()
+          for (const page of body.results ?? []) {
+            const url = Fields.httpUrl(page.url)
+            if (url === undefined || seen.has(url)) continue
+            // Tavily may answer with more than asked: the request's page limit holds whatever it sent.
+            if (seen.size >= request.maxPages) break
+            seen.add(url)
+            const content = Fields.tidy(page.raw_content ?? "")
+            items.push(
+              content === ""
+                ? { _tag: "Failed", url, error: Http.empty({ ...c, input: url }) }
+                : { _tag: "Page", url, result: Fields.page(url, { title: page.title, content, url }) }
+            )
+          }
+          return Stream.fromIterable(items)
+        }
+      )
+    )
+  })
+
 /**
  * Builds the driver with the `HttpClient` in context.
  *
@@ -122,7 +198,9 @@ const fetchUrls = (client: HttpClient.HttpClient) =>
 export const make = ProviderHttp.make(preset, (client) => ({
   searchOptions,
   searchKeywords: searchKeywords(client),
-  fetchUrls: fetchUrls(client)
+  fetchUrls: fetchUrls(client),
+  mapSite: mapSite(client),
+  crawlSite: crawlSite(client)
 }))
 
 /**

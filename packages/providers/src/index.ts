@@ -67,8 +67,9 @@ export * as Exa from "./Exa.js"
 export * as ExaMcp from "./ExaMcp.js"
 
 /**
- * The `firecrawl` provider: `searchKeywords` on `POST {apiHost}/v1/search` and `fetchUrls` on
- * `POST {apiHost}/v1/scrape` (apiHost `https://api.firecrawl.dev`), with the key as a Bearer token.
+ * The `firecrawl` provider: `searchKeywords` on `POST {apiHost}/v1/search`, `fetchUrls` on
+ * `POST {apiHost}/v1/scrape`, `mapSite` on `POST {apiHost}/v2/map` and `crawlSite` as a job on
+ * `POST {apiHost}/v2/crawl` (apiHost `https://api.firecrawl.dev`), with the key as a Bearer token.
  *
  * @since 0.1.0
  */
@@ -201,8 +202,9 @@ export * as SerpApi from "./SerpApi.js"
 export * as Serper from "./Serper.js"
 
 /**
- * The `tavily` provider: `searchKeywords` on `POST {apiHost}/search` and `fetchUrls` on `POST {apiHost}/extract`
- * (apiHost `https://api.tavily.com`), with the key as a Bearer token.
+ * The `tavily` provider: `searchKeywords` on `POST {apiHost}/search`, `fetchUrls` on `POST {apiHost}/extract`,
+ * `mapSite` on `POST {apiHost}/map` and `crawlSite` on `POST {apiHost}/crawl` (apiHost `https://api.tavily.com`),
+ * with the key as a Bearer token.
  *
  * @since 0.1.0
  */

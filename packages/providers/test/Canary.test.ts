@@ -52,7 +52,8 @@ describe.each(ids)("%s never shows its key", (id) => {
   const preset = Modules.presets.get(id)!
   const capabilities = preset.capabilities
     .map((c) => c.feature)
-    .filter((c): c is "searchKeywords" | "fetchUrls" => c !== "research")
+    // The whole-site capabilities (mapSite, crawlSite) are checked driver by driver in FirecrawlSite and TavilySite.
+    .filter((c): c is "searchKeywords" | "fetchUrls" => c === "searchKeywords" || c === "fetchUrls")
 
   for (const capability of capabilities) {
     const run = (options: Server.HarnessOptions = {}) =>

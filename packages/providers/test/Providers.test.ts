@@ -66,7 +66,13 @@ describe("Providers.layer", () => {
           capabilities: m.preset.capabilities
         })
       }
-      expect(registry.defaults).toEqual({ searchKeywords: "duckduckgo", fetchUrls: null, research: null })
+      expect(registry.defaults).toEqual({
+        searchKeywords: "duckduckgo",
+        fetchUrls: null,
+        research: null,
+        mapSite: null,
+        crawlSite: null
+      })
       const listed = registry.describe()
       expect(listed.map((p) => p.id)).toEqual(Providers.ids)
       expect(listed.filter((p) => p.defaultFor.length > 0).map((p) => [p.id, p.defaultFor])).toEqual([
@@ -115,6 +121,22 @@ describe("the provider modules' options are decoded at start", () => {
       const on = yield* registryOf(fromEnv({ SEARXNG_FETCH_RESULTS: "true" }))
       expect(on.providers.get("searxng")?.options).toEqual({ fetchResults: true })
     })
+  )
+
+  it.effect(
+    "Firecrawl's crawlPollInterval is read from the settings and FIRECRAWL_CRAWL_POLL_INTERVAL, refused out of range",
+    () =>
+      Effect.gen(function* () {
+        for (const crawlPollInterval of [0, 1.5, 60_001]) {
+          const error = yield* startFailure(Settings.layer({ providers: { firecrawl: { crawlPollInterval } } }))
+          expect(error).toMatchObject({ _tag: "Unavailable", reason: "invalid_config" })
+          expect(error.message).toMatch(/^invalid settings: providers\.firecrawl\.crawlPollInterval/)
+        }
+        const set = yield* registryOf(Settings.layer({ providers: { firecrawl: { crawlPollInterval: 250 } } }))
+        expect(set.providers.get("firecrawl")?.options).toEqual({ crawlPollInterval: 250 })
+        const fromVariable = yield* registryOf(fromEnv({ FIRECRAWL_CRAWL_POLL_INTERVAL: "500" }))
+        expect(fromVariable.providers.get("firecrawl")?.options).toEqual({ crawlPollInterval: 500 })
+      })
   )
 
   it.effect("an option the module does not take fails the start, naming providers.<id>.<field>", () =>

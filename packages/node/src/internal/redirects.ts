@@ -2,7 +2,8 @@
  * Following redirects: the request's headers as first sent, and for each redirect the next hop's request. A 303
  * (and a 301 or 302 after a POST) becomes a GET without its body headers; credentials are dropped when the
  * redirect leaves the origin; one redirect more than allowed, a Location that is not a URL or a scheme other than
- * http(s) is `RequestFailed/redirect_rejected`. Each hop's URL and addresses are checked again by the caller.
+ * http(s) is `RequestFailed/redirect_rejected`, and so is whatever the request's own `checkRedirect` refuses. Each
+ * hop's URL and addresses are checked again by the caller.
  */
 import type * as UrlPolicy from "@websearch/core/UrlPolicy"
 import * as WebSearchError from "@websearch/core/WebSearchError"
@@ -133,6 +134,8 @@ export const follow = (
         )
       }
       current = yield* next(current, checked, outcome, hop)
+      const refused = request.checkRedirect?.(current.url)
+      if (refused !== undefined) return yield* refused
       redirects.push(current.url)
       previous = checked.url.href
     }

@@ -1,6 +1,6 @@
 /**
  * robots.txt (RFC 9309): parsing into groups, choosing the group that applies to a product token, and deciding
- * whether a path may be fetched. Pure; the fetch provider fetches and caches the files.
+ * whether a path may be fetched, and the sitemaps it names. Pure; the fetch provider fetches and caches the files.
  */
 import * as PathPattern from "@websearch/core/internal/pathPattern"
 
@@ -82,6 +82,30 @@ export const parse = (text: string): ReadonlyArray<Group> => {
     // Other records (sitemap, crawl-delay, host, …) neither start nor end a group.
   }
   return groups
+}
+
+/** The most `Sitemap:` lines read from one file. */
+export const maxSitemaps = 50
+
+/**
+ * The sitemaps a robots.txt names (`Sitemap:` lines, which belong to no group), absolute URLs as written, in
+ * order, without repeats, at most `max`.
+ */
+export const sitemaps = (text: string, max = maxSitemaps): ReadonlyArray<string> => {
+  const found: Array<string> = []
+  for (const rawLine of text.slice(0, maxParsedBytes).split(/\r\n|\r|\n/)) {
+    if (found.length >= max) break
+    const colon = rawLine.indexOf(":")
+    if (colon <= 0 || rawLine.slice(0, colon).trim().toLowerCase() !== "sitemap") continue
+    // A URL may hold a `#` (its fragment); the comment of a Sitemap line starts with white space before it.
+    const value =
+      rawLine
+        .slice(colon + 1)
+        .trim()
+        .split(/\s/)[0] ?? ""
+    if (value !== "" && !found.includes(value)) found.push(value)
+  }
+  return found
 }
 
 /** The rules for a product token: the groups naming it, combined; else the `*` groups; else none. */

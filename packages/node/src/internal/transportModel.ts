@@ -39,6 +39,12 @@ export interface Request {
   /** Header names are case-insensitive; `host` is always derived from the URL. */
   readonly headers?: Record<string, string> | undefined
   readonly body?: Uint8Array | string | undefined
+  /**
+   * Checked before each redirect is followed, with the absolute URL it leads to: an error refuses the redirect
+   * (nothing is sent to that URL), e.g. a crawl's `redirect_rejected` for a redirect off its site. Every hop
+   * still passes the URL policy and the address checks whatever this says.
+   */
+  readonly checkRedirect?: ((target: string) => WebSearchError.RequestFailed | undefined) | undefined
 }
 
 export interface Response {

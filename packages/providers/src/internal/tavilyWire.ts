@@ -1,8 +1,10 @@
 // The wire format of the `Tavily` provider: what websearch sends and how it reads the answer. Internal: it moves
 // with the provider's API, not with websearch's (issue 37 took it out of the public module).
 import type * as SearchOptions from "@websearch/core/SearchOptions"
+import type * as SiteRequest from "@websearch/core/SiteRequest"
 import * as Schema from "effect/Schema"
 import * as Http from "./providerHttp.js"
+import * as HostedSite from "./hostedSite.js"
 import * as Options from "./searchOptions.js"
 import * as AnswerFields from "./answerFields.js"
 
@@ -79,4 +81,100 @@ export const ExtractAnswer = Schema.Struct({
     Schema.Array(Schema.Struct({ url: Schema.optional(Schema.String), error: Schema.optional(Schema.String) })),
     { default: () => [] }
   )
+})
+
+/**
+ * Tavily's own status codes: 432 is the plan's usage limit, 433 the pay-as-you-go limit.
+ *
+ * @since 0.2.0
+ * @category errors
+ */
+export const refuse = (answer: Http.Answer, json: unknown): Http.Refusal | undefined =>
+  answer.status === 432 || answer.status === 433
+    ? { kind: "quota", status: answer.status, message: Http.messageOf(json) }
+    : undefined
+
+/**
+ * The depths Tavily's crawl and map take (`max_depth` 1–5).
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const depthRange = { min: 1, max: 5 } as const
+
+// The site and its paths as Tavily's regular expressions: the host (its subdomains too when asked), never off it.
+const scope = (
+  url: string,
+  includeSubdomains: boolean,
+  includePaths: ReadonlyArray<string>,
+  excludePaths: ReadonlyArray<string>
+) => {
+  const select = HostedSite.pathRegexes(includePaths)
+  const exclude = HostedSite.pathRegexes(excludePaths)
+  return {
+    select_domains: [HostedSite.hostRegex(url, includeSubdomains)],
+    allow_external: false,
+    ...(select === undefined ? {} : { select_paths: select }),
+    ...(exclude === undefined ? {} : { exclude_paths: exclude })
+  }
+}
+
+/**
+ * The body of `POST /map`: the links of the site, as many as the request's limit. `search` is not sent as
+ * Tavily's `instructions` (which filter semantically and cost more): core ranks the links by it.
+ *
+ * @since 0.2.0
+ * @category encoding
+ */
+export const mapBody = (request: SiteRequest.MapSiteRequest) => ({
+  url: request.url,
+  limit: request.limit,
+  ...scope(request.url, request.includeSubdomains, request.includePaths, request.excludePaths)
+})
+
+/**
+ * The body of `POST /crawl`: `maxPages` as `limit`, `maxDepth` as `max_depth`, the pages in markdown.
+ *
+ * @since 0.2.0
+ * @category encoding
+ */
+export const crawlBody = (request: SiteRequest.CrawlSiteRequest) => ({
+  url: request.url,
+  max_depth: request.maxDepth,
+  limit: request.maxPages,
+  ...scope(request.url, request.includeSubdomains, request.includePaths, request.excludePaths),
+  extract_depth: "basic",
+  format: "markdown",
+  include_images: false
+})
+
+/**
+ * The answer of `POST /map`: the URLs found.
+ *
+ * @since 0.2.0
+ * @category schemas
+ */
+export const MapAnswer = Schema.Struct({
+  base_url: AnswerFields.OptionalText,
+  results: Schema.optionalWith(Schema.NullOr(Schema.Array(Schema.String)), { default: () => [] }),
+  response_time: Schema.optional(Http.NumberLike)
+})
+
+/**
+ * The answer of `POST /crawl`: the pages read, with their content.
+ *
+ * @since 0.2.0
+ * @category schemas
+ */
+export const CrawlAnswer = Schema.Struct({
+  base_url: AnswerFields.OptionalText,
+  results: Schema.optionalWith(
+    Schema.NullOr(
+      Schema.Array(
+        Schema.Struct({ url: Schema.String, raw_content: AnswerFields.OptionalText, title: AnswerFields.OptionalText })
+      )
+    ),
+    { default: () => [] }
+  ),
+  response_time: Schema.optional(Http.NumberLike)
 })

@@ -49,9 +49,16 @@ export const results = (input: string, count = 2): ReadonlyArray<DriverResult> =
     url: `https://results.example/${encodeURIComponent(input)}/${i + 1}`
   }))
 
-// The built-in presets the scripted drivers stand in for.
+// The built-in presets the scripted drivers stand in for, without the whole-site capabilities (mapSite,
+// crawlSite), which these drivers never script.
 const presets: ReadonlyMap<string, Preset.Preset> = new Map(
-  [Tavily.preset, Exa.preset, SearXng.preset, OpenAi.preset].map((preset) => [preset.id, preset])
+  [Tavily.preset, Exa.preset, SearXng.preset, OpenAi.preset].map((preset) => [
+    preset.id,
+    {
+      ...preset,
+      capabilities: preset.capabilities.filter((c) => c.feature !== "mapSite" && c.feature !== "crawlSite")
+    }
+  ])
 )
 
 /** A scripted driver for a built-in preset; only the given capabilities are implemented. */
