@@ -212,12 +212,20 @@ export const layerRedisUrl = (
  */
 export interface ConfigOptions extends Options {
   readonly redisUrl?: Redacted.Redacted<string> | undefined
+  /**
+   * On Redis: crawl workers per replica (`WEBSEARCH_CRAWL_WORKERS`, default 4) and how long a claimed page may
+   * stay unsettled before another replica takes it over (`WEBSEARCH_CRAWL_CLAIM_IDLE`, default 1 minute).
+   *
+   * @since 0.2.0
+   */
+  readonly crawl?: { readonly workers?: number | undefined; readonly claimIdle?: Duration.Duration | undefined }
 }
 
 /**
  * The shared-store settings from the environment (or the application's `ConfigProvider`): `REDIS_URL` (Redis when
  * set and not blank, memory otherwise), `WEBSEARCH_REDIS_PREFIX` (key namespace), `WEBSEARCH_CACHE_MEMORY_ENTRIES`
- * (in-memory capacity, in entries) and `WEBSEARCH_CACHE_MEMORY_BYTES` (in-memory capacity, in bytes).
+ * (in-memory capacity, in entries), `WEBSEARCH_CACHE_MEMORY_BYTES` (in-memory capacity, in bytes), and for crawl
+ * jobs on Redis `WEBSEARCH_CRAWL_WORKERS` and `WEBSEARCH_CRAWL_CLAIM_IDLE` (see `layerCrawlJobs`).
  *
  * @since 0.2.0
  * @category constructors
@@ -229,13 +237,18 @@ export const config: Config.Config<ConfigOptions> = Config.map(
     ),
     prefix: ConfigText.optionalString("WEBSEARCH_REDIS_PREFIX"),
     capacity: Config.option(Config.integer("WEBSEARCH_CACHE_MEMORY_ENTRIES")),
-    maxBytes: Config.option(Config.integer("WEBSEARCH_CACHE_MEMORY_BYTES"))
+    maxBytes: Config.option(Config.integer("WEBSEARCH_CACHE_MEMORY_BYTES")),
+    workers: Config.option(Config.integer("WEBSEARCH_CRAWL_WORKERS")),
+    claimIdle: Config.option(Config.duration("WEBSEARCH_CRAWL_CLAIM_IDLE"))
   }),
-  ({ capacity, maxBytes, prefix, url }) => ({
+  ({ capacity, claimIdle, maxBytes, prefix, url, workers }) => ({
     ...(Option.isSome(url) ? { redisUrl: url.value } : {}),
     ...(Option.isSome(prefix) ? { prefix: prefix.value } : {}),
     ...(Option.isSome(capacity) ? { cacheCapacity: capacity.value } : {}),
-    ...(Option.isSome(maxBytes) ? { cacheMaxBytes: maxBytes.value } : {})
+    ...(Option.isSome(maxBytes) ? { cacheMaxBytes: maxBytes.value } : {}),
+    ...(Option.isSome(workers) || Option.isSome(claimIdle)
+      ? { crawl: { workers: Option.getOrUndefined(workers), claimIdle: Option.getOrUndefined(claimIdle) } }
+      : {})
   })
 )
 
@@ -277,7 +290,8 @@ export const layerConfig = (
 
 /**
  * Crawl jobs where the shared stores are: on Redis (`CrawlJobsRedis`: every replica reads pages of every crawl and
- * answers for any job) when the configuration has a Redis URL, in this process's memory otherwise. Not a part of
+ * answers for any job; `WEBSEARCH_CRAWL_WORKERS` and `WEBSEARCH_CRAWL_CLAIM_IDLE` unless `options` set them) when
+ * the configuration has a Redis URL, in this process's memory otherwise. Not a part of
  * `WebSearch.layer` like the cache and quotas (a crawl runs the capabilities it builds): provide it over the
  * application's layer, where the HTTP server finds it.
  *
@@ -305,13 +319,24 @@ export const layerCrawlJobs = (
 ): Layer.Layer<CrawlJobs.CrawlJobs, WebSearchError.Unavailable, Settings | ProviderRegistry | FetchUrls> =>
   Layer.unwrapEffect(
     Effect.gen(function* () {
-      const { prefix, redisUrl } = yield* configured
+      const { crawl, prefix, redisUrl } = yield* configured
       if (redisUrl === undefined) return CrawlJobs.layerMemory(options)
+      const workers = options.workers ?? crawl?.workers
+      if (workers !== undefined && (!Number.isSafeInteger(workers) || workers < 0 || workers > 64)) {
+        return yield* Effect.fail(
+          WebSearchError.unavailable("invalid_config", "WEBSEARCH_CRAWL_WORKERS must be an integer from 0 to 64")
+        )
+      }
       const parsed = RedisConnection.parse(redisUrl)
       if (Either.isLeft(parsed)) return yield* Effect.fail(parsed.left)
       yield* RedisConnection.ping(parsed.right.options, parsed.right.display)
       yield* Effect.logInfo(`websearch shares its crawl jobs on Redis at ${parsed.right.display}`)
-      return CrawlJobsRedis.layer(parsed.right.options, { prefix, ...options })
+      return CrawlJobsRedis.layer(parsed.right.options, {
+        ...options,
+        prefix: options.prefix ?? prefix,
+        workers,
+        claimIdle: options.claimIdle ?? crawl?.claimIdle
+      })
     }).pipe(
       Effect.catchTag("ConfigError", (error) =>
         Effect.fail(WebSearchError.unavailable("invalid_config", `invalid shared-store configuration: ${error}`))
