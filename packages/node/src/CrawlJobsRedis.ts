@@ -16,8 +16,9 @@
  *   `XAUTOCLAIM` and read again; a page fetched and settled is never fetched again, since settling acknowledges it.
  * - **Hosted crawls** (Firecrawl, Tavily) run on the replica that started them, their pages stored in Redis as they
  *   arrive; the replica holds a lease on the job, and a job whose replica died reads as failed.
- * - **Cancel** drops the job's frontier: pages in flight on other replicas finish and are discarded (a hosted
- *   crawl on this replica is interrupted). Finished jobs expire after `retention`.
+ * - **Cancel** drops the job's frontier; the pages in flight are interrupted on every replica within half a second
+ *   (each worker checks its job's status while it reads), a hosted crawl on its replica at once. Finished jobs
+ *   expire after `retention`.
  *
  * Why Redis streams and consumer groups rather than `@effect/cluster` with `@effect/workflow` on the SQL store:
  * the shared state websearch replicas already have is Redis (the result cache, quotas and rate limits of

@@ -50,12 +50,15 @@ const siteDriver = (
 ) => {
   const fetched: Array<string> = []
   const starts: Array<number> = []
+  const interrupted: Array<string> = []
   const crawlPage = (url: string): Effect.Effect<CrawledPage, WebSearchError.WebSearchError> =>
     Effect.suspend(() => {
       const path = new URL(url).pathname
       fetched.push(path)
       starts.push(Date.now())
-      if (behaviour.hang?.(path) === true) return Effect.never
+      if (behaviour.hang?.(path) === true) {
+        return Effect.onInterrupt(Effect.never, () => Effect.sync(() => interrupted.push(path)))
+      }
       const page = site(path)
       const answer: Effect.Effect<CrawledPage, WebSearchError.WebSearchError> =
         page === undefined
@@ -81,7 +84,7 @@ const siteDriver = (
       capabilities: [{ feature: "crawlSite" }]
     })
   }
-  return { driver, fetched, starts }
+  return { driver, fetched, starts, interrupted }
 }
 
 /** `/` links to `/p/1..3`, `/p/N` to `/p/3N+1..3N+3`, up to `size` pages. */
@@ -335,6 +338,10 @@ describe("CrawlJobsRedis", () => {
       yield* jobsB.cancel("acme", job.id)
       const cancelled = yield* jobsA.status("acme", job.id)
       expect([cancelled.status, cancelled.pages]).toEqual(["cancelled", 1])
+      // The pages in flight on the other replica are interrupted within the status check's half second.
+      const inFlight = a.fetched.filter((path) => path !== "/")
+      while (a.interrupted.length < inFlight.length) yield* Effect.sleep("20 millis")
+      expect([...a.interrupted].sort()).toEqual([...inFlight].sort())
       // The cancelled job holds its one page: 1 + 40 is past the workspace's 40; 1 + 39 is not.
       const full = yield* Effect.flip(jobsB.start("acme", { url: `${origin}/`, maxPages: 40 }))
       expect([full.reason, full.message]).toEqual(["conflict", expect.stringContaining("maxPages")])

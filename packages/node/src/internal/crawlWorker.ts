@@ -217,8 +217,23 @@ export const process = (
         )
       )
     ),
+    // A job cancelled (or ended) elsewhere stops its pages here too: the read in flight is interrupted.
+    Effect.raceFirst(ended(shared, id)),
     Effect.asVoid
   )
+
+// Completes once the job is no longer running (cancelled, failed or gone), checked every half second.
+const ended = (shared: Shared, id: string): Effect.Effect<void> =>
+  Effect.gen(function* () {
+    while (true) {
+      yield* Effect.sleep("500 millis")
+      const status = yield* Effect.orElseSucceed(
+        shared.run("status", () => shared.redis.hget(shared.keys.job(id), "status")),
+        () => "running"
+      )
+      if (status !== "running") return
+    }
+  })
 
 type Entry = readonly [string, ReadonlyArray<string>]
 
