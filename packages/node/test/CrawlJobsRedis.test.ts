@@ -1,16 +1,13 @@
 /**
- * The crawl jobs on a real redis-server: the settle script's guarantees (an entry settled once, a job completed
- * once however many settle at the same time, a URL queued once), the pages of one crawl read by two replicas
- * with each page fetched and stored once, `XAUTOCLAIM` taking over what a stopped replica had claimed, dedupe as
+ * The crawl jobs on a real redis-server (their scripts alone: CrawlJobsScripts.test.ts): the pages of one crawl
+ * read by two replicas with each page fetched and stored once, `XAUTOCLAIM` taking over what a stopped replica had claimed, dedupe as
  * in memory, and status, cancel, workspaces and limits answered by any replica.
  */
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import * as CrawlJobs from "@websearch/core/CrawlJobs"
 import * as Preset from "@websearch/core/Preset"
-import type { CrawledPage, ProviderDriver } from "@websearch/core/ProviderDriver"
-import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
-import * as Settings from "@websearch/core/Settings"
-import * as WebSearch from "@websearch/core/WebSearch"
+import type { ProviderDriver } from "@websearch/core/ProviderDriver"
+import type * as Settings from "@websearch/core/Settings"
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import * as ConfigProvider from "effect/ConfigProvider"
 import * as Effect from "effect/Effect"
@@ -21,9 +18,9 @@ import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import { Redis } from "ioredis"
 import * as CrawlJobsRedis from "../src/CrawlJobsRedis.js"
-import * as Scripts from "../src/internal/crawlJobsScripts.js"
 import * as SharedStores from "../src/SharedStores.js"
 import * as RedisServer from "../../../test-support/redisServer.js"
+import { origin, type SitePage, services, siteDriver, tree } from "./support/crawlSite.js"
 
 const serverScope = Effect.runSync(Scope.make())
 let starting: Promise<RedisServer.RedisServer> | undefined
@@ -34,77 +31,6 @@ afterAll(() => Effect.runPromise(Scope.close(serverScope, Exit.void)))
 
 let prefixes = 0
 const freshPrefix = () => `crawl${process.pid}x${++prefixes}x${Date.now()}`
-
-const origin = "https://site.example"
-
-interface SitePage {
-  readonly links?: ReadonlyArray<string>
-  readonly redirectTo?: string
-  readonly canonical?: string
-}
-
-/** A site in memory read by one replica's provider, which records what it fetched. */
-const siteDriver = (
-  site: (path: string) => SitePage | undefined,
-  behaviour: { readonly delay?: number; readonly hang?: (path: string) => boolean } = {}
-) => {
-  const fetched: Array<string> = []
-  const starts: Array<number> = []
-  const interrupted: Array<string> = []
-  const crawlPage = (url: string): Effect.Effect<CrawledPage, WebSearchError.WebSearchError> =>
-    Effect.suspend(() => {
-      const path = new URL(url).pathname
-      fetched.push(path)
-      starts.push(Date.now())
-      if (behaviour.hang?.(path) === true) {
-        return Effect.onInterrupt(Effect.never, () => Effect.sync(() => interrupted.push(path)))
-      }
-      const page = site(path)
-      const answer: Effect.Effect<CrawledPage, WebSearchError.WebSearchError> =
-        page === undefined
-          ? Effect.fail(WebSearchError.requestFailed("http_404", `${url} answered 404`))
-          : Effect.succeed({
-              result: {
-                title: `Page ${path}`,
-                content: `Content of ${path}`,
-                url: page.redirectTo === undefined ? url : new URL(page.redirectTo, url).href
-              },
-              links: (page.links ?? []).map((link) => new URL(link, url).href),
-              ...(page.canonical === undefined ? {} : { canonical: new URL(page.canonical, url).href })
-            })
-      return behaviour.delay === undefined ? answer : Effect.delay(answer, behaviour.delay)
-    })
-  const driver: ProviderDriver = {
-    crawlPage,
-    preset: Preset.make({
-      id: "sitecrawler",
-      name: "Site crawler",
-      type: "local",
-      credentials: "none",
-      capabilities: [{ feature: "crawlSite" }]
-    })
-  }
-  return { driver, fetched, starts, interrupted }
-}
-
-/** `/` links to `/p/1..3`, `/p/N` to `/p/3N+1..3N+3`, up to `size` pages. */
-const tree =
-  (size: number) =>
-  (path: string): SitePage | undefined => {
-    const n = path === "/" ? 0 : Number(path.slice(3))
-    if (!(path === "/" || (path.startsWith("/p/") && n >= 1 && n <= size))) return undefined
-    return {
-      links: [1, 2, 3]
-        .map((i) => n * 3 + i)
-        .filter((m) => m <= size)
-        .map((m) => `/p/${m}`)
-    }
-  }
-
-const services = (driver: ProviderDriver, settings: Settings.SettingsInput = {}) =>
-  WebSearch.layer(ProviderRegistry.register(driver)).pipe(
-    Layer.provideMerge(Settings.layer({ defaults: { crawlSite: "sitecrawler" }, ...settings }))
-  )
 
 /** One replica: its own provider and workers, the shared Redis and prefix; lives until `scope` closes. */
 const replica = (
@@ -137,110 +63,6 @@ const connection = Effect.acquireRelease(
   Effect.map(server, (s) => new Redis(s.options)),
   (redis) => Effect.sync(() => redis.disconnect())
 )
-
-describe("the crawl scripts on Redis", () => {
-  it.scopedLive("an entry settles once, a URL is queued once, and the job completes exactly once", () =>
-    Effect.gen(function* () {
-      const redis = yield* connection
-      const base = `${freshPrefix()}:crawl`
-      const id = "crawl_0123456789abcdef0123456789abcdef"
-      const stream = `${base}:job:${id}:stream`
-      const run = (source: string, args: ReadonlyArray<string | number>) =>
-        Effect.promise(() => redis.eval(source, 0, ...args.map(String)))
-      const started = yield* run(Scripts.start, [
-        base,
-        "acme",
-        id,
-        Date.now(),
-        4,
-        1000,
-        100,
-        10,
-        "own",
-        "{}",
-        `${origin}/`,
-        "sitecrawler",
-        "start",
-        3
-      ])
-      expect(started).toEqual(["ok", 0, 0])
-      const read = (consumer: string) =>
-        Effect.promise(
-          () =>
-            redis.call(
-              "XREADGROUP",
-              "GROUP",
-              Scripts.group,
-              consumer,
-              "COUNT",
-              "10",
-              "STREAMS",
-              stream,
-              ">"
-            ) as Promise<Array<[string, Array<[string, Array<string>]>]> | null>
-        )
-      const [[, [[startEntry]]]] = (yield* read("a"))!
-      const page = (entry: string, key: string, links: ReadonlyArray<readonly [string, string]>) =>
-        run(Scripts.settle, [
-          base,
-          id,
-          entry,
-          Date.now(),
-          60_000,
-          "page",
-          key,
-          `{"page":"${key}"}`,
-          JSON.stringify([key]),
-          0,
-          "[]",
-          JSON.stringify(links)
-        ])
-      const links = [1, 2, 3].map((i) => [`${origin}/p/${i}`, `p${i}`] as const)
-      // The start page's links, one of them twice: queued once each.
-      expect(yield* page(startEntry!, "start", [...links, links[0]!])).toBe(1)
-      // Settling the same entry again (a replica that took it over) changes nothing.
-      expect(yield* page(startEntry!, "start", [[`${origin}/p/9`, "p9"]])).toBe(0)
-      const entries = (yield* read("b"))![0]![1]
-      expect(entries.map(([, fields]) => fields[1])).toEqual(links.map(([url]) => url))
-      // Three workers settle the last three at once: exactly one completes the job.
-      const answers = yield* Effect.all(
-        entries.map(([entry], i) =>
-          Effect.acquireUseRelease(
-            Effect.sync(() => redis.duplicate()),
-            (other) =>
-              Effect.promise(() =>
-                other.eval(
-                  Scripts.settle,
-                  0,
-                  base,
-                  id,
-                  entry,
-                  String(Date.now()),
-                  "60000",
-                  "page",
-                  `p${i + 1}`,
-                  "{}",
-                  JSON.stringify([`p${i + 1}`]),
-                  "1",
-                  "[]",
-                  "[]"
-                )
-              ),
-            (other) => Effect.sync(() => other.disconnect())
-          )
-        ),
-        { concurrency: "unbounded" }
-      )
-      expect([...answers].sort()).toEqual([1, 1, 2])
-      const record = yield* Effect.promise(() => redis.hgetall(`${base}:job:${id}`))
-      expect([record.status, record.pages, record.outstanding]).toEqual(["completed", "4", "0"])
-      expect(yield* Effect.promise(() => redis.llen(`${base}:job:${id}:order`))).toBe(4)
-      // The frontier is gone; the record expires with the retention.
-      expect(yield* Effect.promise(() => redis.exists(stream))).toBe(0)
-      expect(yield* Effect.promise(() => redis.pttl(`${base}:job:${id}`))).toBeGreaterThan(0)
-    })
-  )
-})
 
 describe("CrawlJobsRedis", () => {
   it.scopedLive("two replicas read one crawl: each page fetched and stored once, status from either", () =>
