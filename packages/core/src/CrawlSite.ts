@@ -16,15 +16,12 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Stream from "effect/Stream"
-import * as CapabilityEnv from "./internal/capabilityEnv.js"
-import * as CrawlFrontier from "./internal/crawlFrontier.js"
-import * as Pipeline from "./internal/pipeline.js"
-import type { Env } from "./internal/pipelineEnv.js"
+import * as CrawlEngine from "./internal/crawlEngine.js"
 import * as SiteRun from "./internal/siteRun.js"
 import type { FetchUrls } from "./FetchUrls.js"
 import type { ProviderRegistry } from "./ProviderRegistry.js"
 import type { Settings } from "./Settings.js"
-import * as SiteRequest from "./SiteRequest.js"
+import type * as SiteRequest from "./SiteRequest.js"
 import * as SiteResponse from "./SiteResponse.js"
 import type { WebSearchError } from "./WebSearchError.js"
 
@@ -57,64 +54,17 @@ export declare namespace CrawlSite {
 }
 
 /**
- * Runs a crawl's plan in this process (see `crawlSite`): the frontier in memory, the politeness of the request or
- * the defaults, the whole crawl under `timeouts.crawlSite`, and with `fromMap` the site's map as depth 1.
- */
-const runPlan = (env: Env, plan: SiteRun.Plan): Stream.Stream<SiteResponse.CrawlEvent, WebSearchError> => {
-  const { request } = plan
-  const politeness = {
-    concurrency: request.concurrency ?? SiteRequest.defaultPoliteness.concurrency,
-    delay: request.delay ?? SiteRequest.defaultPoliteness.delay
-  }
-  const seeds: Effect.Effect<ReadonlyArray<string>> =
-    request.fromMap && plan.method._tag === "Own"
-      ? SiteRun.runMap(env, {
-          providerId: plan.providerId,
-          url: request.url,
-          limit: Math.min(request.maxPages, SiteRequest.mapLimits.max),
-          includeSubdomains: request.includeSubdomains,
-          includePaths: request.includePaths,
-          excludePaths: request.excludePaths
-        }).pipe(
-          Effect.map((map) => map.links.map((link) => link.url)),
-          // The crawl goes on from its start page without the map; the log says why.
-          Effect.catchAll((error) =>
-            Effect.as(
-              Effect.logWarning(`websearch's crawl of ${request.url} goes on without the map: ${error.message}`),
-              []
-            )
-          )
-        )
-      : Effect.succeed([])
-  return Stream.unwrap(
-    Effect.map(seeds, (seeds) =>
-      CrawlFrontier.run(plan, {
-        concurrency: Math.max(env.settings.concurrency, politeness.concurrency),
-        politeness,
-        timeout: env.settings.timeouts.crawlSite,
-        seeds
-      })
-    )
-  )
-}
-
-/**
  * Builds the service from the settings, the provider registry and the application's `fetchUrls`.
  *
  * @since 0.2.0
  * @category constructors
  */
 export const make: Effect.Effect<CrawlSite.Service, never, Settings | ProviderRegistry | FetchUrls> = Effect.map(
-  CapabilityEnv.make,
-  (env) => ({
+  // The same preparation and in-memory run as the crawl-job engines use.
+  CrawlEngine.make,
+  (engine) => ({
     crawlSite: (request) =>
-      Stream.unwrap(
-        Pipeline.checkPlacement(env).pipe(
-          Effect.zipRight(SiteRequest.decodeCrawlSite(request)),
-          Effect.flatMap((decoded) => SiteRun.prepare(env, decoded)),
-          Effect.map((plan) => runPlan(env, plan))
-        )
-      ).pipe(
+      Stream.unwrap(Effect.map(engine.prepare(request), engine.run)).pipe(
         Stream.withSpan("websearch.crawlSite", {
           captureStackTrace: false,
           attributes: { "websearch.capability": "crawlSite" }

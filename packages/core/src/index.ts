@@ -43,6 +43,17 @@ export * as Compression from "./Compression.js"
 export * as ContentBudget from "./ContentBudget.js"
 
 /**
+ * Crawls as jobs: a crawl started now and read later, in pages, by its id — how the HTTP API serves `crawlSite`
+ * (`POST /v1/crawls`, `GET /v1/crawls/{id}`, `DELETE /v1/crawls/{id}`). Jobs belong to a workspace: another
+ * workspace's job is `RequestFailed/not_found`, exactly as one that does not exist. Each workspace has limits —
+ * crawls running at once (`rate_limited`, 429: retry when one finishes) and pages held by its crawls (a running
+ * crawl reserves its `maxPages`, a finished one holds what it read; `conflict`, 409: delete finished crawls).
+ *
+ * @since 0.2.0
+ */
+export * as CrawlJobs from "./CrawlJobs.js"
+
+/**
  * The `crawlSite` capability: the pages of a site read as `fetchUrls` reads them, breadth-first from a start URL
  * (or from the site's map too), as a `Stream` of events — each page read, each page that failed with its typed
  * error, then a closing `CrawlDone` with the counts, the skips by reason and the limits reached.

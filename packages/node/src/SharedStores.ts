@@ -16,13 +16,18 @@
  *
  * The cache and quota are parts of the application's layer, read once when it is built; anywhere else the layer
  * does not type-check (it needs `Composition`). The `RateLimiter` it also provides comes out of `WebSearch.layer`.
+ * Crawl jobs (`layerCrawlJobs`) live in the same store and are provided over the application's layer.
  *
  * @since 0.1.0
  */
 import type * as Persistence from "@effect/experimental/Persistence"
 import * as RateLimiter from "@effect/experimental/RateLimiter"
 import type * as Composition from "@websearch/core/Composition"
+import * as CrawlJobs from "@websearch/core/CrawlJobs"
+import type { FetchUrls } from "@websearch/core/FetchUrls"
 import * as ConfigText from "@websearch/core/internal/configText"
+import type { ProviderRegistry } from "@websearch/core/ProviderRegistry"
+import type { Settings } from "@websearch/core/Settings"
 import * as StoreHealth from "@websearch/core/StoreHealth"
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import * as Config from "effect/Config"
@@ -33,6 +38,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import type { RedisOptions } from "ioredis"
+import * as CrawlJobsRedis from "./CrawlJobsRedis.js"
 import * as BoundedMemory from "./internal/boundedMemory.js"
 import * as RedisConnection from "./internal/redisConnection.js"
 import * as RedisModules from "./internal/redisModules.js"
@@ -206,12 +212,20 @@ export const layerRedisUrl = (
  */
 export interface ConfigOptions extends Options {
   readonly redisUrl?: Redacted.Redacted<string> | undefined
+  /**
+   * On Redis: crawl workers per replica (`WEBSEARCH_CRAWL_WORKERS`, default 4) and how long a claimed page may
+   * stay unsettled before another replica takes it over (`WEBSEARCH_CRAWL_CLAIM_IDLE`, default 1 minute).
+   *
+   * @since 0.2.0
+   */
+  readonly crawl?: { readonly workers?: number | undefined; readonly claimIdle?: Duration.Duration | undefined }
 }
 
 /**
  * The shared-store settings from the environment (or the application's `ConfigProvider`): `REDIS_URL` (Redis when
  * set and not blank, memory otherwise), `WEBSEARCH_REDIS_PREFIX` (key namespace), `WEBSEARCH_CACHE_MEMORY_ENTRIES`
- * (in-memory capacity, in entries) and `WEBSEARCH_CACHE_MEMORY_BYTES` (in-memory capacity, in bytes).
+ * (in-memory capacity, in entries), `WEBSEARCH_CACHE_MEMORY_BYTES` (in-memory capacity, in bytes), and for crawl
+ * jobs on Redis `WEBSEARCH_CRAWL_WORKERS` and `WEBSEARCH_CRAWL_CLAIM_IDLE` (see `layerCrawlJobs`).
  *
  * @since 0.2.0
  * @category constructors
@@ -223,13 +237,18 @@ export const config: Config.Config<ConfigOptions> = Config.map(
     ),
     prefix: ConfigText.optionalString("WEBSEARCH_REDIS_PREFIX"),
     capacity: Config.option(Config.integer("WEBSEARCH_CACHE_MEMORY_ENTRIES")),
-    maxBytes: Config.option(Config.integer("WEBSEARCH_CACHE_MEMORY_BYTES"))
+    maxBytes: Config.option(Config.integer("WEBSEARCH_CACHE_MEMORY_BYTES")),
+    workers: Config.option(Config.integer("WEBSEARCH_CRAWL_WORKERS")),
+    claimIdle: Config.option(Config.duration("WEBSEARCH_CRAWL_CLAIM_IDLE"))
   }),
-  ({ capacity, maxBytes, prefix, url }) => ({
+  ({ capacity, claimIdle, maxBytes, prefix, url, workers }) => ({
     ...(Option.isSome(url) ? { redisUrl: url.value } : {}),
     ...(Option.isSome(prefix) ? { prefix: prefix.value } : {}),
     ...(Option.isSome(capacity) ? { cacheCapacity: capacity.value } : {}),
-    ...(Option.isSome(maxBytes) ? { cacheMaxBytes: maxBytes.value } : {})
+    ...(Option.isSome(maxBytes) ? { cacheMaxBytes: maxBytes.value } : {}),
+    ...(Option.isSome(workers) || Option.isSome(claimIdle)
+      ? { crawl: { workers: Option.getOrUndefined(workers), claimIdle: Option.getOrUndefined(claimIdle) } }
+      : {})
   })
 )
 
@@ -262,6 +281,62 @@ export const layerConfig = (
         return layerMemory(merged)
       }
       return layerRedisUrl(redisUrl, merged)
+    }).pipe(
+      Effect.catchTag("ConfigError", (error) =>
+        Effect.fail(WebSearchError.unavailable("invalid_config", `invalid shared-store configuration: ${error}`))
+      )
+    )
+  )
+
+/**
+ * Crawl jobs where the shared stores are: on Redis (`CrawlJobsRedis`: every replica reads pages of every crawl and
+ * answers for any job; `WEBSEARCH_CRAWL_WORKERS` and `WEBSEARCH_CRAWL_CLAIM_IDLE` unless `options` set them) when
+ * the configuration has a Redis URL, in this process's memory otherwise. Not a part of
+ * `WebSearch.layer` like the cache and quotas (a crawl runs the capabilities it builds): provide it over the
+ * application's layer, where the HTTP server finds it.
+ *
+ * @example
+ * ```ts
+ * import * as Settings from "@websearch/core/Settings"
+ * import * as WebSearch from "@websearch/core/WebSearch"
+ * import * as Fetch from "@websearch/node/Fetch"
+ * import * as SharedStores from "@websearch/node/SharedStores"
+ * import * as Layer from "effect/Layer"
+ *
+ * // REDIS_URL set: crawls shared by the replicas; unset: in memory. At most 8 crawls at once per workspace.
+ * export const Live = SharedStores.layerCrawlJobs({ maxRunning: 8 }).pipe(
+ *   Layer.provideMerge(WebSearch.layer(Fetch.layer, SharedStores.layerConfig())),
+ *   Layer.provide(Settings.layerConfig())
+ * )
+ * ```
+ *
+ * @since 0.2.0
+ * @category layers
+ */
+export const layerCrawlJobs = (
+  options: CrawlJobsRedis.Options = {},
+  configured: Config.Config<ConfigOptions> = config
+): Layer.Layer<CrawlJobs.CrawlJobs, WebSearchError.Unavailable, Settings | ProviderRegistry | FetchUrls> =>
+  Layer.unwrapEffect(
+    Effect.gen(function* () {
+      const { crawl, prefix, redisUrl } = yield* configured
+      if (redisUrl === undefined) return CrawlJobs.layerMemory(options)
+      const workers = options.workers ?? crawl?.workers
+      if (workers !== undefined && (!Number.isSafeInteger(workers) || workers < 0 || workers > 64)) {
+        return yield* Effect.fail(
+          WebSearchError.unavailable("invalid_config", "WEBSEARCH_CRAWL_WORKERS must be an integer from 0 to 64")
+        )
+      }
+      const parsed = RedisConnection.parse(redisUrl)
+      if (Either.isLeft(parsed)) return yield* Effect.fail(parsed.left)
+      yield* RedisConnection.ping(parsed.right.options, parsed.right.display)
+      yield* Effect.logInfo(`websearch shares its crawl jobs on Redis at ${parsed.right.display}`)
+      return CrawlJobsRedis.layer(parsed.right.options, {
+        ...options,
+        prefix: options.prefix ?? prefix,
+        workers,
+        claimIdle: options.claimIdle ?? crawl?.claimIdle
+      })
     }).pipe(
       Effect.catchTag("ConfigError", (error) =>
         Effect.fail(WebSearchError.unavailable("invalid_config", `invalid shared-store configuration: ${error}`))

@@ -16,6 +16,15 @@
 export * as BrowserRenderer from "./BrowserRenderer.js"
 
 /**
+ * Crawl jobs on Redis, shared by every replica of a deployment: core's `CrawlJobs` service with each job's
+ * frontier a Redis stream read by a consumer group, so the pages of one crawl are fetched by the workers of every
+ * replica, and any replica answers for any job (status, cancel).
+ *
+ * @since 0.2.0
+ */
+export * as CrawlJobsRedis from "./CrawlJobsRedis.js"
+
+/**
  * The local `fetch` provider (`fetchUrls`, `mapSite`, `crawlSite`; keyless): each URL is read through the SSRF-safe
  * transport and turned into markdown by the extractor, with no third-party service in between.
  *

@@ -12,6 +12,8 @@
  * Environment keys: `WEBSEARCH_API_TOKENS` (comma-separated entries as above), `WEBSEARCH_SERVER_MAX_BODY_BYTES`,
  * `WEBSEARCH_SERVER_RATE_LIMIT` (requests per window and token, `0` disables), `WEBSEARCH_SERVER_RATE_WINDOW`
  * (a duration such as `1 minute`), `WEBSEARCH_SERVER_MAX_PROVIDER_INSTANCES` (per workspace, default 100),
+ * `WEBSEARCH_SERVER_MAX_CRAWL_JOBS` (crawls running at once per workspace, default 4),
+ * `WEBSEARCH_SERVER_MAX_CRAWL_PAGES` (pages a workspace's crawls may hold, default 20000),
  * `WEBSEARCH_INSECURE_NO_AUTH` (`true` to serve without tokens).
  *
  * @since 0.1.0
@@ -91,6 +93,19 @@ export interface Options {
    * @since 0.2.0
    */
   readonly maxInstancesPerWorkspace?: number | undefined
+  /**
+   * Crawls a workspace may run at once (default 4); one more is refused `RequestFailed/rate_limited` (429).
+   *
+   * @since 0.2.0
+   */
+  readonly maxCrawlJobs?: number | undefined
+  /**
+   * Pages a workspace's crawls may hold (default 20,000): a running crawl reserves its `maxPages`, a finished one
+   * holds what it read until it is deleted or expires; a crawl past it is refused `RequestFailed/conflict` (409).
+   *
+   * @since 0.2.0
+   */
+  readonly maxCrawlPages?: number | undefined
 }
 
 /**
@@ -103,6 +118,8 @@ export interface Options {
 const defaults = {
   maxBodyBytes: 64 * 1024,
   maxInstancesPerWorkspace: 100,
+  maxCrawlJobs: 4,
+  maxCrawlPages: 20_000,
   rateLimit: { limit: 600, window: Duration.minutes(1) }
 } as const
 
@@ -139,6 +156,10 @@ export declare namespace ServerConfig {
     readonly rateLimit: Option.Option<{ readonly limit: number; readonly window: Duration.Duration }>
     /** @since 0.2.0 */
     readonly maxInstancesPerWorkspace: number
+    /** @since 0.2.0 */
+    readonly maxCrawlJobs: number
+    /** @since 0.2.0 */
+    readonly maxCrawlPages: number
   }
 }
 
@@ -236,6 +257,14 @@ export const make = (options: Options = {}): Effect.Effect<ServerConfig.Service,
     if (!Number.isSafeInteger(maxInstances) || maxInstances < 1 || maxInstances > 10_000) {
       return Effect.fail(invalid(`maxInstancesPerWorkspace must be an integer from 1 to 10000 (got ${maxInstances})`))
     }
+    const maxCrawlJobs = options.maxCrawlJobs ?? defaults.maxCrawlJobs
+    if (!Number.isSafeInteger(maxCrawlJobs) || maxCrawlJobs < 1 || maxCrawlJobs > 1000) {
+      return Effect.fail(invalid(`maxCrawlJobs must be an integer from 1 to 1000 (got ${maxCrawlJobs})`))
+    }
+    const maxCrawlPages = options.maxCrawlPages ?? defaults.maxCrawlPages
+    if (!Number.isSafeInteger(maxCrawlPages) || maxCrawlPages < 1 || maxCrawlPages > 10_000_000) {
+      return Effect.fail(invalid(`maxCrawlPages must be an integer from 1 to 10000000 (got ${maxCrawlPages})`))
+    }
     const limit = options.rateLimit === undefined ? defaults.rateLimit : options.rateLimit
     if (limit !== false && (!Number.isSafeInteger(limit.limit) || limit.limit < 0)) {
       return Effect.fail(invalid(`rateLimit.limit must be a whole number, 0 to disable (got ${limit.limit})`))
@@ -250,6 +279,8 @@ export const make = (options: Options = {}): Effect.Effect<ServerConfig.Service,
       insecureNoAuth,
       maxBodyBytes,
       maxInstancesPerWorkspace: maxInstances,
+      maxCrawlJobs,
+      maxCrawlPages,
       rateLimit:
         limit === false || limit.limit === 0 || Option.isNone(window)
           ? Option.none()
@@ -269,7 +300,7 @@ export const layer = (options: Options = {}): Layer.Layer<ServerConfig, WebSearc
 /**
  * The server settings as the environment gives them (`WEBSEARCH_API_TOKENS`, `WEBSEARCH_SERVER_MAX_BODY_BYTES`,
  * `WEBSEARCH_SERVER_RATE_LIMIT`, `WEBSEARCH_SERVER_RATE_WINDOW`, `WEBSEARCH_SERVER_MAX_PROVIDER_INSTANCES`,
- * `WEBSEARCH_INSECURE_NO_AUTH`), read from the current `ConfigProvider`. The default of `layerConfig`; an
+ * `WEBSEARCH_SERVER_MAX_CRAWL_JOBS`, `WEBSEARCH_SERVER_MAX_CRAWL_PAGES`, `WEBSEARCH_INSECURE_NO_AUTH`), read from the current `ConfigProvider`. The default of `layerConfig`; an
  * application that keeps its settings elsewhere gives its own `Config` instead (other names, `Config.nested`, or
  * `Config.succeed(options)`).
  *
@@ -282,21 +313,27 @@ export const config: Config.Config<Options> = Config.all({
   limit: Config.option(Config.integer("WEBSEARCH_SERVER_RATE_LIMIT")),
   window: Config.option(Config.duration("WEBSEARCH_SERVER_RATE_WINDOW")),
   maxInstances: Config.option(Config.integer("WEBSEARCH_SERVER_MAX_PROVIDER_INSTANCES")),
+  maxCrawlJobs: Config.option(Config.integer("WEBSEARCH_SERVER_MAX_CRAWL_JOBS")),
+  maxCrawlPages: Config.option(Config.integer("WEBSEARCH_SERVER_MAX_CRAWL_PAGES")),
   insecureNoAuth: Config.withDefault(Config.boolean("WEBSEARCH_INSECURE_NO_AUTH"), false)
 }).pipe(
-  Config.map(({ insecureNoAuth, limit, maxBodyBytes, maxInstances, tokens, window }): Options => ({
-    tokens: Option.getOrElse(tokens, () => []),
-    insecureNoAuth,
-    maxBodyBytes: Option.getOrUndefined(maxBodyBytes),
-    maxInstancesPerWorkspace: Option.getOrUndefined(maxInstances),
-    rateLimit:
-      Option.isNone(limit) && Option.isNone(window)
-        ? undefined
-        : {
-            limit: Option.getOrElse(limit, () => defaults.rateLimit.limit),
-            window: Option.getOrElse(window, () => defaults.rateLimit.window)
-          }
-  }))
+  Config.map(
+    ({ insecureNoAuth, limit, maxBodyBytes, maxCrawlJobs, maxCrawlPages, maxInstances, tokens, window }): Options => ({
+      tokens: Option.getOrElse(tokens, () => []),
+      insecureNoAuth,
+      maxBodyBytes: Option.getOrUndefined(maxBodyBytes),
+      maxInstancesPerWorkspace: Option.getOrUndefined(maxInstances),
+      maxCrawlJobs: Option.getOrUndefined(maxCrawlJobs),
+      maxCrawlPages: Option.getOrUndefined(maxCrawlPages),
+      rateLimit:
+        Option.isNone(limit) && Option.isNone(window)
+          ? undefined
+          : {
+              limit: Option.getOrElse(limit, () => defaults.rateLimit.limit),
+              window: Option.getOrElse(window, () => defaults.rateLimit.window)
+            }
+    })
+  )
 )
 
 /**
@@ -315,6 +352,8 @@ export const fromConfig = (
     insecureNoAuth: options.insecureNoAuth ?? read.insecureNoAuth,
     maxBodyBytes: options.maxBodyBytes ?? read.maxBodyBytes,
     maxInstancesPerWorkspace: options.maxInstancesPerWorkspace ?? read.maxInstancesPerWorkspace,
+    maxCrawlJobs: options.maxCrawlJobs ?? read.maxCrawlJobs,
+    maxCrawlPages: options.maxCrawlPages ?? read.maxCrawlPages,
     rateLimit: options.rateLimit !== undefined ? options.rateLimit : read.rateLimit
   })).pipe(
     // A malformed variable names itself; its value is never echoed, since it may be a token.

@@ -28,9 +28,13 @@
 import * as HttpApi from "@effect/platform/HttpApi"
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
 import * as OpenApi from "@effect/platform/OpenApi"
+import * as CrawlJobs from "@websearch/core/CrawlJobs"
 import * as ProviderChecks from "@websearch/core/ProviderChecks"
 import * as CoreProviderDescription from "@websearch/core/ProviderDescription"
+import * as SiteRequest from "@websearch/core/SiteRequest"
+import * as SiteResponse from "@websearch/core/SiteResponse"
 import * as WebSearchRequest from "@websearch/core/WebSearchRequest"
 import * as WebSearchResponse from "@websearch/core/WebSearchResponse"
 import * as Option from "effect/Option"
@@ -98,7 +102,9 @@ export type Health = typeof Health.Type
 const examples = {
   search: { keywords: ["effect typescript layers"], maxResults: 5 },
   fetch: { urls: ["https://example.com/"] },
-  research: { query: "How do Effect layers share resources?", allowedDomains: ["effect.website"] }
+  research: { query: "How do Effect layers share resources?", allowedDomains: ["effect.website"] },
+  map: { url: "https://effect.website/", search: "schema", limit: 50 },
+  crawl: { url: "https://effect.website/docs/", maxPages: 50, maxDepth: 2, includePaths: ["/docs/"] }
 } as const
 
 // A capability endpoint: a POST of the capability's request, answered with its response or one of its errors.
@@ -148,6 +154,68 @@ const research = capability(
   )
   .annotate(OpenApi.Transform, withExample("A brief within one domain", examples.research))
 
+const map = capability("map", "/v1/map", SiteRequest.MapSiteRequest, SiteResponse.MapSiteResponse)
+  .annotate(OpenApi.Summary, "Map a site")
+  .annotate(
+    OpenApi.Description,
+    "The URLs of a site without reading its pages: its robots.txt `Sitemap:` lines, sitemaps (indexes, gzipped), " +
+      "feeds and the start page's links, deduplicated, kept to the site (subdomains with `includeSubdomains`) and " +
+      "its path patterns, ranked by `search` when given and cut to `limit` (every limit reached is in `cuts`)."
+  )
+  .annotate(OpenApi.Transform, withExample("A site's URLs about schemas", examples.map))
+
+const CrawlPath = Schema.Struct({
+  id: Schema.String.annotations({ description: "The crawl's id, as `POST /v1/crawls` answered it" })
+})
+
+const startCrawl = HttpApiEndpoint.post("startCrawl", "/v1/crawls")
+  .setPayload(SiteRequest.CrawlSiteRequest)
+  .addSuccess(CrawlJobs.CrawlJob, { status: 201 })
+  .addError(EndpointErrors.capability)
+  .addError(ErrorStatus.Conflict)
+  .annotate(OpenApi.Summary, "Start a crawl")
+  .annotate(
+    OpenApi.Description,
+    "Starts crawling a site breadth-first from `url` (at most `maxPages` pages, `maxDepth` links away, within its " +
+      "path patterns, politely per host) and answers the job at once (201, `running`): read it with " +
+      "`GET /v1/crawls/{id}`. The request is checked first (400 naming the field; a start URL the policy refuses " +
+      "answers before anything runs). A workspace runs a few crawls at once (429 past it: retry when one " +
+      "finishes) and holds a bounded number of pages (409 past it: delete finished crawls or ask for fewer)."
+  )
+  .annotate(OpenApi.Transform, withExample("The docs of a site, two links deep", examples.crawl))
+
+const crawlStatus = HttpApiEndpoint.get("crawlStatus", "/v1/crawls/:id")
+  .setPath(CrawlPath)
+  .setUrlParams(
+    Schema.Struct({
+      offset: Schema.optional(Schema.String.annotations({ description: "The first event to answer (default 0)" })),
+      limit: Schema.optional(Schema.String.annotations({ description: "Events to answer, 1-1000 (default 100)" }))
+    })
+  )
+  .addSuccess(CrawlJobs.CrawlJob)
+  .addError(ErrorStatus.InvalidInput)
+  .addError(ErrorStatus.NotFound)
+  .addError(ErrorStatus.UnavailableError)
+  .annotate(OpenApi.Summary, "Read a crawl")
+  .annotate(
+    OpenApi.Description,
+    "The crawl's status (`running`, `completed`, `failed` with its `error`, `cancelled`), its counts, and its " +
+      "pages and failed pages so far from `offset`, at most `limit` (`total` kept; `nextOffset` while there are " +
+      "more). A bad `offset` or `limit` answers 400 naming it; a crawl of another workspace answers 404."
+  )
+
+const cancelCrawl = HttpApiEndpoint.del("cancelCrawl", "/v1/crawls/:id")
+  .setPath(CrawlPath)
+  .addSuccess(HttpApiSchema.NoContent)
+  .addError(ErrorStatus.NotFound)
+  .addError(ErrorStatus.UnavailableError)
+  .annotate(OpenApi.Summary, "Cancel or delete a crawl")
+  .annotate(
+    OpenApi.Description,
+    "Stops a running crawl (every fetch in flight is interrupted; it stays readable as `cancelled` with what it " +
+      "read), or deletes a finished one with its pages, giving them back to the workspace's limit."
+  )
+
 const providers = HttpApiEndpoint.get("providers", "/v1/providers")
   .addSuccess(Schema.Array(ProviderDescription))
   .annotate(OpenApi.Summary, "List the providers")
@@ -178,10 +246,18 @@ export class V1 extends HttpApiGroup.make("v1")
   .add(search)
   .add(fetch)
   .add(research)
+  .add(map)
+  .add(startCrawl)
+  .add(crawlStatus)
+  .add(cancelCrawl)
   .add(providers)
   .add(check)
   .middleware(Authorization)
-  .annotate(OpenApi.Description, "Web search, page fetching, research and provider checks. Bearer token required.") {}
+  .annotate(
+    OpenApi.Description,
+    "Web search, page fetching, research, site maps and crawls (as jobs of the token's workspace), and provider " +
+      "checks. Bearer token required."
+  ) {}
 
 /**
  * What `GET /` answers: the service's name and version and where its documentation is.

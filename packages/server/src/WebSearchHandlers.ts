@@ -15,7 +15,9 @@ import * as HttpApp from "@effect/platform/HttpApp"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import type { Capability } from "@websearch/core/Capability"
+import * as CrawlJobs from "@websearch/core/CrawlJobs"
 import * as FetchUrls from "@websearch/core/FetchUrls"
+import * as MapSite from "@websearch/core/MapSite"
 import * as ProviderChecks from "@websearch/core/ProviderChecks"
 import * as ProviderInstance from "@websearch/core/ProviderInstance"
 import * as ProviderRegistry from "@websearch/core/ProviderRegistry"
@@ -23,9 +25,11 @@ import * as ProviderStore from "@websearch/core/ProviderStore"
 import * as Research from "@websearch/core/Research"
 import * as ResultCache from "@websearch/core/ResultCache"
 import * as SearchKeywords from "@websearch/core/SearchKeywords"
+import * as SiteRequest from "@websearch/core/SiteRequest"
 import * as StoreHealth from "@websearch/core/StoreHealth"
 import * as WebSearchError from "@websearch/core/WebSearchError"
 import * as WebSearchRequest from "@websearch/core/WebSearchRequest"
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
@@ -81,13 +85,15 @@ const span =
 
 // The decoders of the body endpoints' declared payloads (core's, in the library's words).
 const payloads: {
-  readonly [Name in "search" | "fetch" | "research"]: Payload.Of<
+  readonly [Name in "search" | "fetch" | "research" | "map" | "startCrawl"]: Payload.Of<
     HttpApiEndpoint.HttpApiEndpoint.WithName<HttpApiGroup.HttpApiGroup.Endpoints<typeof WebSearchApi.V1>, Name>
   >
 } = {
   search: WebSearchRequest.decodeSearchKeywords,
   fetch: WebSearchRequest.decodeFetchUrls,
-  research: WebSearchRequest.decodeResearch
+  research: WebSearchRequest.decodeResearch,
+  map: SiteRequest.decodeMapSite,
+  startCrawl: SiteRequest.decodeCrawlSite
 }
 
 /**
@@ -101,6 +107,16 @@ const layerV1 = HttpApiBuilder.group(WebSearchApi.WebSearchApi, "v1", (handlers)
     const research = yield* Research.Research
     const checks = yield* ProviderChecks.ProviderChecks
     const registry = yield* ProviderRegistry.ProviderRegistry
+    const map = yield* MapSite.MapSite
+    // The application's crawl jobs (on Redis with shared stores), else this process's, with the server's limits.
+    const jobs = yield* Effect.flatMap(Effect.serviceOption(CrawlJobs.CrawlJobs), (given) =>
+      Option.isSome(given)
+        ? Effect.succeed(given.value)
+        : Effect.map(
+            Layer.build(CrawlJobs.layerMemory({ maxRunning: config.maxCrawlJobs, maxPages: config.maxCrawlPages })),
+            (context) => Context.get(context, CrawlJobs.CrawlJobs)
+          )
+    )
     // Each call runs in its token's workspace: what the pipeline remembers (the result cache, the page store) is
     // that workspace's own, for built-in providers too. With a provider store the call also gets the workspace's
     // instances (one revision check per request).
@@ -146,6 +162,29 @@ const layerV1 = HttpApiBuilder.group(WebSearchApi.WebSearchApi, "v1", (handlers)
         decoded(request, "research", payloads.research, (input) => research.research(input)).pipe(
           withErrorHeaders,
           span("research", "research")
+        )
+      )
+      .handleRaw("map", ({ request }) =>
+        decoded(request, "mapSite", payloads.map, (input) => map.mapSite(input)).pipe(
+          withErrorHeaders,
+          span("map", "mapSite")
+        )
+      )
+      .handleRaw("startCrawl", ({ request }) =>
+        decoded(request, "crawlSite", payloads.startCrawl, (input) =>
+          Effect.flatMap(Caller, (caller) => jobs.start(caller.workspace, input))
+        ).pipe(withErrorHeaders, span("startCrawl", "crawlSite"))
+      )
+      .handle("crawlStatus", ({ path, urlParams }) =>
+        Effect.flatMap(Caller, (caller) => jobs.status(caller.workspace, path.id, urlParams)).pipe(
+          withErrorHeaders,
+          span("crawlStatus", "crawlSite")
+        )
+      )
+      .handle("cancelCrawl", ({ path }) =>
+        Effect.flatMap(Caller, (caller) => jobs.cancel(caller.workspace, path.id)).pipe(
+          withErrorHeaders,
+          span("cancelCrawl", "crawlSite")
         )
       )
       .handle("providers", () => Effect.sync(() => registry.describe()).pipe(span("providers", undefined)))

@@ -23,6 +23,7 @@ import * as ErrorStatus from "../src/ErrorStatus.js"
 import { WebSearchApi } from "../src/WebSearchApi.js"
 import * as Management from "./support/management.js"
 import * as Support from "./support/server.js"
+import * as Site from "./support/site.js"
 
 type Endpoint = HttpApiEndpoint.HttpApiEndpoint.AnyWithProps
 
@@ -57,8 +58,9 @@ const serve = Effect.gen(function* () {
     fetchUrls: (url) => Effect.sync(() => ({ ...current().page, url }))
   })
   const openai = Support.driver("openai", { research: () => Effect.sync(() => current().research) })
-  const services = Support.live([tavily.driver, openai.driver], {
-    defaults: { searchKeywords: "tavily", fetchUrls: "tavily", research: "openai" },
+  const site = Site.siteDriver(20)
+  const services = Support.live([tavily.driver, openai.driver, site.driver], {
+    defaults: { searchKeywords: "tavily", fetchUrls: "tavily", research: "openai", ...Site.defaults },
     providers: { tavily: { apiKeys: ["composed-key-0123"] }, openai: { apiKeys: ["composed-key-4567"] } }
   })
   const store = yield* ProviderStore.memory
@@ -75,11 +77,16 @@ interface Call {
   readonly body?: unknown
 }
 
-// One call per endpoint for a run's generated values; an instance route works on the instance `id`.
+// One call per endpoint for a run's generated values; an instance route works on the instance `id`, a crawl route
+// on the crawl the run started (`{crawl}`, its id).
 const calls = (id: string, name: string, keyword: string, apiKeys: ReadonlyArray<string>): Record<string, Call> => ({
   "v1.search": { method: "POST", path: "/v1/search", body: { keywords: [keyword] } },
   "v1.fetch": { method: "POST", path: "/v1/fetch", body: { urls: ["https://example.com/page"] } },
   "v1.research": { method: "POST", path: "/v1/research", body: { query: keyword } },
+  "v1.map": { method: "POST", path: "/v1/map", body: { url: `${Site.origin}/`, search: keyword } },
+  "v1.startCrawl": { method: "POST", path: "/v1/crawls", body: { url: `${Site.origin}/`, maxPages: 5, delay: 0 } },
+  "v1.crawlStatus": { method: "GET", path: "/v1/crawls/{crawl}?offset=0&limit=3" },
+  "v1.cancelCrawl": { method: "DELETE", path: "/v1/crawls/{crawl}" },
   "v1.providers": { method: "GET", path: "/v1/providers" },
   "v1.check": { method: "POST", path: "/v1/providers/tavily/check" },
   "management.providerTypes": { method: "GET", path: "/v1/provider-types" },
@@ -143,8 +150,11 @@ describe("the declared contract, over HTTP", () => {
               async (script, suffix, name, keyword, apiKeys) => {
                 server.set(script)
                 // Created first and deleted last, so each instance route has its instance.
+                let crawl = "none"
                 for (const [key, call] of Object.entries(calls(`i-${suffix}`, name, keyword, apiKeys))) {
-                  const answer = await Effect.runPromise(server.call(call.method, call.path, admin, call.body))
+                  const path = call.path.replace("{crawl}", crawl)
+                  const answer = await Effect.runPromise(server.call(call.method, path, admin, call.body))
+                  if (key === "v1.startCrawl") crawl = (answer.json as { id: string }).id
                   const verdict = conforms(endpoints.get(key)!, answer.status, answer.json)
                   expect(verdict, `${key}: ${answer.text.slice(0, 300)}`).toMatch(/^(success|error)$/)
                   if (verdict === "success") successes.set(key, (successes.get(key) ?? 0) + 1)
@@ -176,6 +186,8 @@ describe("the declared contract, over HTTP", () => {
     ["v1.search", "/v1/search", "POST", { keywords: ["effect"] }, ["keywords", "maxResults", "timeRange", "language"]],
     ["v1.fetch", "/v1/fetch", "POST", { urls: ["https://example.com/"] }, ["urls", "maxLength", "startIndex"]],
     ["v1.research", "/v1/research", "POST", { query: "effect layers" }, ["query", "allowedDomains"]],
+    ["v1.map", "/v1/map", "POST", { url: "https://example.com/" }, ["url", "limit", "includePaths"]],
+    ["v1.startCrawl", "/v1/crawls", "POST", { url: "https://example.com/" }, ["url", "maxPages", "maxDepth", "delay"]],
     [
       "management.createInstance",
       instances,

@@ -198,7 +198,10 @@ describe("endpoints over HTTP", () => {
       expect(Object.keys(spec.paths).sort()).toEqual([
         "/",
         "/health",
+        "/v1/crawls",
+        "/v1/crawls/{id}",
         "/v1/fetch",
+        "/v1/map",
         "/v1/provider-types",
         "/v1/providers",
         "/v1/providers/{id}/check",

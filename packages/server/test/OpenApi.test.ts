@@ -9,6 +9,7 @@ import { createConfig, lintFromString } from "@redocly/openapi-core"
 import * as PageType from "@websearch/core/PageType"
 import * as ProviderInstance from "@websearch/core/ProviderInstance"
 import * as ProviderStore from "@websearch/core/ProviderStore"
+import * as SiteRequest from "@websearch/core/SiteRequest"
 import * as WebSearchRequest from "@websearch/core/WebSearchRequest"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
@@ -92,15 +93,19 @@ describe("the OpenAPI document", () => {
       for (const name of Object.keys(document.components.schemas)) expect(name).toMatch(/^[a-zA-Z0-9.\-_]+$/)
       const all = operations(document)
       expect(all.map((o) => `${o.method} ${o.path}`).sort()).toEqual([
+        "delete /v1/crawls/{id}",
         "delete /v1/workspaces/{workspace}/providers/{id}",
         "get /",
         "get /health",
+        "get /v1/crawls/{id}",
         "get /v1/provider-types",
         "get /v1/providers",
         "get /v1/workspaces/{workspace}/providers",
         "get /v1/workspaces/{workspace}/providers/{id}",
         "patch /v1/workspaces/{workspace}/providers/{id}",
+        "post /v1/crawls",
         "post /v1/fetch",
+        "post /v1/map",
         "post /v1/providers/{id}/check",
         "post /v1/research",
         "post /v1/search",
@@ -123,6 +128,23 @@ describe("the OpenAPI document", () => {
       expect(statuses("/v1/search", "post")).toEqual(capability)
       expect(statuses("/v1/fetch", "post")).toEqual(capability)
       expect(statuses("/v1/research", "post")).toEqual(capability)
+      expect(statuses("/v1/map", "post")).toEqual(capability)
+      // A crawl is created (201), or refused past the workspace's pages (409) besides a capability's errors.
+      expect(statuses("/v1/crawls", "post")).toEqual([
+        "201",
+        "400",
+        "401",
+        "409",
+        "413",
+        "429",
+        "499",
+        "502",
+        "503",
+        "504"
+      ])
+      // Reading a crawl: bad paging (400), not the workspace's (404), a shared store down (503).
+      expect(statuses("/v1/crawls/{id}", "get")).toEqual(["200", "400", "401", "404", "429", "502", "503"])
+      expect(statuses("/v1/crawls/{id}", "delete")).toEqual(["204", "401", "404", "429", "502", "503"])
       // No body to refuse and no provider call: only the token and the per-token limit can fail.
       expect(statuses("/v1/providers", "get")).toEqual(["200", "401", "429", "502"])
       expect(statuses("/v1/providers/{id}/check", "post")).toEqual(["200", "401", "429", "502", "503"])
@@ -154,6 +176,8 @@ describe("the OpenAPI document", () => {
         "post /v1/search": WebSearchRequest.normalizeSearchKeywords,
         "post /v1/fetch": WebSearchRequest.normalizeFetchUrls,
         "post /v1/research": WebSearchRequest.decodeResearch,
+        "post /v1/map": SiteRequest.decodeMapSite,
+        "post /v1/crawls": SiteRequest.decodeCrawlSite,
         "post /v1/workspaces/{workspace}/providers": strict(ProviderStore.CreateInstance),
         "patch /v1/workspaces/{workspace}/providers/{id}": strict(ProviderStore.UpdateInstance),
         "put /v1/workspaces/{workspace}/providers/{id}/credentials": strict(ProviderInstance.InstanceCredentials)

@@ -4,7 +4,10 @@
  * from `WEBSEARCH_API_TOKENS`; without one the server refuses to start unless `--insecure-no-auth` is given. The
  * result cache, provider quotas and per-token rate limits live in memory, or on Redis when `REDIS_URL` is set so
  * that several replicas share them. With `WEBSEARCH_PROVIDER_STORE_KEY` (and optionally `WEBSEARCH_PROVIDER_STORE`)
- * set, the workspaces' provider instances are kept in that store and managed through the API. Prints the listening URL on stderr and runs until interrupted.
+ * set, the workspaces' provider instances are kept in that store and managed through the API. Crawl jobs
+ * (`POST /v1/crawls`) run in memory, or on Redis with `REDIS_URL` (every replica reads pages of every crawl and
+ * answers for any job), within `WEBSEARCH_SERVER_MAX_CRAWL_JOBS` and `WEBSEARCH_SERVER_MAX_CRAWL_PAGES` per
+ * workspace. Prints the listening URL on stderr and runs until interrupted.
  *
  * @since 0.1.0
  */
@@ -54,13 +57,28 @@ export const run = (
         ]),
         () => [Option.none(), Option.none()] as const
       ).pipe(Effect.map(([key, url]) => Option.isSome(key) || Option.isSome(url)))
+      // Built once: the server's management routes and the crawl jobs (a crawl on Redis reads its workspace's
+      // instances on whichever replica reads its pages) share it.
+      const store = storeConfigured ? Option.some(yield* Layer.build(ProviderStoreSql.layerConfig())) : Option.none()
+      // Crawl jobs where the shared stores are (Redis with REDIS_URL, else memory), within the server's limits.
+      const limits = yield* ServerConfig.fromConfig()
+      const SharedStores = yield* Effect.promise(() => import("@websearch/node/SharedStores"))
+      const crawlJobs = yield* Layer.build(
+        SharedStores.layerCrawlJobs({ maxRunning: limits.maxCrawlJobs, maxPages: limits.maxCrawlPages }).pipe(
+          Layer.provide(
+            Layer.succeedContext(
+              Option.match(store, { onNone: () => services, onSome: (value) => Context.merge(services, value) })
+            )
+          )
+        )
+      )
       const server = WebSearchServer.layerConfig({
         port: command.port,
         host: command.host,
         // The flag can only loosen: without it, WEBSEARCH_INSECURE_NO_AUTH still applies.
         ...(command.insecureNoAuth ? { insecureNoAuth: true } : {}),
         logRequests: command.verbose,
-        ...(storeConfigured ? { providerStore: ProviderStoreSql.layerConfig() } : {})
+        ...(Option.isSome(store) ? { providerStore: Layer.succeedContext(store.value) } : {})
       }).pipe(
         Layer.provide(
           Option.match(limiter, {
@@ -68,7 +86,7 @@ export const run = (
             onSome: (value) => Layer.succeed(RateLimiter.RateLimiter, value)
           })
         ),
-        Layer.provide(Layer.succeedContext(services))
+        Layer.provide(Layer.succeedContext(Context.merge(services, crawlJobs)))
       )
       const context = yield* Layer.build(server)
       const url = urlOf(Context.get(context, HttpServer.HttpServer).address)
