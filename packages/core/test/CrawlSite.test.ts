@@ -250,8 +250,8 @@ describe("crawlSite with websearch's own frontier", () => {
       )
       expect(second.recorded.maxInFlight).toBeLessThanOrEqual(3)
       const gaps = second.recorded.starts.slice(1).map((start, i) => start - second.recorded.starts[i]!)
-      // Sleeping never wakes early, so starts are at least the delay apart (a millisecond of clock rounding).
-      expect(Math.min(...gaps)).toBeGreaterThanOrEqual(29)
+      // Starts are the delay apart; the driver's clock (Date.now) and Effect's can disagree by a few milliseconds.
+      expect(Math.min(...gaps)).toBeGreaterThanOrEqual(25)
     })
   })
 
