@@ -386,6 +386,61 @@ describe("crawlSite on a hosted crawler", () => {
   })
 })
 
+describe("crawlSite on foreign drivers' mistakes", () => {
+  it.live("a page outside the result contract is that page's typed failure; the crawl goes on", () => {
+    const site: Record<string, SitePage> = { "/": { links: ["/bad", "/good"] }, "/good": {}, "/bad": {} }
+    const { driver } = siteDriver((path) => site[path])
+    const crawlPage = driver.crawlPage!
+    const lying: ProviderDriver = {
+      ...driver,
+      crawlPage: (url, scope, ctx) =>
+        url.endsWith("/bad")
+          ? Effect.succeed({ result: { title: "Bad", content: "x", url, publishedAt: 42 as never }, links: [] })
+          : crawlPage(url, scope, ctx)
+    }
+    return Effect.gen(function* () {
+      const events = yield* collect({ url: `${origin}/`, delay: 0 })
+      expect(pagesOf(events).map((p) => p.url)).toEqual([`${origin}/`, `${origin}/good`])
+      const failures = events.flatMap((e) => (e._tag === "CrawlFailure" ? [e] : []))
+      expect(failures.map((f) => [f.url, f.failure.reason])).toEqual([[`${origin}/bad`, "decode_failed"]])
+    }).pipe(Effect.provide(live(lying)))
+  })
+
+  it.live("a hosted crawler's defect fails the stream typed, named and logged, never as a defect", () => {
+    const { driver } = siteDriver(() => undefined, {
+      crawlPage: undefined,
+      crawlSite: () => Stream.die(new Error("the driver broke"))
+    })
+    return Effect.gen(function* () {
+      const error = yield* Effect.flip(collect({ url: `${origin}/` }))
+      expect([error._tag, error.reason, error.providerId, error.capability]).toEqual([
+        "ResponseInvalid",
+        "parse_failed",
+        "sitecrawler",
+        "crawlSite"
+      ])
+      expect(error.message).toContain("the driver broke")
+    }).pipe(Effect.provide(live(driver)))
+  })
+
+  it.live("redirects and canonical links do not use up maxPages; overlong links are not followed", () => {
+    const site = (path: string): SitePage | undefined => {
+      if (path === "/") return { links: ["/a", `/${"x".repeat(9_000)}`] }
+      // It ends at a URL of its own that is nowhere linked: that key is seen, and must not take a queue slot.
+      if (path === "/a") return { redirectTo: "/a/final", links: ["/b", "/c", "/d"] }
+      return ["/b", "/c", "/d"].includes(path) ? {} : undefined
+    }
+    const { driver, recorded } = siteDriver(site)
+    return Effect.gen(function* () {
+      const events = yield* collect({ url: `${origin}/`, maxPages: 4, delay: 0 })
+      expect(pagesOf(events).map((p) => p.url.slice(origin.length))).toEqual(["/", "/a", "/b", "/c"])
+      expect(doneOf(events).cuts.map((c) => c.reason)).toEqual(["maxPages"])
+      expect(doneOf(events).skipped.offSite).toBe(1)
+      expect(recorded.calls.every((c) => c.length < 200)).toBe(true)
+    }).pipe(Effect.provide(live(driver)))
+  })
+})
+
 describe("mapSite", () => {
   it.effect("keeps the site's URLs, deduplicated, ranked by search and cut to limit with a cut", () => {
     const { driver } = siteDriver(() => undefined, {

@@ -26,7 +26,7 @@ import * as Stream from "effect/Stream"
 import * as Take from "effect/Take"
 import * as SiteResponse from "../SiteResponse.js"
 import * as WebSearchError from "../WebSearchError.js"
-import { noSkips, type Plan, type SkipReason, type StepOutcome } from "./siteRun.js"
+import { noSkips, type Plan, serveSafely, type SkipReason, type StepOutcome } from "./siteRun.js"
 
 /** How a crawl runs, besides its plan. */
 export interface Options {
@@ -44,6 +44,21 @@ export interface Options {
 const distinctSkips = 100_000
 /** The longest a Retry-After may pause a host and still be honoured (seconds); a longer one fails the page. */
 const maxRetryAfter = 60
+
+/**
+ * A 53-bit fingerprint of a text: two FNV-1a lanes (different offset bases) joined. Linear in the text; two
+ * distinct URLs share one with a chance of about 1 in 2^53, which at worst counts a skip once instead of twice.
+ */
+const fingerprint = (text: string): number => {
+  let a = 0x811c9dc5
+  let b = 0x01000193 ^ 0x5bd1e995
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i)
+    a = Math.imul(a ^ code, 0x01000193)
+    b = Math.imul(b ^ code, 0x01000193)
+  }
+  return (a >>> 0) * 0x200000 + ((b >>> 0) & 0x1fffff)
+}
 
 type Emit = (event: SiteResponse.CrawlEvent) => Effect.Effect<void>
 
@@ -92,19 +107,23 @@ const emitting = (
 class Tally {
   pages = 0
   failed = 0
+  /** URLs queued to be read, the start included. */
+  queued = 1
   readonly skipped: { -readonly [K in SkipReason]: number } = { ...noSkips }
   readonly cuts: Array<SiteResponse.SiteCut> = []
   /** Keys queued or read: a link to one of them is not queued again. */
   readonly seen = new Set<string>()
   /** Keys a page already answered for (its URL, where it ended, its canonical link). */
   readonly read = new Set<string>()
-  private readonly skippedKeys = new Set<string>()
+  // Fingerprints, not the URLs: a link may be long, and 100,000 of them would hold their text.
+  private readonly skippedKeys = new Set<number>()
   constructor(readonly plan: Plan) {}
 
   skip(reason: SkipReason, key: string): void {
     if (this.skippedKeys.size < distinctSkips) {
-      if (this.skippedKeys.has(key)) return
-      this.skippedKeys.add(key)
+      const print = fingerprint(key)
+      if (this.skippedKeys.has(print)) return
+      this.skippedKeys.add(print)
     }
     this.skipped[reason]++
   }
@@ -184,11 +203,13 @@ const own = (
           tally.skip("depth", admission.key)
           continue
         }
-        if (tally.seen.size >= maxPages) {
+        // Counted apart from the seen set, which also holds the keys pages answered for (redirects, canonicals).
+        if (tally.queued >= maxPages) {
           tally.cut("maxPages", `the crawl queued ${maxPages} pages (maxPages); the site links to more`)
           return
         }
         tally.seen.add(admission.key)
+        tally.queued++
         next.push(admission.url)
       }
     }
@@ -274,12 +295,13 @@ const hosted = (plan: Plan, tally: Tally, emit: Emit): Effect.Effect<void, WebSe
       return Effect.succeed(false)
     }
     tally.seen.add(admission.key)
-    if (item._tag === "Page") {
+    const served = item._tag === "Page" ? serveSafely(plan.serve, admission.url, item.depth, item.result) : item.error
+    if (served._tag === "CrawlPage") {
       tally.pages++
-      return Effect.as(emit(plan.serve(admission.url, item.depth, item.result)), true)
+      return Effect.as(emit(served), true)
     }
     tally.failed++
-    const failure = WebSearchError.toInputFailure(admission.url, WebSearchError.scrub(item.error, plan.secrets))
+    const failure = WebSearchError.toInputFailure(admission.url, WebSearchError.scrub(served, plan.secrets))
     const event = new SiteResponse.CrawlFailure({
       url: admission.url,
       ...(item.depth === undefined ? {} : { depth: item.depth }),

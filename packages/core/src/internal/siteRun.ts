@@ -7,8 +7,10 @@
  * A crawl's `Plan` is what a frontier needs, in memory (`crawlFrontier.ts`) or in a shared store (a job engine on
  * several replicas): the step and the admission of a found link.
  */
+import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
+import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import * as OutboundProxy from "../OutboundProxy.js"
 import type {
@@ -35,6 +37,7 @@ import { callGuard } from "./stages/callGuard.js"
 import { driverCall } from "./stages/driverCall.js"
 import type { InputCall } from "./stages/inputCall.js"
 import { privateHostGuard } from "./stages/privateHostGuard.js"
+import { quota } from "./stages/quota.js"
 import { urlGate } from "./stages/urlGate.js"
 
 /** The refusal of a site's URL by the gates a fetched URL passes, if it is refused. */
@@ -63,7 +66,10 @@ export const runMap: (
     const output = yield* callGuard(
       call,
       ctx.timeout,
-      driverCall(call, () => OutboundProxy.withProvider(ctx.provider)(resolved.call(request, ctx)))
+      quota(
+        call,
+        driverCall(call, () => OutboundProxy.withProvider(ctx.provider)(resolved.call(request, ctx)))
+      )
     )
     const scope = SiteScopes.of(request.url, request.includeSubdomains)
     const byKey = new Map<string, SiteResponse.SiteLink>()
@@ -239,7 +245,7 @@ export const prepare: (env: Env, request: CrawlSiteRequest) => Effect.Effect<Pla
     const configured = Effect.map(env.registry.configure(resolved), (config) => driverContext(env, config))
     const method: Plan["method"] =
       resolved.call._tag === "Hosted"
-        ? { _tag: "Hosted", stream: hostedStream(resolved.call.crawl, request, configured) }
+        ? { _tag: "Hosted", stream: hostedStream(start, resolved.call.crawl, request, configured) }
         : { _tag: "Own", step: ownStep(env, resolved, resolved.call.page, policy, scope, serve) }
     return {
       providerId: resolved.providerId,
@@ -255,13 +261,73 @@ export const prepare: (env: Env, request: CrawlSiteRequest) => Effect.Effect<Pla
     }
   })
 
+// A hosted crawl is one long provider call: it takes a quota permit (and waits out a Retry-After hold-off) when it
+// starts, every request it makes goes through the provider's proxy, and whatever it fails with is made typed,
+// named and scrubbed, as `callGuard` does for one call (a defect is the driver's: `ResponseInvalid/parse_failed`).
 const hostedStream = (
+  call: InputCall,
   crawl: HostedCall,
   request: CrawlSiteRequest,
   configured: Effect.Effect<DriverContext>
-): Stream.Stream<CrawlItem, WebSearchError.WebSearchError> =>
-  // The context (its key in rotation) is taken when the stream starts, not when the plan is made.
-  Stream.unwrap(Effect.map(configured, (ctx) => crawl(request, ctx)))
+): Stream.Stream<CrawlItem, WebSearchError.WebSearchError> => {
+  const { resolved } = call
+  const attach = (error: WebSearchError.WebSearchError) =>
+    WebSearchError.scrub(
+      WebSearchError.annotate(error, { providerId: resolved.providerId, capability: "crawlSite", input: call.input }),
+      resolved.secrets
+    )
+  const driverFailed = (what: unknown) => {
+    const error = attach(
+      WebSearchError.responseInvalid(
+        "parse_failed",
+        `the ${resolved.provider.name} driver failed unexpectedly crawling "${call.input}": ${describe(what)}`
+      )
+    )
+    return Stream.fromEffect(
+      Effect.zipRight(Effect.logError(`websearch driver defect: ${error.message}`), Effect.fail(error))
+    )
+  }
+  const started = quota(
+    call,
+    Effect.flatMap(configured, (ctx) =>
+      // The proxy the provider's call would have, read once and provided to the whole stream.
+      OutboundProxy.withProvider(ctx.provider)(
+        Effect.map(OutboundProxy.CallProxy, (proxy) =>
+          Stream.provideService(
+            Stream.suspend(() => crawl(request, ctx)),
+            OutboundProxy.CallProxy,
+            proxy
+          )
+        )
+      )
+    )
+  )
+  return Stream.unwrap(started).pipe(
+    Stream.catchAllCause((cause) => {
+      if (Cause.isInterruptedOnly(cause)) return Stream.failCause(cause)
+      const failure = Cause.failureOption(cause)
+      if (Option.isSome(failure)) {
+        return WebSearchError.isWebSearchError(failure.value)
+          ? Stream.fail(attach(failure.value))
+          : driverFailed(failure.value)
+      }
+      return driverFailed(Option.getOrUndefined(Cause.dieOption(cause)))
+    }),
+    Stream.withSpan("websearch.provider.crawlSite", {
+      captureStackTrace: false,
+      attributes: { "websearch.provider": resolved.providerId, "websearch.capability": "crawlSite" }
+    })
+  )
+}
+
+// A defect may be anything, including a value whose conversion to text throws.
+const describe = (value: unknown): string => {
+  try {
+    return String(value instanceof Error ? value.message : value)
+  } catch {
+    return "a value that cannot be shown"
+  }
+}
 
 const ownStep =
   (
@@ -283,7 +349,10 @@ const ownStep =
         return callGuard(
           call,
           env.settings.timeouts.fetchUrls,
-          driverCall(call, () => OutboundProxy.withProvider(ctx.provider)(page(url, scope, ctx)))
+          quota(
+            call,
+            driverCall(call, () => OutboundProxy.withProvider(ctx.provider)(page(url, scope, ctx)))
+          )
         )
       }),
       Effect.matchEffect({
@@ -308,11 +377,43 @@ const pageOutcome = (
   crawled: CrawledPage,
   serve: Plan["serve"]
 ): StepOutcome => {
+  const served = serveSafely(serve, url, depth, crawled.result)
+  if (served._tag === "ResponseInvalid") {
+    const failure = WebSearchError.toInputFailure(url, served)
+    return { _tag: "Failed", error: served, event: new SiteResponse.CrawlFailure({ url, depth, failure }) }
+  }
   const keys: Array<string> = []
   const final = SiteScopes.parse(crawled.result.url)
   if (final !== undefined) keys.push(SiteScopes.dedupeKey(final))
   const canonical =
     crawled.canonical === undefined ? undefined : SiteScopes.parse(crawled.canonical, crawled.result.url)
   if (canonical !== undefined && SiteScopes.contains(scope, canonical)) keys.push(SiteScopes.dedupeKey(canonical))
-  return { _tag: "Page", event: serve(url, depth, crawled.result), links: crawled.links, keys }
+  // A driver's links are remote data: only strings are kept, at most as many as a page may hold.
+  const links = Array.isArray(crawled.links)
+    ? crawled.links.slice(0, maxLinks).filter((link): link is string => typeof link === "string")
+    : []
+  return { _tag: "Page", event: served, links, keys }
+}
+
+/** The most links of one page a crawl follows (the local fetcher reads at most 5,000). */
+const maxLinks = 10_000
+
+/**
+ * A page served as its event, or, when the driver's result is outside the response schema (a foreign driver's
+ * bad field), that page's `ResponseInvalid/decode_failed` instead of a defect: the crawl goes on without it.
+ */
+export const serveSafely = (
+  serve: Plan["serve"],
+  url: string,
+  depth: number | undefined,
+  result: CrawledPage["result"]
+): SiteResponse.CrawlPage | WebSearchError.ResponseInvalid => {
+  try {
+    return serve(url, depth, result)
+  } catch (error) {
+    return WebSearchError.responseInvalid(
+      "decode_failed",
+      `the page of ${url} is outside the result contract: ${describe(error).slice(0, 300)}`
+    )
+  }
 }

@@ -53,8 +53,12 @@ export const dedupeKey = (url: URL): string => {
 const tracking = (name: string): boolean =>
   name.startsWith("utm_") || name === "fbclid" || name === "gclid" || name === "mc_cid" || name === "mc_eid"
 
-/** Parses a URL, absolute or relative to `base`; undefined when it is not one, or not http(s). */
+/** The longest URL a map or crawl keeps (as a start URL may be): a longer link is not one a site means to be read. */
+export const maxUrlLength = 8192
+
+/** Parses a URL, absolute or relative to `base`; undefined when it is not one, not http(s), or over 8,192 characters. */
 export const parse = (raw: string, base?: string): URL | undefined => {
+  if (raw.length > maxUrlLength) return undefined
   try {
     const url = new URL(raw, base)
     if (url.protocol !== "http:" && url.protocol !== "https:") return undefined

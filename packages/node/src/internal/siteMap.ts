@@ -185,6 +185,11 @@ export const map = (
         if (document.kind === "sitemapindex") {
           if (document.truncated) cut("sitemaps", "a sitemap index lists more sitemaps than are read")
           for (const entry of document.entries) {
+            // No more sitemaps are kept than can still be read: the rest would only be held to be cut.
+            if (next.length >= bounds.maxSitemaps - read) {
+              cut("sitemaps", `${bounds.maxSitemaps} sitemap files were read; the others were not`)
+              break
+            }
             if (!seen.has(entry.url) && SiteRedirect.onSite(scope, entry.url)) {
               seen.add(entry.url)
               next.push(entry.url)
