@@ -13,7 +13,8 @@
  * Map and crawl keep to the site's host (its subdomains with `includeSubdomains`) through `select_domains`, and
  * take the path patterns as `select_paths`/`exclude_paths` regular expressions. The crawl is one synchronous call
  * whose pages become the stream's items; it refuses, before any call, what Tavily cannot honour: `concurrency`,
- * `delay`, `fromMap`, and a `maxDepth` outside 1–5 (`RequestFailed/invalid_input` naming the field).
+ * `delay`, `fromMap`, a `maxDepth` outside 1–5 and more than 100 `maxPages` (`RequestFailed/invalid_input` naming
+ * the field).
  *
  * @since 0.1.0
  */
@@ -145,11 +146,22 @@ const mapSite = (client: HttpClient.HttpClient) =>
     })
   )
 
+const maxCrawlPages = 100
+
 // Tavily's crawl runs as one call with its own politeness and from the start URL only, 1 to 5 levels deep.
 const unhonoured = (c: Http.Call, request: SiteRequest.CrawlSiteRequest) => {
   if (request.concurrency !== undefined) return HostedSite.unhonoured(c, "concurrency", "Tavily sets its own")
   if (request.delay !== undefined) return HostedSite.unhonoured(c, "delay", "Tavily sets its own")
   if (request.fromMap) return HostedSite.unhonoured(c, "fromMap", "Tavily crawls from the start URL only")
+  // One answer holds the whole crawl, read up to the 16 MiB every provider answer is bounded by: past about a
+  // hundred pages of content it would fail as a whole, after the crawl was paid for.
+  if (request.maxPages > maxCrawlPages) {
+    return HostedSite.unhonoured(
+      c,
+      "maxPages",
+      `Tavily answers a crawl in one response, which holds at most ${maxCrawlPages} pages here (got ${request.maxPages})`
+    )
+  }
   if (request.maxDepth < depthRange.min || request.maxDepth > depthRange.max) {
     return HostedSite.unhonoured(
       c,

@@ -156,7 +156,8 @@ describe("Tavily crawlSite", () => {
     ["delay", { delay: 500 }],
     ["fromMap", { fromMap: true }],
     ["maxDepth", { maxDepth: 0 }],
-    ["maxDepth", { maxDepth: 6 }]
+    ["maxDepth", { maxDepth: 6 }],
+    ["maxPages", { maxPages: 101 }]
   ] as const)("refuses %s before any request", async (field, fields) => {
     server.handle = Server.json(crawlFixture.response.body)
     server.requests.length = 0
