@@ -15,10 +15,12 @@ import * as Chunk from "effect/Chunk"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import * as CrawlEngine from "./internal/crawlEngine.js"
 import * as SiteRun from "./internal/siteRun.js"
 import type { FetchUrls } from "./FetchUrls.js"
+import { ProviderId } from "./ProviderId.js"
 import type { ProviderRegistry } from "./ProviderRegistry.js"
 import type { Settings } from "./Settings.js"
 import type * as SiteRequest from "./SiteRequest.js"
@@ -150,7 +152,8 @@ const summaryOf = (
   failures: ReadonlyArray<SiteResponse.CrawlFailure>
 ): SiteResponse.CrawlDone =>
   new SiteResponse.CrawlDone({
-    providerId: request.providerId ?? "unknown",
+    // The request is not decoded here: an id the schema refuses is not one to put in the summary.
+    providerId: Schema.is(ProviderId)(request.providerId) ? request.providerId : "unknown",
     url: request.url,
     pages: pages.length,
     failed: failures.length,
