@@ -16,6 +16,7 @@
  *   npm run bench -- crawl                                              as a case of bench/run.ts
  */
 import * as CrawlSite from "../packages/core/src/CrawlSite.js"
+import * as FetchUrls from "../packages/core/src/FetchUrls.js"
 import * as Settings from "../packages/core/src/Settings.js"
 import * as WebSearch from "../packages/core/src/WebSearch.js"
 import * as Extract from "../packages/extract/src/Extract.js"
@@ -38,7 +39,7 @@ import { bundleSelf, runChild } from "./support/child.js"
 
 /** One child's figures. */
 export interface ChildFigures {
-  readonly mode: "ours" | "baseline"
+  readonly mode: "ours" | "fetch" | "baseline"
   readonly pages: number
   readonly seconds: number
   readonly pagesPerSecond: number
@@ -51,6 +52,8 @@ export interface ChildFigures {
 export interface Figures {
   readonly concurrency: number
   readonly ours: ChildFigures
+  /** The same pages through `fetchUrls` (no frontier, no links): the share of the gap that is reading a page. */
+  readonly fetched: ChildFigures
   readonly baseline: ChildFigures
   readonly oursLarge: ChildFigures
 }
@@ -86,6 +89,17 @@ const oursCrawl = (origin: string, pages: number) =>
     Logger.withMinimumLogLevel(LogLevel.Error)
   )
 
+// The same pages read by `fetchUrls`, one URL a call, 8 calls at once: what the crawl costs beyond reading pages.
+const fetchPages = (origin: string, pages: number) =>
+  Effect.forEach(
+    Array.from({ length: pages }, (_, i) => `${origin}/p/${i}`),
+    (url) => Effect.map(FetchUrls.fetchUrls({ urls: [url] }), (response) => response.results.length),
+    { concurrency }
+  ).pipe(
+    Effect.map((counts) => counts.reduce((a, b) => a + b, 0)),
+    Logger.withMinimumLogLevel(LogLevel.Error)
+  )
+
 const baselineCrawl = async (origin: string, pages: number): Promise<number> => {
   let next = 0
   let read = 0
@@ -103,10 +117,14 @@ const baselineCrawl = async (origin: string, pages: number): Promise<number> => 
 }
 
 const child = async (mode: ChildFigures["mode"], origin: string, pages: number) => {
-  if (mode === "ours") await application.runPromise(Effect.void)
+  if (mode !== "baseline") await application.runPromise(Effect.void)
   const start = performance.now()
   const read =
-    mode === "ours" ? await application.runPromise(oursCrawl(origin, pages)) : await baselineCrawl(origin, pages)
+    mode === "ours"
+      ? await application.runPromise(oursCrawl(origin, pages))
+      : mode === "fetch"
+        ? await application.runPromise(fetchPages(origin, pages))
+        : await baselineCrawl(origin, pages)
   const seconds = (performance.now() - start) / 1000
   if (read !== pages) throw new Error(`${mode} read ${read} pages of ${pages}`)
   const figures: ChildFigures = {
@@ -118,7 +136,7 @@ const child = async (mode: ChildFigures["mode"], origin: string, pages: number) 
     ...(liveHeapMiB === undefined ? {} : { liveHeapMiB })
   }
   process.stdout.write(JSON.stringify(figures))
-  if (mode === "ours") await application.dispose()
+  if (mode !== "baseline") await application.dispose()
 }
 
 /** Serves the site here and runs the children against it. */
@@ -132,8 +150,9 @@ export const measure = async (pages = 1_000): Promise<Figures> => {
     // Baseline first, then ours: the server's state is the same for both (pages are generated per request).
     const baseline = yield* go("baseline", pages)
     const ours = yield* go("ours", pages)
+    const fetched = yield* go("fetch", pages)
     const oursLarge = yield* go("ours", pages * 4)
-    return { concurrency, ours, baseline, oursLarge }
+    return { concurrency, ours, fetched, baseline, oursLarge }
   })
   try {
     return await Effect.runPromise(Effect.scoped(run))
@@ -154,6 +173,7 @@ if (isMain) {
       `${c.pagesPerSecond.toFixed(1)} pages/s, peak RSS ${c.peakRssMiB.toFixed(1)} MiB` +
       (c.liveHeapMiB === undefined ? "" : `, live heap ${c.liveHeapMiB.toFixed(1)} MiB`)
     console.log(row("ours", f.ours))
+    console.log(row("fetchUrls", f.fetched))
     console.log(row("baseline", f.baseline))
     console.log(row("ours-4x", f.oursLarge))
     console.log(
