@@ -477,8 +477,20 @@ try {
       const result = await run(node, ["mcp-client.mjs", pageUrl, entry], { cwd: project, env, timeoutMs: 180_000 })
       assert(result.code === 0, `exit ${result.code}: ${clip(result.stderr)}`)
       const out = lastJsonLine(result.stdout)
-      // No research provider is configured, so web_research is not offered.
-      assert(JSON.stringify(out.tools) === JSON.stringify(["web_search", "web_fetch"]), `tools ${out.tools}`)
+      // No research provider is configured, so web_research is not offered; the local fetcher maps and crawls.
+      assert(
+        JSON.stringify(out.tools) === JSON.stringify(["web_search", "web_fetch", "web_map", "web_crawl"]),
+        `tools ${out.tools}`
+      )
+      // The crawl of the one page (over 64 KiB of text) answers its id, title and an excerpt, never the page itself.
+      const crawled = String(out.crawl?.text)
+      assert(
+        out.crawl?.isError === false &&
+          crawled.includes(pageUrl) &&
+          crawled.includes("Consumer page") &&
+          crawled.length < 8_000,
+        clip(JSON.stringify(out.crawl))
+      )
       const item = out.structuredContent?.items?.[0]
       // The page text travels once, in the tool's text; structuredContent carries the item without a copy of it,
       // and a long page comes in parts (the item says where it continues).
