@@ -10,6 +10,7 @@
  *
  * @since 0.2.0
  */
+import * as Cause from "effect/Cause"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import type * as Duration from "effect/Duration"
@@ -17,6 +18,7 @@ import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
@@ -237,7 +239,8 @@ const makeMemory = (
         else if (Exit.isInterrupted(exit)) job.status = "cancelled"
         else {
           job.status = "failed"
-          const failure = exit.cause._tag === "Fail" ? exit.cause.error : undefined
+          // The first failure of the cause, however it is composed (a failure beside a finalizer's, say).
+          const failure = Option.getOrUndefined(Cause.failureOption(exit.cause))
           job.error = WebSearchError.toInputFailure(
             job.url,
             failure ?? WebSearchError.aborted("the crawl stopped unexpectedly")

@@ -248,6 +248,10 @@ describe("CrawlJobs in memory", () => {
 })
 
 describe("the paging of a job's events", () => {
+  it.prop("a stored time read back as any number is a date, never a throw", [FastCheck.double()], ([millis]) => {
+    expect(Number.isNaN(Date.parse(Rules.iso(millis)))).toBe(false)
+  })
+
   it.prop(
     "offset and limit in range decode, as numbers or their digits; out of range fails naming the field",
     [FastCheck.integer({ min: -5, max: 100_000_005 }), FastCheck.integer({ min: -5, max: 1005 }), FastCheck.boolean()],

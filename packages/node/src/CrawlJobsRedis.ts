@@ -267,7 +267,6 @@ const make = (
  * import * as CrawlJobsRedis from "@websearch/node/CrawlJobsRedis"
  * import * as Fetch from "@websearch/node/Fetch"
  * import * as Layer from "effect/Layer"
-import * as Option from "effect/Option"
  *
  * // Every replica: the same Redis and prefix, so each reads pages of every crawl and answers for any job.
  * export const Live = CrawlJobsRedis.layer({ host: "redis.internal", port: 6379 }, { maxRunning: 8 }).pipe(

@@ -172,7 +172,9 @@ const strip = (options: { readonly [K in keyof Limits]?: number | undefined }): 
  * @since 0.2.0
  * @category utils
  */
-export const iso = (millis: number): string => new Date(millis).toISOString()
+export const iso = (millis: number): string =>
+  // A stored count is read back as any number; a date past what `Date` holds would throw a RangeError.
+  new Date(Number.isFinite(millis) ? Math.min(Math.max(millis, 0), 8.64e15) : 0).toISOString()
 
 /**
  * Resolves `CrawlJobs.Options` (a retention as a duration) to limits; a bad one fails `Unavailable/invalid_config`.

@@ -10,8 +10,10 @@ import type * as CrawlEngine from "@websearch/core/internal/crawlEngine"
 import type { WorkspaceId } from "@websearch/core/ProviderInstance"
 import * as SiteResponse from "@websearch/core/SiteResponse"
 import * as WebSearchError from "@websearch/core/WebSearchError"
+import * as Cause from "effect/Cause"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import type { Redis } from "ioredis"
 import { randomUUID } from "node:crypto"
 import * as Store from "./crawlJobsStore.js"
@@ -120,23 +122,33 @@ export const process = (
     const key = fields.get("key") ?? url
     const settle = (kind: string, ...args: ReadonlyArray<string | number>) =>
       Effect.flatMap(Effect.sync(Date.now), (now) =>
-        shared.run("settle", () =>
-          Store.script(shared.redis, Scripts.settle, [
-            shared.keys.base,
-            id,
-            entryId,
-            now,
-            shared.retention,
-            kind,
-            ...args
-          ])
-        )
+        shared
+          .run("settle", () =>
+            Store.script(shared.redis, Scripts.settle, [
+              shared.keys.base,
+              id,
+              entryId,
+              now,
+              shared.retention,
+              kind,
+              ...args
+            ])
+          )
+          .pipe(
+            // A job that completed or failed with this entry needs its plan no more (its secrets included).
+            Effect.tap((answer) =>
+              Effect.sync(() => (answer === 2 || answer === 3 ? shared.plans.delete(id) : undefined))
+            )
+          )
       )
     const [status, workspace, request, createdAt] = yield* shared.run("job", () =>
       shared.redis.hmget(jobKey, "status", "workspace", "request", "createdAt")
     )
     // A job that ended meanwhile (cancelled, failed): its entry is acknowledged and nothing else changes.
-    if (status !== "running" || workspace === null || request === null) return yield* settle("noop")
+    if (status !== "running" || workspace === null || request === null) {
+      shared.plans.delete(id)
+      return yield* settle("noop")
+    }
     yield* Effect.gen(function* () {
       const prepared = yield* Effect.either(planOf(shared, id, request))
       if (prepared._tag === "Left") {
@@ -301,11 +313,18 @@ export const loop = (shared: Shared, blocking: Redis, consumer: string): Effect.
   })
   return Effect.forever(
     round.pipe(
-      Effect.catchAll((error) =>
-        Effect.zipRight(
-          Effect.logDebug(`websearch's crawl worker ${consumer}: ${error.message}`),
-          Effect.sleep("200 millis")
-        )
+      // A failed round (Redis away) or a defect (a bug) is logged and the worker goes on: a worker that died here
+      // would stop this replica's share of every crawl without a word.
+      Effect.catchAllCause((cause) =>
+        Cause.isInterruptedOnly(cause)
+          ? Effect.interrupt
+          : Effect.zipRight(
+              Option.match(Cause.failureOption(cause), {
+                onNone: () => Effect.logWarning(`websearch's crawl worker ${consumer} hit a defect`, cause),
+                onSome: (error) => Effect.logDebug(`websearch's crawl worker ${consumer}: ${error.message}`)
+              }),
+              Effect.sleep("200 millis")
+            )
       )
     )
   )
