@@ -250,7 +250,7 @@ const makeMemory = (
 
     const start: CrawlJobs.Service["start"] = (workspace, request) =>
       Effect.gen(function* () {
-        const plan = yield* engine.prepare(request)
+        const plan = yield* engine.prepare(Rules.withJobWindow(request))
         const now = yield* Clock.currentTimeMillis
         // Checked and taken in one synchronous step, so two starts cannot both pass the same last slot.
         const job = yield* Effect.suspend((): Effect.Effect<Job, WebSearchError.RequestFailed> => {

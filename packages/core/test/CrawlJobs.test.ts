@@ -247,6 +247,34 @@ describe("CrawlJobs in memory", () => {
   })
 })
 
+describe("the pages a job holds", () => {
+  it.live("a page is held as a window of 20,000 characters unless the request names its maxLength", () => {
+    const long = "word ".repeat(8_000)
+    const driver: ProviderDriver = {
+      crawlPage: (url) => Effect.succeed({ result: { title: "Long", content: long, url }, links: [] }),
+      preset: Preset.make({
+        id: "sitecrawler",
+        name: "Site crawler",
+        type: "local",
+        credentials: "none",
+        capabilities: [{ feature: "crawlSite" }]
+      })
+    }
+    return Effect.gen(function* () {
+      const jobs = yield* CrawlJobs.CrawlJobs
+      const held = yield* settled("acme", (yield* jobs.start("acme", { url: `${origin}/` })).id)
+      const page = held.events[0]
+      if (page?._tag !== "CrawlPage") throw new Error("no page")
+      expect(page.result.content.length).toBeLessThanOrEqual(Rules.jobPageLength)
+      expect([page.result.totalLength, page.result.nextStartIndex !== undefined]).toEqual([long.length, true])
+      const asked = yield* settled("acme", (yield* jobs.start("acme", { url: `${origin}/`, maxLength: 50_000 })).id)
+      const whole = asked.events[0]
+      if (whole?._tag !== "CrawlPage") throw new Error("no page")
+      expect(whole.result.content).toBe(long)
+    }).pipe(Effect.provide(live(driver)))
+  })
+})
+
 describe("the paging of a job's events", () => {
   it.prop("a stored time read back as any number is a date, never a throw", [FastCheck.double()], ([millis]) => {
     expect(Number.isNaN(Date.parse(Rules.iso(millis)))).toBe(false)

@@ -190,7 +190,7 @@ const make = (
 
     const start: CrawlJobs.CrawlJobs.Service["start"] = (workspace, request) =>
       Effect.gen(function* () {
-        const plan = yield* engine.prepare(request)
+        const plan = yield* engine.prepare(Rules.withJobWindow(request))
         const id = Rules.newId()
         const method = plan.method._tag === "Own" ? "own" : "hosted"
         if (method === "hosted") {

@@ -194,3 +194,26 @@ export const fromOptions = (options: {
     maxFinished: options.maxFinished,
     retention: options.retention === undefined ? undefined : Duration.toMillis(Duration.decode(options.retention))
   })
+
+/**
+ * The characters of each page a job keeps when its request names no `maxLength`: a job holds its pages until it is
+ * deleted, up to the workspace's page limit, so a page is held as a window (the rest read with `fetchUrls`'
+ * paging), not whole. 20,000 pages of the default hard cap would be gigabytes per workspace.
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const jobPageLength = 20_000
+
+/**
+ * A job's request with its page window: the caller's `maxLength`, or {@link jobPageLength}. Anything that is not an
+ * object is left for the request's decoding to refuse.
+ *
+ * @since 0.2.0
+ * @category utils
+ */
+export const withJobWindow = (request: unknown): unknown =>
+  typeof request === "object" && request !== null && !Array.isArray(request) && !("maxLength" in request)
+    ? { ...request, maxLength: jobPageLength }
+    : request
+
