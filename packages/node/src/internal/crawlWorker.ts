@@ -265,51 +265,61 @@ export const loop = (shared: Shared, blocking: Redis, consumer: string): Effect.
     Effect.forEach(entries, ([entryId, flat]) => process(shared, consumer, id, entryId, fieldsOf(flat)), {
       discard: true
     })
+  const streamOf = (id: string) => `${shared.keys.job(id)}${streamSuffix}`
+  // One entry at a time: an entry read is this worker's until it settles it, and only the entry in hand is kept
+  // fresh (its claim heartbeat), so a worker never holds entries it is not reading, which another replica's
+  // XAUTOCLAIM would take and read again. A stream that fails (gone with its job, its group missing) is passed over,
+  // never stalling the others.
+  const readOne = (command: ReadonlyArray<string>) =>
+    shared
+      .run("read", () => blocking.call(command[0]!, ...command.slice(1)))
+      .pipe(Effect.orElseSucceed(() => null)) as Effect.Effect<unknown>
+  let cursor = 0
   const round = Effect.gen(function* () {
     const ids = yield* shared.run("active", () => shared.redis.smembers(shared.keys.active))
     if (ids.length === 0) return yield* Effect.sleep("100 millis")
     if (Date.now() >= nextClaim) {
-      nextClaim = Date.now() + Math.max(50, shared.claimIdle / 2)
+      let took = false
       for (const id of ids) {
-        const claimed = (yield* shared
-          .run("claim", () =>
-            blocking.call(
-              "XAUTOCLAIM",
-              `${shared.keys.job(id)}${streamSuffix}`,
-              Store.Scripts.group,
-              consumer,
-              String(shared.claimIdle),
-              "0-0",
-              "COUNT",
-              "1"
-            )
-          )
-          .pipe(Effect.orElseSucceed(() => null))) as [string, ReadonlyArray<Entry>] | null
+        const claimed = (yield* readOne([
+          "XAUTOCLAIM",
+          streamOf(id),
+          Store.Scripts.group,
+          consumer,
+          String(shared.claimIdle),
+          "0-0",
+          "COUNT",
+          "1"
+        ])) as [string, ReadonlyArray<Entry>] | null
         if (claimed !== null && claimed[1].length > 0) {
           yield* Effect.logDebug(`websearch takes over ${claimed[1].length} idle crawl entry(ies) of ${id}`)
           yield* handle(id, claimed[1])
+          took = true
         }
       }
+      // A dead replica's entries are taken over one round after another until none is left, then checked again
+      // after half the claim timeout.
+      if (!took) nextClaim = Date.now() + Math.max(50, shared.claimIdle / 2)
     }
-    const reply = (yield* shared.run("read", () =>
-      blocking.call(
+    // The jobs in turn, starting one further each round, so no job waits behind another's pages.
+    cursor = (cursor + 1) % ids.length
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[(cursor + i) % ids.length]!
+      const reply = (yield* readOne([
         "XREADGROUP",
         "GROUP",
         Store.Scripts.group,
         consumer,
         "COUNT",
         "1",
-        "BLOCK",
-        "200",
         "STREAMS",
-        ...ids.map((id) => `${shared.keys.job(id)}${streamSuffix}`),
-        ...ids.map(() => ">")
-      )
-    )) as ReadonlyArray<readonly [string, ReadonlyArray<Entry>]> | null
-    for (const [stream, entries] of reply ?? []) {
-      const id = stream.slice(shared.keys.job("").length, -streamSuffix.length)
-      yield* handle(id, entries)
+        streamOf(id),
+        ">"
+      ])) as ReadonlyArray<readonly [string, ReadonlyArray<Entry>]> | null
+      const entries = reply?.[0]?.[1]
+      if (entries !== undefined && entries.length > 0) return yield* handle(id, entries)
     }
+    yield* Effect.sleep("100 millis")
   })
   return Effect.forever(
     round.pipe(
