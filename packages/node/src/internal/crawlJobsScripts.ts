@@ -9,8 +9,8 @@
  * replicated one), not Redis Cluster.
  *
  * Layout, per job `J`: `J` (hash: the record, its counts `pages`/`failed`/`sk:<reason>`, cuts `cut:<reason>`,
- * `outstanding`), `J:seen` (keys queued or read), `J:read` (keys a page answered for), `J:skipped` (distinct
- * skipped URLs, up to 100,000), `J:results` (hash: one entry per normalised URL), `J:order` (list: result keys in
+ * `outstanding`, `queued`: URLs queued, the start included, what `maxPages` caps), `J:seen` (keys queued or read),
+ * `J:read` (keys a page answered for), `J:skipped` (the SHA-1 of each distinct skipped URL, up to 100,000), `J:results` (hash: one entry per normalised URL), `J:order` (list: result keys in
  * arrival order, for paging), `J:stream` (the frontier, group `workers`), `J:owner` (a hosted crawl's replica
  * lease). Per workspace `<prefix>:crawl:ws:<workspace>` (set of job ids); `<prefix>:crawl:active` (set of jobs
  * the workers read).
@@ -72,7 +72,7 @@ if held + asked > limitPages then return {'pages', running, held} end
 local jk = base .. ':job:' .. id
 redis.call('HSET', jk, 'workspace', ws, 'request', ARGV[10], 'url', ARGV[11], 'providerId', ARGV[12],
   'status', 'running', 'createdAt', now, 'updatedAt', now, 'pages', 0, 'failed', 0, 'maxPages', asked,
-  'maxDepth', ARGV[14], 'method', method, 'outstanding', 1)
+  'maxDepth', ARGV[14], 'method', method, 'outstanding', 1, 'queued', 1)
 redis.call('SADD', wsKey, id)
 if method == 'own' then
   redis.call('XGROUP', 'CREATE', jk .. ':stream', '${group}', '0', 'MKSTREAM')
@@ -104,7 +104,7 @@ if redis.call('XACK', jk .. ':stream', '${group}', entryId) == 0 then return 0 e
 if redis.call('HGET', jk, 'status') ~= 'running' then return 0 end
 local function skip(reason, key)
   if redis.call('SCARD', jk .. ':skipped') < 100000 then
-    if redis.call('SADD', jk .. ':skipped', key) == 0 then return end
+    if redis.call('SADD', jk .. ':skipped', redis.sha1hex(key)) == 0 then return end
   end
   redis.call('HINCRBY', jk, 'sk:' .. reason, 1)
 end
@@ -148,7 +148,7 @@ elseif kind == 'page' then
       if redis.call('SISMEMBER', jk .. ':seen', link[2]) == 0 then
         if depth > maxDepth then
           skip('depth', link[2])
-        elseif redis.call('SCARD', jk .. ':seen') >= maxPages then
+        elseif tonumber(redis.call('HGET', jk, 'queued') or '1') >= maxPages then
           redis.call('HSETNX', jk, 'cut:maxPages',
             'the crawl queued ' .. maxPages .. ' pages (maxPages); the site links to more')
           break
@@ -156,6 +156,7 @@ elseif kind == 'page' then
           redis.call('SADD', jk .. ':seen', link[2])
           redis.call('XADD', jk .. ':stream', '*', 'url', link[1], 'depth', tostring(depth), 'key', link[2])
           redis.call('HINCRBY', jk, 'outstanding', 1)
+          redis.call('HINCRBY', jk, 'queued', 1)
         end
       end
     end
