@@ -118,6 +118,19 @@ const make = (
 > =>
   Effect.gen(function* () {
     const limits = yield* Rules.fromOptions(options)
+    // Checked before any connection: a bad value is the start's typed failure, naming the option.
+    const claimIdle = Duration.decodeUnknown(options.claimIdle ?? "1 minute")
+    const workers = options.workers ?? 4
+    if (Option.isNone(claimIdle)) {
+      return yield* WebSearchError.unavailable("invalid_config", "the crawl jobs' claimIdle is not a duration")
+    }
+    // 0 is a replica that answers for jobs and reads no page.
+    if (!Number.isSafeInteger(workers) || workers < 0 || workers > 64) {
+      return yield* WebSearchError.unavailable(
+        "invalid_config",
+        `the crawl jobs' workers must be an integer from 0 to 64 (${workers})`
+      )
+    }
     const engine = yield* CrawlEngine.make
     const scope = yield* Effect.scope
     const bounded = RedisConnection.bounded(redisOptions)
@@ -133,12 +146,12 @@ const make = (
       redis,
       run,
       keys,
-      claimIdle: Math.max(100, Duration.toMillis(Duration.decode(options.claimIdle ?? "1 minute"))),
+      claimIdle: Math.max(100, Duration.toMillis(claimIdle.value)),
       retention: limits.retention,
       inWorkspace: options.inWorkspace ?? fromStore(yield* Effect.serviceOption(ProviderStore.ProviderStore)),
       plans: new Map()
     }
-    for (let i = 0; i < (options.workers ?? 4); i++) {
+    for (let i = 0; i < workers; i++) {
       // A blocking read needs its own connection; its command timeout is above the read's block.
       const blocking = yield* connect
       yield* Effect.forkIn(CrawlWorker.loop(shared, blocking, `${replica}-${i}`), scope)

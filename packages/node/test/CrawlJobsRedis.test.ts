@@ -65,6 +65,21 @@ const connection = Effect.acquireRelease(
 )
 
 describe("CrawlJobsRedis", () => {
+  it.scopedLive("a claimIdle that is not a duration or workers out of range fail the start, naming the option", () =>
+    Effect.gen(function* () {
+      const { driver } = siteDriver(tree(3))
+      for (const [options, named] of [
+        [{ claimIdle: "soon" as never }, "claimIdle"],
+        [{ workers: 1_000_000 }, "workers"],
+        [{ retention: "later" as never }, "retention"]
+      ] as const) {
+        const error = yield* Effect.flip(replica(freshPrefix(), driver, options))
+        expect([error._tag, error.reason]).toEqual(["Unavailable", "invalid_config"])
+        expect(error.message).toContain(named)
+      }
+    })
+  )
+
   it.scopedLive("two replicas read one crawl: each page fetched and stored once, status from either", () =>
     Effect.gen(function* () {
       const prefix = freshPrefix()

@@ -9,6 +9,7 @@
  */
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import * as WebSearchError from "../WebSearchError.js"
 
 /**
@@ -192,7 +193,11 @@ export const fromOptions = (options: {
     maxRunning: options.maxRunning,
     maxPages: options.maxPages,
     maxFinished: options.maxFinished,
-    retention: options.retention === undefined ? undefined : Duration.toMillis(Duration.decode(options.retention))
+    // A duration that does not read (`Duration.decode` would throw) is 0: refused below, naming the retention.
+    retention:
+      options.retention === undefined
+        ? undefined
+        : Option.match(Duration.decodeUnknown(options.retention), { onNone: () => 0, onSome: Duration.toMillis })
   })
 
 /**
@@ -216,4 +221,3 @@ export const withJobWindow = (request: unknown): unknown =>
   typeof request === "object" && request !== null && !Array.isArray(request) && !("maxLength" in request)
     ? { ...request, maxLength: jobPageLength }
     : request
-
