@@ -18,6 +18,12 @@ const booleanWord = FastCheck.constantFrom("true", "1", "y", "yes", "on", "false
 const operand = FastCheck.oneof(FastCheck.constant("-"), booleanWord, word)
 
 describe("'-' among options", () => {
+  it("an operand that starts with a dash after white space stays an operand (the parser trims what it reads)", () => {
+    const parsed = Cli.parse(["search", "--max-results", "1", " - !", "-", "\t-x"])
+    if (Either.isLeft(parsed)) throw new Error(parsed.left.message)
+    expect(parsed.right).toMatchObject({ _tag: "Search", keywords: [" - !", "-", "\t-x"], maxResults: 1 })
+  })
+
   it.prop(
     "search's operands keep their order whatever options stand between them; the options keep their values",
     [

@@ -114,7 +114,8 @@ export const unknownCommand = (word: string): string => {
 /**
  * The tokens as `@effect/cli` is given them: `--name=value` split in two (so an empty value is read as one and
  * refused by name), each `-` that is an operand (not an option's value) replaced by the stand-in, and an operand
- * spelling a boolean right after an option that takes no value marked as an operand.
+ * spelling a boolean right after an option that takes no value, or starting with a dash after white space, marked as
+ * an operand.
  */
 export const forParser = (tokens: ReadonlyArray<string>): Array<string> => {
   const dashDash = tokens.indexOf("--")
@@ -135,6 +136,12 @@ export const forParser = (tokens: ReadonlyArray<string>): Array<string> => {
       return
     }
     if (switchBefore && booleanWords.has(token)) {
+      out.push(literalOperand + token)
+      return
+    }
+    // `@effect/cli` trims what it reads, so an operand such as " - x" would turn into an option it does not know
+    // and vanish from the operands: it is marked as one, as the boolean words are.
+    if (!token.startsWith("-") && token.trimStart().startsWith("-")) {
       out.push(literalOperand + token)
       return
     }
