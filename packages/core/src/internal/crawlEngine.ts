@@ -66,6 +66,22 @@ export type StepOutcome = SiteRun.StepOutcome
 export const noSkips = SiteRun.noSkips
 
 /**
+ * A page answered 429 with a Retry-After a crawl can wait for (at most a minute): that wait in seconds.
+ *
+ * @since 0.2.0
+ * @category utils
+ */
+export const retryAfter = SiteRun.retryAfter
+
+/**
+ * Why a crawl fails when its start page was not read: the page's own error, or its skip as an error.
+ *
+ * @since 0.2.0
+ * @category errors
+ */
+export const startError = SiteRun.startError
+
+/**
  * The engine over the application's settings, providers and `fetchUrls`.
  *
  * @since 0.2.0

@@ -26,7 +26,15 @@ import * as Stream from "effect/Stream"
 import * as Take from "effect/Take"
 import * as SiteResponse from "../SiteResponse.js"
 import * as WebSearchError from "../WebSearchError.js"
-import { noSkips, type Plan, serveSafely, type SkipReason, type StepOutcome } from "./siteRun.js"
+import {
+  noSkips,
+  type Plan,
+  retryAfter,
+  serveSafely,
+  type SkipReason,
+  startError,
+  type StepOutcome
+} from "./siteRun.js"
 
 /** How a crawl runs, besides its plan. */
 export interface Options {
@@ -42,8 +50,6 @@ export interface Options {
 
 /** The most distinct skipped URLs remembered so that each is counted once; past it, every sighting counts. */
 const distinctSkips = 100_000
-/** The longest a Retry-After may pause a host and still be honoured (seconds); a longer one fails the page. */
-const maxRetryAfter = 60
 
 /**
  * A 53-bit fingerprint of a text: two FNV-1a lanes (different offset bases) joined. Linear in the text; two
@@ -240,16 +246,7 @@ const own = (
     // The start page alone: the crawl as a whole fails when it does.
     tally.seen.add(plan.startKey)
     const start = yield* read(plan.request.url, 0)
-    if (start._tag === "Failed") return yield* Effect.fail(start.error)
-    if (start._tag === "Skipped") {
-      return yield* Effect.fail(
-        WebSearchError.requestFailed(
-          start.reason === "robots" ? "robots_disallowed" : "blacklisted",
-          `the crawl's start page ${plan.request.url} was not read (${start.reason === "robots" ? "robots.txt disallows it" : "the URL policy or blacklist refuses it"})`,
-          { providerId: plan.providerId, capability: "crawlSite", input: plan.request.url }
-        )
-      )
-    }
+    if (start._tag !== "Page") return yield* Effect.fail(startError(plan, start))
     // The map's URLs first at depth 1, in the map's order, then the start page's links.
     admit(options.seeds, 1)
     yield* settle(start, 0)
@@ -262,16 +259,6 @@ const own = (
       })
     }
   })
-
-// A page answered 429 with a Retry-After the crawl can wait for: that wait in seconds.
-const retryAfter = (outcome: StepOutcome): number | undefined => {
-  if (outcome._tag !== "Failed") return undefined
-  const { error } = outcome
-  const limited = error._tag === "RequestFailed" && (error.reason === "http_429" || error.reason === "rate_limited")
-  return limited && error.retryAfter !== undefined && error.retryAfter >= 0 && error.retryAfter <= maxRetryAfter
-    ? error.retryAfter
-    : undefined
-}
 
 const hosted = (plan: Plan, tally: Tally, emit: Emit): Effect.Effect<void, WebSearchError.WebSearchError> => {
   if (plan.method._tag !== "Hosted") return Effect.void

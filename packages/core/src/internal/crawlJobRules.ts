@@ -174,7 +174,7 @@ const strip = (options: { readonly [K in keyof Limits]?: number | undefined }): 
  * @category utils
  */
 export const iso = (millis: number): string =>
-  // A stored count is read back as any number; a date past what `Date` holds would throw a RangeError.
+  // A stored count may read back as whatever number; a date past what `Date` holds would throw a RangeError.
   new Date(Number.isFinite(millis) ? Math.min(Math.max(millis, 0), 8.64e15) : 0).toISOString()
 
 /**

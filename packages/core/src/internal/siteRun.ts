@@ -417,3 +417,30 @@ export const serveSafely = (
     )
   }
 }
+
+/** The longest a Retry-After may pause a host and still be honoured (seconds); a longer one fails the page. */
+const maxRetryAfter = 60
+
+/** A page answered 429 with a Retry-After a crawl can wait for: that wait in seconds; otherwise undefined. */
+export const retryAfter = (outcome: StepOutcome): number | undefined => {
+  if (outcome._tag !== "Failed") return undefined
+  const { error } = outcome
+  const limited = error._tag === "RequestFailed" && (error.reason === "http_429" || error.reason === "rate_limited")
+  return limited && error.retryAfter !== undefined && error.retryAfter >= 0 && error.retryAfter <= maxRetryAfter
+    ? error.retryAfter
+    : undefined
+}
+
+/** Why a crawl fails when its start page was not read: the page's own error, or its skip as an error. */
+export const startError = (
+  plan: Pick<Plan, "providerId" | "request">,
+  outcome: Exclude<StepOutcome, { readonly _tag: "Page" }>
+): WebSearchError.WebSearchError => {
+  if (outcome._tag === "Failed") return outcome.error
+  const robots = outcome.reason === "robots"
+  return WebSearchError.requestFailed(
+    robots ? "robots_disallowed" : "blacklisted",
+    `the crawl's start page ${plan.request.url} was not read (${robots ? "robots.txt disallows it" : "the URL policy or blacklist refuses it"})`,
+    { providerId: plan.providerId, capability: "crawlSite", input: plan.request.url }
+  )
+}

@@ -6,7 +6,7 @@
  * holds across replicas), and settles it in one script (acknowledged, stored once, its links admitted, the job
  * completed when nothing is left).
  */
-import type * as CrawlEngine from "@websearch/core/internal/crawlEngine"
+import * as CrawlEngine from "@websearch/core/internal/crawlEngine"
 import type { WorkspaceId } from "@websearch/core/ProviderInstance"
 import * as SiteResponse from "@websearch/core/SiteResponse"
 import * as WebSearchError from "@websearch/core/WebSearchError"
@@ -40,8 +40,6 @@ export interface Shared {
 
 const streamSuffix = ":stream"
 const maxPlans = 64
-/** The longest a Retry-After may pause a host and still be honoured (seconds), as in memory. */
-const maxRetryAfter = 60
 
 const planOf = (shared: Shared, id: string, request: string) => {
   const known = shared.plans.get(id)
@@ -85,25 +83,6 @@ const polite = <A, E, R>(
     acquire,
     () => effect,
     () => Effect.ignore(shared.run("politeness", () => shared.redis.zrem(leases, token)))
-  )
-}
-
-const retryAfter = (outcome: CrawlEngine.StepOutcome): number | undefined => {
-  if (outcome._tag !== "Failed") return undefined
-  const { error } = outcome
-  const limited = error._tag === "RequestFailed" && (error.reason === "http_429" || error.reason === "rate_limited")
-  return limited && error.retryAfter !== undefined && error.retryAfter >= 0 && error.retryAfter <= maxRetryAfter
-    ? error.retryAfter
-    : undefined
-}
-
-const startError = (plan: CrawlEngine.Plan, outcome: CrawlEngine.StepOutcome): WebSearchError.WebSearchError => {
-  if (outcome._tag === "Failed") return outcome.error
-  const robots = outcome._tag === "Skipped" && outcome.reason === "robots"
-  return WebSearchError.requestFailed(
-    robots ? "robots_disallowed" : "blacklisted",
-    `the crawl's start page ${plan.request.url} was not read (${robots ? "robots.txt disallows it" : "the URL policy or blacklist refuses it"})`,
-    { providerId: plan.providerId, capability: "crawlSite", input: plan.request.url }
   )
 }
 
@@ -168,7 +147,7 @@ export const process = (
       }
       const step = plan.method.step
       let outcome = yield* polite(shared, jobKey, url, plan, step(url, depth))
-      const pause = retryAfter(outcome)
+      const pause = CrawlEngine.retryAfter(outcome)
       if (pause !== undefined) {
         yield* shared.run("politeness", () =>
           Store.script(shared.redis, Scripts.pauseHost, [`${jobKey}:host:${new URL(url).host}:next`, pause])
@@ -176,7 +155,7 @@ export const process = (
         outcome = yield* polite(shared, jobKey, url, plan, step(url, depth))
       }
       if (depth === 0 && outcome._tag !== "Page") {
-        const error = WebSearchError.scrub(startError(plan, outcome), plan.secrets)
+        const error = WebSearchError.scrub(CrawlEngine.startError(plan, outcome), plan.secrets)
         return yield* settle("startfail", Store.failureJson(WebSearchError.toInputFailure(plan.request.url, error)))
       }
       switch (outcome._tag) {
