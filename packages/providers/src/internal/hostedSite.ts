@@ -111,7 +111,10 @@ export const nextPath = (endpoint: string, next: string | null | undefined): str
     return undefined
   }
   if (url.origin !== base.origin || url.username !== "" || url.password !== "") return undefined
-  const prefix = base.pathname.replace(/\/+$/, "")
+  // Trailing slashes dropped by a loop: `/\/+$/` backtracks quadratically on a long run of them.
+  let end = base.pathname.length
+  while (end > 0 && base.pathname[end - 1] === "/") end--
+  const prefix = base.pathname.slice(0, end)
   if (prefix !== "" && !url.pathname.startsWith(`${prefix}/`)) return undefined
   return `${url.pathname.slice(prefix.length)}${url.search}`
 }
