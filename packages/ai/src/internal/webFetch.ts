@@ -221,7 +221,7 @@ export const make = ({ fetch, ids, model, options, pages }: Deps) => {
   /**
    * Keeps a page read elsewhere (a crawl, from its start) as the parts `web_fetch` would serve of it: the first part
    * always, the next ones while they fit in `budget` characters. A call for one of them (with no providerId) is then
-   * served without a fetch; a part past what was kept, or past what the crawl read of the page, is fetched as any
+   * served without a fetch; a part past what was kept, or past what the crawl read of the page, is fetched like any
    * other.
    */
   const keepParts = (page: WebSearchResult, budget: number): void => {
