@@ -67,6 +67,33 @@ describe("our own main block", () => {
     for (const word of items) expect(result.markdown).not.toContain(`${word} sentence 0`)
   })
 
+  // A ranked list of reviews after a short introduction: each item is prose with its "read the full review" and shop
+  // links (about a fifth of its text in links, more than a teaser list beside an article may add).
+  const reviews = (names: ReadonlyArray<string>) =>
+    names
+      .map(
+        (w) =>
+          `<li><h2>${w}</h2><p>${sentence(w, 2)}</p><p><a href="/review/${w}">Read the full review</a> ` +
+          `<a href="https://shop.example/${w}">Buy it at Shop</a></p></li>`
+      )
+      .join("")
+  const ranked = Array.from({ length: 24 }, (_, i) => `Model${i}`)
+
+  it("takes in a long ranked list whose items carry their own links when the list scores far above the article", () => {
+    const result = extract(split(`<ol>${reviews(ranked)}</ol>`))
+    for (const word of ["Alpha", "Beta", ...ranked]) expect(result.markdown).toContain(`${word} sentence 0`)
+  })
+
+  it("judges a linked list part of the article only when it scores far above the article", () => {
+    const judge = (names: ReadonlyArray<string>) => {
+      const doc = HtmlDocument.parse(split(`<ol>${reviews(names)}</ol>`))
+      const best = Container.best(doc.body)!
+      return Container.replaces(doc.querySelector(".text")!, best, listTexts(doc.body))
+    }
+    expect(judge(ranked)).toBe(true)
+    expect(judge(ranked.slice(0, 12))).toBe(false)
+  })
+
   const page = HtmlDocument.parse(
     `<html><body><nav><a href="/a">Home</a> <a href="/b">News</a> <a href="/c">Sport</a></nav>` +
       `<div class="sidebar"><p>${sentence("Side", 30)}</p></div>` +

@@ -265,6 +265,14 @@ export const minPartShare = 0.75
 export const minPartRatio = 1.5
 /** ... and the text ours adds has at most this share in links (more is a teaser list, not the article's rest). */
 export const maxAddedLinkShare = 0.15
+/**
+ * ... or this share when our block scores at least {@link minWideRatio} times the article's characters: the article
+ * is then a small part of a long piece (a ranked list of reviews, each with its "read the full review" and shop
+ * links), where a teaser list around an article would not score that high.
+ */
+export const maxWideLinkShare = 0.25
+/** See {@link maxWideLinkShare}. */
+export const minWideRatio = 3
 
 /**
  * Whether our block should replace Readability's `article`: the article is plainly another, lesser block (little
@@ -280,7 +288,7 @@ export const replaces = (article: Element, block: Best, texts: Lead.Texts): bool
     inside >= all * minPartShare &&
     block.score >= all * minPartRatio &&
     added > 0 &&
-    block.links - links <= added * maxAddedLinkShare
+    block.links - links <= added * (block.score >= all * minWideRatio ? maxWideLinkShare : maxAddedLinkShare)
   )
 }
 
