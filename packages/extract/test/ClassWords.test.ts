@@ -45,3 +45,28 @@ describe("class words read from the attribute node", () => {
     }
   )
 })
+
+describe("class words", () => {
+  const tokensOf = (cls: string) =>
+    Boilerplate.tokens(HtmlDocument.parse(`<html><body><div class="${cls}">x</div></body></html>`).querySelector("div")!)
+
+  it("leave out a class name's words after a layout modifier: a block with a sidebar is not one", () => {
+    expect(tokensOf("main main-with-sidebar")).toEqual(["main", "main"])
+    expect(tokensOf("site-content has-comments")).toEqual(["site", "content"])
+    expect(tokensOf("layout no-sidebar")).toEqual(["layout"])
+    expect(tokensOf("sidebar widget-area")).toEqual(["sidebar", "widget", "area"])
+  })
+
+  const role = FastCheck.constantFrom("sidebar", "comments", "nav", "related", "footer")
+  const modifier = FastCheck.constantFrom("with", "has", "no", "without", "With", "HAS")
+  const prefix = FastCheck.constantFrom("", "main", "page", "layout")
+  it.prop(
+    "no word after a modifier in the same class name counts, whatever the separator and case",
+    [prefix, modifier, role, FastCheck.constantFrom("-", "_")],
+    ([pre, mod, word, sep]) => {
+      const lead = pre === "" ? "" : pre + sep
+      expect(tokensOf(`${lead}${mod}${sep}${word}`)).not.toContain(word)
+      expect(tokensOf(`${lead}${word}`)).toContain(word)
+    }
+  )
+})

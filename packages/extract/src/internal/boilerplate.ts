@@ -37,9 +37,26 @@ const words = (raw: string): Array<string> =>
     .split(/[^a-z0-9]+/)
     .filter((t) => t !== "")
 
+// Words that make the rest of a class name a layout modifier, not the element's role: `main-with-sidebar`,
+// `has-comments` and `no-sidebar` name a block beside a sidebar or comments (often the article), not one.
+const modifiers = new Set(["with", "has", "no", "without"])
+
+/** A class attribute's words, each class name's cut before its first modifier word. */
+const classWords = (cls: string): Array<string> => {
+  const out: Array<string> = []
+  for (const name of cls.split(/\s+/)) {
+    for (const word of words(name)) {
+      if (modifiers.has(word)) break
+      out.push(word)
+    }
+  }
+  return out
+}
+
 /**
- * Lower-case tokens of an element's class and id, split at `-`, `_`, spaces and camelCase humps. An id of more
- * than three words is a slug of a heading ("worrying-about-your-tail"), not a name for the element's role: left out.
+ * Lower-case tokens of an element's class and id, split at `-`, `_`, spaces and camelCase humps; a class name's
+ * words after a modifier ("with", "has", "no", "without") are left out. An id of more than three words is a slug of
+ * a heading ("worrying-about-your-tail"), not a name for the element's role: left out.
  */
 export const tokens = (element: Element): ReadonlyArray<string> => {
   const cls = attribute(element, "class")
@@ -67,7 +84,7 @@ const tokensOf = (cls: string, id: string): ReadonlyArray<string> => {
   const key = cls + "#" + id
   const cached = tokenCache.get(key)
   if (cached !== undefined) return cached
-  const out = cls === "" ? [] : words(cls)
+  const out = cls === "" ? [] : classWords(cls)
   if (id !== "") {
     const own = words(id)
     if (own.length <= 3) out.push(...own)
