@@ -112,6 +112,16 @@ describe("our own main block", () => {
     expect(Container.at(page.body, best.index)).toBe(best.element)
   })
 
+  it("counts the prose of a product widget in a buying guide, not that of a picture gallery", () => {
+    const body = (html: string) => HtmlDocument.parse(`<html><body>${html}</body></html>`).body
+    const widget = `<div class="c-product-widget"><p>${sentence("Pick", 4)}</p></div>`
+    const guide = body(`<div class="guide"><p>${sentence("Intro", 3)}</p>${widget}${widget}</div>`)
+    expect(Container.best(guide)!.element.getAttribute("class")).toBe("guide")
+    const gallery = `<div class="dnd-widget-wrapper type-gallery"><ul><li>${sentence("Slide", 12)}</li></ul></div>`
+    const story = body(`<div class="story"><p>${sentence("Story", 4)}</p>${gallery}</div>`)
+    expect(Container.best(story)!.element.localName).toBe("p")
+  })
+
   it("lists the page's text nodes in document order, and which are in an <h1>, in the same walk", () => {
     const doc = HtmlDocument.parse(
       `<html><body><h1>Title <b>bold</b></h1><script type="application/ld+json">{}</script>` +

@@ -15,11 +15,11 @@ const TEXT = 3
 
 // Page chrome: its text never counts as prose.
 const chrome = new Set(["nav", "aside", "footer", "form", "menu", "dialog", "button", "label", "select", "header"])
-// Class/id words of page chrome (a sidebar of recent comments is prose too, and is not the article).
+// Class/id words of page chrome (a sidebar of recent comments is prose too, and is not the article). Not "widget":
+// buying guides put their picks in product widgets; a sidebar's widgets are in the sidebar. Picture galleries are
+// captions, which the article path drops by default.
 const chromeTokens = new Set([
   "sidebar",
-  "widget",
-  "widgets",
   "comment",
   "comments",
   "footer",
@@ -41,7 +41,9 @@ const chromeTokens = new Set([
   "modal",
   "popup",
   "overlay",
-  "flyout"
+  "flyout",
+  "gallery",
+  "slideshow"
 ])
 const skipped = new Set(["script", "style", "noscript", "template", "textarea"])
 
