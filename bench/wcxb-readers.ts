@@ -9,6 +9,7 @@
  *     --id ID       one page: print the reader's markdown and both scores
  *     --worst N     list the N pages where the reader loses most against the article path (and wins most)
  *     --as T        read every page with the reader of type T (what a misdetection as T would cost)
+ *     --rows FILE   write each page's two scores to FILE as JSON (to join with `wcxb-dev.ts --out`)
  */
 import * as Either from "effect/Either"
 import { existsSync, readFileSync, writeFileSync } from "node:fs"
@@ -142,6 +143,8 @@ for (const page of pages) {
 }
 
 if (cacheFile !== undefined) writeFileSync(cacheFile, JSON.stringify(cache))
+const rowsFile = value("--rows")
+if (rowsFile !== undefined) writeFileSync(rowsFile, JSON.stringify(rows))
 
 const mean = (xs: ReadonlyArray<number>) => (xs.length === 0 ? 0 : xs.reduce((a, x) => a + x, 0) / xs.length)
 console.log(`| type | pages | article path | reader | P | R | declined | better | worse |`)
