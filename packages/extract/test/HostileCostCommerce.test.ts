@@ -29,7 +29,7 @@ const letters = (i: number): string => {
 }
 
 // Page-type detection's look at a page's item grid, without a reader.
-const leads = (body: string) => () => GridLead.leads(HtmlDocument.parse(`<html><body>${body}</body></html>`))
+const leads = (body: string) => () => GridLead.leads(HtmlDocument.parse(`<html><body>${body}</body></html>`), "listing")
 const prose = "lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore."
 const teasers = '<div><a href="/s"><h3>A story of the day</h3></a></div>'.repeat(20)
 

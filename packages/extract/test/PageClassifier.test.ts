@@ -134,13 +134,25 @@ describe("page-type detection", () => {
   ).join("")
 
   it("reads a section front's grid of teasers as leading the page, a story with a related strip as not", () => {
-    expect(GridLead.leads(page(`<h1>Technology</h1>${teasers(12)}`))).toBe(true)
+    expect(GridLead.leads(page(`<h1>Technology</h1>${teasers(12)}`), "listing")).toBe(true)
     // The same strip under a story: the story's block of prose is more than a seventh of the strip.
-    expect(GridLead.leads(page(`<h1>A story</h1><article>${story}</article>${teasers(12)}`))).toBe(false)
+    expect(GridLead.leads(page(`<h1>A story</h1><article>${story}</article>${teasers(12)}`), "listing")).toBe(false)
     // Too few items to lead.
-    expect(GridLead.leads(page(`<h1>Technology</h1>${teasers(5)}`))).toBe(false)
+    expect(GridLead.leads(page(`<h1>Technology</h1>${teasers(5)}`), "listing")).toBe(false)
     // No grid at all.
-    expect(GridLead.leads(page(story))).toBe(false)
+    expect(GridLead.leads(page(story), "listing")).toBe(false)
+  })
+
+  it("reads a page scored as a collection as one unless a block of prose holds half its text", () => {
+    const filters = `<div class="filters"><a href="?c=red">Red</a> <a href="?c=blue">Blue</a> <a href="?s=new">Newest</a></div>`
+    // A category with a few cards (the rest come with a script), its filters and a line of introduction.
+    expect(
+      GridLead.leads(page(`<h1>Kettles</h1><p>Kettles in steel and glass.</p>${filters}${teasers(4)}`), "collection")
+    ).toBe(true)
+    // A story with the same cards below it: its prose is most of its text.
+    expect(GridLead.leads(page(`<h1>A story</h1><div>${story}</div>${teasers(4)}`), "collection")).toBe(false)
+    // Read as a listing, the few cards do not lead.
+    expect(GridLead.leads(page(`<h1>Kettles</h1>${filters}${teasers(4)}`), "listing")).toBe(false)
   })
 
   it("measures the largest block of prose paragraphs under one parent", () => {

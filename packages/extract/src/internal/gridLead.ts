@@ -2,7 +2,9 @@
  * Whether a page's item grid (see `itemGrid.ts`) leads its text rather than accompanying an article: a section
  * front, a search's results or a ranked list is many linked entries and no long run of prose, while a news story
  * with a related-stories strip has its story, paragraphs of prose in one block. Page-type detection asks this of a
- * page it scores as a collection or a listing by too little to be sure (see `pageClassifier.ts`).
+ * page it scores as a collection or a listing by too little to be sure (see `pageClassifier.ts`). A shop's category
+ * page often shows few cards in the markup (the rest come with a script) beside its filters, banners and a buying
+ * guide: scored as a collection, it is one unless one block of prose holds half its text, as an article's does.
  */
 import * as ItemGrid from "./itemGrid.js"
 import * as SectionPass from "./sectionPass.js"
@@ -13,6 +15,9 @@ export const minItems = 8
 export const minShare = 0.35
 /** ... and this many times the text of the page's largest block of prose. */
 export const minProseRatio = 7
+
+/** A collection's page has no block of prose holding this share of its text. */
+export const maxCollectionProseShare = 0.5
 
 /** A paragraph of prose has at least this many characters ... */
 export const minParagraphChars = 80
@@ -37,15 +42,17 @@ export const proseBlock = (page: SectionPass.Page): number => {
   return best
 }
 
-/** Whether the page's item grid leads its text (see the module's comment). */
-export const leads = (doc: Document): boolean => {
+/** Whether the page's item grid leads its text, for a page scored as `type` (see the module's comment). */
+export const leads = (doc: Document, type: "collection" | "listing"): boolean => {
   const page = SectionPass.survey(doc)
   if (page === undefined) return false
+  const prose = proseBlock(page)
+  if (type === "collection" && page.total > 0 && prose < page.total * maxCollectionProseShare) return true
   const grid = ItemGrid.find(page.root, page)
   return (
     grid !== undefined &&
     grid.items.length >= minItems &&
     grid.text >= page.total * minShare &&
-    grid.text >= proseBlock(page) * minProseRatio
+    grid.text >= prose * minProseRatio
   )
 }

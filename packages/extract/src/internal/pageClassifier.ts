@@ -43,15 +43,20 @@ export const marginOf = (type: PageType.PageType): number =>
  * {@link gridMargin} is the page's type when `gridLeads` says its item grid leads the page's text (see
  * `gridLead.ts`): asked only then, as it walks the page.
  */
-export const decide = (score: ReadonlyArray<number>, gridLeads: () => boolean = () => false): PageType.PageType => {
+export const decide = (
+  score: ReadonlyArray<number>,
+  gridLeads: (type: "collection" | "listing") => boolean = () => false
+): PageType.PageType => {
   let best = 0
   for (let c = 1; c < score.length; c++) if (score[c] > score[best]) best = c
   const type = Model.classes[best]
   const lead = score[best] - score[article]
   if (best === article || lead >= marginOf(type)) return type
-  return (type === "collection" || type === "listing") && lead >= Model.articleMargin && gridLeads() ? type : "article"
+  return (type === "collection" || type === "listing") && lead >= Model.articleMargin && gridLeads(type)
+    ? type
+    : "article"
 }
 
 /** The page type the signals of `doc` point to (see {@link decide}). */
 export const classify = (s: PageSignals.Signals, doc?: Document): PageType.PageType =>
-  decide(scores(PageFeatures.vector(s)), () => doc !== undefined && GridLead.leads(doc))
+  decide(scores(PageFeatures.vector(s)), (type) => doc !== undefined && GridLead.leads(doc, type))
