@@ -39,9 +39,9 @@ export const marginOf = (type: PageType.PageType): number =>
 /**
  * The page type of the class scores (in the order of `Model.classes`): the highest, unless it beats the article's by
  * less than its margin ({@link marginOf}): a misread article costs more than a missed type, the article path reading
- * any page passably. A collection or listing that beats the article by the model's own margin but not by
- * {@link gridMargin} is the page's type when `gridLeads` says its item grid leads the page's text (see
- * `gridLead.ts`): asked only then, as it walks the page.
+ * any page passably. A collection or listing that beats the article by less than {@link gridMargin} is the page's
+ * type when `gridLeads` says its item grid leads the page's text (see `gridLead.ts`), whatever the model's own
+ * margin: the page's structure settles what the scores leave open. Asked only then, as it walks the page.
  */
 export const decide = (
   score: ReadonlyArray<number>,
@@ -52,9 +52,7 @@ export const decide = (
   const type = Model.classes[best]
   const lead = score[best] - score[article]
   if (best === article || lead >= marginOf(type)) return type
-  return (type === "collection" || type === "listing") && lead >= Model.articleMargin && gridLeads(type)
-    ? type
-    : "article"
+  return (type === "collection" || type === "listing") && gridLeads(type) ? type : "article"
 }
 
 /** The page type the signals of `doc` point to (see {@link decide}). */
