@@ -1,4 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
+import * as GridLead from "../src/internal/gridLead.js"
+import * as HtmlDocument from "../src/internal/htmlDocument.js"
 import type * as PageType from "../src/PageType.js"
 import * as MainContent from "../src/MainContent.js"
 import { cost } from "./support/cost.js"
@@ -25,6 +27,11 @@ const letters = (i: number): string => {
   for (let n = i + 1; n > 0; n = Math.floor((n - 1) / 26)) out = String.fromCharCode(97 + ((n - 1) % 26)) + out
   return out
 }
+
+// Page-type detection's look at a page's item grid, without a reader.
+const leads = (body: string) => () => GridLead.leads(HtmlDocument.parse(`<html><body>${body}</body></html>`), "listing")
+const prose = "lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore."
+const teasers = '<div><a href="/s"><h3>A story of the day</h3></a></div>'.repeat(20)
 
 interface Case {
   readonly name: string
@@ -147,6 +154,13 @@ const cases: ReadonlyArray<Case> = [
     name: "a hidden panel of 512 KiB of spaces between letters",
     hostile: as("product", `<h1>Kettle</h1><div hidden><p>${fill("a ", 512 * kib)}</p></div>`),
     benign: as("product", `<h1>Kettle</h1><div><p>${fill("ab", 512 * kib)}</p></div>`)
+  },
+  {
+    // Whether a grid leads (page-type detection's question): each paragraph is added to its parent's sum once,
+    // however deep the paragraphs' parents are nested.
+    name: "a grid's lead over 5 000 paragraphs of prose nested each in the last one's block",
+    hostile: leads(`${`<div><p>${prose}</p>`.repeat(5000)}${"</div>".repeat(5000)}${teasers}`),
+    benign: leads(`${`<div><p>${prose}</p></div>`.repeat(5000)}${teasers}`)
   }
 ]
 

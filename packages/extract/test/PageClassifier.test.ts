@@ -1,9 +1,11 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as FastCheck from "effect/FastCheck"
+import * as GridLead from "../src/internal/gridLead.js"
 import * as HtmlDocument from "../src/internal/htmlDocument.js"
 import * as PageClassifier from "../src/internal/pageClassifier.js"
 import * as PageFeatures from "../src/internal/pageFeatures.js"
 import * as PageSignals from "../src/internal/pageSignals.js"
+import * as SectionPass from "../src/internal/sectionPass.js"
 import * as Model from "../src/internal/pageTypeModel.js"
 import * as PageType from "../src/PageType.js"
 
@@ -96,5 +98,68 @@ describe("page-type detection", () => {
     expect(PageClassifier.decide(scores(1 + PageClassifier.gridMargin + 0.01))).toBe("listing")
     const forum = Model.classes.map((c) => (c === "forum" ? between : c === "article" ? 1 : 0))
     expect(PageClassifier.decide(forum)).toBe("forum")
+  })
+
+  // Any scores, with the page's grid leading: a collection or listing that beats the article at all wins, nothing
+  // else changes; the grid is asked about only below the grid margin.
+  it.prop(
+    "a collection or listing whose grid leads wins by any lead over the article",
+    [
+      FastCheck.array(FastCheck.double({ min: -10, max: 10, noNaN: true }), {
+        minLength: Model.classes.length,
+        maxLength: Model.classes.length
+      })
+    ],
+    ([score]) => {
+      let asked = false
+      const type = PageClassifier.decide(score, () => ((asked = true), true))
+      const article = score[Model.classes.indexOf("article")]
+      const best = Math.max(...score)
+      const winner = Model.classes[score.indexOf(best)]
+      const grid = winner === "collection" || winner === "listing"
+      const between = grid && best - article < PageClassifier.gridMargin
+      expect(asked).toBe(between)
+      expect(type).toBe(between ? winner : PageClassifier.decide(score))
+    }
+  )
+
+  const page = (body: string) => HtmlDocument.parse(`<html><body>${body}</body></html>`)
+  const teaser = (i: number) =>
+    `<div class="teaser"><a href="/story/${i}"><h3>Story number ${i} of the day</h3></a><span>2 hours ago</span></div>`
+  const teasers = (n: number) => `<div class="stories">${Array.from({ length: n }, (_, i) => teaser(i)).join("")}</div>`
+  const story = Array.from(
+    { length: 6 },
+    (_, i) =>
+      `<p>Paragraph ${i} of the story tells what happened, who said what, and why it matters to the readers.</p>`
+  ).join("")
+
+  it("reads a section front's grid of teasers as leading the page, a story with a related strip as not", () => {
+    expect(GridLead.leads(page(`<h1>Technology</h1>${teasers(12)}`), "listing")).toBe(true)
+    // The same strip under a story: the story's block of prose is more than a seventh of the strip.
+    expect(GridLead.leads(page(`<h1>A story</h1><article>${story}</article>${teasers(12)}`), "listing")).toBe(false)
+    // Too few items to lead.
+    expect(GridLead.leads(page(`<h1>Technology</h1>${teasers(5)}`), "listing")).toBe(false)
+    // No grid at all.
+    expect(GridLead.leads(page(story), "listing")).toBe(false)
+  })
+
+  it("reads a page scored as a collection as one unless a block of prose holds half its text", () => {
+    const filters = `<div class="filters"><a href="?c=red">Red</a> <a href="?c=blue">Blue</a> <a href="?s=new">Newest</a></div>`
+    // A category with a few cards (the rest come with a script), its filters and a line of introduction.
+    expect(
+      GridLead.leads(page(`<h1>Kettles</h1><p>Kettles in steel and glass.</p>${filters}${teasers(4)}`), "collection")
+    ).toBe(true)
+    // A story with the same cards below it: its prose is most of its text.
+    expect(GridLead.leads(page(`<h1>A story</h1><div>${story}</div>${teasers(4)}`), "collection")).toBe(false)
+    // Read as a listing, the few cards do not lead.
+    expect(GridLead.leads(page(`<h1>Kettles</h1>${filters}${teasers(4)}`), "listing")).toBe(false)
+  })
+
+  it("measures the largest block of prose paragraphs under one parent", () => {
+    const doc = page(`<div>${story}</div><div><p>short</p><p><a href="/x">${"linked words ".repeat(10)}</a></p></div>`)
+    const p = doc.querySelector("p")!.textContent!.length
+    const surveyed = SectionPass.survey(doc)!
+    expect(GridLead.proseBlock(surveyed)).toBeGreaterThanOrEqual(6 * (p - 2))
+    expect(GridLead.proseBlock(surveyed)).toBeLessThanOrEqual(6 * (p + 2))
   })
 })

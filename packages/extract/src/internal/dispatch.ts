@@ -67,7 +67,7 @@ export const dispatch = (
   }
 ): Dispatched => {
   const { changed, signals } = show(doc, options.url)
-  const pageType = options.forced ?? PageClassifier.classify(signals)
+  const pageType = options.forced ?? PageClassifier.classify(signals, doc)
   const reader = options.readers[pageType]
   const preparer = options.preparers?.[pageType]
   // A page shown as it was parsed (most are) needs no second look.

@@ -5,6 +5,7 @@
  * types, the URL's and title's words, and the page's own shape; the type with the highest score is the page's.
  */
 import type * as PageType from "../PageType.js"
+import * as GridLead from "./gridLead.js"
 import * as PageFeatures from "./pageFeatures.js"
 import type * as PageSignals from "./pageSignals.js"
 import * as Model from "./pageTypeModel.js"
@@ -38,14 +39,22 @@ export const marginOf = (type: PageType.PageType): number =>
 /**
  * The page type of the class scores (in the order of `Model.classes`): the highest, unless it beats the article's by
  * less than its margin ({@link marginOf}): a misread article costs more than a missed type, the article path reading
- * any page passably.
+ * any page passably. A collection or listing that beats the article by less than {@link gridMargin} is the page's
+ * type when `gridLeads` says its item grid leads the page's text (see `gridLead.ts`), whatever the model's own
+ * margin: the page's structure settles what the scores leave open. Asked only then, as it walks the page.
  */
-export const decide = (score: ReadonlyArray<number>): PageType.PageType => {
+export const decide = (
+  score: ReadonlyArray<number>,
+  gridLeads: (type: "collection" | "listing") => boolean = () => false
+): PageType.PageType => {
   let best = 0
   for (let c = 1; c < score.length; c++) if (score[c] > score[best]) best = c
   const type = Model.classes[best]
-  return best !== article && score[best] - score[article] < marginOf(type) ? "article" : type
+  const lead = score[best] - score[article]
+  if (best === article || lead >= marginOf(type)) return type
+  return (type === "collection" || type === "listing") && gridLeads(type) ? type : "article"
 }
 
-/** The page type the signals point to (see {@link decide}). */
-export const classify = (s: PageSignals.Signals): PageType.PageType => decide(scores(PageFeatures.vector(s)))
+/** The page type the signals of `doc` point to (see {@link decide}). */
+export const classify = (s: PageSignals.Signals, doc?: Document): PageType.PageType =>
+  decide(scores(PageFeatures.vector(s)), (type) => doc !== undefined && GridLead.leads(doc, type))
