@@ -150,6 +150,47 @@ const cases: ReadonlyArray<Case> = [
     )
   },
   {
+    // A rail's frame is looked for once per ancestor: rails nested 2 000 deep, each of three priced cards beside the
+    // next, cost what 2 000 rails side by side do.
+    name: "rails of priced cards nested 2 000 deep",
+    hostile: as(
+      "product",
+      `<h1>Kettle</h1>${'<div class="rail">' + '<div class="card"><a href="/p">Mug</a> $9</div>'.repeat(3)}`.repeat(
+        2000
+      ) + "</div>".repeat(2000)
+    ),
+    benign: as(
+      "product",
+      `<h1>Kettle</h1>${`<div class="rail">${'<div class="card"><a href="/p">Mug</a> $9</div>'.repeat(3)}</div>`.repeat(2000)}`
+    )
+  },
+  {
+    // Siblings are grouped by tag once per parent, and told alike by one count of their shapes.
+    name: "20 000 priced cards of distinct shapes in one parent",
+    hostile: as(
+      "product",
+      `<h1>Kettle</h1><div>${Array.from({ length: 20_000 }, (_, i) => `<div class="${letters(i)}"><a href="/p">Mug</a> $9</div>`).join("")}</div>`
+    ),
+    benign: as(
+      "product",
+      `<h1>Kettle</h1><div>${Array.from({ length: 20_000 }, (_, i) => `<p class="${letters(i)}">Mug and more $9</p>`).join("")}</div>`
+    )
+  },
+  {
+    // Dialogs are removed whole, at the outermost, and identifiers tested on short texts only.
+    name: "2 000 nested dialogs and 50 000 identifiers",
+    hostile: as(
+      "product",
+      `<h1>Kettle</h1>${'<div role="dialog"><p>lorem ipsum</p>'.repeat(2000)}${"</div>".repeat(2000)}` +
+        "<span>0b4f5e2a-1c3d-4e5f-8a9b-0c1d2e3f4a5b</span>".repeat(50_000)
+    ),
+    benign: as(
+      "product",
+      `<h1>Kettle</h1>${"<div><p>lorem ipsum</p></div>".repeat(2000)}` +
+        "<span>0b4f5e2a 1c3d 4e5f 8a9b 0c1d2e3f4a5b</span>".repeat(50_000)
+    )
+  },
+  {
     // A hidden block's words are counted in one scan of its text.
     name: "a hidden panel of 512 KiB of spaces between letters",
     hostile: as("product", `<h1>Kettle</h1><div hidden><p>${fill("a ", 512 * kib)}</p></div>`),

@@ -102,6 +102,118 @@ describe("product reader", () => {
     }
   })
 
+  // A card of another product: its name linked to its page, a price, a rating.
+  const card = (name: string, price: string, cls = "card") =>
+    `<div class="${cls}"><a href="/p/${name.toLowerCase().replace(/\W+/g, "-")}"><h3>${name}</h3></a>` +
+    `<span>${price}</span><span>4.5 stars</span></div>`
+  const shell = (rest: string) =>
+    `<html><body><main><h1>Steel Kettle 2L</h1><p class="price">€39.90</p><p>${description}</p>${rest}</main>` +
+    `</body></html>`
+
+  it("drops a rail of other products' cards, whatever its heading says, with its heading", () => {
+    const md = read(
+      shell(
+        `<section><h2>Handpicked for you</h2><div class="row">${card("Copper Mug", "€9.00")}` +
+          `${card("Tea Tin", "€5.50")}${card("Teapot Deluxe", "€49.00", "card card-first")}` +
+          `${card("Milk Jug", "€12.00")}</div><a href="/recs">See all</a></section>`
+      )
+    )
+    expect(md).toContain("# Steel Kettle 2L")
+    expect(md).toContain(description)
+    for (const gone of ["Handpicked", "Copper Mug", "Tea Tin", "Teapot", "Milk Jug", "See all"]) {
+      expect(md).not.toContain(gone)
+    }
+  })
+
+  it("keeps the product's own purchase options, add-ons of their own shapes and runs without prices", () => {
+    const md = read(
+      shell(
+        `<div class="buy"><div class="option"><h3>Kettle alone</h3><span>€39.90</span><a href="javascript:add(1)">` +
+          `Add</a></div><div class="option"><h3>Kettle and two mugs</h3><span>€49.90</span><a role="button" ` +
+          `href="/cart?add=2">Add</a></div><div class="option"><h3>Kettle, mugs and tea</h3><span>€59.90</span>` +
+          `<a href="#add-3">Add</a></div></div>` +
+          `<div class="extras"><div class="a"><a href="/p/filter">Spare filter</a> for hard water, €4</div><div ` +
+          `class="b"><a href="/p/lid">Spare lid</a> with its seal, €6</div><div class="c"><a href="/p/base">Spare ` +
+          `base</a> for induction, €19</div></div>` +
+          `<ul class="guides"><li><a href="/g/descale">How to descale</a>: monthly, with vinegar</li><li><a ` +
+          `href="/g/water">Which water to use</a>: filtered</li><li><a href="/g/whistle">The whistle</a>: oil ` +
+          `it yearly</li></ul>`
+      )
+    )
+    for (const kept of ["Kettle and two mugs", "€59.90", "Spare filter", "Spare base", "How to descale"]) {
+      expect(md).toContain(kept)
+    }
+  })
+
+  it("never takes the product's own region for a rail", () => {
+    const md = read(
+      `<html><body><main><div class="grid"><div class="cell"><h1><a href="/p/kettle">Steel Kettle 2L</a></h1>` +
+        `<span>€39.90</span></div>${card("Copper Mug", "€9")}${card("Tea Tin", "€5")}${card("Milk Jug", "€12")}` +
+        `</div><p>${description}</p></main></body></html>`
+    )
+    expect(md).toContain("Steel Kettle 2L")
+    expect(md).toContain("€39.90")
+  })
+
+  it("never takes what holds the product's name for a block of links", () => {
+    const links = Array.from({ length: 12 }, (_, i) => `<li><a href="/c/${i}">Kettles and teapots ${i}</a></li>`)
+    const md = read(
+      `<html><body><form><div class="hero"><h1>Steel Kettle 2L</h1><p>Boils fast.</p></div>` +
+        `<ul>${links.join("")}</ul></form></body></html>`
+    )
+    expect(md).toContain("# Steel Kettle 2L")
+    expect(md).toContain("Boils fast.")
+  })
+
+  it.prop(
+    "a rail is told by its cards' prices in any currency",
+    [FastCheck.constantFrom("$", "€", "£", "¥", "₹", "USD ", "EUR "), FastCheck.integer({ min: 1, max: 99_999 })],
+    ([currency, amount]) => {
+      const price = `${currency}${amount}`
+      const md = read(shell(`<div>${card("Copper Mug", price)}${card("Tea Tin", price)}${card("Jug", price)}</div>`))
+      expect(md).toContain(description)
+      expect(md).not.toContain("Copper Mug")
+    }
+  )
+
+  it("drops dialogs and bare identifiers, and reads a rail's cards without them", () => {
+    const notice =
+      "Promoted items are selected based on what we think may interest you, and they generate revenue for us. " +
+      "We use a variety of relevance factors, including the pages you visit and the items you look at."
+    const adCard = (name: string) =>
+      `<li><a href="/p/${name}"></a><h3>${name}</h3><span>$8.03</span><span>` +
+      `${"<span>0b4f5e2a-1c3d-4e5f-8a9b-0c1d2e3f4a5b</span><span>S</span>".repeat(12)}</span>` +
+      `<div role="dialog" hidden><h2>Why you're seeing this ad</h2><p>${notice}</p></div></li>`
+    const md = read(
+      shell(
+        `<div role="dialog" aria-modal="true"><h2>Notify me when back in stock</h2><p>${notice}</p></div>` +
+          `<ul>${adCard("Tunic")}${adCard("Blouse")}${adCard("Vest")}</ul>`
+      )
+    )
+    expect(md).toContain(description)
+    for (const gone of ["Notify me", "Promoted items", "0b4f5e2a", "Tunic", "Blouse"]) expect(md).not.toContain(gone)
+  })
+
+  it("drops sections named as rails or as the seller's reviews, and keeps a bare 'Recommended'", () => {
+    const section = (heading: string, body: string) => `<section><h2>${heading}</h2><p>${body}</p></section>`
+    const md = read(
+      shell(
+        section("People who viewed this item also viewed", "Copper mug and tea tin") +
+          section("Explore related items", "Spare lids for every kettle") +
+          section("Sponsored products related to this item", "A toaster") +
+          section("Seller feedback (7,310)", "Great seller, fast shipping") +
+          section("This is what customers who viewed this product bought", "A kettle of another brand") +
+          section("Best sellers", "The kettle of the year") +
+          section("Recommended", "A gas or induction hob of at least 2 kW")
+      )
+    )
+    for (const gone of ["viewed", "Copper", "Spare lids", "toaster", "Great seller", "another brand", "year"]) {
+      expect(md).not.toContain(gone)
+    }
+    expect(md).toContain("## Recommended")
+    expect(md).toContain("induction hob")
+  })
+
   it("adds the structured description after the name where the visible page lacks it", () => {
     const md = read(
       `<html><head>${jsonLd(product)}</head><body><main><h1>Steel Kettle 2L</h1><p>€39.90 — in stock, ships in ` +
