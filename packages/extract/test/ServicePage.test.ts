@@ -3,6 +3,7 @@ import * as FastCheck from "effect/FastCheck"
 import * as HtmlDocument from "../src/internal/htmlDocument.js"
 import * as ServicePage from "../src/internal/servicePage.js"
 import * as StructuredData from "../src/internal/structuredData.js"
+import * as MoreLinks from "../src/internal/moreLinks.js"
 import * as MainContent from "../src/MainContent.js"
 
 const parse = (html: string) => {
@@ -50,12 +51,11 @@ const landing =
   `<a href="/press">Press</a> <a href="/legal">Legal</a></div><footer><p>© 2025 Acme Inc.</p></footer></body></html>`
 
 describe("service reader", () => {
-  it("keeps hero, features, pricing tiers and FAQ in order; drops the cookie banner, nav, links and footer", () => {
+  it("keeps hero, features, pricing tiers and FAQ in order; drops the cookie banner, nav, links, buttons and footer", () => {
     expect(read(landing)).toBe(
       [
         "# Ship invoices in seconds",
         "Acme turns your timesheets into invoices and chases the late ones for you.",
-        "[Get started](https://acme.example/signup)",
         "## Features",
         "### Automatic reminders",
         "Late payers get a polite nudge on day 3, 7 and 14.",
@@ -67,11 +67,9 @@ describe("service reader", () => {
         "### Starter",
         "$0 / month",
         "- 5 invoices a month\n- Email reminders",
-        "[Start free trial](https://acme.example/signup?plan=starter)",
         "### Team",
         "$29 / month",
         "- Unlimited invoices\n- Bank sync\n- Priority support",
-        "[Start free trial](https://acme.example/signup?plan=team)",
         "## Frequently asked questions",
         "Can I cancel anytime?",
         "Yes, plans are monthly and you can cancel from the billing page.",
@@ -151,6 +149,51 @@ describe("service reader", () => {
       )!
       expect(md).not.toContain("(https://acme.example/a)")
       expect(md).toContain(`[${verb} more ${word}](https://acme.example/b)`)
+    }
+  )
+
+  it("drops calls to action of their own line, and keeps links that name where they lead or sit in a sentence", () => {
+    const button = (href: string, text: string) => `<div class="cta"><a href="${href}">${text}</a></div>`
+    const md = read(
+      `<html><body><main><h1>Acme ledger</h1>` +
+        feature("Audits", "We audit your books every quarter.") +
+        button("/start", "Get started") +
+        button("/case", "Read the case study") +
+        button("/trial", "Start your free trial →") +
+        button("/details", "See details") +
+        button("/pricing", "View pricing") +
+        button("/sales", "Talk to sales") +
+        `<p>New here? <a href="/signup">Sign up</a> in a minute and import last year's books.</p>` +
+        `</main></body></html>`
+    )!
+    for (const gone of ["/start", "/case", "/trial", "/details"])
+      expect(md).not.toContain(`(https://acme.example${gone})`)
+    expect(md).toContain("[View pricing](https://acme.example/pricing)")
+    expect(md).toContain("[Talk to sales](https://acme.example/sales)")
+    expect(md).toContain("[Sign up](https://acme.example/signup) in a minute")
+  })
+
+  it.prop(
+    "a call to action goes on its own line whatever its case and trailing mark, and stays inside a sentence",
+    [
+      FastCheck.constantFrom(
+        "Get started",
+        "see details",
+        "ORDER NOW",
+        "Sign up",
+        "Read our story",
+        "Learn how it works"
+      ),
+      FastCheck.constantFrom("", ".", " »", " →", "!")
+    ],
+    ([text, end]) => {
+      expect(MoreLinks.saysNothing(`${text}${end}`)).toBe(true)
+      const md = read(
+        `<html><body><main><h1>Acme</h1><p>We keep books.</p><div><a href="/a">${text}${end}</a></div>` +
+          `<p>Ready? <a href="/b">${text}</a> today.</p></main></body></html>`
+      )!
+      expect(md).not.toContain("(https://acme.example/a)")
+      expect(md).toContain("(https://acme.example/b) today.")
     }
   )
 
