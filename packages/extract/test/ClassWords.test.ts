@@ -48,7 +48,9 @@ describe("class words read from the attribute node", () => {
 
 describe("class words", () => {
   const tokensOf = (cls: string) =>
-    Boilerplate.tokens(HtmlDocument.parse(`<html><body><div class="${cls}">x</div></body></html>`).querySelector("div")!)
+    Boilerplate.tokens(
+      HtmlDocument.parse(`<html><body><div class="${cls}">x</div></body></html>`).querySelector("div")!
+    )
 
   it("leave out a class name's words after a layout modifier: a block with a sidebar is not one", () => {
     expect(tokensOf("main main-with-sidebar")).toEqual(["main", "main"])
