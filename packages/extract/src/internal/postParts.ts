@@ -59,10 +59,10 @@ export const lengths = (root: Element): Map<Element, number> => {
 const textBlocks = new Set(["p", "pre", "ul", "ol", "blockquote", "table", "h1", "h2", "h3", "h4", "h5", "h6", "dl"])
 
 /**
- * The post's body: from the post down, the child holding 80% or more of the text, as deep as that goes, but never
- * into one block of text (a paragraph beside a code block is part of the body) nor below text of its own.
+ * The post's body: from the post down, the child holding 80% (`share`) or more of the text, as deep as that goes, but
+ * never into one block of text (a paragraph beside a code block is part of the body) nor below text of its own.
  */
-export const bodyOf = (post: Element, size: Map<Element, number>): Element => {
+export const bodyOf = (post: Element, size: Map<Element, number>, share = 0.8): Element => {
   let current = post
   for (;;) {
     const total = size.get(current) ?? 0
@@ -83,7 +83,7 @@ export const bodyOf = (post: Element, size: Map<Element, number>): Element => {
         best = element
       }
     }
-    if (best === undefined || total === 0 || most < total * 0.8 || blocks >= 2 || textBlocks.has(best.localName)) {
+    if (best === undefined || total === 0 || most < total * share || blocks >= 2 || textBlocks.has(best.localName)) {
       return current
     }
     current = best
@@ -169,6 +169,12 @@ const memberWords = new Set([
   "authorinfo"
 ])
 
+/**
+ * A date that is not when the post was written: a member's, as a card labels it ("Registered: 2011-11-29", "Joined
+ * Mar 2020", "Member since ..."), or an edit's ("Last edited by ada (2024-08-03 15:49)").
+ */
+const otherDate = /^(?:registered|joined|join date|member since|since|last edited|edited)\b/i
+
 /** Whether an element is in an author's card: named as one itself or two levels up, or as a user's four levels up. */
 const inCard = (element: Element): boolean => {
   let current: Element | null = element
@@ -220,7 +226,7 @@ const signedIn = (elements: Iterable<Element>): Signed => {
       for (let c = element.firstChild; c !== null && dated === undefined; c = c.nextSibling) {
         if (c.nodeType !== TEXT || (c as Text).data.length > PostStructure.maxShort * 4) continue
         const text = collapse((c as Text).data).replace(/^[^\p{L}\p{N}]+/u, "")
-        if (text.length <= PostStructure.maxShort && PostStructure.dateLike.test(text)) {
+        if (text.length <= PostStructure.maxShort && PostStructure.dateLike.test(text) && !otherDate.test(text)) {
           dated = { element: element.childNodes.length === 1 ? element : undefined, text }
         }
       }
@@ -256,8 +262,14 @@ const userCardWords = new Set(["info", "details", "card", "meta", "cell", "profi
 /** ... unless they name the post's text ("user-content", "message-userContent"). */
 const contentWords = new Set(["content", "body", "text"])
 
+/** A control drawn as a link or a box: a script link ("[–]" to fold a reply, "(3 children)") or a button role. */
+const isControl = (element: Element): boolean =>
+  element.getAttribute("role") === "button" ||
+  (element.localName === "a" && /^\s*javascript:/i.test((element.getAttribute("href") ?? "").slice(0, 40)))
+
 /** Whether an element is a widget around the post's text, or the author's card (`size`: its text length). */
 export const isWidget = (element: Element, size: Map<Element, number>): boolean => {
+  if (isControl(element) && (size.get(element) ?? 0) <= PostStructure.maxShort) return true
   const words = Boilerplate.tokens(element)
   if (words.length === 0) return false
   // A signature is never the post, however long; the other widgets are short.

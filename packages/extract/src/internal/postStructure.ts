@@ -50,7 +50,9 @@ export const authorWords = new Set([
   "profile",
   "userinfo",
   "postauthor",
-  "postprofile"
+  "postprofile",
+  "postavatar",
+  "usertitle"
 ])
 /** Class words of a post's time. */
 export const timeWords = new Set([
@@ -127,7 +129,13 @@ export const shapeOf = (element: Element): string | undefined => {
     .toLowerCase()
     .split(/[\t\n\f\r ]+/)) {
     if (n === 3) break
-    if (part === "" || /\d/.test(part) || stateNames.has(part) || /^(?:is|has)-/.test(part) || utility.test(part)) {
+    if (
+      part === "" ||
+      /\d/.test(part) ||
+      stateNames.has(part) ||
+      /^(?:is|has)-|(?:odd|even)$/.test(part) ||
+      utility.test(part)
+    ) {
       continue
     }
     out += "." + part
