@@ -123,6 +123,22 @@ const shortAnswers = page(
       .join("")
 )
 
+// A news site's comments: a share link first (its query names the page as `u=`), the author's page under a tilde,
+// a row of icons to reply with a quote, and a menu of the comments' shape.
+const shared = page(
+  "Converting the kernel",
+  ["ada", "grace", "alan"]
+    .map(
+      (who, i) =>
+        `<div class="comment-item"><div class="title"><a href="https://www.facebook.com/sharer/sharer.php?u=` +
+        `https%3A%2F%2Fnews.example%2Fc%2F${i}">facebook</a> by <a href="https://news.example/~${who}">${who}</a> ` +
+        `on Friday January 1${i}, 2024</div><ul class="profile-icons"><li><a href="/posting?mode=quote&p=${i}">` +
+        `Reply with quote</a></li></ul><div class="text"><p>${body(who, i)}</p></div></div>` +
+        `<div class="comment-item"><span class="menu-label">Post Options</span></div>`
+    )
+    .join("")
+)
+
 // An issue tracker's timeline.
 const issue = page(
   "Resolver ignores MSRV",
@@ -250,6 +266,15 @@ describe("the forum reader", () => {
     expect(md).toContain("asker writes post 0")
     expect(md.indexOf("asker writes")).toBeLessThan(md.indexOf("ada presses"))
     for (const who of ["ada", "grace", "alan"]) expect(md).toContain(`${who} presses Ctrl+E`)
+  })
+
+  it("takes the author from a member's page, not from a share link, without the icons row and menus", () => {
+    const md = read(shared)!
+    for (const [i, who] of ["ada", "grace", "alan"].entries()) {
+      expect(md).toContain(`**${who}** ·`)
+      expect(md).toContain(`${who} writes post ${i}`)
+    }
+    for (const gone of ["**facebook**", "Reply with quote", "Post Options"]) expect(md).not.toContain(gone)
   })
 
   it("reads an issue tracker's comments with their code", () => {

@@ -77,10 +77,19 @@ const renderPost = (
   const head = [author && `**${PostParts.inline(author.name)}**`, time && PostParts.inline(time.text)]
     .filter((part) => part !== undefined)
     .join(" · ")
-  // A post with no text of its own (a deleted one, a "load more" stub) is left out, its line too.
-  if (text === "") return ""
+  // A post with no text of its own (a deleted one, a "load more" stub) is left out, its line too; so is a member of
+  // the posts' shape that shows neither author nor time and only a label ("Post Options"): a menu, not a post.
+  if (
+    text === "" ||
+    (head === "" && text.length <= maxShortLabel && (text.match(/[\p{L}\p{N}]+/gu) ?? []).length <= maxLabelWords)
+  )
+    return ""
   return head === "" ? text : `${head}\n\n${text}`
 }
+
+/** A label has at most this many words, in this many characters. */
+const maxLabelWords = 3
+const maxShortLabel = 60
 
 const chrome = new Set(["nav", "header", "footer", "aside", "menu", "dialog", "form"])
 

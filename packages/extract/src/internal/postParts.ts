@@ -35,7 +35,8 @@ const widgetWords = new Set([
   "badge",
   "badges",
   "flair",
-  "buttons"
+  "buttons",
+  "icons"
 ])
 
 /** An author's card holds at most this many characters (a name, a rank, a post count). */
