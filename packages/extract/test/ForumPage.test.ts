@@ -195,7 +195,8 @@ describe("the forum reader", () => {
   it("finds posts by a role attribute whatever their utility classes, with a time from a title a script reads", () => {
     const md = read(roles)!
     for (const [i, who] of ["ada", "grace", "alan"].entries()) {
-      expect(md).toContain(`**${who}** · 2024-04-1${i}T11:38:44.717Z`)
+      // The machine's stamp is read as its date: its seconds and zone are noise to a reader.
+      expect(md).toContain(`**${who}** · 2024-04-1${i}\n`)
       expect(md).toContain(`${who} writes post ${i}`)
     }
   })

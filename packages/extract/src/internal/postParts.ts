@@ -187,6 +187,12 @@ const inCard = (element: Element): boolean => {
   return false
 }
 
+/**
+ * A time read from an attribute, for a script to show: its date when it is a machine's timestamp ("2024-04-17" of
+ * "2024-04-17T11:38:44.717Z"); the seconds and the zone of a stamp the page never shows as such are noise to read.
+ */
+const machineDate = (text: string): string => /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/.exec(text)?.[0].slice(0, 10) ?? text
+
 /** The first author (itemprop, then class words, then a profile link) and time (a time element, then a date). */
 const signedIn = (elements: Iterable<Element>): Signed => {
   let byProp: Signed["author"]
@@ -214,13 +220,15 @@ const signedIn = (elements: Iterable<Element>): Signed => {
       if (name !== undefined) byLink = { element, name }
     }
     if (time === undefined && (element.localName === "time" || element.localName === "relative-time")) {
-      const text = shortText(element) ?? collapse(element.getAttribute("datetime") ?? "").slice(0, 40)
+      const text = shortText(element) ?? machineDate(collapse(element.getAttribute("datetime") ?? "").slice(0, 40))
       if (text !== "") time = { element, text }
     }
     // A time a script fills in ("3 days ago" from an empty `<span class="timeago" title="2024-04-17T11:38">`).
     if (time === undefined && Boilerplate.tokens(element).some((w) => PostStructure.timeWords.has(w))) {
       const title = collapse(element.getAttribute("title") ?? element.getAttribute("datetime") ?? "").slice(0, 60)
-      if (shortText(element) === undefined && PostStructure.dateLike.test(title)) time = { element, text: title }
+      if (shortText(element) === undefined && PostStructure.dateLike.test(title)) {
+        time = { element, text: machineDate(title) }
+      }
     }
     if (dated === undefined && !inCard(element)) {
       // A date is often one text among others in its element ("by ada » Tue Aug 27, 2019 1:47 am").
