@@ -139,6 +139,21 @@ const shared = page(
     .join("")
 )
 
+// An Invision-like card: the author's pane links the avatar first, then the name, and its header reads "Posted"
+// and the date right after the name.
+const paned = page(
+  "Travel agents",
+  ["ada", "grace", "alan"]
+    .map(
+      (who, i) =>
+        `<article class="cPost"><div class="cAuthorPane_content"><a href="/profile/${i}-${who}/"><img src="/a.png" ` +
+        `alt=""></a><h3 class="cAuthorPane_name"><a href="/profile/${i}-${who}/">${who}</a></h3><div>Posted ` +
+        `<time datetime="2024-04-1${i}T10:00:00Z">April 1${i}, 2024</time></div></div><div class="cPost_content">` +
+        `<p>${body(who, i)}</p></div></article>`
+    )
+    .join("")
+)
+
 // An issue tracker's timeline.
 const issue = page(
   "Resolver ignores MSRV",
@@ -276,6 +291,11 @@ describe("the forum reader", () => {
       expect(md).toContain(`${who} writes post ${i}`)
     }
     for (const gone of ["**facebook**", "Reply with quote", "Post Options"]) expect(md).not.toContain(gone)
+  })
+
+  it("reads the author's name from the first link that has one, not from the pane around it", () => {
+    const md = read(paned)!
+    for (const [i, who] of ["ada", "grace", "alan"].entries()) expect(md).toContain(`**${who}** · April 1${i}, 2024`)
   })
 
   it("reads an issue tracker's comments with their code", () => {

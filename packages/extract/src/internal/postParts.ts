@@ -193,6 +193,9 @@ const inCard = (element: Element): boolean => {
  */
 const machineDate = (text: string): string => /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/.exec(text)?.[0].slice(0, 10) ?? text
 
+/** At most this many links of an author's element are read for a name. */
+const maxLinksTried = 4
+
 /** The first author (itemprop, then class words, then a profile link) and time (a time element, then a date). */
 const signedIn = (elements: Iterable<Element>): Signed => {
   let byProp: Signed["author"]
@@ -210,8 +213,17 @@ const signedIn = (elements: Iterable<Element>): Signed => {
       const words = Boilerplate.tokens(element)
       if (words.some((w) => w === "username" || w === "author" || w === "poster" || w === "creator" || w === "nick")) {
         // "by ada » Tue Aug 27": the name is the link in it, when it has one.
-        const link = firstWithin(element, (e) => e.localName === "a")
-        const name = (link === undefined ? undefined : shortText(link)) ?? shortText(element)
+        // The first link with a name: an avatar's link comes first in many cards. The element's own text, when it
+        // has a date in it ("adaPosted April 18"), is the header the name sits in, not a name.
+        let tried = 0
+        const link = firstWithin(
+          element,
+          (e) => e.localName === "a" && tried++ < maxLinksTried && shortText(e) !== undefined
+        )
+        const own = shortText(element)
+        const name =
+          (link === undefined ? undefined : shortText(link)) ??
+          (own === undefined || PostStructure.dateLike.test(own) ? undefined : own)
         if (name !== undefined) byWord = { element, name }
       }
     }
