@@ -283,6 +283,13 @@ const cases: ReadonlyArray<Case> = [
     benign: forum(`${post}</div>`.repeat(1000))
   },
   {
+    // A quotation is matched against the posts above by runs of words kept in one set: a thread whose every post
+    // quotes the thread so far costs what its text does.
+    name: "a thread of 300 posts each quoting 300 words",
+    hostile: forum(`${post}<blockquote>${"lorem ipsum dolor sit amet ".repeat(75)}</blockquote></div>`.repeat(300)),
+    benign: forum(`${post}<p>${"lorem ipsum dolor sit amet ".repeat(75)}</p></div>`.repeat(300))
+  },
+  {
     // A name is read from a few dozen nodes at most: author look-alikes nested in one another cost what side by side
     // ones do.
     name: "posts whose author card holds 2 000 nested author look-alikes",

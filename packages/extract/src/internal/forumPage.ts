@@ -9,6 +9,7 @@ import * as Boilerplate from "./boilerplate.js"
 import * as BoilerplateRules from "./boilerplateRules.js"
 import * as PostParts from "./postParts.js"
 import * as PostStructure from "./postStructure.js"
+import * as QuoteEcho from "./quoteEcho.js"
 import type * as TypedPage from "./typedPage.js"
 
 const ELEMENT = 1
@@ -17,9 +18,48 @@ const TEXT = 3
 /** The posts must hold at least this share of the page's prose (text in runs of 80 characters or more). */
 export const minProseShare = 0.5
 
-/** One post as markdown (standing alone, its replies taken out): a line with its author and time, then its body. */
-const renderPost = (post: Element, size: Map<Element, number>, baseUrl: string | undefined): string => {
-  const body = PostParts.bodyOf(post, size)
+/** Whether a form has a field to fill in (a reply box, a search): it is one, not a wrapper. */
+const hasField = (form: Element): boolean => {
+  for (const element of PostParts.elementsOf(form, PostParts.never)) {
+    const name = element.localName
+    if (name === "textarea" || name === "select") return true
+    if (name === "input" && (element.getAttribute("type") ?? "text").toLowerCase() !== "hidden") return true
+  }
+  return false
+}
+
+/**
+ * The post's body with its forms that have no field to fill in made plain blocks: such a form around a post's text
+ * is an edit-in-place wrapper (old Reddit wraps every comment in one), not a reply box, and markdown drops forms as
+ * page chrome. Returns the body (a new element when the body was such a form). Forms do not nest: one walk each.
+ */
+const ownForms = (body: Element, size: Map<Element, number>): Element => {
+  const forms: Array<Element> = []
+  for (const element of PostParts.elementsOf(body, PostParts.never)) {
+    if (element.localName === "form" && (size.get(element) ?? 0) > 0 && !hasField(element)) forms.push(element)
+  }
+  let out = body
+  for (const form of forms) {
+    const block = form.ownerDocument.createElement("div")
+    while (form.firstChild !== null) block.appendChild(form.firstChild)
+    form.replaceWith(block)
+    size.set(block, size.get(form) ?? 0)
+    if (form === body) out = block
+  }
+  return out
+}
+
+/**
+ * One post as markdown (standing alone, its replies taken out): a line with its author and time, then its body,
+ * without the quotations of the posts above it (`echo` remembers them).
+ */
+const renderPost = (
+  post: Element,
+  size: Map<Element, number>,
+  baseUrl: string | undefined,
+  echo: QuoteEcho.Echo
+): string => {
+  const body = ownForms(PostParts.bodyOf(post, size), size)
   const { author, time } = PostParts.signature(post, body)
   // Inside the body, the signature line and the widgets go: the author and time are in the post's first line.
   const drop: Array<Element> = []
@@ -30,15 +70,26 @@ const renderPost = (post: Element, size: Map<Element, number>, baseUrl: string |
     }
   }
   for (const element of drop) element.remove()
+  echo.dropRepeats(body)
+  echo.remember(body)
   Boilerplate.prune(body, { title: undefined, byline: undefined, keepCaptions: false }, [BoilerplateRules.hiddenRule])
   const text = Markdown.fromNode(body, { baseUrl, dropChrome: true })
   const head = [author && `**${PostParts.inline(author.name)}**`, time && PostParts.inline(time.text)]
     .filter((part) => part !== undefined)
     .join(" · ")
-  // A post with no text of its own (a deleted one, a "load more" stub) is left out, its line too.
-  if (text === "") return ""
+  // A post with no text of its own (a deleted one, a "load more" stub) is left out, its line too; so is a member of
+  // the posts' shape that shows neither author nor time and only a label ("Post Options"): a menu, not a post.
+  if (
+    text === "" ||
+    (head === "" && text.length <= maxShortLabel && (text.match(/[\p{L}\p{N}]+/gu) ?? []).length <= maxLabelWords)
+  )
+    return ""
   return head === "" ? text : `${head}\n\n${text}`
 }
+
+/** A label has at most this many words, in this many characters. */
+const maxLabelWords = 3
+const maxShortLabel = 60
 
 const chrome = new Set(["nav", "header", "footer", "aside", "menu", "dialog", "form"])
 
@@ -112,6 +163,9 @@ const openingPosts = (root: Element, mark: Element, shape: string): Array<Elemen
   })
 }
 
+/** The share of a reply's text that the block holding it has, at least. */
+const innerShare = 0.5
+
 /** The body shape most posts share (at least half of them), if any. */
 const commonShape = (bodies: ReadonlyArray<Element>): string | undefined => {
   const counts = new Map<string, number>()
@@ -139,11 +193,16 @@ export const read: TypedPage.Reader = (doc, context) => {
   posts[0].replaceWith(mark)
   const sizes = posts.map((post) => PostParts.lengths(post))
   const shape = commonShape(posts.map((post, i) => PostParts.bodyOf(post, sizes[i])))
-  const opening = shape === undefined ? [] : openingPosts(root, mark, shape)
+  let opening = shape === undefined ? [] : openingPosts(root, mark, shape)
+  // Short replies are mostly their cards, so their body is the whole cell, shaped as a reply's only ("answercell"):
+  // the opening post is then looked for by the block that holds its text, the one holding most of a reply's.
+  const inner = commonShape(posts.map((post, i) => PostParts.bodyOf(post, sizes[i], innerShare)))
+  if (opening.length === 0 && inner !== undefined && inner !== shape) opening = openingPosts(root, mark, inner)
   for (const post of opening) post.remove()
   const parts: Array<string> = []
-  for (const post of opening) parts.push(renderPost(post, PostParts.lengths(post), context.baseUrl))
-  posts.forEach((post, i) => parts.push(renderPost(post, sizes[i], context.baseUrl)))
+  const echo = QuoteEcho.make()
+  for (const post of opening) parts.push(renderPost(post, PostParts.lengths(post), context.baseUrl, echo))
+  posts.forEach((post, i) => parts.push(renderPost(post, sizes[i], context.baseUrl, echo)))
   // Nothing to show after all: an answer without text, so the page is parsed afresh for the article path.
   return parts.filter((part) => part !== "").join("\n\n---\n\n")
 }

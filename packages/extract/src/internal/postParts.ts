@@ -35,7 +35,8 @@ const widgetWords = new Set([
   "badge",
   "badges",
   "flair",
-  "buttons"
+  "buttons",
+  "icons"
 ])
 
 /** An author's card holds at most this many characters (a name, a rank, a post count). */
@@ -59,10 +60,10 @@ export const lengths = (root: Element): Map<Element, number> => {
 const textBlocks = new Set(["p", "pre", "ul", "ol", "blockquote", "table", "h1", "h2", "h3", "h4", "h5", "h6", "dl"])
 
 /**
- * The post's body: from the post down, the child holding 80% or more of the text, as deep as that goes, but never
- * into one block of text (a paragraph beside a code block is part of the body) nor below text of its own.
+ * The post's body: from the post down, the child holding 80% (`share`) or more of the text, as deep as that goes, but
+ * never into one block of text (a paragraph beside a code block is part of the body) nor below text of its own.
  */
-export const bodyOf = (post: Element, size: Map<Element, number>): Element => {
+export const bodyOf = (post: Element, size: Map<Element, number>, share = 0.8): Element => {
   let current = post
   for (;;) {
     const total = size.get(current) ?? 0
@@ -83,7 +84,7 @@ export const bodyOf = (post: Element, size: Map<Element, number>): Element => {
         best = element
       }
     }
-    if (best === undefined || total === 0 || most < total * 0.8 || blocks >= 2 || textBlocks.has(best.localName)) {
+    if (best === undefined || total === 0 || most < total * share || blocks >= 2 || textBlocks.has(best.localName)) {
       return current
     }
     current = best
@@ -169,6 +170,12 @@ const memberWords = new Set([
   "authorinfo"
 ])
 
+/**
+ * A date that is not when the post was written: a member's, as a card labels it ("Registered: 2011-11-29", "Joined
+ * Mar 2020", "Member since ..."), or an edit's ("Last edited by ada (2024-08-03 15:49)").
+ */
+const otherDate = /^(?:registered|joined|join date|member since|since|last edited|edited)\b/i
+
 /** Whether an element is in an author's card: named as one itself or two levels up, or as a user's four levels up. */
 const inCard = (element: Element): boolean => {
   let current: Element | null = element
@@ -179,6 +186,15 @@ const inCard = (element: Element): boolean => {
   }
   return false
 }
+
+/**
+ * A time read from an attribute, for a script to show: its date when it is a machine's timestamp ("2024-04-17" of
+ * "2024-04-17T11:38:44.717Z"); the seconds and the zone of a stamp the page never shows as such are noise to read.
+ */
+const machineDate = (text: string): string => /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/.exec(text)?.[0].slice(0, 10) ?? text
+
+/** At most this many links of an author's element are read for a name. */
+const maxLinksTried = 4
 
 /** The first author (itemprop, then class words, then a profile link) and time (a time element, then a date). */
 const signedIn = (elements: Iterable<Element>): Signed => {
@@ -197,8 +213,17 @@ const signedIn = (elements: Iterable<Element>): Signed => {
       const words = Boilerplate.tokens(element)
       if (words.some((w) => w === "username" || w === "author" || w === "poster" || w === "creator" || w === "nick")) {
         // "by ada » Tue Aug 27": the name is the link in it, when it has one.
-        const link = firstWithin(element, (e) => e.localName === "a")
-        const name = (link === undefined ? undefined : shortText(link)) ?? shortText(element)
+        // The first link with a name: an avatar's link comes first in many cards. The element's own text, when it
+        // has a date in it ("adaPosted April 18"), is the header the name sits in, not a name.
+        let tried = 0
+        const link = firstWithin(
+          element,
+          (e) => e.localName === "a" && tried++ < maxLinksTried && shortText(e) !== undefined
+        )
+        const own = shortText(element)
+        const name =
+          (link === undefined ? undefined : shortText(link)) ??
+          (own === undefined || PostStructure.dateLike.test(own) ? undefined : own)
         if (name !== undefined) byWord = { element, name }
       }
     }
@@ -207,20 +232,22 @@ const signedIn = (elements: Iterable<Element>): Signed => {
       if (name !== undefined) byLink = { element, name }
     }
     if (time === undefined && (element.localName === "time" || element.localName === "relative-time")) {
-      const text = shortText(element) ?? collapse(element.getAttribute("datetime") ?? "").slice(0, 40)
+      const text = shortText(element) ?? machineDate(collapse(element.getAttribute("datetime") ?? "").slice(0, 40))
       if (text !== "") time = { element, text }
     }
     // A time a script fills in ("3 days ago" from an empty `<span class="timeago" title="2024-04-17T11:38">`).
     if (time === undefined && Boilerplate.tokens(element).some((w) => PostStructure.timeWords.has(w))) {
       const title = collapse(element.getAttribute("title") ?? element.getAttribute("datetime") ?? "").slice(0, 60)
-      if (shortText(element) === undefined && PostStructure.dateLike.test(title)) time = { element, text: title }
+      if (shortText(element) === undefined && PostStructure.dateLike.test(title)) {
+        time = { element, text: machineDate(title) }
+      }
     }
     if (dated === undefined && !inCard(element)) {
       // A date is often one text among others in its element ("by ada » Tue Aug 27, 2019 1:47 am").
       for (let c = element.firstChild; c !== null && dated === undefined; c = c.nextSibling) {
         if (c.nodeType !== TEXT || (c as Text).data.length > PostStructure.maxShort * 4) continue
         const text = collapse((c as Text).data).replace(/^[^\p{L}\p{N}]+/u, "")
-        if (text.length <= PostStructure.maxShort && PostStructure.dateLike.test(text)) {
+        if (text.length <= PostStructure.maxShort && PostStructure.dateLike.test(text) && !otherDate.test(text)) {
           dated = { element: element.childNodes.length === 1 ? element : undefined, text }
         }
       }
@@ -256,8 +283,14 @@ const userCardWords = new Set(["info", "details", "card", "meta", "cell", "profi
 /** ... unless they name the post's text ("user-content", "message-userContent"). */
 const contentWords = new Set(["content", "body", "text"])
 
+/** A control drawn as a link or a box: a script link ("[–]" to fold a reply, "(3 children)") or a button role. */
+const isControl = (element: Element): boolean =>
+  element.getAttribute("role") === "button" ||
+  (element.localName === "a" && /^\s*javascript:/i.test((element.getAttribute("href") ?? "").slice(0, 40)))
+
 /** Whether an element is a widget around the post's text, or the author's card (`size`: its text length). */
 export const isWidget = (element: Element, size: Map<Element, number>): boolean => {
+  if (isControl(element) && (size.get(element) ?? 0) <= PostStructure.maxShort) return true
   const words = Boilerplate.tokens(element)
   if (words.length === 0) return false
   // A signature is never the post, however long; the other widgets are short.

@@ -50,7 +50,9 @@ export const authorWords = new Set([
   "profile",
   "userinfo",
   "postauthor",
-  "postprofile"
+  "postprofile",
+  "postavatar",
+  "usertitle"
 ])
 /** Class words of a post's time. */
 export const timeWords = new Set([
@@ -74,13 +76,19 @@ const chromeTags = new Set(["nav", "header", "footer", "aside", "menu", "dialog"
 
 /** A link to a member's profile page. Constant work per position, on at most 200 characters. */
 const profileHref =
-  /(?:^|\/)(?:u|user|users|member|members|profile|profiles|people|author|authors|usr)(?:\/|\.php|$)|memberlist\.php|[?&](?:u|user|userid|uid|showuser)=|\/@[\w.-]/i
+  /(?:^|\/)(?:u|user|users|member|members|profile|profiles|people|author|authors|usr)(?:\/|\.php|$)|memberlist\.php|[?&](?:u|user|userid|uid|showuser)=|\/[@~][\w.-]/i
+
+/** A link that shares the page on another site. Tested on at most 200 characters. */
+const shareHref = /share|intent\/tweet|\/submit\?|mailto:/i
 
 /** Whether a link goes to a member's profile. */
 export const isProfileLink = (element: Element): boolean => {
   if (element.localName !== "a") return false
   const href = element.getAttribute("href")
-  return href !== null && profileHref.test(href.slice(0, 200))
+  if (href === null) return false
+  const head = href.slice(0, 200)
+  // A share button's link names the page to share in the same query parameters (`sharer.php?u=`): not a member.
+  return profileHref.test(head) && !shareHref.test(head)
 }
 
 /** A date as posts show it ("3 days ago", "Jan 5, 2024", "05.01.2024", "2024-01-05 10:00"). Tested on short texts. */
@@ -127,7 +135,13 @@ export const shapeOf = (element: Element): string | undefined => {
     .toLowerCase()
     .split(/[\t\n\f\r ]+/)) {
     if (n === 3) break
-    if (part === "" || /\d/.test(part) || stateNames.has(part) || /^(?:is|has)-/.test(part) || utility.test(part)) {
+    if (
+      part === "" ||
+      /\d/.test(part) ||
+      stateNames.has(part) ||
+      /^(?:is|has)-|(?:odd|even)$/.test(part) ||
+      utility.test(part)
+    ) {
       continue
     }
     out += "." + part
