@@ -66,6 +66,19 @@ describe("collection and listing reader", () => {
     )
   })
 
+  it("drops the controls a card draws as links, not an item's own words", () => {
+    const linkCard = (name: string) =>
+      `<div class="card"><h3><a href="/p/${name}">${name} kettle</a></h3><span>€20</span>` +
+      `<a class="btn" href="/cart?add=${name}">Add to  Cart</a><div class="qv"><a href="#q">Quick view</a></div>` +
+      `<a href="/p/${name}">Choose options</a><a href="/p/${name}#compare">Compare prices</a></div>`
+    const md = read(
+      `<html><body><main><h1>Kettles</h1><div class="grid">${["steel", "glass", "enamel"].map(linkCard).join("")}</div></main></body></html>`
+    )!
+    expect(md).toContain("### [steel kettle](https://shop.example/p/steel)")
+    expect(md).toContain("Compare prices")
+    expect(md).not.toMatch(/Add to|Quick view|Choose options/)
+  })
+
   it("keeps a search listing's results with their dates and snippets", () => {
     const md = read(search, "listing")!
     expect(md).toContain("# Results for “kettle”")

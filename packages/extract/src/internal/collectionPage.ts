@@ -9,6 +9,7 @@
  */
 import * as Markdown from "../Markdown.js"
 import * as ArticleShape from "./articleShape.js"
+import * as CardControls from "./cardControls.js"
 import * as ItemGrid from "./itemGrid.js"
 import * as SectionPass from "./sectionPass.js"
 import type * as TypedPage from "./typedPage.js"
@@ -55,6 +56,7 @@ export const read: TypedPage.Reader = (doc, context) => {
   for (let el: Element | null = grid?.parent ?? null; el !== null && el !== page.root; el = el.parentElement) {
     kept.add(el)
   }
+  CardControls.remove(page.root, page)
   SectionPass.prune(page.root, page.stats, {
     chromeWords,
     partWords,
