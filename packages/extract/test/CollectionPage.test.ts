@@ -79,6 +79,20 @@ describe("collection and listing reader", () => {
     expect(md).not.toMatch(/Add to|Quick view|Choose options/)
   })
 
+  it("drops a shop's rail of recent blog posts, not a listing's", () => {
+    const post = (n: number) =>
+      `<div class="post"><h3><a href="/blog/${n}">Caring for kettle number ${n}</a></h3><p>Tips on descaling.</p></div>`
+    const page = (type: "collection" | "listing") =>
+      read(
+        `<html><body><main><h1>Kettles</h1><div class="grid">${card("Steel Kettle 2L", "€39.90")}` +
+          `${card("Glass Kettle 1.7L", "€29.90")}${card("Enamel Kettle 1L", "€34.50")}</div>` +
+          `<section><h2>Recent Posts</h2>${post(1)}${post(2)}</section></main></body></html>`,
+        type
+      )!
+    expect(page("collection")).not.toContain("Caring for kettle")
+    expect(page("listing")).toContain("Caring for kettle number 2")
+  })
+
   it("keeps a search listing's results with their dates and snippets", () => {
     const md = read(search, "listing")!
     expect(md).toContain("# Results for “kettle”")

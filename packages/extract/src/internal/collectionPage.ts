@@ -38,6 +38,12 @@ const partWords = new Set([
 const sectionNames =
   /^(?:recently viewed(?: items| products)?|(?:your )?browsing history|you (?:may|might) also (?:like|love)|recommended for you|customers (?:also|who) (?:bought|viewed)\b.*)\s*:?$/i
 
+// On a shop's page, the blog's latest posts are a rail of another kind of page (on a listing they may be its items).
+const collectionSectionNames = new RegExp(
+  `${sectionNames.source}|^(?:(?:recent|latest) (?:blog )?(?:posts|articles|stories)|(?:latest )?(?:news )?from (?:the|our) blog|our blog)\\s*:?$`,
+  "i"
+)
+
 /** A page that reads as an article is left to the article path unless its item grid holds this share of its text. */
 export const minGridShare = 0.3
 
@@ -60,7 +66,7 @@ export const read: TypedPage.Reader = (doc, context) => {
   SectionPass.prune(page.root, page.stats, {
     chromeWords,
     partWords,
-    sectionNames,
+    sectionNames: context.pageType === "collection" ? collectionSectionNames : sectionNames,
     keep: (element) => kept.has(element)
   })
   return Markdown.fromNode(page.root, { baseUrl: context.baseUrl })
