@@ -93,6 +93,21 @@ describe("collection and listing reader", () => {
     expect(page("listing")).toContain("Caring for kettle number 2")
   })
 
+  it("drops a shop's announcement bar, one message per currency", () => {
+    const bar =
+      `<div class="promo-bar"><span class="promo-bar__text"><p>Free shipping on orders $40+</p></span>` +
+      `<span class="promo-bar__text"><p>Free shipping on orders 65€ or more</p></span></div>` +
+      `<div class="announcementBar"><p>Sale ends Sunday</p></div>`
+    const md = read(
+      `<html><body><main>${bar}<h1>Kettles</h1><div class="grid">${card("Steel Kettle 2L", "€39.90")}` +
+        `${card("Glass Kettle 1.7L", "€29.90")}${card("Enamel Kettle 1L", "€34.50")}</div>` +
+        `<p class="promo-price">Every kettle ships free in a week.</p></main></body></html>`
+    )!
+    expect(md).not.toMatch(/Free shipping|Sale ends/)
+    expect(md).toContain("Every kettle ships free in a week.")
+    expect(md).toContain("Glass Kettle 1.7L")
+  })
+
   it("keeps a search listing's results with their dates and snippets", () => {
     const md = read(search, "listing")!
     expect(md).toContain("# Results for “kettle”")

@@ -136,6 +136,15 @@ const cases: ReadonlyArray<Case> = [
     )
   },
   {
+    // An announcement bar is looked for once per element, top-down, and not looked into once found.
+    name: "5 000 nested promo bars",
+    hostile: as(
+      "collection",
+      `<main>${'<div class="promo-bar"><a href="/p">Item</a>'.repeat(5000)}${"</div>".repeat(5000)}</main>`
+    ),
+    benign: as("collection", `<main>${'<div class="promo-bar"><a href="/p">Item</a></div>'.repeat(5000)}</main>`)
+  },
+  {
     // A product's microdata is read from its own properties, not from the items nested in it.
     name: "a microdata product holding 2 000 nested items",
     hostile: as(

@@ -11,6 +11,7 @@ import * as Markdown from "../Markdown.js"
 import * as ArticleShape from "./articleShape.js"
 import * as CardControls from "./cardControls.js"
 import * as ItemGrid from "./itemGrid.js"
+import * as PromoBars from "./promoBars.js"
 import * as SectionPass from "./sectionPass.js"
 import type * as TypedPage from "./typedPage.js"
 
@@ -63,6 +64,7 @@ export const read: TypedPage.Reader = (doc, context) => {
     kept.add(el)
   }
   CardControls.remove(page.root, page)
+  PromoBars.remove(page.root, page)
   SectionPass.prune(page.root, page.stats, {
     chromeWords,
     partWords,
