@@ -66,6 +66,48 @@ describe("collection and listing reader", () => {
     )
   })
 
+  it("drops the controls a card draws as links, not an item's own words", () => {
+    const linkCard = (name: string) =>
+      `<div class="card"><h3><a href="/p/${name}">${name} kettle</a></h3><span>€20</span>` +
+      `<a class="btn" href="/cart?add=${name}">Add to  Cart</a><div class="qv"><a href="#q">Quick view</a></div>` +
+      `<a href="/p/${name}">Choose options</a><a href="/p/${name}#compare">Compare prices</a></div>`
+    const md = read(
+      `<html><body><main><h1>Kettles</h1><div class="grid">${["steel", "glass", "enamel"].map(linkCard).join("")}</div></main></body></html>`
+    )!
+    expect(md).toContain("### [steel kettle](https://shop.example/p/steel)")
+    expect(md).toContain("Compare prices")
+    expect(md).not.toMatch(/Add to|Quick view|Choose options/)
+  })
+
+  it("drops a shop's rail of recent blog posts, not a listing's", () => {
+    const post = (n: number) =>
+      `<div class="post"><h3><a href="/blog/${n}">Caring for kettle number ${n}</a></h3><p>Tips on descaling.</p></div>`
+    const page = (type: "collection" | "listing") =>
+      read(
+        `<html><body><main><h1>Kettles</h1><div class="grid">${card("Steel Kettle 2L", "€39.90")}` +
+          `${card("Glass Kettle 1.7L", "€29.90")}${card("Enamel Kettle 1L", "€34.50")}</div>` +
+          `<section><h2>Recent Posts</h2>${post(1)}${post(2)}</section></main></body></html>`,
+        type
+      )!
+    expect(page("collection")).not.toContain("Caring for kettle")
+    expect(page("listing")).toContain("Caring for kettle number 2")
+  })
+
+  it("drops a shop's announcement bar, one message per currency", () => {
+    const bar =
+      `<div class="promo-bar"><span class="promo-bar__text"><p>Free shipping on orders $40+</p></span>` +
+      `<span class="promo-bar__text"><p>Free shipping on orders 65€ or more</p></span></div>` +
+      `<div class="announcementBar"><p>Sale ends Sunday</p></div>`
+    const md = read(
+      `<html><body><main>${bar}<h1>Kettles</h1><div class="grid">${card("Steel Kettle 2L", "€39.90")}` +
+        `${card("Glass Kettle 1.7L", "€29.90")}${card("Enamel Kettle 1L", "€34.50")}</div>` +
+        `<p class="promo-price">Every kettle ships free in a week.</p></main></body></html>`
+    )!
+    expect(md).not.toMatch(/Free shipping|Sale ends/)
+    expect(md).toContain("Every kettle ships free in a week.")
+    expect(md).toContain("Glass Kettle 1.7L")
+  })
+
   it("keeps a search listing's results with their dates and snippets", () => {
     const md = read(search, "listing")!
     expect(md).toContain("# Results for “kettle”")

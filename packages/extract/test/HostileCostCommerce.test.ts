@@ -124,6 +124,27 @@ const cases: ReadonlyArray<Case> = [
     benign: as("collection", `<main>${'<div><a href="/p"><h3>Item</h3></a></div>'.repeat(5000)}</main>`)
   },
   {
+    // A card's control is matched on its one text node, once per element, however deep the labels nest.
+    name: "5 000 nested elements each ending in a control's label",
+    hostile: as(
+      "collection",
+      `<main>${'<div><a href="/p">Item</a>'.repeat(5000)}<a href="/c">Add to cart</a>${"</div>".repeat(5000)}</main>`
+    ),
+    benign: as(
+      "collection",
+      `<main>${'<div><a href="/p">Item</a><a href="/c">Add to cart</a></div>'.repeat(5000)}</main>`
+    )
+  },
+  {
+    // An announcement bar is looked for once per element, top-down, and not looked into once found.
+    name: "5 000 nested promo bars",
+    hostile: as(
+      "collection",
+      `<main>${'<div class="promo-bar"><a href="/p">Item</a>'.repeat(5000)}${"</div>".repeat(5000)}</main>`
+    ),
+    benign: as("collection", `<main>${'<div class="promo-bar"><a href="/p">Item</a></div>'.repeat(5000)}</main>`)
+  },
+  {
     // A product's microdata is read from its own properties, not from the items nested in it.
     name: "a microdata product holding 2 000 nested items",
     hostile: as(

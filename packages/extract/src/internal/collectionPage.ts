@@ -9,7 +9,9 @@
  */
 import * as Markdown from "../Markdown.js"
 import * as ArticleShape from "./articleShape.js"
+import * as CardControls from "./cardControls.js"
 import * as ItemGrid from "./itemGrid.js"
+import * as PromoBars from "./promoBars.js"
 import * as SectionPass from "./sectionPass.js"
 import type * as TypedPage from "./typedPage.js"
 
@@ -37,6 +39,12 @@ const partWords = new Set([
 const sectionNames =
   /^(?:recently viewed(?: items| products)?|(?:your )?browsing history|you (?:may|might) also (?:like|love)|recommended for you|customers (?:also|who) (?:bought|viewed)\b.*)\s*:?$/i
 
+// On a shop's page, the blog's latest posts are a rail of another kind of page (on a listing they may be its items).
+const collectionSectionNames = new RegExp(
+  `${sectionNames.source}|^(?:(?:recent|latest) (?:blog )?(?:posts|articles|stories)|(?:latest )?(?:news )?from (?:the|our) blog|our blog)\\s*:?$`,
+  "i"
+)
+
 /** A page that reads as an article is left to the article path unless its item grid holds this share of its text. */
 export const minGridShare = 0.3
 
@@ -55,10 +63,12 @@ export const read: TypedPage.Reader = (doc, context) => {
   for (let el: Element | null = grid?.parent ?? null; el !== null && el !== page.root; el = el.parentElement) {
     kept.add(el)
   }
+  CardControls.remove(page.root, page)
+  PromoBars.remove(page.root, page)
   SectionPass.prune(page.root, page.stats, {
     chromeWords,
     partWords,
-    sectionNames,
+    sectionNames: context.pageType === "collection" ? collectionSectionNames : sectionNames,
     keep: (element) => kept.has(element)
   })
   return Markdown.fromNode(page.root, { baseUrl: context.baseUrl })
