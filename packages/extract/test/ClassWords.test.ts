@@ -56,6 +56,7 @@ describe("class words", () => {
     expect(tokensOf("main main-with-sidebar")).toEqual(["main", "main"])
     expect(tokensOf("site-content has-comments")).toEqual(["site", "content"])
     expect(tokensOf("layout no-sidebar")).toEqual(["layout"])
+    expect(tokensOf("post single-format-gallery")).toEqual(["post", "single"])
     expect(tokensOf("sidebar widget-area")).toEqual(["sidebar", "widget", "area"])
   })
 

@@ -290,6 +290,15 @@ const cases: ReadonlyArray<Case> = [
     benign: forum(`${post}<p>${"lorem ipsum dolor sit amet ".repeat(75)}</p></div>`.repeat(300))
   },
   {
+    // A post's forms are asked for a field once each, outermost first (linkedom nests a form met in another): forms
+    // nested 4 000 deep, each with text and no field, cost what 4 000 side by side do.
+    name: "posts holding 4 000 nested forms without a field",
+    hostile: forum(
+      `${post}${"<form><p>lorem ipsum dolor sit amet</p>".repeat(4000)}${"</form>".repeat(4000)}</div>`.repeat(3)
+    ),
+    benign: forum(`${post}${"<form><p>lorem ipsum dolor sit amet</p></form>".repeat(4000)}</div>`.repeat(3))
+  },
+  {
     // A name is read from a few dozen nodes at most: author look-alikes nested in one another cost what side by side
     // ones do.
     name: "posts whose author card holds 2 000 nested author look-alikes",

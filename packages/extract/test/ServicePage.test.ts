@@ -163,6 +163,7 @@ describe("service reader", () => {
         button("/details", "See details") +
         button("/pricing", "View pricing") +
         button("/sales", "Talk to sales") +
+        button("/cli", "Get started with the CLI") +
         `<p>New here? <a href="/signup">Sign up</a> in a minute and import last year's books.</p>` +
         `</main></body></html>`
     )!
@@ -170,6 +171,7 @@ describe("service reader", () => {
       expect(md).not.toContain(`(https://acme.example${gone})`)
     expect(md).toContain("[View pricing](https://acme.example/pricing)")
     expect(md).toContain("[Talk to sales](https://acme.example/sales)")
+    expect(md).toContain("[Get started with the CLI](https://acme.example/cli)")
     expect(md).toContain("[Sign up](https://acme.example/signup) in a minute")
   })
 
@@ -182,7 +184,7 @@ describe("service reader", () => {
         "ORDER NOW",
         "Sign up",
         "Read our story",
-        "Learn how it works"
+        "Start your free trial"
       ),
       FastCheck.constantFrom("", ".", " »", " →", "!")
     ],

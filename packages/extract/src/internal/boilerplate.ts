@@ -37,9 +37,10 @@ const words = (raw: string): Array<string> =>
     .split(/[^a-z0-9]+/)
     .filter((t) => t !== "")
 
-// Words that make the rest of a class name a layout modifier, not the element's role: `main-with-sidebar`,
-// `has-comments` and `no-sidebar` name a block beside a sidebar or comments (often the article), not one.
-const modifiers = new Set(["with", "has", "no", "without"])
+// Words that make the rest of a class name a modifier, not the element's role: `main-with-sidebar`, `has-comments`
+// and `no-sidebar` name a block beside a sidebar or comments (often the article), not one; `format-gallery` (on a
+// WordPress post and its page's body) names the post's format.
+const modifiers = new Set(["with", "has", "no", "without", "format"])
 
 /** A class attribute's words, each class name's cut before its first modifier word. */
 const classWords = (cls: string): Array<string> => {

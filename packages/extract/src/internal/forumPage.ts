@@ -28,15 +28,35 @@ const hasField = (form: Element): boolean => {
   return false
 }
 
+/** The outermost forms under `root` (itself included): their subtrees are apart. */
+const outermostForms = (root: Element): Array<Element> => {
+  const out: Array<Element> = []
+  const stack: Array<Element> = [root]
+  while (stack.length > 0) {
+    const element = stack.pop()!
+    if (element.localName === "form") {
+      out.push(element)
+      continue
+    }
+    for (let c = element.lastElementChild; c !== null; c = c.previousElementSibling) stack.push(c)
+  }
+  return out
+}
+
 /**
  * The post's body with its forms that have no field to fill in made plain blocks: such a form around a post's text
  * is an edit-in-place wrapper (old Reddit wraps every comment in one), not a reply box, and markdown drops forms as
- * page chrome. Returns the body (a new element when the body was such a form). Forms do not nest: one walk each.
+ * page chrome. Returns the body (a new element when the body was such a form). linkedom nests a `<form>` met inside
+ * another, so only the outermost forms are asked for a field (one walk each, their subtrees apart): a form inside
+ * one without a field has none either, and one inside a form with a field goes with it as chrome.
  */
 const ownForms = (body: Element, size: Map<Element, number>): Element => {
   const forms: Array<Element> = []
-  for (const element of PostParts.elementsOf(body, PostParts.never)) {
-    if (element.localName === "form" && (size.get(element) ?? 0) > 0 && !hasField(element)) forms.push(element)
+  for (const outer of outermostForms(body)) {
+    if ((size.get(outer) ?? 0) === 0 || hasField(outer)) continue
+    for (const element of PostParts.elementsOf(outer, PostParts.never)) {
+      if (element.localName === "form" && (size.get(element) ?? 0) > 0) forms.push(element)
+    }
   }
   let out = body
   for (const form of forms) {

@@ -2,9 +2,11 @@
  * "Read more" links and buttons: a landing page's cards and sections each end with a link of their own line that
  * says only "Learn more" or "Read more", or a call to action ("Get started", "See details", "Start for free", "Read
  * the case study", "Order now"). On the page they lead a reader on; in the text they are the same few words again
- * and again, and say nothing the page does not. A link with more words ("Learn more about pricing") stays, as does
- * one inside a sentence, and one that names where it leads ("View pricing", "Talk to sales", "Try it free"). One walk
- * over the links, each looking at its own text and at most two nodes on either side: linear in the page's size.
+ * and again, and say nothing the page does not. A link with more words ("Learn more about pricing", "Get started
+ * with the CLI") stays, as does one inside a sentence, and one that names where it leads ("View pricing", "Talk to
+ * sales", "Try it free"). "Read the …", "Read our …" and "Start your free …" go whatever follows: a case study, a
+ * story, a trial. One walk over the links, each looking at its own text and at most two nodes on either side:
+ * linear in the page's size.
  */
 import { inlineTags } from "./inlineTags.js"
 
@@ -31,11 +33,9 @@ const actionStarts = [
   "start for free",
   "start free ",
   "start your free ",
-  "get started ",
   "sign up ",
   "explore now",
-  "download now",
-  "learn how "
+  "download now"
 ]
 
 /** Whether a link's text (trimmed, at most `maxChars`) is a bare "read more" or call to action. */

@@ -139,7 +139,7 @@ export const shapeOf = (element: Element): string | undefined => {
       part === "" ||
       /\d/.test(part) ||
       stateNames.has(part) ||
-      /^(?:is|has)-|(?:odd|even)$/.test(part) ||
+      /^(?:is|has)-|(?:^|[-_]|row)(?:odd|even)$/.test(part) ||
       utility.test(part)
     ) {
       continue

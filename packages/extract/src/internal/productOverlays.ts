@@ -3,8 +3,8 @@
  * `aria-modal="true"`: a "notify me" form, a size chart, an ad's "Why you're seeing this" notice, a quick view of
  * another product), the ARIA twins of the `<dialog>` element every section-pass reader drops; and text nodes that
  * are a bare UUID, an identifier a script or a stylesheet reads (pages that scramble a label's letters among decoys
- * fill it with them), never words a reader reads. Removed before the page is surveyed, so that a rail's cards are
- * measured by what they show.
+ * fill it with them), never words a reader reads. Removed once the reader has decided to read the page, before the
+ * page is surveyed again, so that a rail's cards are measured by what they show.
  */
 import { attribute } from "./boilerplate.js"
 

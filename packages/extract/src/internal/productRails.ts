@@ -109,7 +109,7 @@ export const find = (root: Element, page: SectionPass.Page): Array<Element> => {
         if (cards < minCards || cards < group.length * minCardShare || !alike(group)) continue
         // The run holds most of the parent: the parent is the rail, framed by what holds it; else the run is.
         if (text >= page.text(parent) * (1 - maxFrameShare)) rail = frame(parent, root, page, mark, taken)
-        else runs.push(...group)
+        else for (const c of group) runs.push(c)
         break
       }
     }
@@ -118,7 +118,7 @@ export const find = (root: Element, page: SectionPass.Page): Array<Element> => {
       continue
     }
     if (runs.length > 0) {
-      rails.push(...runs)
+      for (const run of runs) rails.push(run)
       runs.length = 0
     }
     for (let c = parent.lastElementChild; c !== null; c = c.previousElementSibling) stack.push(c)

@@ -4,7 +4,8 @@
  * the copy only doubles what the reader gets. A quotation of text that is not above (a post on an earlier page, an
  * announcement, a manual) stays: it is the only place that text is. Posts are read in page order; each post's text
  * is remembered as runs of a few words, and a quotation most of whose runs were seen before goes. Linear in the
- * thread's text: every word is hashed into one run key, kept in one set.
+ * thread's text: each run is one string key (its words joined), kept in one set of at most {@link maxRuns} keys; past
+ * that, later posts are not remembered and their quotations stay (a cut that drops nothing).
  */
 import * as Boilerplate from "./boilerplate.js"
 
@@ -15,6 +16,8 @@ const TEXT = 3
 export const runWords = 5
 /** A quotation goes when at least this share of its runs were in the posts above. */
 export const seenShare = 0.5
+/** At most this many runs are remembered (a few MiB of keys; a long thread's first 200,000 words). */
+export const maxRuns = 200_000
 
 const skipped = new Set(["script", "style", "noscript", "template", "svg"])
 
@@ -125,7 +128,10 @@ export const make = (): Echo => {
       }
     },
     remember: (body) => {
-      for (const run of runsOf(wordsOf(body))) seen.add(run)
+      for (const run of runsOf(wordsOf(body))) {
+        if (seen.size >= maxRuns) return
+        seen.add(run)
+      }
     }
   }
 }
