@@ -69,6 +69,10 @@ const ownForms = (body: Element, size: Map<Element, number>): Element => {
   return out
 }
 
+/** A label has at most this many words, in this many characters. */
+const maxLabelWords = 3
+const maxShortLabel = 60
+
 /**
  * One post as markdown (standing alone, its replies taken out): a line with its author and time, then its body,
  * without the quotations of the posts above it (`echo` remembers them).
@@ -106,10 +110,6 @@ const renderPost = (
     return ""
   return head === "" ? text : `${head}\n\n${text}`
 }
-
-/** A label has at most this many words, in this many characters. */
-const maxLabelWords = 3
-const maxShortLabel = 60
 
 const chrome = new Set(["nav", "header", "footer", "aside", "menu", "dialog", "form"])
 
@@ -216,8 +216,10 @@ export const read: TypedPage.Reader = (doc, context) => {
   let opening = shape === undefined ? [] : openingPosts(root, mark, shape)
   // Short replies are mostly their cards, so their body is the whole cell, shaped as a reply's only ("answercell"):
   // the opening post is then looked for by the block that holds its text, the one holding most of a reply's.
-  const inner = commonShape(posts.map((post, i) => PostParts.bodyOf(post, sizes[i], innerShare)))
-  if (opening.length === 0 && inner !== undefined && inner !== shape) opening = openingPosts(root, mark, inner)
+  if (opening.length === 0) {
+    const inner = commonShape(posts.map((post, i) => PostParts.bodyOf(post, sizes[i], innerShare)))
+    if (inner !== undefined && inner !== shape) opening = openingPosts(root, mark, inner)
+  }
   for (const post of opening) post.remove()
   const parts: Array<string> = []
   const echo = QuoteEcho.make()

@@ -71,7 +71,7 @@ export const read: TypedPage.Reader = (doc, context) => {
   // An article (misdetected) without a product's data is the article path's.
   if (product === undefined && ArticleShape.articleLike(doc, context.structured, surveyed)) return undefined
   // Decided: the page is read, and surveyed afresh when its overlays went.
-  const page = ProductOverlays.strip(doc.body!) ? (SectionPass.survey(doc) ?? surveyed) : surveyed
+  const page = doc.body !== null && ProductOverlays.strip(doc.body) ? (SectionPass.survey(doc) ?? surveyed) : surveyed
   for (const rail of ProductRails.find(page.root, page)) rail.parentNode?.removeChild(rail)
   // What holds the product's name is never a block of links, however many links the rest of it holds.
   const named = titled(page.root)
@@ -85,8 +85,13 @@ export const read: TypedPage.Reader = (doc, context) => {
 /** The elements under `root` that hold its first `<h1>`. */
 const titled = (root: Element): Set<Element> => {
   const out = new Set<Element>()
-  for (let e = root.getElementsByTagName("h1")[0]?.parentElement; e != null && e !== root; e = e.parentElement)
+  for (
+    let e = root.getElementsByTagName("h1")[0]?.parentElement ?? null;
+    e !== null && e !== root;
+    e = e.parentElement
+  ) {
     out.add(e)
+  }
   return out
 }
 
