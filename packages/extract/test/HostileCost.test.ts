@@ -189,6 +189,19 @@ const cases: ReadonlyArray<Case> = [
     )
   },
   {
+    // The tail walk asks which headings the article's contents list: one pass over its links, one over its headings
+    // (and each heading's children), however many of either.
+    name: "an article with 2,000 contents links and 2,000 headings each holding 20 anchors",
+    hostile: extract(
+      `<html><body><article>${'<a href="#s">s</a>'.repeat(2000)}${prose}${`<h2>${'<span id="t">x</span>'.repeat(20)}</h2><p><a href="/x">a link line</a></p>`.repeat(2000)}</article></body></html>`,
+      "text/html"
+    ),
+    benign: extract(
+      `<html><body><article>${'<a href="/s">s</a>'.repeat(2000)}${prose}${`<h2>${"<span>x</span>".repeat(20)}</h2><p><a href="/x">a link line</a></p>`.repeat(2000)}</article></body></html>`,
+      "text/html"
+    )
+  },
+  {
     // Readability's visibility test reads every element's inline style; each declaration looks for its colon.
     name: "an inline style of 256 KiB of semicolons whose only colon comes last",
     hostile: () => Visibility.declared(";".repeat(256 * kib) + "display:none", "display"),

@@ -64,6 +64,30 @@ describe("the article's tail", () => {
     expect(text).toContain("Two")
   })
 
+  it("keeps the sections the article's own table of contents lists, link lists and all", () => {
+    const contents =
+      '<div class="toc"><ul><li><a href="#intro">1 Introduction</a></li><li><a href="#tools">2 Tools</a></li>' +
+      '<li><a href="#further%20reading">3 Further reading</a></li></ul></div>'
+    const sections =
+      `<h2 id="intro">Introduction</h2>${prose(3)}` +
+      '<h2><span class="headline" id="tools">Tools</span></h2>' +
+      '<ul><li><a href="/w/Crane_logs">Crane logs</a></li><li><a href="/w/Berth_planner">Berth planner</a></li></ul>' +
+      '<h2 id="further reading">Further reading</h2><ul><li><a href="/w/Tides">Tide tables</a></li></ul>'
+    // Its last section listed: nothing after the prose is trimmed.
+    const whole = trimmed(contents + sections)
+    for (const kept of ["Tools", "Crane logs", "Berth planner", "Further reading", "Tide tables"])
+      expect(whole).toContain(kept)
+    // A heading the contents do not list, after the last listed section, ends the walk: it goes, with its links.
+    const more = trimmed(
+      contents + sections + '<h3>Around the web</h3><ul><li><a href="/x">Ten cranes you will not believe</a></li></ul>'
+    )
+    for (const kept of ["Tools", "Crane logs", "Further reading", "Tide tables"]) expect(more).toContain(kept)
+    for (const gone of ["Around the web", "Ten cranes"]) expect(more).not.toContain(gone)
+    // Without contents, the same link lists end the article and are trimmed as before.
+    const bare = trimmed(sections)
+    for (const gone of ["Crane logs", "Tide tables"]) expect(bare).not.toContain(gone)
+  })
+
   it("keeps an embedded post after the prose", () => {
     const text = trimmed(
       prose(2) + '<blockquote class="twitter-tweet"><p><a href="https://t.example/1">A tweet with its link</a></p>'

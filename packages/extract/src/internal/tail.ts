@@ -125,6 +125,47 @@ const previous = (node: Node, root: Element): Node | null => {
   return n.previousSibling
 }
 
+/** The fragments the links under `root` point to within their page (`href="#..."`), decoded. */
+const fragments = (root: Element): Set<string> => {
+  const out = new Set<string>()
+  for (const a of Array.from(root.getElementsByTagName("a"))) {
+    const href = a.getAttribute("href")
+    if (href === null || href.length < 2 || href.length > 200 || href[0] !== "#") continue
+    out.add(href.slice(1))
+    try {
+      out.add(decodeURIComponent(href.slice(1)))
+    } catch {
+      // A malformed escape: the fragment as written is all there is.
+    }
+  }
+  return out
+}
+
+/** Whether a heading is a fragment's target: its own id, or its children's (a headline span, an anchor). */
+const targeted = (heading: Element, ids: ReadonlySet<string>): boolean => {
+  if (ids.has(heading.id)) return true
+  for (let c = heading.firstElementChild; c !== null; c = c.nextElementSibling) {
+    const id = c.id || c.getAttribute("name")
+    if (id && ids.has(id)) return true
+  }
+  return false
+}
+
+/**
+ * Where the tail walk must end: `undefined` when the article lists none of its headings (the walk goes as far as it
+ * would), `null` when its last heading is listed (the walk trims nothing), otherwise the first heading after the
+ * last one listed (the walk ends once it has removed it).
+ */
+const afterDeclared = (root: Element): Element | null | undefined => {
+  const ids = fragments(root)
+  if (ids.size === 0) return undefined
+  const all = Array.from(root.querySelectorAll("h1, h2, h3, h4, h5, h6"))
+  let last = -1
+  for (let i = 0; i < all.length; i++) if (targeted(all[i], ids)) last = i
+  if (last < 0) return undefined
+  return last + 1 < all.length ? all[last + 1] : null
+}
+
 /**
  * Removes, from the end of `root` back, the headings, link-dense blocks and linked images that end it, up to the
  * first text that stays (a prose block, a short line, a list); returns the characters of text removed. An article
@@ -133,6 +174,10 @@ const previous = (node: Node, root: Element): Node | null => {
 export const trim = (root: Element): number => {
   const stats = gather(root)
   if (stats.get(root)?.prose !== true) return 0
+  // The article's own table of contents declares its sections: the walk ends with the first heading after the
+  // last section it lists, and trims nothing when that section ends the article.
+  const boundary = afterDeclared(root)
+  if (boundary === null) return 0
   let removed = 0
   let node: Node | null = root.lastChild
   while (node !== null) {
@@ -159,6 +204,7 @@ export const trim = (root: Element): number => {
       const before = previous(element, root)
       element.parentNode?.removeChild(element)
       removed += s.text
+      if (element === boundary) break
       node = before
       continue
     }
