@@ -19,6 +19,7 @@ import * as Dispatch from "./internal/dispatch.js"
 import * as EmptyElement from "./internal/emptyElement.js"
 import * as EmbeddedState from "./internal/embeddedState.js"
 import * as Figures from "./internal/figures.js"
+import * as HeadingIds from "./internal/headingIds.js"
 import * as HtmlDocument from "./internal/htmlDocument.js"
 import * as Inert from "./internal/inert.js"
 import * as Lead from "./internal/lead.js"
@@ -254,6 +255,7 @@ const after: ReadonlyArray<Boilerplate.Rule> = [
 const ownBlock = (copy: Document, index: number, metadata: Metadata.Metadata, keepCaptions: boolean) => {
   if (copy.body === null) return undefined
   BoilerplateRules.protectEmbeds(copy.body)
+  HeadingIds.clear(copy.body)
   Boilerplate.prune(copy.body, { title: undefined, byline: undefined, keepCaptions }, before)
   const element = Container.at(copy.body, index)
   if (element === undefined) return undefined
@@ -308,6 +310,7 @@ const fromMarkup = (source: string, options?: Options): Result => {
     (doc.body !== null && Nesting.cost(doc.body, maxNestingCost) > maxNestingCost)
   if (!huge && doc.body !== null) {
     BoilerplateRules.protectEmbeds(doc.body)
+    HeadingIds.clear(doc.body)
     Boilerplate.prune(
       doc.body,
       { title: undefined, byline: undefined, keepCaptions: options?.keepCaptions === true },
@@ -383,6 +386,7 @@ const fromMarkup = (source: string, options?: Options): Result => {
   const pageDoc = original()
   if (pageDoc !== doc && pageDoc.body !== null && ours === undefined) {
     BoilerplateRules.protectEmbeds(pageDoc.body)
+    HeadingIds.clear(pageDoc.body)
     Boilerplate.prune(
       pageDoc.body,
       { title: metadata.title, byline: metadata.byline, keepCaptions: options?.keepCaptions === true },

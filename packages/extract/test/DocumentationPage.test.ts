@@ -1,4 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
+import * as FastCheck from "effect/FastCheck"
+import * as HeadingIds from "../src/internal/headingIds.js"
+import * as HtmlDocument from "../src/internal/htmlDocument.js"
 import * as MainContent from "../src/MainContent.js"
 
 const para = (i: number) =>
@@ -60,4 +63,45 @@ describe("documentation pages", () => {
   it("shows hidden tab panels only on documentation", () => {
     expect(read({ pageType: "article" }).markdown).not.toContain("pnpm add effect")
   })
+})
+
+describe("sections named after their heading", () => {
+  // A generated page: every section's id is its heading's words, one of them a word that names a role elsewhere.
+  const generated = `<html><head><title>Submitting patches</title></head><body><div class="document"><h1>Submitting patches</h1>
+${para(1)}
+<section id="describe-your-changes"><h2>Describe your changes</h2>${para(2)}</section>
+<section id="respond-to-review-comments"><h2>Respond to review comments</h2><p>Reviewers will comment on your patch by e-mail. Answer every comment, say what you changed, and thank them for their time.</p>${para(3)}</section>
+<section id="user-content-related-work-and-footer-notes"><span id="notes"></span><h2>Related work and footer notes</h2><p>Earlier tools for sending patches by mail are listed in the appendix, with the notes on their footers.</p>${para(4)}</section>
+${para(5)}
+<div id="comments"><h3>Comments</h3><p>Great post, thanks! I have a question about the build.</p><p>Me too, thanks for writing this.</p></div>
+</div></body></html>`
+
+  it("keeps a section whose id is its heading's words, whatever they say, and still drops a comment thread", () => {
+    const md = MainContent.fromHtml(generated, { url: "https://example.com/process/submitting-patches.html" }).markdown
+    expect(md).toContain("## Respond to review comments")
+    expect(md).toContain("Answer every comment")
+    expect(md).toContain("## Related work and footer notes")
+    expect(md).toContain("Earlier tools for sending patches")
+    expect(md).not.toContain("Great post")
+  })
+
+  it("moves only those ids, to where the table of contents still finds them", () => {
+    const root = HtmlDocument.parse(generated).body!
+    HeadingIds.clear(root)
+    expect(root.querySelector("#respond-to-review-comments")).toBeNull()
+    expect(root.querySelector('[data-heading-id="respond-to-review-comments"]')?.localName).toBe("section")
+    expect(root.querySelector("#comments")).not.toBeNull()
+    expect(root.querySelector("#notes")).not.toBeNull()
+  })
+
+  const word = FastCheck.stringMatching(/^[a-z0-9]{1,8}$/)
+  const gap = FastCheck.constantFrom(" ", " - ", ": ", "’", ", ", " / ", "  ")
+  it.prop(
+    "a heading's words joined by any punctuation make the id generators give it",
+    [FastCheck.array(FastCheck.tuple(word, gap), { minLength: 1, maxLength: 8 })],
+    ([parts]) => {
+      const text = parts.map(([w, g]) => `${w}${g}`).join("")
+      expect(HeadingIds.slug(text.toUpperCase())).toBe(parts.map(([w]) => w).join("-"))
+    }
+  )
 })

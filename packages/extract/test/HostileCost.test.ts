@@ -202,6 +202,19 @@ const cases: ReadonlyArray<Case> = [
     )
   },
   {
+    // Ids named after their heading are looked for once per element with an id: each reads at most a heading's first
+    // 200 characters, however long the heading or the id.
+    name: "2,000 sections with three-word ids, each heading 100 spans long, against the same without ids",
+    hostile: extract(
+      `<html><body><article>${prose}${`<section id="one-two-three"><h2>${"<span>one two </span>".repeat(100)}</h2><p>x</p></section>`.repeat(2000)}</article></body></html>`,
+      "text/html"
+    ),
+    benign: extract(
+      `<html><body><article>${prose}${`<section><h2>${"<span>one two </span>".repeat(100)}</h2><p>x</p></section>`.repeat(2000)}</article></body></html>`,
+      "text/html"
+    )
+  },
+  {
     // Readability's visibility test reads every element's inline style; each declaration looks for its colon.
     name: "an inline style of 256 KiB of semicolons whose only colon comes last",
     hostile: () => Visibility.declared(";".repeat(256 * kib) + "display:none", "display"),

@@ -7,6 +7,7 @@
  * from the article's end, removing on the way.
  */
 import { bottomUp, isEmbed } from "./boilerplate.js"
+import * as HeadingIds from "./headingIds.js"
 import { inlineTags } from "./inlineTags.js"
 
 const ELEMENT = 1
@@ -143,13 +144,16 @@ const fragments = (root: Element): Set<string> => {
 
 /** Whether a heading is a fragment's target: its own id, or its children's (a headline span, an anchor). */
 const targeted = (heading: Element, ids: ReadonlySet<string>): boolean => {
-  if (ids.has(heading.id)) return true
+  if (ids.has(idOf(heading))) return true
   for (let c = heading.firstElementChild; c !== null; c = c.nextElementSibling) {
-    const id = c.id || c.getAttribute("name")
+    const id = idOf(c) || c.getAttribute("name")
     if (id && ids.has(id)) return true
   }
   return false
 }
+
+/** An element's id, or the one `headingIds.ts` moved aside. */
+const idOf = (element: Element): string => element.id || (element.getAttribute(HeadingIds.attribute) ?? "")
 
 /**
  * Where the tail walk must end: `undefined` when the article lists none of its headings (the walk goes as far as it

@@ -1,0 +1,64 @@
+/**
+ * Ids that name a section after its heading. Documentation generators (Sphinx, MkDocs, Docusaurus, Hugo, GitHub's
+ * READMEs) give every section, or its heading, the heading's words as an id: `<section id="respond-to-review-comments">`
+ * says what the section is about, not what part of the page it plays. Readability and the boilerplate rules read ids
+ * as roles ("comment", "related", "footer", "share"), and so dropped such a section whole. Those ids are moved to
+ * `data-heading-id` before the page is read (where the article's table of contents still finds them); every other id
+ * stays.
+ */
+
+const headings = new Set(["h1", "h2", "h3", "h4", "h5", "h6"])
+
+/** A generated id has at least this many words: a role (`comments`, `related-posts`) has one or two. */
+const minWords = 3
+/** Ids and heading texts longer than this are not looked at (no heading worth an id is longer). */
+const maxLength = 200
+
+/** A heading's text, at most `maxLength` + 1 characters of it, read without recursion. */
+const headingText = (heading: Element): string => {
+  let out = ""
+  const stack: Array<Node> = [heading]
+  while (stack.length > 0 && out.length <= maxLength) {
+    const node = stack.pop()!
+    if (node.nodeType === 3) out += (node as CharacterData).data
+    else if (node.nodeType === 1) for (let c = node.lastChild; c !== null; c = c.previousSibling) stack.push(c)
+  }
+  return out
+}
+
+/** The words of a text as generators join them into an id: lower case, letters and digits, `-` between. */
+export const slug = (text: string): string => (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).join("-")
+
+/** Whether `id` is `heading`'s text as an id (a prefix such as `user-content-` or `section-` allowed). */
+const namedFor = (id: string, heading: Element): boolean => {
+  const text = headingText(heading)
+  if (text.length > maxLength) return false
+  const words = slug(text)
+  if (words.split("-").length < minWords) return false
+  const own = slug(id)
+  return own === words || own.endsWith(`-${words}`)
+}
+
+/** The heading that opens `element`: itself, or its first element child after at most 3 empty ones (anchors). */
+const opening = (element: Element): Element | undefined => {
+  if (headings.has(element.localName)) return element
+  let child = element.firstElementChild
+  for (let skipped = 0; child !== null && child.firstChild === null && skipped < 3; skipped++)
+    child = child.nextElementSibling
+  return child !== null && headings.has(child.localName) ? child : undefined
+}
+
+/** The attribute an id named after its heading is moved to. */
+export const attribute = "data-heading-id"
+
+/** Moves the ids of `root`'s descendants named after their own heading (one pass over the elements with an id). */
+export const clear = (root: Element): void => {
+  for (const element of Array.from(root.querySelectorAll("[id]"))) {
+    const id = element.getAttribute("id")
+    if (id === null || id.length > maxLength || id.length < 5) continue
+    const heading = opening(element)
+    if (heading === undefined || !namedFor(id, heading)) continue
+    element.setAttribute(attribute, id)
+    element.removeAttribute("id")
+  }
+}
