@@ -13,6 +13,7 @@ import * as BlankRuns from "./internal/blankRuns.js"
 import * as Boilerplate from "./internal/boilerplate.js"
 import * as Byline from "./internal/byline.js"
 import * as BoilerplateRules from "./internal/boilerplateRules.js"
+import * as ClassWeight from "./internal/classWeight.js"
 import * as Container from "./internal/container.js"
 import * as Credits from "./internal/credits.js"
 import * as Dispatch from "./internal/dispatch.js"
@@ -209,6 +210,7 @@ const article = (
     TagWalk.install(reader)
     Visibility.install(reader)
     Byline.install(reader)
+    ClassWeight.install(reader)
     EmptyElement.install(reader)
     const parsed = reader.parse()
     if (parsed === null) return { node: undefined, title: undefined, meta: {} }

@@ -1,7 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as FastCheck from "effect/FastCheck"
 import * as Boilerplate from "../src/internal/boilerplate.js"
+import * as ClassWeight from "../src/internal/classWeight.js"
 import * as HtmlDocument from "../src/internal/htmlDocument.js"
+import * as MainContent from "../src/MainContent.js"
 
 // Class attributes as pages write them: names repeated, runs of spaces, tabs and newlines around and between
 // them, camelCase, hiding and caption names.
@@ -70,6 +72,60 @@ describe("class words", () => {
       const lead = pre === "" ? "" : pre + sep
       expect(tokensOf(`${lead}${mod}${sep}${word}`)).not.toContain(word)
       expect(tokensOf(`${lead}${word}`)).toContain(word)
+    }
+  )
+})
+
+describe("Readability's class weight", () => {
+  const positive = /article|body|content|entry|main|page|post|text|blog|story/i
+  const negative = /hidden|comment|media|meta|related|scroll|share|sidebar|widget/i
+  const weigh = (cls: string, id = "") =>
+    ClassWeight.weight(
+      HtmlDocument.parse(`<html><body><div class="${cls}" id="${id}">x</div></body></html>`).querySelector("div")!,
+      positive,
+      negative
+    )
+
+  it("leaves out utility classes: a scroll margin or an overflow rule names no role", () => {
+    expect(weigh("group mt-2 scroll-mt-2 rounded p-2")).toBe(0)
+    expect(weigh("overflow-x-hidden md:hidden post-body")).toBe(25)
+    expect(weigh("comments overflow-y-scroll")).toBe(-25)
+    expect(weigh("sidebar", "main")).toBe(0)
+    expect(weigh("hidden")).toBe(-25)
+  })
+
+  it("keeps a documentation page's code sample whose wrapper has a scroll margin", () => {
+    const para = (i: number) =>
+      `<p>Step ${i}: the compose file names each service, and every container joins the app's default network under that name, so the others can reach it.</p>`
+    const page = `<html><head><title>Networking</title></head><body><main><article class="prose">${para(1)}${para(2)}
+<div class="group mt-2 mb-4 flex w-full scroll-mt-2 flex-col rounded bg-gray-50 p-2"><div class="relative w-full"><div class="highlight"><pre><code class="language-yaml">services:
+  web:
+    build: .
+    ports:
+      - "8000:8000"</code></pre></div></div></div>${para(3)}${para(4)}</article></main></body></html>`
+    const md = MainContent.fromHtml(page, { url: "https://docs.example.com/compose/networking/" }).markdown
+    expect(md).toContain('```yaml\nservices:\n  web:\n    build: .\n    ports:\n      - "8000:8000"\n```')
+  })
+
+  const utility = FastCheck.constantFrom(
+    "scroll-mt-2",
+    "overflow-hidden",
+    "md:hidden",
+    "snap-x",
+    "scrollbar-none",
+    "-scroll-mb-4"
+  )
+  const role = FastCheck.constantFrom("comments", "post", "sidebar", "entry-content", "share-row", "media")
+  const token = FastCheck.oneof(
+    role.map((word) => ({ word, role: true })),
+    utility.map((word) => ({ word, role: false }))
+  )
+  it.prop(
+    "utility classes never change the weight of the role words beside them",
+    [FastCheck.array(token, { maxLength: 6 })],
+    ([tokens]) => {
+      const roles = tokens.filter((t) => t.role).map((t) => t.word)
+      expect(weigh(tokens.map((t) => t.word).join(" "))).toBe(weigh(roles.join(" ")))
     }
   )
 })

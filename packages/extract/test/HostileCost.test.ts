@@ -215,6 +215,18 @@ const cases: ReadonlyArray<Case> = [
     )
   },
   {
+    // Readability weighs each candidate by its class words, utility classes left out: a class word is read once.
+    name: "200 paragraphs' wrappers each with a 1 KiB class word of letters and dashes and no colon",
+    hostile: extract(
+      `<html><body><article>${`<div class="${fill("scroll-a-b", kib)}"><p>lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor.</p></div>`.repeat(200)}</article></body></html>`,
+      "text/html"
+    ),
+    benign: extract(
+      `<html><body><article>${`<div class="${fill("a b c d e ", kib)}"><p>lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor.</p></div>`.repeat(200)}</article></body></html>`,
+      "text/html"
+    )
+  },
+  {
     // Readability's visibility test reads every element's inline style; each declaration looks for its colon.
     name: "an inline style of 256 KiB of semicolons whose only colon comes last",
     hostile: () => Visibility.declared(";".repeat(256 * kib) + "display:none", "display"),
