@@ -2,6 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import * as FastCheck from "effect/FastCheck"
 import * as HeadingIds from "../src/internal/headingIds.js"
 import * as HtmlDocument from "../src/internal/htmlDocument.js"
+import * as LinkTerms from "../src/internal/linkTerms.js"
 import * as MainContent from "../src/MainContent.js"
 
 const para = (i: number) =>
@@ -104,4 +105,39 @@ ${para(5)}
       expect(HeadingIds.slug(text.toUpperCase())).toBe(parts.map(([w]) => w).join("-"))
     }
   )
+})
+
+describe("a chapter's table of contents written as a definition list", () => {
+  const chapter = (contents: string) => `<html><head><title>Chapter 11. Indexes</title></head><body>
+<div class="sidebar"><a href="/docs/">Documentation</a></div>
+<div id="docContent"><div class="chapter"><h2>Chapter 11. Indexes</h2>
+<div class="toc"><p><strong>Table of Contents</strong></p>${contents}</div>
+<p>Indexes are a common way to make a database faster. An index lets the server find and retrieve specific rows much faster than it could without one, but every index also adds overhead to the system as a whole.</p>
+</div></div></body></html>`
+  const links =
+    '<dl class="toc"><dt><a href="indexes-intro.html">11.1. Introduction</a></dt>' +
+    '<dt><a href="indexes-types.html">11.2. Index Types</a></dt><dd><dl>' +
+    '<dt><a href="indexes-types.html#btree">11.2.1. B-Tree</a></dt><dt><a href="indexes-types.html#hash">11.2.2. Hash</a></dt>' +
+    '</dl></dd><dt><a href="indexes-multicolumn.html">11.3. Multicolumn Indexes</a></dt></dl>'
+
+  it("keeps it, as the nested list of links it is", () => {
+    const md = MainContent.fromHtml(chapter(links), {
+      url: "https://docs.example.org/current/indexes.html",
+      pageType: "documentation"
+    }).markdown
+    expect(md).toContain("- [11.1. Introduction](https://docs.example.org/current/indexes-intro.html)")
+    expect(md).toMatch(/- \[11\.2\. Index Types\]\([^)]*\)\n+ +- \[11\.2\.1\. B-Tree\]/)
+    expect(md).toContain("- [11.3. Multicolumn Indexes]")
+    expect(md).toContain("Indexes are a common way")
+  })
+
+  it("leaves a definition list that defines something as it is", () => {
+    const root = HtmlDocument.parse(
+      '<html><body><dl><dt><a href="/t/btree">B-Tree</a></dt><dd>Balanced trees for ordered data.</dd>' +
+        '<dt><a href="/t/hash">Hash</a></dt><dd>Equality lookups only.</dd></dl>' +
+        '<dl><dt>Plain term</dt><dt><a href="/x">Linked term</a></dt></dl></body></html>'
+    ).body!
+    expect(LinkTerms.rewrite(Array.from(root.getElementsByTagName("dl")))).toBe(0)
+    expect(root.getElementsByTagName("dl").length).toBe(2)
+  })
 })

@@ -227,6 +227,21 @@ const cases: ReadonlyArray<Case> = [
     )
   },
   {
+    // A documentation page's definition lists of links are checked innermost first, each list once, and rewritten
+    // in one pass: nesting costs what a flat list of the same size does.
+    name: "a documentation page's contents list of links nested 2,000 deep, against 2,000 side by side",
+    hostile: () =>
+      MainContent.fromHtml(
+        `<html><body><h1>Docs</h1>${prose}${'<dl><dt><a href="/a">a</a></dt><dt><a href="/b">b</a></dt><dd>'.repeat(2000)}<dl><dt><a href="/a">a</a></dt><dt><a href="/b">b</a></dt></dl>${"</dd></dl>".repeat(2000)}</body></html>`,
+        { pageType: "documentation" }
+      ),
+    benign: () =>
+      MainContent.fromHtml(
+        `<html><body><h1>Docs</h1>${prose}${'<dl><dt><a href="/a">a</a></dt><dt><a href="/b">b</a></dt><dd></dd></dl>'.repeat(2000)}</body></html>`,
+        { pageType: "documentation" }
+      )
+  },
+  {
     // Readability's visibility test reads every element's inline style; each declaration looks for its colon.
     name: "an inline style of 256 KiB of semicolons whose only colon comes last",
     hostile: () => Visibility.declared(";".repeat(256 * kib) + "display:none", "display"),
