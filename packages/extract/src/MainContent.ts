@@ -237,6 +237,7 @@ const article = (
 // a <div> into a <p>; rules on position and link density run over the article it found.
 const before: ReadonlyArray<Boilerplate.Rule> = [
   BoilerplateRules.hiddenRule,
+  BoilerplateRules.pagerRule,
   BoilerplateRules.captionRule,
   Credits.creditRule,
   Figures.figureImageRule,

@@ -153,6 +153,30 @@ describe("Links inside the body", () => {
   })
 })
 
+describe("Pagers set as tables", () => {
+  it("drops a 'Prev | Up | Home | Next' table above and below the text, keeping a table that only has such a link", () => {
+    const pager = (titles: string) =>
+      '<table summary="Navigation"><tr><td><a href="ch10.html">Prev</a></td><td><a href="part2.html">Up</a></td>' +
+      `<td><a href="index.html">Home</a></td><td><a href="ch12.html">Next »</a></td></tr>${titles}</table>`
+    const kept =
+      '<table><tr><th>Key</th><th>Moves to</th></tr><tr><td><a href="/keys/up">Up</a></td><td>the previous line</td></tr>' +
+      '<tr><td><a href="/keys/home">Home</a></td><td>the start of the line</td></tr><tr><td>PgDn</td><td>the next page</td></tr></table>'
+    const md = extract(
+      page(
+        pager("") +
+          prose(2) +
+          kept +
+          prose(2, 2) +
+          pager("<tr><td>10.6. Output columns</td><td></td><td>11.1. Introduction</td></tr>")
+      )
+    ).markdown
+    expect(md).toContain("Paragraph 3")
+    expect(md).not.toMatch(/\[Prev\]|\[Next/)
+    expect(md).toContain("the start of the line")
+    expect(md).toContain("[Home](https://news.example/keys/home)")
+  })
+})
+
 describe("Boilerplate sections after the article", () => {
   it("drops a labelled section ('Mehr zum Thema', 'Related articles') with its link list, in the second half", () => {
     const result = extract(

@@ -242,6 +242,18 @@ const cases: ReadonlyArray<Case> = [
       )
   },
   {
+    // A table is asked whether it is a pager through at most 200 of its nodes, however deep its tables nest.
+    name: "an article followed by 3,000 nested tables each holding a 'Prev' link",
+    hostile: extract(
+      `<html><body><article>${prose}${'<table><tr><td><a href="/p">Prev</a>'.repeat(3000)}${"</td></tr></table>".repeat(3000)}</article></body></html>`,
+      "text/html"
+    ),
+    benign: extract(
+      `<html><body><article>${prose}${'<table><tr><td><a href="/p">Prev</a></td></tr></table>'.repeat(3000)}</article></body></html>`,
+      "text/html"
+    )
+  },
+  {
     // Readability's visibility test reads every element's inline style; each declaration looks for its colon.
     name: "an inline style of 256 KiB of semicolons whose only colon comes last",
     hostile: () => Visibility.declared(";".repeat(256 * kib) + "display:none", "display"),

@@ -65,6 +65,51 @@ export const linkRule: Rule = (element, facts) => {
 export const navRule: Rule = (element, facts) =>
   (element.localName === "nav" || element.localName === "menu") && facts.stats.link >= facts.stats.text * 0.5
 
+/** A pager link's whole text: where it leads in a sequence of pages, not what it leads to. */
+const pagerWord =
+  /^(?:[«‹←<]\s*)?(?:prev|previous|next|up|home|top|back|zurück|weiter|précédent|suivant|anterior|siguiente)(?:\s*[»›→>])?$/i
+/** The pager words that lead forward and back: a pager has one of each. */
+const forward = /next|weiter|suivant|siguiente|[»›→>]/i
+const backward = /prev|back|zurück|précédent|anterior|[«‹←<]/i
+
+/** Nodes a pager table is read through before it is taken for something else. */
+const maxPagerNodes = 200
+
+/**
+ * A pager set as a table (the "Prev | Up | Home | Next" rows generated documentation puts above and below each page):
+ * a short table whose links are all pager words, one leading forward and one back (a table of keys with an "Up" and
+ * a "Home" link is no pager). Read through at most `maxPagerNodes` nodes.
+ */
+export const pagerRule: Rule = (element, facts) => {
+  if (element.localName !== "table" || facts.stats.link === 0 || facts.stats.text > 300) return false
+  let ahead = false
+  let behind = false
+  let nodes = 0
+  const stack: Array<Element> = [element]
+  while (stack.length > 0) {
+    const node = stack.pop()!
+    if (++nodes > maxPagerNodes) return false
+    if (node.localName !== "a") {
+      for (let c = node.firstElementChild; c !== null; c = c.nextElementSibling) stack.push(c)
+      continue
+    }
+    // The link's text, its nodes counted against the same budget.
+    let text = ""
+    const inside: Array<Node> = [node]
+    while (inside.length > 0) {
+      const n = inside.pop()!
+      if (++nodes > maxPagerNodes) return false
+      if (n.nodeType === 3) text += (n as CharacterData).data
+      else for (let c = n.lastChild; c !== null; c = c.previousSibling) inside.push(c)
+    }
+    const word = text.replace(/\s+/g, " ").trim()
+    if (!pagerWord.test(word)) return false
+    ahead ||= forward.test(word)
+    behind ||= backward.test(word)
+  }
+  return ahead && behind
+}
+
 const trailingTokens = new Set([
   "bio",
   "biography",
