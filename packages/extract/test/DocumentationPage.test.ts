@@ -3,6 +3,7 @@ import * as FastCheck from "effect/FastCheck"
 import * as HeadingIds from "../src/internal/headingIds.js"
 import * as HtmlDocument from "../src/internal/htmlDocument.js"
 import * as LinkTerms from "../src/internal/linkTerms.js"
+import * as OtherVersions from "../src/internal/otherVersions.js"
 import * as MainContent from "../src/MainContent.js"
 
 const para = (i: number) =>
@@ -139,5 +140,42 @@ describe("a chapter's table of contents written as a definition list", () => {
     ).body!
     expect(LinkTerms.rewrite(Array.from(root.getElementsByTagName("dl")))).toBe(0)
     expect(root.getElementsByTagName("dl").length).toBe(2)
+  })
+})
+
+describe("rows of links to the same page in other versions or languages", () => {
+  const url = "https://docs.example.org/docs/current/indexes.html"
+  const pageWith = (rows: string) => `<html><head><title>Indexes</title></head><body>
+<div id="docContent">${rows}<h1>Indexes</h1>${para(1)}${para(2)}${para(3)}</div></body></html>`
+  const versions =
+    '<div class="row">Supported versions: <a href="/docs/current/indexes.html">Current</a> (<a href="/docs/18/indexes.html">18</a>)' +
+    ' / <a href="/docs/17/indexes.html">17</a> / <a href="/docs/16/indexes.html">16</a></div>'
+  const languages =
+    '<p><a href="https://docs.example.org/fr/current/indexes.html">Français</a> · ' +
+    '<a href="https://docs.example.org/de/current/indexes.html">Deutsch</a> · <a href="/ja/current/indexes.html">日本語</a></p>'
+
+  it("drops a row of versions and a row of languages of this page", () => {
+    const md = MainContent.fromHtml(pageWith(versions + languages), { url, pageType: "documentation" }).markdown
+    expect(md).toContain("Step 3")
+    for (const gone of ["Supported versions", "[17]", "Français", "Deutsch"]) expect(md).not.toContain(gone)
+  })
+
+  it("keeps links whose paths differ in more than one place, section indexes, and a row with a sentence", () => {
+    const body = (rows: string) => HtmlDocument.parse(pageWith(rows)).body!
+    const kept = [
+      // Other pages that end the same way: a guide's chapters, each an index.
+      '<p><a href="/guide/index.html">Guide</a> <a href="/api/index.html">API</a> <a href="/faq/index.html">FAQ</a></p>',
+      // Two segments changed: not this page elsewhere.
+      '<p><a href="/a/b/x/indexes.html">One</a> <a href="/c/d/x/indexes.html">Two</a> <a href="/e/f/x/indexes.html">Three</a></p>',
+      // A sentence around the links is the page's own text.
+      '<p>This chapter was rewritten for <a href="/docs/17/indexes.html">17</a>, revised for <a href="/docs/16/indexes.html">16</a> and first written for <a href="/docs/15/indexes.html">15</a>, when partial indexes arrived.</p>'
+    ]
+    for (const row of kept) {
+      const root = body(row)
+      expect(OtherVersions.remove(root, url), row).toBe(0)
+    }
+    const root = body(versions)
+    expect(OtherVersions.remove(root, url)).toBe(1)
+    expect(OtherVersions.remove(body(versions), "https://docs.example.org/docs/index.html")).toBe(0)
   })
 })

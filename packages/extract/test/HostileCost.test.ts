@@ -254,6 +254,21 @@ const cases: ReadonlyArray<Case> = [
     )
   },
   {
+    // Links to this page in other versions are tallied in one pass over the links; each candidate row is read once,
+    // through at most 400 nodes, however deep such rows nest.
+    name: "a documentation page with 1,000 nested rows of version links, against 1,000 rows side by side",
+    hostile: () =>
+      MainContent.fromHtml(
+        `<html><body><h1>Docs</h1>${prose}${'<div><a href="/docs/17/x.html">17</a><a href="/docs/16/x.html">16</a><a href="/docs/15/x.html">15</a>'.repeat(1000)}${"</div>".repeat(1000)}</body></html>`,
+        { pageType: "documentation", url: "https://docs.example.org/docs/current/x.html" }
+      ),
+    benign: () =>
+      MainContent.fromHtml(
+        `<html><body><h1>Docs</h1>${prose}${'<div><a href="/docs/17/x.html">17</a><a href="/docs/16/x.html">16</a><a href="/docs/15/x.html">15</a></div>'.repeat(1000)}</body></html>`,
+        { pageType: "documentation", url: "https://docs.example.org/docs/current/x.html" }
+      )
+  },
+  {
     // Readability's visibility test reads every element's inline style; each declaration looks for its colon.
     name: "an inline style of 256 KiB of semicolons whose only colon comes last",
     hostile: () => Visibility.declared(";".repeat(256 * kib) + "display:none", "display"),

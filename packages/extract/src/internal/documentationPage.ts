@@ -4,10 +4,12 @@
  * footers), prepared first for what it would lose: the other panels of tabbed examples (the same command for npm and
  * pnpm, the same call in five languages), hidden until their tab is picked and so dropped as hidden text; and a
  * chapter's table of contents written as a definition list of links, which it would drop as a block of links
- * (`linkTerms.ts`).
+ * (`linkTerms.ts`); and it drops the rows of links to the same page in other versions or languages
+ * (`otherVersions.ts`).
  */
 import * as Boilerplate from "./boilerplate.js"
 import * as LinkTerms from "./linkTerms.js"
+import * as OtherVersions from "./otherVersions.js"
 import type * as TypedPage from "./typedPage.js"
 
 /** A tab's panel (ARIA `role="tabpanel"`, or the class words of one). */
@@ -19,7 +21,7 @@ const isTabPanel = (element: Element): boolean =>
  * Shows every tab panel of the page, so that each tab's content is read, and lists its definition lists of links as
  * the lists they are (one walk).
  */
-export const prepare: TypedPage.Preparer = (doc) => {
+export const prepare: TypedPage.Preparer = (doc, context) => {
   if (doc.body === null) return
   const lists: Array<Element> = []
   const stack: Array<Element> = [doc.body]
@@ -34,4 +36,5 @@ export const prepare: TypedPage.Preparer = (doc) => {
     for (let c = element.lastElementChild; c !== null; c = c.previousElementSibling) stack.push(c)
   }
   if (lists.length > 0) LinkTerms.rewrite(lists)
+  OtherVersions.remove(doc.body, context.baseUrl)
 }
