@@ -79,6 +79,43 @@ describe("collection and listing reader", () => {
     expect(md).not.toMatch(/Add to|Quick view|Choose options/)
   })
 
+  it("drops a card's badges and calls to action, not a heading that says the same", () => {
+    const badged = (name: string) =>
+      `<div class="card"><span class="badge">New</span><span class="flag">Top Rated</span><h3><a href="/p/${name}">` +
+      `${name} kettle</a></h3><span>€20</span><span>Only 2 left!</span><p>Sponsored</p>` +
+      `<a href="/p/${name}">Shop now</a><a href="/p/${name}">More options</a></div>`
+    const md = read(
+      `<html><body><main><h1>Kettles</h1><h2>New</h2><div class="grid">${["steel", "glass", "enamel"].map(badged).join("")}` +
+        `</div></main></body></html>`
+    )!
+    expect(md).toContain("### [glass kettle](https://shop.example/p/glass)\n\n€20")
+    expect(md).toContain("## New")
+    expect(md).not.toMatch(/Top Rated|Only 2|Sponsored|Shop now|More options|^New$/m)
+  })
+
+  it("reads a card's title and price once where the card draws them twice", () => {
+    const doubled = (name: string, regular: string, sale: string) =>
+      `<li class="card"><a class="media" href="/p/${name}">${name} kettle</a><h3><a href="/p/${name}">${name} kettle</a>` +
+      `</h3><div class="price"><span class="regular">${regular}</span><span class="sale">${sale}</span></div></li>`
+    const md = read(
+      `<html><body><main><h1>Kettles</h1><ul class="grid">${doubled("steel", "€20", "€20")}` +
+        `${doubled("glass", "€30", "€25")}${doubled("enamel", "€15", "€15")}</ul></main></body></html>`
+    )!
+    expect(md).toContain("- ### [steel kettle](https://shop.example/p/steel)\n\n  €20\n- ### [glass kettle]")
+    expect(md).toContain("€30€25")
+    expect(md.match(/steel kettle/g)).toHaveLength(1)
+  })
+
+  it("leaves the repeats of an item too large to be a card", () => {
+    const section = (name: string) =>
+      `<div><h3><a href="/p/${name}">${name}</a></h3><p>${"Kettles boil water for tea. ".repeat(25)}</p>` +
+      `<p>Weight:</p><p>1 kg</p><p>Weight:</p><p>2 kg</p></div>`
+    const md = read(
+      `<html><body><main><h1>Kettles</h1><div>${["steel", "glass", "enamel"].map(section).join("")}</div></main></body></html>`
+    )!
+    expect(md.match(/Weight:/g)?.length).toBeGreaterThanOrEqual(6)
+  })
+
   it("drops a shop's rail of recent blog posts, not a listing's", () => {
     const post = (n: number) =>
       `<div class="post"><h3><a href="/blog/${n}">Caring for kettle number ${n}</a></h3><p>Tips on descaling.</p></div>`

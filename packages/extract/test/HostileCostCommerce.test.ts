@@ -136,6 +136,19 @@ const cases: ReadonlyArray<Case> = [
     )
   },
   {
+    // A card is walked once, whether a text is in a heading carried down the walk: a text 20 000 elements deep in a
+    // card's heading costs what 20 000 empty elements side by side do.
+    name: "a grid card's price 20 000 elements deep in its heading",
+    hostile: as(
+      "collection",
+      `<main><ul>${'<li><a href="/p">Mug one</a> $9</li>'.repeat(3)}<li><a href="/p">Mug</a> $9<h3>${"<span>".repeat(20_000)}$9${"</span>".repeat(20_000)}</h3></li></ul></main>`
+    ),
+    benign: as(
+      "collection",
+      `<main><ul>${'<li><a href="/p">Mug one</a> $9</li>'.repeat(3)}<li><a href="/p">Mug</a> $9<h3>${"<span></span>".repeat(20_000)}$9</h3></li></ul></main>`
+    )
+  },
+  {
     // An announcement bar is looked for once per element, top-down, and not looked into once found.
     name: "5 000 nested promo bars",
     hostile: as(

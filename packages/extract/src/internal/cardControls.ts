@@ -1,17 +1,25 @@
 /**
- * The controls of a collection's item cards: "Add to cart", "Quick view", "Choose options", "Compare" and the like,
- * drawn as links (a `<button>` is dropped by the section pass already). Each card repeats them, and they tell a
- * reader nothing of the item: an element whose whole text is one such label is removed. Only an element whose text
- * is one text node is read (its first text, from the survey), so each element costs one test: linear in the page.
+ * The controls and badges of a collection's item cards: "Add to cart", "Quick view", "Choose options", "Compare",
+ * "Shop now", "More options" and the like, drawn as links (a `<button>` is dropped by the section pass already),
+ * and the flags a shop pins on a card ("New", "Top Rated", "Sponsored", "Only 2 left"). Each card repeats them, and
+ * they tell a reader nothing of the item: an element whose whole text is one such label is removed (not a heading,
+ * which names a section). Only an element whose text is one text node is read (its first text, from the survey), so
+ * each element costs one test: linear in the page.
  */
 import type * as SectionPass from "./sectionPass.js"
 
 /** A label is at most this many characters. */
 export const maxLabelChars = 40
 
-/** The labels: what a card's controls say, in English. */
-export const labels =
-  /^(?:add to (?:cart|bag|basket|trolley|wish ?list|favou?rites|compare)|quick (?:view|shop|look|add)|(?:choose|select|show|view) options|compare)$/i
+// What a card's controls say, and what its badges say, in English.
+const controls =
+  "add to (?:cart|bag|basket|trolley|wish ?list|favou?rites|compare)|quick (?:view|shop|look|add)|" +
+  "(?:choose|select|show|view) options|compare|shop now|learn more|read full article|apply now|more options|" +
+  "view details|\\+ ?more|show more"
+const badges = "new!?|top rated|best ?seller|sponsored|low stock|only \\d+ left!?"
+
+/** The labels: an element's whole text, spaces collapsed. */
+export const labels = new RegExp(`^(?:${controls}|${badges})$`, "i")
 
 const headings = new Set(["h1", "h2", "h3", "h4", "h5", "h6"])
 

@@ -10,6 +10,7 @@
 import * as Markdown from "../Markdown.js"
 import * as ArticleShape from "./articleShape.js"
 import * as CardControls from "./cardControls.js"
+import * as CardRepeats from "./cardRepeats.js"
 import * as ItemGrid from "./itemGrid.js"
 import * as PromoBars from "./promoBars.js"
 import * as SectionPass from "./sectionPass.js"
@@ -64,6 +65,7 @@ export const read: TypedPage.Reader = (doc, context) => {
     kept.add(el)
   }
   CardControls.remove(page.root, page)
+  if (grid !== undefined) CardRepeats.remove(grid.items, page)
   PromoBars.remove(page.root, page)
   SectionPass.prune(page.root, page.stats, {
     chromeWords,
