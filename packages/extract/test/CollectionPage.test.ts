@@ -93,6 +93,20 @@ describe("collection and listing reader", () => {
     expect(md).not.toMatch(/Top Rated|Only 2|Sponsored|Shop now|More options|^New$/m)
   })
 
+  it("drops a grid's tally and its cards' review-count links, not a category's count", () => {
+    const rated = (name: string, reviews: string) =>
+      `<div class="card"><h3><a href="/p/${name}">${name} kettle</a></h3><span>€20</span>` +
+      `<a href="/p/${name}#reviews">${reviews}</a></div>`
+    const md = read(
+      `<html><body><main><h1>Kettles</h1><p>Showing 1–24 of 296 results</p><div>Products (143)</div>` +
+        `<p><a href="/c/steel">Steel kettles</a> (12)</p><div class="grid">${rated("steel", "(132)")}` +
+        `${rated("glass", "28 Reviews")}${rated("enamel", "1,204 ratings")}</div></main></body></html>`
+    )!
+    expect(md).toContain("### [enamel kettle](https://shop.example/p/enamel)\n\n€20")
+    expect(md).toContain("(12)")
+    expect(md).not.toMatch(/Showing|Products \(|132|28 Reviews|1,204/)
+  })
+
   it("reads a card's title and price once where the card draws them twice", () => {
     const doubled = (name: string, regular: string, sale: string) =>
       `<li class="card"><a class="media" href="/p/${name}">${name} kettle</a><h3><a href="/p/${name}">${name} kettle</a>` +

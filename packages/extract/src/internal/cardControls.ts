@@ -1,10 +1,11 @@
 /**
  * The controls and badges of a collection's item cards: "Add to cart", "Quick view", "Choose options", "Compare",
  * "Shop now", "More options" and the like, drawn as links (a `<button>` is dropped by the section pass already),
- * and the flags a shop pins on a card ("New", "Top Rated", "Sponsored", "Only 2 left"). Each card repeats them, and
- * they tell a reader nothing of the item: an element whose whole text is one such label is removed (not a heading,
- * which names a section). Only an element whose text is one text node is read (its first text, from the survey), so
- * each element costs one test: linear in the page.
+ * the flags a shop pins on a card ("New", "Top Rated", "Sponsored", "Only 2 left"), the links that count its reviews
+ * ("(132)") and the grid's tally ("Showing 1–24 of 296 results"). Each card repeats them, and they tell a reader
+ * nothing of the item: an element whose whole text is one such label is removed (not a heading, which names a
+ * section). Only an element whose text is one text node is read (its first text, from the survey), so each element
+ * costs one test: linear in the page.
  */
 import type * as SectionPass from "./sectionPass.js"
 
@@ -21,6 +22,16 @@ const badges = "new!?|top rated|best ?seller|sponsored|low stock|only \\d+ left!
 /** The labels: an element's whole text, spaces collapsed. */
 export const labels = new RegExp(`^(?:${controls}|${badges})$`, "i")
 
+/** A link whose whole text is a count of reviews ("(132)", "28 Reviews"): it leads to the item's reviews. */
+export const reviewCount = /^(?:\(\d[\d,.]*\)|\(?\d[\d,.]* ?(?:reviews?|ratings?)\)?)$/i
+
+/**
+ * A grid's tally of its items ("Showing 1–24 of 296 results", "Products (143)", "51 products"): what the page holds,
+ * not an item of it.
+ */
+export const tally =
+  /^(?:(?:showing|displaying|viewing|loaded) )?(?:\d[\d,]* ?(?:[-–—]|to) ?)?\d[\d,]*(?: (?:of|out of) \d[\d,]*)? (?:results?|products?|items?|styles?)(?: of \d[\d,]*)?(?: found)?$|^(?:products|results|items) ?\(\d[\d,]*\)$/i
+
 const headings = new Set(["h1", "h2", "h3", "h4", "h5", "h6"])
 
 /** Removes, under `root`, the elements whose whole text is a control's label; `page` from the survey. */
@@ -34,7 +45,11 @@ export const remove = (root: Element, page: ReturnType<typeof SectionPass.survey
     if (s === undefined || s.text === 0) continue
     if (s.text <= maxLabelChars && !headings.has(element.localName) && s.first !== undefined) {
       const data = (s.first as CharacterData).data.trim()
-      if (data.length === s.text && labels.test(data.replace(/\s+/g, " "))) {
+      const text = data.replace(/\s+/g, " ")
+      if (
+        data.length === s.text &&
+        (labels.test(text) || tally.test(text) || (element.localName === "a" && reviewCount.test(text)))
+      ) {
         removals.push(element)
         continue
       }
