@@ -120,6 +120,18 @@ describe("collection and listing reader", () => {
     expect(md.match(/steel kettle/g)).toHaveLength(1)
   })
 
+  it("spaces a card's brand and name where its style sheet does, not a word's emphasis", () => {
+    const branded = (brand: string, name: string) =>
+      `<li class="tile"><a href="/p/${name}"><span class="brand">${brand}</span><span class="name">${name} Pack</span>` +
+      `</a><span>€90</span><p>Fits the i<b>Phone</b> and the Mc<i>Kinley</i> frame</p></li>`
+    const md = read(
+      `<html><body><main><h1>Packs</h1><ul class="grid">${branded("Gregory", "Paragon")}${branded("Osprey", "Rook")}` +
+        `${branded("Deuter", "Aircontact")}</ul></main></body></html>`
+    )!
+    expect(md).toContain("[Gregory Paragon Pack](https://shop.example/p/Paragon)")
+    expect(md).toContain("i**Phone** and the Mc_Kinley_")
+  })
+
   it("leaves the repeats of an item too large to be a card", () => {
     const section = (name: string) =>
       `<div><h3><a href="/p/${name}">${name}</a></h3><p>${"Kettles boil water for tea. ".repeat(25)}</p>` +

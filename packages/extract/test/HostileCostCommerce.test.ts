@@ -149,6 +149,19 @@ const cases: ReadonlyArray<Case> = [
     )
   },
   {
+    // Cards are runs of small items: runs nested in one another hold ever fewer characters, so a node is in a few
+    // cards at most. 4 000 rows of three small cards each, nested, cost what side-by-side rows do.
+    name: "4 000 nested rows of small cards",
+    hostile: as(
+      "collection",
+      `<main>${'<div><p><a href="/p">Mug</a>Mug Blue</p><p><a href="/p">Cup</a>Cup Red</p><p><a href="/p">Jar</a>Jar Tall</p>'.repeat(4000)}${"</div>".repeat(4000)}</main>`
+    ),
+    benign: as(
+      "collection",
+      `<main>${'<div><p><a href="/p">Mug</a>Mug Blue</p><p><a href="/p">Cup</a>Cup Red</p><p><a href="/p">Jar</a>Jar Tall</p></div>'.repeat(4000)}</main>`
+    )
+  },
+  {
     // An announcement bar is looked for once per element, top-down, and not looked into once found.
     name: "5 000 nested promo bars",
     hostile: as(

@@ -11,6 +11,7 @@ import * as Markdown from "../Markdown.js"
 import * as ArticleShape from "./articleShape.js"
 import * as CardControls from "./cardControls.js"
 import * as CardRepeats from "./cardRepeats.js"
+import * as CardSpacing from "./cardSpacing.js"
 import * as ItemGrid from "./itemGrid.js"
 import * as PromoBars from "./promoBars.js"
 import * as SectionPass from "./sectionPass.js"
@@ -53,7 +54,7 @@ export const minGridShare = 0.3
 export const read: TypedPage.Reader = (doc, context) => {
   const page = SectionPass.survey(doc)
   if (page === undefined) return undefined
-  const grid = ItemGrid.find(page.root, page)
+  const { cards, grid } = ItemGrid.scan(page.root, page, CardRepeats.maxCardChars)
   if (
     (grid === undefined || grid.text < page.total * minGridShare) &&
     ArticleShape.articleLike(doc, context.structured, page)
@@ -66,6 +67,7 @@ export const read: TypedPage.Reader = (doc, context) => {
   }
   CardControls.remove(page.root, page)
   if (grid !== undefined) CardRepeats.remove(grid.items, page)
+  CardSpacing.space(cards)
   PromoBars.remove(page.root, page)
   SectionPass.prune(page.root, page.stats, {
     chromeWords,
