@@ -126,9 +126,10 @@ describe("collection and listing reader", () => {
       `</a><span>€90</span><p>Fits the i<b>Phone</b> and the Mc<i>Kinley</i> frame</p></li>`
     const md = read(
       `<html><body><main><h1>Packs</h1><ul class="grid">${branded("Gregory", "Paragon")}${branded("Osprey", "Rook")}` +
-        `${branded("Deuter", "Aircontact")}</ul></main></body></html>`
+        `${branded("HOKA", "Clifton")}</ul></main></body></html>`
     )!
     expect(md).toContain("[Gregory Paragon Pack](https://shop.example/p/Paragon)")
+    expect(md).toContain("[HOKA Clifton Pack](https://shop.example/p/Clifton)")
     expect(md).toContain("i**Phone** and the Mc_Kinley_")
   })
 
