@@ -171,6 +171,15 @@ const cases: ReadonlyArray<Case> = [
     benign: as("collection", `<main>${'<div class="promo-bar"><a href="/p">Item</a></div>'.repeat(5000)}</main>`)
   },
   {
+    // A footer is looked for once per element, top-down, and not looked into once found.
+    name: "5 000 nested footers",
+    hostile: as(
+      "collection",
+      `<main>${'<div class="footer"><a href="/p">Item</a>'.repeat(5000)}${"</div>".repeat(5000)}</main>`
+    ),
+    benign: as("collection", `<main>${'<div class="footer"><a href="/p">Item</a></div>'.repeat(5000)}</main>`)
+  },
+  {
     // A product's microdata is read from its own properties, not from the items nested in it.
     name: "a microdata product holding 2 000 nested items",
     hostile: as(
