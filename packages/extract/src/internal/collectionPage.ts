@@ -15,7 +15,7 @@ import * as CardSpacing from "./cardSpacing.js"
 import * as ItemGrid from "./itemGrid.js"
 import * as PromoBars from "./promoBars.js"
 import * as SectionPass from "./sectionPass.js"
-import * as SiteFooters from "./siteFooters.js"
+import * as SiteFrame from "./siteFrame.js"
 import type * as TypedPage from "./typedPage.js"
 
 const chromeWords = new Set(SectionPass.chromeWords)
@@ -70,7 +70,7 @@ export const read: TypedPage.Reader = (doc, context) => {
   if (grid !== undefined) CardRepeats.remove(grid.items, page)
   CardSpacing.space(cards)
   PromoBars.remove(page.root, page)
-  SiteFooters.remove(page.root, page)
+  SiteFrame.remove(page.root, page)
   SectionPass.prune(page.root, page.stats, {
     chromeWords,
     partWords,
