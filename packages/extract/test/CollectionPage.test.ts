@@ -107,6 +107,18 @@ describe("collection and listing reader", () => {
     expect(md).not.toMatch(/Showing|Products \(|132|28 Reviews|1,204/)
   })
 
+  it("drops a card's links to pictures, not its links to pages", () => {
+    const swatched = (name: string) =>
+      `<div class="card"><h3><a href="/p/${name}">${name} pack</a></h3><span>€90</span>` +
+      `<a href="/img/${name}-red.webp?v=2">Red (Dyneema)</a><a href="/img/${name}-teal.JPG">Teal</a></div>`
+    const md = read(
+      `<html><body><main><h1>Packs</h1><div class="grid">${["trail", "ridge", "summit"].map(swatched).join("")}` +
+        `</div></main></body></html>`
+    )!
+    expect(md).toContain("### [ridge pack](https://shop.example/p/ridge)\n\n€90")
+    expect(md).not.toMatch(/Dyneema|Teal/)
+  })
+
   it("reads a card's title and price once where the card draws them twice", () => {
     const doubled = (name: string, regular: string, sale: string) =>
       `<li class="card"><a class="media" href="/p/${name}">${name} kettle</a><h3><a href="/p/${name}">${name} kettle</a>` +

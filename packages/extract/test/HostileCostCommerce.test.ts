@@ -162,6 +162,13 @@ const cases: ReadonlyArray<Case> = [
     )
   },
   {
+    // A link's href is cut at its query once and its end looked at: picture endings repeated over 256 KiB cost what
+    // letters do.
+    name: "a card link whose href repeats a picture's ending over 256 KiB",
+    hostile: as("collection", `<main><a href="/${fill("a.jpg", 256 * kib)}x">Red</a></main>`),
+    benign: as("collection", `<main><a href="/${fill("abcde", 256 * kib)}x">Red</a></main>`)
+  },
+  {
     // An announcement bar is looked for once per element, top-down, and not looked into once found.
     name: "5 000 nested promo bars",
     hostile: as(
