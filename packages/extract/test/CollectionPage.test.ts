@@ -79,6 +79,82 @@ describe("collection and listing reader", () => {
     expect(md).not.toMatch(/Add to|Quick view|Choose options/)
   })
 
+  it("drops a card's badges and calls to action, not a heading that says the same", () => {
+    const badged = (name: string) =>
+      `<div class="card"><span class="badge">New</span><span class="flag">Top Rated</span><h3><a href="/p/${name}">` +
+      `${name} kettle</a></h3><span>€20</span><span>Only 2 left!</span><p>Sponsored</p>` +
+      `<a href="/p/${name}">Shop now</a><a href="/p/${name}">More options</a></div>`
+    const md = read(
+      `<html><body><main><h1>Kettles</h1><h2>New</h2><div class="grid">${["steel", "glass", "enamel"].map(badged).join("")}` +
+        `</div></main></body></html>`
+    )!
+    expect(md).toContain("### [glass kettle](https://shop.example/p/glass)\n\n€20")
+    expect(md).toContain("## New")
+    expect(md).not.toMatch(/Top Rated|Only 2|Sponsored|Shop now|More options|^New$/m)
+  })
+
+  it("drops a grid's tally and its cards' review-count links, not a category's count", () => {
+    const rated = (name: string, reviews: string) =>
+      `<div class="card"><h3><a href="/p/${name}">${name} kettle</a></h3><span>€20</span>` +
+      `<a href="/p/${name}#reviews">${reviews}</a></div>`
+    const md = read(
+      `<html><body><main><h1>Kettles</h1><p>Showing 1–24 of 296 results</p><div>Products (143)</div>` +
+        `<p><a href="/c/steel">Steel kettles</a> (12)</p><div class="grid">${rated("steel", "(132)")}` +
+        `${rated("glass", "28 Reviews")}${rated("enamel", "1,204 ratings")}</div></main></body></html>`
+    )!
+    expect(md).toContain("### [enamel kettle](https://shop.example/p/enamel)\n\n€20")
+    expect(md).toContain("(12)")
+    expect(md).not.toMatch(/Showing|Products \(|132|28 Reviews|1,204/)
+  })
+
+  it("drops a card's links to pictures, not its links to pages", () => {
+    const swatched = (name: string) =>
+      `<div class="card"><h3><a href="/p/${name}">${name} pack</a></h3><span>€90</span>` +
+      `<a href="/img/${name}-red.webp?v=2">Red (Dyneema)</a><a href="/img/${name}-teal.JPG">Teal</a></div>`
+    const md = read(
+      `<html><body><main><h1>Packs</h1><div class="grid">${["trail", "ridge", "summit"].map(swatched).join("")}` +
+        `</div></main></body></html>`
+    )!
+    expect(md).toContain("### [ridge pack](https://shop.example/p/ridge)\n\n€90")
+    expect(md).not.toMatch(/Dyneema|Teal/)
+  })
+
+  it("reads a card's title and price once where the card draws them twice", () => {
+    const doubled = (name: string, regular: string, sale: string) =>
+      `<li class="card"><a class="media" href="/p/${name}">${name} kettle</a><h3><a href="/p/${name}">${name} kettle</a>` +
+      `</h3><div class="price"><span class="regular">${regular}</span><span class="sale">${sale}</span></div></li>`
+    const md = read(
+      `<html><body><main><h1>Kettles</h1><ul class="grid">${doubled("steel", "€20", "€20")}` +
+        `${doubled("glass", "€30", "€25")}${doubled("enamel", "€15", "€15")}</ul></main></body></html>`
+    )!
+    expect(md).toContain("- ### [steel kettle](https://shop.example/p/steel)\n\n  €20\n- ### [glass kettle]")
+    expect(md).toContain("€30€25")
+    expect(md.match(/steel kettle/g)).toHaveLength(1)
+  })
+
+  it("spaces a card's brand and name where its style sheet does, not a word's emphasis", () => {
+    const branded = (brand: string, name: string) =>
+      `<li class="tile"><a href="/p/${name}"><span class="brand">${brand}</span><span class="name">${name} Pack</span>` +
+      `</a><span>€90</span><p>Fits the i<b>Phone</b> and the Mc<i>Kinley</i> frame</p></li>`
+    const md = read(
+      `<html><body><main><h1>Packs</h1><ul class="grid">${branded("Gregory", "Paragon")}${branded("Osprey", "Rook")}` +
+        `${branded("HOKA", "Clifton")}</ul></main></body></html>`
+    )!
+    expect(md).toContain("[Gregory Paragon Pack](https://shop.example/p/Paragon)")
+    expect(md).toContain("[HOKA Clifton Pack](https://shop.example/p/Clifton)")
+    expect(md).toContain("i**Phone** and the Mc_Kinley_")
+  })
+
+  it("leaves the repeats of an item too large to be a card", () => {
+    const section = (name: string) =>
+      `<div><h3><a href="/p/${name}">${name}</a></h3><p>${"Kettles boil water for tea. ".repeat(25)}</p>` +
+      `<p>Weight:</p><p>1 kg</p><p>Weight:</p><p>2 kg</p></div>`
+    const md = read(
+      `<html><body><main><h1>Kettles</h1><div>${["steel", "glass", "enamel"].map(section).join("")}</div></main></body></html>`
+    )!
+    expect(md.match(/Weight:/g)?.length).toBeGreaterThanOrEqual(6)
+  })
+
   it("drops a shop's rail of recent blog posts, not a listing's", () => {
     const post = (n: number) =>
       `<div class="post"><h3><a href="/blog/${n}">Caring for kettle number ${n}</a></h3><p>Tips on descaling.</p></div>`
@@ -106,6 +182,23 @@ describe("collection and listing reader", () => {
     expect(md).not.toMatch(/Free shipping|Sale ends/)
     expect(md).toContain("Every kettle ships free in a week.")
     expect(md).toContain("Glass Kettle 1.7L")
+  })
+
+  it("drops a site's footer and header drawn without their elements, not a card's footer", () => {
+    const story = (n: number) =>
+      `<div class="card"><h3><a href="/news/${n}">Kettle story number ${n}</a></h3>` +
+      `<p>How kettle number ${n} changed the way a small kitchen boils water, from the first cup to the last.</p>` +
+      `<div class="card__footer"><a href="/by/ann">Ann Lee</a> on Mar 0${n}</div></div>`
+    const links = ["About us", "Careers", "Press", "Help", "Returns"].map((t) => `<li><a href="/${t}">${t}</a></li>`)
+    const md = read(
+      `<html><body><main><div class="site-header"><a href="/s">Stores</a> <a href="/in">Sign in</a> ` +
+        `<a href="/up">Register</a> <a href="/g">Gift cards</a></div>` +
+        `<h1>Kettle news</h1><div class="grid">${[1, 2, 3].map(story).join("")}</div>` +
+        `<div class="navFooterLinkCol"><div>Get to know us</div><ul>${links.join("")}</ul></div></main></body></html>`,
+      "listing"
+    )!
+    expect(md).toContain("[Ann Lee](https://shop.example/by/ann) on Mar 03")
+    expect(md).not.toMatch(/Get to know us|Careers|Sign in|Gift cards/)
   })
 
   it("keeps a search listing's results with their dates and snippets", () => {

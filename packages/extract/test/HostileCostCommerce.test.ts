@@ -136,6 +136,39 @@ const cases: ReadonlyArray<Case> = [
     )
   },
   {
+    // A card is walked once, whether a text is in a heading carried down the walk: a text 20 000 elements deep in a
+    // card's heading costs what 20 000 empty elements side by side do.
+    name: "a grid card's price 20 000 elements deep in its heading",
+    hostile: as(
+      "collection",
+      `<main><ul>${'<li><a href="/p">Mug one</a> $9</li>'.repeat(3)}<li><a href="/p">Mug</a> $9<h3>${"<span>".repeat(20_000)}$9${"</span>".repeat(20_000)}</h3></li></ul></main>`
+    ),
+    benign: as(
+      "collection",
+      `<main><ul>${'<li><a href="/p">Mug one</a> $9</li>'.repeat(3)}<li><a href="/p">Mug</a> $9<h3>${"<span></span>".repeat(20_000)}$9</h3></li></ul></main>`
+    )
+  },
+  {
+    // Cards are runs of small items: runs nested in one another hold ever fewer characters, so a node is in a few
+    // cards at most. 4 000 rows of three small cards each, nested, cost what side-by-side rows do.
+    name: "4 000 nested rows of small cards",
+    hostile: as(
+      "collection",
+      `<main>${'<div><p><a href="/p">Mug</a>Mug Blue</p><p><a href="/p">Cup</a>Cup Red</p><p><a href="/p">Jar</a>Jar Tall</p>'.repeat(4000)}${"</div>".repeat(4000)}</main>`
+    ),
+    benign: as(
+      "collection",
+      `<main>${'<div><p><a href="/p">Mug</a>Mug Blue</p><p><a href="/p">Cup</a>Cup Red</p><p><a href="/p">Jar</a>Jar Tall</p></div>'.repeat(4000)}</main>`
+    )
+  },
+  {
+    // A link's href is cut at its query once and its end looked at: picture endings repeated over 256 KiB cost what
+    // letters do.
+    name: "a card link whose href repeats a picture's ending over 256 KiB",
+    hostile: as("collection", `<main><a href="/${fill("a.jpg", 256 * kib)}x">Red</a></main>`),
+    benign: as("collection", `<main><a href="/${fill("abcde", 256 * kib)}x">Red</a></main>`)
+  },
+  {
     // An announcement bar is looked for once per element, top-down, and not looked into once found.
     name: "5 000 nested promo bars",
     hostile: as(
@@ -143,6 +176,15 @@ const cases: ReadonlyArray<Case> = [
       `<main>${'<div class="promo-bar"><a href="/p">Item</a>'.repeat(5000)}${"</div>".repeat(5000)}</main>`
     ),
     benign: as("collection", `<main>${'<div class="promo-bar"><a href="/p">Item</a></div>'.repeat(5000)}</main>`)
+  },
+  {
+    // A footer is looked for once per element, top-down, and not looked into once found.
+    name: "5 000 nested footers",
+    hostile: as(
+      "collection",
+      `<main>${'<div class="footer"><a href="/p">Item</a>'.repeat(5000)}${"</div>".repeat(5000)}</main>`
+    ),
+    benign: as("collection", `<main>${'<div class="footer"><a href="/p">Item</a></div>'.repeat(5000)}</main>`)
   },
   {
     // A product's microdata is read from its own properties, not from the items nested in it.

@@ -10,9 +10,12 @@
 import * as Markdown from "../Markdown.js"
 import * as ArticleShape from "./articleShape.js"
 import * as CardControls from "./cardControls.js"
+import * as CardRepeats from "./cardRepeats.js"
+import * as CardSpacing from "./cardSpacing.js"
 import * as ItemGrid from "./itemGrid.js"
 import * as PromoBars from "./promoBars.js"
 import * as SectionPass from "./sectionPass.js"
+import * as SiteFrame from "./siteFrame.js"
 import type * as TypedPage from "./typedPage.js"
 
 const chromeWords = new Set(SectionPass.chromeWords)
@@ -52,7 +55,7 @@ export const minGridShare = 0.3
 export const read: TypedPage.Reader = (doc, context) => {
   const page = SectionPass.survey(doc)
   if (page === undefined) return undefined
-  const grid = ItemGrid.find(page.root, page)
+  const { cards, grid } = ItemGrid.scan(page.root, page, CardRepeats.maxCardChars)
   if (
     (grid === undefined || grid.text < page.total * minGridShare) &&
     ArticleShape.articleLike(doc, context.structured, page)
@@ -64,7 +67,10 @@ export const read: TypedPage.Reader = (doc, context) => {
     kept.add(el)
   }
   CardControls.remove(page.root, page)
+  if (grid !== undefined) CardRepeats.remove(grid.items, page)
+  CardSpacing.space(cards)
   PromoBars.remove(page.root, page)
+  SiteFrame.remove(page.root, page)
   SectionPass.prune(page.root, page.stats, {
     chromeWords,
     partWords,

@@ -32,8 +32,28 @@ const shapeOf = (element: Element): string => PostStructure.shapeOf(element) ?? 
  * The page's item grid under `root`, from the facts of {@link SectionPass.survey}: the run of items holding the
  * most text; `undefined` when there is none.
  */
-export const find = (root: Element, page: SectionPass.Page): Grid | undefined => {
-  let best: Grid | undefined
+export const find = (root: Element, page: SectionPass.Page): Grid | undefined => scan(root, page, 0).grid
+
+/**
+ * The page's item grid (as {@link find}) and its cards: the items of every run (the grid, a rail, a row of tiles)
+ * that hold at most `maxCardChars` characters each. A run of page sections is no run of cards; and as a card of at
+ * most `maxCardChars` holds at most a few runs of cards nested in one another, a node is in few of them.
+ */
+export const scan = (
+  root: Element,
+  page: SectionPass.Page,
+  maxCardChars: number
+): { readonly grid: Grid | undefined; readonly cards: ReadonlyArray<Element> } => {
+  let grid: Grid | undefined
+  const cards: Array<Element> = []
+  runs(root, page, (run) => {
+    if (grid === undefined || run.text > grid.text) grid = run
+    for (const item of run.items) if (page.text(item) <= maxCardChars) cards.push(item)
+  })
+  return { grid, cards }
+}
+
+const runs = (root: Element, page: SectionPass.Page, found: (grid: Grid) => void): void => {
   const groups = new Map<string, Array<Element>>()
   const stack: Array<Element> = [root]
   while (stack.length > 0) {
@@ -63,8 +83,7 @@ export const find = (root: Element, page: SectionPass.Page): Grid | undefined =>
         }
       }
       if (items.length < minItems || items.length < group.length * minItemShare) continue
-      if (best === undefined || text > best.text) best = { parent, items, text }
+      found({ parent, items, text })
     }
   }
-  return best
 }
