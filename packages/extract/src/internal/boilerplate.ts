@@ -77,22 +77,26 @@ export const attribute = (element: Element, name: string): string | null =>
 const none: ReadonlyArray<string> = []
 
 // Pages repeat a handful of class names over thousands of elements: their tokens are worked out once. Bounded, so
-// a page of unique class names cannot grow it past a few thousand entries.
+// a page of unique class names cannot grow it past a few thousand entries. Most elements have no id: theirs are
+// looked up by the class attribute alone (no key to build), and an id's own words are added to the class's.
+const classCache = new Map<string, ReadonlyArray<string>>()
 const tokenCache = new Map<string, ReadonlyArray<string>>()
+
+const remember = (cache: Map<string, ReadonlyArray<string>>, key: string, value: ReadonlyArray<string>) => {
+  if (cache.size >= 4096) cache.clear()
+  cache.set(key, value)
+  return value
+}
 
 const tokensOf = (cls: string, id: string): ReadonlyArray<string> => {
   if (cls.length + id.length > 400) return none
+  const ofClass = cls === "" ? none : (classCache.get(cls) ?? remember(classCache, cls, classWords(cls)))
+  if (id === "") return ofClass
   const key = cls + "#" + id
   const cached = tokenCache.get(key)
   if (cached !== undefined) return cached
-  const out = cls === "" ? [] : classWords(cls)
-  if (id !== "") {
-    const own = words(id)
-    if (own.length <= 3) out.push(...own)
-  }
-  if (tokenCache.size >= 4096) tokenCache.clear()
-  tokenCache.set(key, out)
-  return out
+  const own = words(id)
+  return remember(tokenCache, key, own.length <= 3 ? [...ofClass, ...own] : ofClass)
 }
 
 const classNames = (element: Element): ReadonlyArray<string> => {

@@ -4,6 +4,7 @@
  * posts' wrappers kept from Readability. Each rule looks at one element's facts, gathered once per pass: linear.
  */
 import { type Facts, hoverTokens, isCaption, isEmbed, isHidden, type Rule } from "./boilerplate.js"
+import * as TagWalk from "./tagWalk.js"
 
 /** Hidden elements and hover cards: text nobody sees in the reading flow. */
 export const hiddenRule: Rule = (element, facts) => isHidden(element) || facts.words().some((t) => hoverTokens.has(t))
@@ -208,7 +209,8 @@ const unlikelyWrapper = /social|share|embed|sponsor|extra|related|sidebar|commun
  */
 export const protectEmbeds = (root: Element): void => {
   // By tag, then class: a selector list is matched against every element of the page, and costs more than this.
-  for (const embed of Array.from(root.getElementsByTagName("blockquote")).filter(isEmbed)) {
+  // `withTags`, not `getElementsByTagName`: linkedom's upper-cases the name of every element it passes.
+  for (const embed of TagWalk.withTags(root, ["blockquote"]).filter(isEmbed)) {
     let node: Element | null = embed
     for (let level = 0; level < 7 && node !== null && node !== root; level++, node = node.parentElement) {
       const words = `${node.getAttribute("class") ?? ""} ${node.getAttribute("id") ?? ""}`

@@ -189,27 +189,42 @@ const priceLike =
 /** A text at most this long is a label, a price or a date; longer ones are only counted. */
 const maxShort = 40
 
-// The class-word part of a signature and the class-word groups, per token list: `Boilerplate.tokens` hands back one
-// cached list per class and id, so each is worked out once per distinct class attribute, not once per element.
-const signatureParts = new WeakMap<ReadonlyArray<string>, string>()
+/** A short text as labels are listed: whitespace runs as one space, without the punctuation that ends it. */
+const settled = (lower: string): string => lower.replace(/\s+/g, " ").replace(/[:.!…]+$/, "")
+// Whether `settled` would change a trimmed text: a whitespace run other than one space, or an ending punctuation
+// mark. Most texts are settled already, and testing is cheaper than building the copy to look up again.
+const unsettled = /\s\s|[^\S ]|[:.!…]$/
+
+// The signatures and the class-word groups, per token list: `Boilerplate.tokens` hands back one cached list per
+// class and id, so each is worked out once per distinct class attribute (and tag), not once per element: a
+// signature built per element was a new string to hash for every element of the page.
+const signatures = new WeakMap<ReadonlyArray<string>, Map<string, string>>()
 const groupLists = new WeakMap<ReadonlyArray<string>, ReadonlyArray<string>>()
+/** Signatures remembered per token list: the shared empty list meets every tag name of every page. */
+const maxSignatures = 64
 
 /** The signature of an element for finding same-shaped siblings: its tag and first class words, digits left out. */
 const signature = (element: Element): string => {
   const words = Boilerplate.tokens(element)
-  let part = signatureParts.get(words)
-  if (part === undefined) {
-    part = ""
+  let byTag = signatures.get(words)
+  if (byTag === undefined) {
+    byTag = new Map()
+    signatures.set(words, byTag)
+  }
+  const name = element.localName
+  let known = byTag.get(name)
+  if (known === undefined) {
+    known = name
     let n = 0
     for (const w of words) {
       if (n === 3) break
       if (w.charCodeAt(0) <= 57) continue
-      part += "." + w
+      known += "." + w
       n++
     }
-    signatureParts.set(words, part)
+    if (byTag.size < maxSignatures) byTag.set(name, known)
   }
-  return element.localName + part
+  return known
 }
 
 /** The class-word groups (of {@link classWords}) a token list has a word of, each once. */
@@ -324,7 +339,7 @@ export const read = (doc: Document, url: string | undefined): Signals => {
       if (linkDepth > 0) linkText += size
       if (trimmed !== undefined && trimmed.length > 0 && trimmed.length <= maxShort) {
         const lower = trimmed.toLowerCase()
-        const group = labelGroup.get(lower) ?? labelGroup.get(lower.replace(/\s+/g, " ").replace(/[:.!…]+$/, ""))
+        const group = labelGroup.get(lower) ?? (unsettled.test(lower) ? labelGroup.get(settled(lower)) : undefined)
         if (group !== undefined) found[group]++
         // The expressions run only where they can match: a price has a digit, a date a digit or "yesterday"/"today".
         const digit = hasDigit(trimmed)
