@@ -195,36 +195,27 @@ const settled = (lower: string): string => lower.replace(/\s+/g, " ").replace(/[
 // mark. Most texts are settled already, and testing is cheaper than building the copy to look up again.
 const unsettled = /\s\s|[^\S ]|[:.!…]$/
 
-// The signatures and the class-word groups, per token list: `Boilerplate.tokens` hands back one cached list per
-// class and id, so each is worked out once per distinct class attribute (and tag), not once per element: a
-// signature built per element was a new string to hash for every element of the page.
-const signatures = new WeakMap<ReadonlyArray<string>, Map<string, string>>()
+// The class-word part of a signature and the class-word groups, per token list: `Boilerplate.tokens` hands back one
+// cached list per class and id, so each is worked out once per distinct class attribute, not once per element.
+const signatureParts = new WeakMap<ReadonlyArray<string>, string>()
 const groupLists = new WeakMap<ReadonlyArray<string>, ReadonlyArray<string>>()
-/** Signatures remembered per token list: the shared empty list meets every tag name of every page. */
-const maxSignatures = 64
 
 /** The signature of an element for finding same-shaped siblings: its tag and first class words, digits left out. */
 const signature = (element: Element): string => {
   const words = Boilerplate.tokens(element)
-  let byTag = signatures.get(words)
-  if (byTag === undefined) {
-    byTag = new Map()
-    signatures.set(words, byTag)
-  }
-  const name = element.localName
-  let known = byTag.get(name)
-  if (known === undefined) {
-    known = name
+  let part = signatureParts.get(words)
+  if (part === undefined) {
+    part = ""
     let n = 0
     for (const w of words) {
       if (n === 3) break
       if (w.charCodeAt(0) <= 57) continue
-      known += "." + w
+      part += "." + w
       n++
     }
-    if (byTag.size < maxSignatures) byTag.set(name, known)
+    signatureParts.set(words, part)
   }
-  return known
+  return element.localName + part
 }
 
 /** The class-word groups (of {@link classWords}) a token list has a word of, each once. */
