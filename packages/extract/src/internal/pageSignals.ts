@@ -359,7 +359,8 @@ export const read = (doc: Document, url: string | undefined): Signals => {
     else if (depth <= Revealed.maxWrapperDepth && Boilerplate.isHidden(element)) hidden.push(element)
     const itemtype = Boilerplate.attribute(element, "itemtype")
     if (itemtype !== null && types.size < 64) types.add(microdataType(itemtype))
-    for (const group of groupsOf(Boilerplate.tokens(element))) words[group]++
+    const own = Boilerplate.tokens(element)
+    if (own.length > 0) for (const group of groupsOf(own)) words[group]++
     if (name === "a") {
       linkDepth++
       stack.push(0)
