@@ -90,8 +90,14 @@ const defaultMaxDepth = 1000
 const defaultMaxNestingCost = 500_000
 
 const baseOf = (doc: Document, url: string | undefined): string | undefined => {
-  // <base> belongs in <head>; looking only there saves a walk over the whole body.
-  const href = doc.head?.querySelector("base[href]")?.getAttribute("href")
+  // <base> belongs in <head>; looking only there saves a walk over the whole body. By name, not by a selector
+  // (`base[href]`), which linkedom compiles anew on every call.
+  const head = doc.head as Element | null | undefined
+  const base =
+    head === null || head === undefined
+      ? undefined
+      : TagWalk.withTags(head, ["base"]).find((element) => element.hasAttribute("href"))
+  const href = base?.getAttribute("href")
   if (href === null || href === undefined) return url
   try {
     return url === undefined ? new URL(href).href : new URL(href, url).href

@@ -203,19 +203,24 @@ const textOf = (root: Node, max: number): string => {
 
 /** Calls `finish` on every element under `root` (and `root`) after all its children, without recursion. */
 export const bottomUp = (root: Element, finish: (element: Element) => void): void => {
-  // Post-order: an element is finished once all its children are.
-  const stack: Array<{ readonly node: Element; visited: boolean }> = [{ node: root, visited: false }]
-  while (stack.length > 0) {
-    const top = stack[stack.length - 1]
-    if (!top.visited) {
-      top.visited = true
-      for (let c = top.node.firstElementChild; c !== null; c = c.nextElementSibling) {
-        stack.push({ node: c, visited: false })
+  // Post-order: an element is finished once all its children are. Two parallel stacks (the element, and whether its
+  // children are pushed), not an object per element: every pass over a page walks it this way.
+  const nodes: Array<Element> = [root]
+  const visited: Array<boolean> = [false]
+  while (nodes.length > 0) {
+    const top = nodes.length - 1
+    const node = nodes[top]
+    if (!visited[top]) {
+      visited[top] = true
+      for (let c = node.firstElementChild; c !== null; c = c.nextElementSibling) {
+        nodes.push(c)
+        visited.push(false)
       }
       continue
     }
-    stack.pop()
-    finish(top.node)
+    nodes.pop()
+    visited.pop()
+    finish(node)
   }
 }
 
