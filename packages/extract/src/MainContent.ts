@@ -92,8 +92,14 @@ const defaultMaxDepth = 1000
 const defaultMaxNestingCost = 500_000
 
 const baseOf = (doc: Document, url: string | undefined): string | undefined => {
-  // <base> belongs in <head>; looking only there saves a walk over the whole body.
-  const href = doc.head?.querySelector("base[href]")?.getAttribute("href")
+  // <base> belongs in <head>; looking only there saves a walk over the whole body. By name, not by a selector
+  // (`base[href]`), which linkedom compiles anew on every call.
+  const head = doc.head as Element | null | undefined
+  const base =
+    head === null || head === undefined
+      ? undefined
+      : TagWalk.withTags(head, ["base"]).find((element) => element.hasAttribute("href"))
+  const href = base?.getAttribute("href")
   if (href === null || href === undefined) return url
   try {
     return url === undefined ? new URL(href).href : new URL(href, url).href
@@ -185,7 +191,29 @@ const shape = (html: string): { readonly tags: number; readonly depth: number } 
   return { tags, depth: deepest }
 }
 
-const letters = (s: string): number => s.replace(/[\s#*_`>|\-[\]()!]+/g, "").length
+// Markdown's markup characters besides whitespace (`#*_\`>|-[]()!`), by character code.
+const markup = new Uint8Array(128)
+for (const c of "#*_`>|-[]()!") markup[c.charCodeAt(0)] = 1
+// What `\s` matches beyond ASCII.
+const wideSpace = new Set([0xa0, 0x1680, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000, 0xfeff])
+
+/**
+ * The characters of markdown that are neither whitespace (as `\s` matches it) nor markup: counted, not left after a
+ * replace, which built a copy of each page's markdown to measure it.
+ */
+const letters = (s: string): number => {
+  let n = 0
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i)
+    if (c <= 32) {
+      if (c === 32 || (c >= 9 && c <= 13)) continue
+    } else if (c < 128) {
+      if (markup[c] === 1) continue
+    } else if (wideSpace.has(c) || (c >= 0x2000 && c <= 0x200a)) continue
+    n++
+  }
+  return n
+}
 
 const wholePage = (doc: Document, url: string | undefined): string =>
   Markdown.fromNode(doc.body, { baseUrl: baseOf(doc, url), dropChrome: true })

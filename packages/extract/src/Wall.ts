@@ -195,22 +195,26 @@ export const detect = (input: Input): Wall | undefined => {
   if (input.text.length > maxTextChars || asciiLetters(input.text, maxAnyLetters) > maxAnyLetters) return undefined
   const lines = linesOf(input.text)
   if (lines.letters > maxAnyLetters) return undefined
-  const lower = inspected(input.html)
-  const said = `${normalise(input.title ?? titleOf(lower))}${lines.notices}`
-  const strong = challengeMarkup.find(([marker]) => lower.includes(marker))
+  // The page's markup lowered, and a challenge platform's mark in it, only when asked: most short pages are known
+  // for no wall from their text alone, and lowering 256 KB then searching it for every mark cost more than the rest.
+  let lower: string | undefined
+  const lowered = () => (lower ??= inspected(input.html))
+  const said = `${normalise(input.title ?? titleOf(lowered()))}${lines.notices}`
+  let strong: boolean | undefined
+  const challenged = () => (strong ??= challengeMarkup.some(([marker]) => lowered().includes(marker)))
   // Of the kinds a page's words (or a challenge platform's markup) point to, the one whose own words cover most of
   // its text: a consent wall saying "to continue reading, make a choice" is a consent wall, not a login wall.
   let found: { readonly kind: Kind; readonly other: number } | undefined
   for (const kind of order) {
     if (lines.letters > maxLetters[kind]) continue
-    const triggered =
-      (kind === "challenge" && strong !== undefined) || triggers[kind].some((phrase) => said.includes(phrase))
-    if (!triggered) continue
+    // The text besides the kind's own words first: it rules most pages out before their markup is searched.
     const other = otherLetters(lines, kind)
-    if (other <= maxOtherLetters && (found === undefined || other < found.other)) found = { kind, other }
+    if (other > maxOtherLetters || (found !== undefined && other >= found.other)) continue
+    const triggered = (kind === "challenge" && challenged()) || triggers[kind].some((phrase) => said.includes(phrase))
+    if (triggered) found = { kind, other }
   }
   if (found === undefined || VisibleText.letters(input.html) - lines.letters > maxOutsideLetters) return undefined
-  return { kind: found.kind, vendor: vendorOf(lower, found.kind) }
+  return { kind: found.kind, vendor: vendorOf(lowered(), found.kind) }
 }
 
 /**

@@ -129,3 +129,43 @@ describe("Readability's class weight", () => {
     }
   )
 })
+
+describe("class words without the expressions", () => {
+  // The words as the expressions find them: camelCase humps split, lowered, split at anything but a-z and 0-9, each
+  // class name cut at its first modifier word; an id of more than three words left out.
+  const modifiers = new Set(["with", "has", "no", "without", "format"])
+  const words = (raw: string) =>
+    raw
+      .replace(/([a-z])([A-Z])/g, "$1 $2")
+      .toLowerCase()
+      .split(/[^a-z0-9]+/)
+      .filter((t) => t !== "")
+  const expected = (cls: string, id: string): Array<string> => {
+    const out: Array<string> = []
+    for (const name of cls.split(/\s+/)) {
+      for (const word of words(name)) {
+        if (modifiers.has(word)) break
+        out.push(word)
+      }
+    }
+    const own = words(id)
+    return own.length <= 3 ? [...out, ...own] : out
+  }
+  // Attributes from the characters that matter: letters of both cases, digits, separators, every ASCII whitespace,
+  // the modifier words, and characters outside ASCII (lowering `İ` gives two characters, the Kelvin sign a `k`).
+  const piece = FastCheck.oneof(
+    FastCheck.constantFrom("a", "B", "z", "Q", "7", "-", "_", ".", " ", "\t", "\n", "\v", "\f", "\r", "  "),
+    FastCheck.constantFrom("with", "Has", "no", "format", "main", "postBody", "aB", "xY1z"),
+    FastCheck.constantFrom("\u00a0", "İ", "\u212a", "é", "Ä")
+  )
+  const text = FastCheck.array(piece, { maxLength: 12 }).map((parts) => parts.join(""))
+  it.prop("are the words the expressions find, in class and id, ASCII or not", [text, text], ([cls, id]) => {
+    const div = HtmlDocument.parse("<html><body><div>x</div></body></html>").querySelector("div")!
+    if (cls !== "") div.setAttribute("class", cls)
+    if (id !== "") div.setAttribute("id", id)
+    // As the element holds them (linkedom keeps a class list: a repeated class name is held once).
+    const held = Boilerplate.attribute(div, "class") ?? ""
+    const ownId = Boilerplate.attribute(div, "id") ?? ""
+    expect([...Boilerplate.tokens(div)]).toEqual(held.length + ownId.length > 400 ? [] : expected(held, ownId))
+  })
+})

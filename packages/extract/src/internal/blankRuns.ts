@@ -76,26 +76,34 @@ const isNameChar = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) 
 
 interface Tag {
   /** Lower-case name, `""` for `<!…>` and `<?…>`, `undefined` when `<` starts no tag. */
-  readonly name: string | undefined
-  readonly closing: boolean
+  name: string | undefined
+  closing: boolean
   /** Index just past the tag's `>`; -1 when the tag never ends. */
-  readonly end: number
+  end: number
 }
 
-const notTag: Tag = { name: undefined, closing: false, end: -1 }
+const set = (tag: Tag, name: string | undefined, closing: boolean, end: number): Tag => {
+  tag.name = name
+  tag.closing = closing
+  tag.end = end
+  return tag
+}
 
-/** The tag starting at `i` (a `<`), read as the tokenizer reads it: quoted attribute values may hold `>`. */
-const tagAt = (html: string, i: number): Tag => {
+/**
+ * Reads the tag starting at `i` (a `<`) into `tag`, as the tokenizer reads it: quoted attribute values may hold `>`.
+ * Into an object the scan owns, not a new one per tag: two per page, not two per tag.
+ */
+const readTag = (html: string, i: number, tag: Tag): Tag => {
   const first = html.charCodeAt(i + 1)
   if (first === 33 || first === 63) {
     // A doctype or processing instruction: to the next `>`.
     const gt = html.indexOf(">", i + 2)
-    return { name: "", closing: false, end: gt < 0 ? -1 : gt + 1 }
+    return set(tag, "", false, gt < 0 ? -1 : gt + 1)
   }
   const closing = first === 47
   const start = closing ? i + 2 : i + 1
   const c = html.charCodeAt(start)
-  if (!((c >= 97 && c <= 122) || (c >= 65 && c <= 90))) return notTag
+  if (!((c >= 97 && c <= 122) || (c >= 65 && c <= 90))) return set(tag, undefined, false, -1)
   let j = start + 1
   while (j < html.length && isNameChar(html.charCodeAt(j))) j++
   const name = j - start <= 12 ? html.slice(start, j).toLowerCase() : "-"
@@ -103,17 +111,17 @@ const tagAt = (html: string, i: number): Tag => {
   let afterEquals = false
   while (j < html.length) {
     const d = html.charCodeAt(j)
-    if (d === 62) return { name, closing, end: j + 1 }
+    if (d === 62) return set(tag, name, closing, j + 1)
     if (d === 61) afterEquals = true
     else if (afterEquals && (d === 34 || d === 39)) {
       const q = html.indexOf(d === 34 ? '"' : "'", j + 1)
-      if (q < 0) return { name, closing, end: -1 }
+      if (q < 0) return set(tag, name, closing, -1)
       j = q
       afterEquals = false
     } else if (!isSpace(d)) afterEquals = false
     j++
   }
-  return { name, closing, end: -1 }
+  return set(tag, name, closing, -1)
 }
 
 /** `html` without the whitespace runs between tags that a block-level tag bounds (see the module comment). */
@@ -122,9 +130,18 @@ export const dropBetweenBlocks = (html: string): string => {
   let from = 0
   let keep = 0 // open verbatim elements
   let previousBlock = false // the tag ending just before the run is block-level
+  // The tag at `i`, and the one after a whitespace run (read ahead; the next step starts at it, and reuses it).
+  let tag: Tag = { name: undefined, closing: false, end: -1 }
+  let next: Tag = { name: undefined, closing: false, end: -1 }
+  let nextAt = -1
   let i = html.indexOf("<")
   while (i >= 0) {
-    const tag = tagAt(html, i)
+    if (i === nextAt) {
+      const read = tag
+      tag = next
+      next = read
+    } else readTag(html, i, tag)
+    nextAt = -1
     if (tag.name === undefined) {
       previousBlock = false
       i = html.indexOf("<", i + 1)
@@ -134,13 +151,15 @@ export const dropBetweenBlocks = (html: string): string => {
     if (verbatim.has(tag.name)) keep = tag.closing ? Math.max(0, keep - 1) : keep + 1
     previousBlock = tag.name === "" || blocks.has(tag.name)
     // The whitespace run after this tag, and the tag after it.
-    let j = tag.end
+    const end = tag.end
+    let j = end
     while (j < html.length && isSpace(html.charCodeAt(j))) j++
-    if (j > tag.end && j < html.length && html.charCodeAt(j) === 60 && keep === 0) {
-      const next = tagAt(html, j)
+    if (j > end && j < html.length && html.charCodeAt(j) === 60 && keep === 0) {
+      readTag(html, j, next)
+      nextAt = j
       const nextBlock = next.name !== undefined && (next.name === "" || blocks.has(next.name))
       if (previousBlock || nextBlock) {
-        out += html.slice(from, tag.end)
+        out += html.slice(from, end)
         from = j
       }
     }

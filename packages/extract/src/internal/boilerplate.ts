@@ -4,6 +4,7 @@
  * passes over the subtree, each linear in its size: one gathers text and link-text lengths bottom-up, one decides
  * top-down and removes (a removed element's subtree is not visited).
  */
+import * as ClassTokens from "./classTokens.js"
 
 const ELEMENT = 1
 const TEXT = 3
@@ -30,40 +31,18 @@ export const isEmbed = (element: Element): boolean =>
   element.localName === "blockquote" &&
   classNames(element).some((c) => c === "twitter-tweet" || c === "instagram-media" || c === "tiktok-embed")
 
-const words = (raw: string): Array<string> =>
-  raw
-    .replace(/([a-z])([A-Z])/g, "$1 $2")
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter((t) => t !== "")
-
-// Words that make the rest of a class name a modifier, not the element's role: `main-with-sidebar`, `has-comments`
-// and `no-sidebar` name a block beside a sidebar or comments (often the article), not one; `format-gallery` (on a
-// WordPress post and its page's body) names the post's format.
-const modifiers = new Set(["with", "has", "no", "without", "format"])
-
-/** A class attribute's words, each class name's cut before its first modifier word. */
-const classWords = (cls: string): Array<string> => {
-  const out: Array<string> = []
-  for (const name of cls.split(/\s+/)) {
-    for (const word of words(name)) {
-      if (modifiers.has(word)) break
-      out.push(word)
-    }
-  }
-  return out
-}
-
 /**
  * Lower-case tokens of an element's class and id, split at `-`, `_`, spaces and camelCase humps; a class name's
  * words after a modifier ("with", "has", "no", "without") are left out. An id of more than three words is a slug of
  * a heading ("worrying-about-your-tail"), not a name for the element's role: left out.
  */
 export const tokens = (element: Element): ReadonlyArray<string> => {
+  // Most elements have no attribute at all: one look, not two searches of the attribute list.
+  if (!element.hasAttributes()) return ClassTokens.none
   const cls = attribute(element, "class")
   const id = attribute(element, "id")
-  if ((cls === null || cls === "") && (id === null || id === "")) return none
-  return tokensOf(cls ?? "", id ?? "")
+  if ((cls === null || cls === "") && (id === null || id === "")) return ClassTokens.none
+  return ClassTokens.of(cls ?? "", id ?? "")
 }
 
 /**
@@ -74,30 +53,9 @@ export const tokens = (element: Element): ReadonlyArray<string> => {
 export const attribute = (element: Element, name: string): string | null =>
   element.getAttributeNode(name)?.value ?? null
 
-const none: ReadonlyArray<string> = []
-
-// Pages repeat a handful of class names over thousands of elements: their tokens are worked out once. Bounded, so
-// a page of unique class names cannot grow it past a few thousand entries.
-const tokenCache = new Map<string, ReadonlyArray<string>>()
-
-const tokensOf = (cls: string, id: string): ReadonlyArray<string> => {
-  if (cls.length + id.length > 400) return none
-  const key = cls + "#" + id
-  const cached = tokenCache.get(key)
-  if (cached !== undefined) return cached
-  const out = cls === "" ? [] : classWords(cls)
-  if (id !== "") {
-    const own = words(id)
-    if (own.length <= 3) out.push(...own)
-  }
-  if (tokenCache.size >= 4096) tokenCache.clear()
-  tokenCache.set(key, out)
-  return out
-}
-
 const classNames = (element: Element): ReadonlyArray<string> => {
   const cls = attribute(element, "class")
-  return cls === null || cls === "" ? none : cls.toLowerCase().split(/\s+/)
+  return cls === null || cls === "" ? ClassTokens.none : cls.toLowerCase().split(/\s+/)
 }
 
 // Utility classes that hide an element outright (not responsive ones such as `hidden-xs`, which hide it on one
@@ -137,6 +95,7 @@ const hides = (cls: string): boolean => {
 
 /** Hidden by an attribute, an inline style or a hiding utility class. */
 export const isHidden = (element: Element): boolean => {
+  if (!element.hasAttributes()) return false
   if (element.hasAttribute("hidden") || attribute(element, "aria-hidden") === "true") return true
   const style = attribute(element, "style")
   if (style !== null && /display\s*:\s*none|visibility\s*:\s*hidden/i.test(style)) return true
@@ -244,19 +203,24 @@ const textOf = (root: Node, max: number): string => {
 
 /** Calls `finish` on every element under `root` (and `root`) after all its children, without recursion. */
 export const bottomUp = (root: Element, finish: (element: Element) => void): void => {
-  // Post-order: an element is finished once all its children are.
-  const stack: Array<{ readonly node: Element; visited: boolean }> = [{ node: root, visited: false }]
-  while (stack.length > 0) {
-    const top = stack[stack.length - 1]
-    if (!top.visited) {
-      top.visited = true
-      for (let c = top.node.firstElementChild; c !== null; c = c.nextElementSibling) {
-        stack.push({ node: c, visited: false })
+  // Post-order: an element is finished once all its children are. Two parallel stacks (the element, and whether its
+  // children are pushed), not an object per element: every pass over a page walks it this way.
+  const nodes: Array<Element> = [root]
+  const visited: Array<boolean> = [false]
+  while (nodes.length > 0) {
+    const top = nodes.length - 1
+    const node = nodes[top]
+    if (!visited[top]) {
+      visited[top] = true
+      for (let c = node.firstElementChild; c !== null; c = c.nextElementSibling) {
+        nodes.push(c)
+        visited.push(false)
       }
       continue
     }
-    stack.pop()
-    finish(top.node)
+    nodes.pop()
+    visited.pop()
+    finish(node)
   }
 }
 
@@ -307,6 +271,29 @@ export interface Facts {
   readonly head: () => string
   /** The element's class/id {@link tokens}. */
   readonly words: () => ReadonlyArray<string>
+  /**
+   * The code of the first character of the element's text that is not whitespace, -1 when it has none: what
+   * {@link text} and {@link head} start with when they are not empty. Cheaper than either, for a rule that tests
+   * their start: most elements are ruled out by it before their text is read.
+   */
+  readonly first: () => number
+}
+
+/** The code of the first character of `root`'s text that is not whitespace (as `\s` reads it), or -1. */
+const firstChar = (root: Node): number => {
+  const stack: Array<Node> = [root]
+  while (stack.length > 0) {
+    const node = stack.pop()!
+    if (node.nodeType === TEXT) {
+      const data = (node as CharacterData).data
+      const at = data.search(/\S/)
+      if (at >= 0) return data.charCodeAt(at)
+      continue
+    }
+    if (node.nodeType !== ELEMENT) continue
+    for (let c = node.lastChild; c !== null; c = c.previousSibling) stack.push(c)
+  }
+  return -1
 }
 
 class ElementFacts implements Facts {
@@ -316,6 +303,7 @@ class ElementFacts implements Facts {
   private cachedText: string | undefined
   private cachedWords: ReadonlyArray<string> | undefined
   private cachedHead: string | undefined
+  private cachedFirst: number | undefined
   constructor(
     readonly total: number,
     readonly context: Context
@@ -327,6 +315,7 @@ class ElementFacts implements Facts {
     this.cachedText = undefined
     this.cachedWords = undefined
     this.cachedHead = undefined
+    this.cachedFirst = undefined
   }
   text(): string {
     return (this.cachedText ??= this.stats.text === 0 ? "" : textOf(this.element!, 300))
@@ -339,7 +328,21 @@ class ElementFacts implements Facts {
   words(): ReadonlyArray<string> {
     return (this.cachedWords ??= tokens(this.element!))
   }
+  first(): number {
+    return (this.cachedFirst ??= this.stats.text === 0 ? -1 : firstChar(this.element!))
+  }
 }
+
+/**
+ * Whether a text starting with the character `code` (from {@link Facts.first}) may start with one of `starts`
+ * (ASCII characters, matched in either case, as a case-insensitive expression matches them): a rule reads the text
+ * only then. A character outside ASCII may be any of them after case folding (`ſ` is an `s`): always read.
+ */
+export const mayStart = (code: number, starts: ReadonlySet<number>): boolean =>
+  code >= 128 || (code >= 0 && starts.has(code >= 65 && code <= 90 ? code + 32 : code))
+
+/** The characters of `chars` (lower-case letters and other ASCII characters), for {@link mayStart}. */
+export const startSet = (chars: string): ReadonlySet<number> => new Set(Array.from(chars, (c) => c.charCodeAt(0)))
 
 /**
  * Removes, top-down, every element under `root` (not `root` itself) that a rule drops; returns how many were.

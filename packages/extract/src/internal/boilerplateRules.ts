@@ -3,7 +3,8 @@
  * boilerplate after the article, title, byline and dateline lines at its top, section labels; and the embedded
  * posts' wrappers kept from Readability. Each rule looks at one element's facts, gathered once per pass: linear.
  */
-import { type Facts, hoverTokens, isCaption, isEmbed, isHidden, type Rule } from "./boilerplate.js"
+import { type Facts, hoverTokens, isCaption, isEmbed, isHidden, mayStart, type Rule, startSet } from "./boilerplate.js"
+import * as TagWalk from "./tagWalk.js"
 
 /** Hidden elements and hover cards: text nobody sees in the reading flow. */
 export const hiddenRule: Rule = (element, facts) => isHidden(element) || facts.words().some((t) => hoverTokens.has(t))
@@ -16,7 +17,14 @@ export const captionRule: Rule = (element, facts) =>
   !facts.context.keepCaptions &&
   !headings.has(element.localName) &&
   facts.stats.text < 600 &&
-  isCaption(element, facts.stats.text <= 40 ? facts.text() : undefined, facts.words())
+  isCaption(
+    element,
+    facts.stats.text <= 40 && mayStart(facts.first(), counterStarts) ? facts.text() : undefined,
+    facts.words()
+  )
+
+// What a slide counter ("Photo 3 of 12", "2/9") starts with: a digit or its label's first letter.
+const counterStarts = startSet("0123456789bfips")
 
 const teaserLabel =
   /^(?:read more|read also|also read|read next|see also|related|more from|more on|more:|recommended|you may also like|you might also like|most popular|most read|lesen sie (?:auch|mehr|hier)|mehr zum thema|mehr dazu|mehr aus|mehr von|auch interessant|weiterlesen|weitere artikel|weitere meldungen|zum thema|meistgelesen|das könnte sie auch interessieren|lire aussi|à lire aussi|voir aussi|czytaj (?:też|także|więcej))\b/i
@@ -150,6 +158,9 @@ export const maxTrailingProse = 1000
 export const legalLine =
   /^(?:©|\(c\)\s|copyright\b|all rights reserved|alle rechte vorbehalten|cite this|zitiervorschlag|zitierweise)/i
 
+// What a {@link legalLine} starts with besides "©": "(c)", "copyright", "all …", "alle …", "cite …", "zitier…".
+const legalStarts = startSet("(acz")
+
 /**
  * Boilerplate around the article: author bios, newsletter sign-ups, about boxes, share and tag rows (by their
  * class/id words, when they hold a small part of the article's text, less than `maxTrailingProse` outside links, and
@@ -157,7 +168,7 @@ export const legalLine =
  */
 export const trailingRule: Rule = (_, facts) => {
   const { stats } = facts
-  if (stats.text <= 200 && legalLine.test(facts.head())) return true
+  if (stats.text <= 200 && mayStart(facts.first(), legalStarts) && legalLine.test(facts.head())) return true
   if (stats.text >= facts.total * 0.25) return false
   const words = facts.words()
   if (words.length === 0 || !words.some((t) => trailingTokens.has(t) || (t === "author" && words.length > 1)))
@@ -253,7 +264,8 @@ const unlikelyWrapper = /social|share|embed|sponsor|extra|related|sidebar|commun
  */
 export const protectEmbeds = (root: Element): void => {
   // By tag, then class: a selector list is matched against every element of the page, and costs more than this.
-  for (const embed of Array.from(root.getElementsByTagName("blockquote")).filter(isEmbed)) {
+  // `withTags`, not `getElementsByTagName`: linkedom's upper-cases the name of every element it passes.
+  for (const embed of TagWalk.withTags(root, ["blockquote"]).filter(isEmbed)) {
     let node: Element | null = embed
     for (let level = 0; level < 7 && node !== null && node !== root; level++, node = node.parentElement) {
       const words = `${node.getAttribute("class") ?? ""} ${node.getAttribute("id") ?? ""}`

@@ -89,10 +89,14 @@ export const fromBom = (bytes: Uint8Array): { readonly encoding: string; readonl
 }
 
 // Every byte maps to one char, so ASCII markup in the prescan window reads the same whatever the real encoding.
+// `apply` takes the bytes as they are: spreading a typed array runs its iterator, one result object per byte.
 const latin1 = (bytes: Uint8Array): string => {
   let out = ""
   for (let i = 0; i < bytes.length; i += 1024) {
-    out += String.fromCharCode(...bytes.subarray(i, Math.min(bytes.length, i + 1024)))
+    out += String.fromCharCode.apply(
+      null,
+      bytes.subarray(i, Math.min(bytes.length, i + 1024)) as unknown as Array<number>
+    )
   }
   return out
 }

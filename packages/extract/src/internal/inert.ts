@@ -44,6 +44,19 @@ const next = (text: string, a: Ahead, from: number): Ahead | undefined => {
 
 const elements = ["script", "style", "svg"] as const
 
+/**
+ * Whether `name` (lower-case ASCII letters) is written at `at` in any case: read in place, as a slice lowered for
+ * each of the three names at every `<` of the page was most of what this scan allocated.
+ */
+const namedAt = (html: string, at: number, name: string): boolean => {
+  if (at + name.length > html.length) return false
+  for (let k = 0; k < name.length; k++) {
+    // ASCII letters only: setting the 0x20 bit lowers an upper-case letter and leaves a lower-case one.
+    if ((html.charCodeAt(at + k) | 0x20) !== name.charCodeAt(k)) return false
+  }
+  return true
+}
+
 /** Removes scripts (except JSON-LD), styles, inline SVG, comments and `<![` sections; linear in the text's length. */
 export const strip = (html: string): string => {
   // An end tag is its name followed by HTML whitespace, `/` or `>`, and runs to the next `>` (`</script\n<!-- -->`
@@ -73,7 +86,7 @@ export const strip = (html: string): string => {
       for (let e = 0; e < elements.length; e++) {
         const name = elements[e]
         const after = i + 1 + name.length
-        if (html.slice(i + 1, after).toLowerCase() !== name) continue
+        if (!namedAt(html, i + 1, name)) continue
         if (after < html.length && word(html.charCodeAt(after))) continue
         const tagEnd = next(html, gt, after)?.index
         if (tagEnd === undefined) break

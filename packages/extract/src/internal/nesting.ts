@@ -9,8 +9,17 @@
  * explicit stack (a hostile page is deeper than the call stack).
  */
 
-// The elements whose subtree Readability re-reads once per instance.
+// The elements whose subtree Readability re-reads once per instance, by their tag name (`tagName`, upper case).
 const containers = new Set(["TABLE", "UL", "OL", "DL"])
+// The same by `localName`, which the HTML parser gives in lower case: `tagName` builds an upper-case copy on every
+// read, one string per element of the page. A name in another case (from `createElement`) is upper-cased as before.
+const lowerContainers = new Set(["table", "ul", "ol", "dl"])
+
+const isContainer = (element: Element): boolean => {
+  const name = element.localName
+  if (lowerContainers.has(name)) return true
+  return (name.length === 2 || name.length === 5) && containers.has(name.toUpperCase())
+}
 
 /**
  * Σ k² over the elements under `root`, where k counts the table and list elements among an element's ancestors
@@ -22,7 +31,7 @@ export const cost = (root: Element, limit: number): number => {
   // Each entry: an element whose children are still to visit, and the k of those children's parent.
   const stack: Array<{ element: Element; k: number }> = []
   let element: Element | null = root
-  let k = containers.has(root.tagName) ? 1 : 0
+  let k = isContainer(root) ? 1 : 0
   while (element !== null) {
     total += k * k
     if (total > limit) return total
@@ -30,7 +39,7 @@ export const cost = (root: Element, limit: number): number => {
     if (child !== null) {
       stack.push({ element, k })
       element = child
-      k += containers.has(child.tagName) ? 1 : 0
+      k += isContainer(child) ? 1 : 0
       continue
     }
     // No children: the next sibling, or the next sibling of the nearest ancestor that has one.
@@ -43,7 +52,7 @@ export const cost = (root: Element, limit: number): number => {
     if (next === null) break
     const parentK = stack.length > 0 ? stack[stack.length - 1].k : 0
     element = next
-    k = parentK + (containers.has(next.tagName) ? 1 : 0)
+    k = parentK + (isContainer(next) ? 1 : 0)
   }
   return total
 }

@@ -189,6 +189,12 @@ const priceLike =
 /** A text at most this long is a label, a price or a date; longer ones are only counted. */
 const maxShort = 40
 
+/** A short text as labels are listed: whitespace runs as one space, without the punctuation that ends it. */
+const settled = (lower: string): string => lower.replace(/\s+/g, " ").replace(/[:.!…]+$/, "")
+// Whether `settled` would change a trimmed text: a whitespace run other than one space, or an ending punctuation
+// mark. Most texts are settled already, and testing is cheaper than building the copy to look up again.
+const unsettled = /\s\s|[^\S ]|[:.!…]$/
+
 // The class-word part of a signature and the class-word groups, per token list: `Boilerplate.tokens` hands back one
 // cached list per class and id, so each is worked out once per distinct class attribute, not once per element.
 const signatureParts = new WeakMap<ReadonlyArray<string>, string>()
@@ -324,7 +330,7 @@ export const read = (doc: Document, url: string | undefined): Signals => {
       if (linkDepth > 0) linkText += size
       if (trimmed !== undefined && trimmed.length > 0 && trimmed.length <= maxShort) {
         const lower = trimmed.toLowerCase()
-        const group = labelGroup.get(lower) ?? labelGroup.get(lower.replace(/\s+/g, " ").replace(/[:.!…]+$/, ""))
+        const group = labelGroup.get(lower) ?? (unsettled.test(lower) ? labelGroup.get(settled(lower)) : undefined)
         if (group !== undefined) found[group]++
         // The expressions run only where they can match: a price has a digit, a date a digit or "yesterday"/"today".
         const digit = hasDigit(trimmed)
@@ -353,7 +359,8 @@ export const read = (doc: Document, url: string | undefined): Signals => {
     else if (depth <= Revealed.maxWrapperDepth && Boilerplate.isHidden(element)) hidden.push(element)
     const itemtype = Boilerplate.attribute(element, "itemtype")
     if (itemtype !== null && types.size < 64) types.add(microdataType(itemtype))
-    for (const group of groupsOf(Boilerplate.tokens(element))) words[group]++
+    const own = Boilerplate.tokens(element)
+    if (own.length > 0) for (const group of groupsOf(own)) words[group]++
     if (name === "a") {
       linkDepth++
       stack.push(0)

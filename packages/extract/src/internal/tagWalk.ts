@@ -16,6 +16,18 @@ const SHOW_ELEMENT = 1
 export const withTags = (root: Node, tagNames: ReadonlyArray<string>): Array<Element> => {
   const doc = root.nodeType === DOCUMENT ? (root as Document) : root.ownerDocument
   if (doc === null || (root.nodeType !== ELEMENT && root.nodeType !== DOCUMENT)) return []
+  const out: Array<Element> = []
+  const walker = doc.createTreeWalker(root, SHOW_ELEMENT)
+  // One name (most of Readability's lookups): its two cases compared, no set to build and hash into.
+  if (tagNames.length === 1) {
+    const lower = tagNames[0].toLowerCase()
+    const upper = tagNames[0].toUpperCase()
+    for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
+      const name = (node as Element).localName
+      if (name === lower || name === upper) out.push(node as Element)
+    }
+    return out
+  }
   // Both cases up front, so a miss (the common case) costs one lookup: the HTML parser lowers every tag name, and
   // Readability names what it creates in upper case; no element of a page has a name in mixed case.
   const wanted = new Set<string>()
@@ -23,8 +35,6 @@ export const withTags = (root: Node, tagNames: ReadonlyArray<string>): Array<Ele
     wanted.add(name.toLowerCase())
     wanted.add(name.toUpperCase())
   }
-  const out: Array<Element> = []
-  const walker = doc.createTreeWalker(root, SHOW_ELEMENT)
   for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
     const name = (node as Element).localName
     if (wanted.has(name)) out.push(node as Element)
