@@ -5,6 +5,7 @@
  * words read once: linear in the page.
  */
 import { tokens } from "./boilerplate.js"
+import * as Outermost from "./outermost.js"
 import type * as SectionPass from "./sectionPass.js"
 
 /** A bar holds less than this share of the page's text. */
@@ -24,19 +25,5 @@ export const isBar = (element: Element): boolean => {
 }
 
 /** Removes, under `root`, the announcement and promo bars; `page` from the survey. */
-export const remove = (root: Element, page: SectionPass.Page): void => {
-  const removals: Array<Element> = []
-  const stack: Array<Element> = []
-  for (let c = root.lastElementChild; c !== null; c = c.previousElementSibling) stack.push(c)
-  while (stack.length > 0) {
-    const element = stack.pop()!
-    const text = page.text(element)
-    if (text === 0) continue
-    if (text < page.total * maxShare && isBar(element)) {
-      removals.push(element)
-      continue
-    }
-    for (let c = element.lastElementChild; c !== null; c = c.previousElementSibling) stack.push(c)
-  }
-  for (const element of removals) element.parentNode?.removeChild(element)
-}
+export const remove = (root: Element, page: SectionPass.Page): void =>
+  Outermost.remove(root, page, (element, text) => text < page.total * maxShare && isBar(element))

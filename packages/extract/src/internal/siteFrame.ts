@@ -7,6 +7,7 @@
  * linear in the page.
  */
 import { tokens } from "./boilerplate.js"
+import * as Outermost from "./outermost.js"
 import type * as SectionPass from "./sectionPass.js"
 
 /** A footer or header holds less than this share of the page's text ... */
@@ -19,24 +20,13 @@ export const minLinkShare = 0.5
 const frameWords = new Set(["footer", "footers", "header", "masthead"])
 
 /** Removes, under `root`, the link-laden blocks that name a footer or a header; `page` from the survey. */
-export const remove = (root: Element, page: SectionPass.Page): void => {
-  const removals: Array<Element> = []
-  const stack: Array<Element> = []
-  for (let c = root.lastElementChild; c !== null; c = c.previousElementSibling) stack.push(c)
-  while (stack.length > 0) {
-    const element = stack.pop()!
-    const text = page.text(element)
-    if (text === 0) continue
-    if (
+export const remove = (root: Element, page: SectionPass.Page): void =>
+  Outermost.remove(
+    root,
+    page,
+    (element, text) =>
       text < page.total * maxShare &&
       page.links(element) >= minLinks &&
       page.linkText(element) >= text * minLinkShare &&
       tokens(element).some((t) => frameWords.has(t))
-    ) {
-      removals.push(element)
-      continue
-    }
-    for (let c = element.lastElementChild; c !== null; c = c.previousElementSibling) stack.push(c)
-  }
-  for (const element of removals) element.parentNode?.removeChild(element)
-}
+  )
