@@ -195,8 +195,9 @@ export const detect = (input: Input): Wall | undefined => {
   if (input.text.length > maxTextChars || asciiLetters(input.text, maxAnyLetters) > maxAnyLetters) return undefined
   const lines = linesOf(input.text)
   if (lines.letters > maxAnyLetters) return undefined
-  // The page's markup lowered, and a challenge platform's mark in it, only when asked: most short pages are known
-  // for no wall from their text alone, and lowering 256 KB then searching it for every mark cost more than the rest.
+  // The page's markup lowered, and a challenge platform's mark in it, only when asked (the title is read from it
+  // when the caller gave none): most short pages are known for no wall from their text alone, and lowering 256 KB
+  // then searching it for every mark cost more than the rest.
   let lower: string | undefined
   const lowered = () => (lower ??= inspected(input.html))
   const said = `${normalise(input.title ?? titleOf(lowered()))}${lines.notices}`

@@ -117,6 +117,30 @@ describe("collection and listing reader", () => {
     )!
     expect(md).toContain("### [ridge pack](https://shop.example/p/ridge)\n\n€90")
     expect(md).not.toMatch(/Dyneema|Teal/)
+    // A gallery item whose title links to its picture keeps it.
+    const gallery = read(
+      `<html><body><main><h1>Photos</h1><div class="grid">${["dawn", "dusk", "noon"]
+        .map(
+          (n) =>
+            `<div class="card"><a href="/photos/${n}.jpg">Harbour cranes at ${n}</a><span>€${n.length}0</span></div>`
+        )
+        .join("")}</div></main></body></html>`
+    )!
+    expect(md).not.toContain("Harbour")
+    expect(gallery).toContain("Harbour cranes at dusk")
+  })
+
+  it("leaves a card's table cells and times as they are, whatever they repeat", () => {
+    const specced = (name: string) =>
+      `<div class="card"><h3><a href="/p/${name}">${name} speaker</a></h3><span>€90</span><table>` +
+      `<tr><th>Waterproof</th><td>Yes</td></tr><tr><th>Bluetooth</th><td>Yes</td></tr>` +
+      `<tr><th>Battery</th><td>10 h</td></tr><tr><th>Charge</th><td>10 h</td></tr></table></div>`
+    const md = read(
+      `<html><body><main><h1>Speakers</h1><div class="grid">${["tide", "reef", "cove"].map(specced).join("")}` +
+        `</div></main></body></html>`
+    )!
+    expect(md).toMatch(/Bluetooth \| Yes/)
+    expect(md).toMatch(/Charge \| 10 h/)
   })
 
   it("reads a card's title and price once where the card draws them twice", () => {

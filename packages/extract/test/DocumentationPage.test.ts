@@ -94,6 +94,12 @@ ${para(5)}
     expect(root.querySelector('[data-heading-id="respond-to-review-comments"]')?.localName).toBe("section")
     expect(root.querySelector("#comments")).not.toBeNull()
     expect(root.querySelector("#notes")).not.toBeNull()
+    // A heading that names a role keeps its id: the section is what its words say.
+    const related = HtmlDocument.parse(
+      '<html><body><section id="related-posts-for-you"><h3>Related posts for you</h3><a href="/a">A</a></section></body></html>'
+    ).body!
+    HeadingIds.clear(related)
+    expect(related.querySelector("#related-posts-for-you")).not.toBeNull()
   })
 
   const word = FastCheck.stringMatching(/^[a-z0-9]{1,8}$/)
@@ -155,9 +161,15 @@ describe("rows of links to the same page in other versions or languages", () => 
     '<a href="https://docs.example.org/de/current/indexes.html">Deutsch</a> · <a href="/ja/current/indexes.html">日本語</a></p>'
 
   it("drops a row of versions and a row of languages of this page", () => {
-    const md = MainContent.fromHtml(pageWith(versions + languages), { url, pageType: "documentation" }).markdown
+    const md = MainContent.fromHtml(pageWith(versions), { url, pageType: "documentation" }).markdown
     expect(md).toContain("Step 3")
-    for (const gone of ["Supported versions", "[17]", "Français", "Deutsch"]) expect(md).not.toContain(gone)
+    for (const gone of ["Supported versions", "[17]"]) expect(md).not.toContain(gone)
+    const translated = MainContent.fromHtml(pageWith(languages), {
+      url: "https://docs.example.org/en-US/current/indexes.html",
+      pageType: "documentation"
+    }).markdown
+    expect(translated).toContain("Step 3")
+    for (const gone of ["Français", "Deutsch"]) expect(translated).not.toContain(gone)
   })
 
   it("keeps links whose paths differ in more than one place, section indexes, and a row with a sentence", () => {
@@ -167,6 +179,8 @@ describe("rows of links to the same page in other versions or languages", () => 
       '<p><a href="/guide/index.html">Guide</a> <a href="/api/index.html">API</a> <a href="/faq/index.html">FAQ</a></p>',
       // Two segments changed: not this page elsewhere.
       '<p><a href="/a/b/x/indexes.html">One</a> <a href="/c/d/x/indexes.html">Two</a> <a href="/e/f/x/indexes.html">Three</a></p>',
+      // Sibling sections whose pages end alike: not versions or languages of this page.
+      '<p><a href="/docs/configuration/indexes.html">Configuration</a>, <a href="/docs/deployment/indexes.html">deployment</a> and <a href="/docs/api/indexes.html">API</a> guides.</p>',
       // A sentence around the links is the page's own text.
       '<p>This chapter was rewritten for <a href="/docs/17/indexes.html">17</a>, revised for <a href="/docs/16/indexes.html">16</a> and first written for <a href="/docs/15/indexes.html">15</a>, when partial indexes arrived.</p>'
     ]
@@ -177,5 +191,9 @@ describe("rows of links to the same page in other versions or languages", () => 
     const root = body(versions)
     expect(OtherVersions.remove(root, url)).toBe(1)
     expect(OtherVersions.remove(body(versions), "https://docs.example.org/docs/index.html")).toBe(0)
+    // Links resolve against the page's <base href>; the page's own path is still its URL's.
+    const based =
+      '<p><a href="17/indexes.html">17</a> <a href="16/indexes.html">16</a> <a href="15/indexes.html">15</a></p>'
+    expect(OtherVersions.remove(body(based), url, "https://docs.example.org/docs/")).toBe(1)
   })
 })

@@ -227,6 +227,21 @@ const cases: ReadonlyArray<Case> = [
     )
   },
   {
+    // A term is read until its first link and not into a list it holds: lists nested in terms around a run of
+    // elements without links cost what the same elements side by side do.
+    name: "a documentation page's definition lists nested 900 deep in their terms around 60,000 elements",
+    hostile: () =>
+      MainContent.fromHtml(
+        `<html><body><h1>Docs</h1>${prose}${'<dl><dt><a href="/a">a</a>'.repeat(900)}${"<b>x</b>".repeat(60000)}${"</dt></dl>".repeat(900)}</body></html>`,
+        { pageType: "documentation" }
+      ),
+    benign: () =>
+      MainContent.fromHtml(
+        `<html><body><h1>Docs</h1>${prose}${'<dl><dt><a href="/a">a</a></dt></dl>'.repeat(900)}${"<b>x</b>".repeat(60000)}</body></html>`,
+        { pageType: "documentation" }
+      )
+  },
+  {
     // A documentation page's definition lists of links are checked innermost first, each list once, and rewritten
     // in one pass: nesting costs what a flat list of the same size does.
     name: "a documentation page's contents list of links nested 2,000 deep, against 2,000 side by side",
@@ -252,6 +267,21 @@ const cases: ReadonlyArray<Case> = [
       `<html><body><article>${prose}${'<table><tr><td><a href="/p">Prev</a></td></tr></table>'.repeat(3000)}</article></body></html>`,
       "text/html"
     )
+  },
+  {
+    // A candidate row's label is read through at most 2,000 characters: rows nested around a long text do not each
+    // read it whole.
+    name: "60 nested rows of version links around one 900 KiB paragraph, against the rows side by side",
+    hostile: () =>
+      MainContent.fromHtml(
+        `<html><body><h1>Docs</h1>${'<div><a href="/docs/17/x.html">17</a><a href="/docs/16/x.html">16</a><a href="/docs/15/x.html">15</a>'.repeat(60)}<p>${words(900 * kib)}</p>${"</div>".repeat(60)}</body></html>`,
+        { pageType: "documentation", url: "https://docs.example.org/docs/current/x.html" }
+      ),
+    benign: () =>
+      MainContent.fromHtml(
+        `<html><body><h1>Docs</h1>${'<div><a href="/docs/17/x.html">17</a><a href="/docs/16/x.html">16</a><a href="/docs/15/x.html">15</a></div>'.repeat(60)}<p>${words(900 * kib)}</p></body></html>`,
+        { pageType: "documentation", url: "https://docs.example.org/docs/current/x.html" }
+      )
   },
   {
     // Links to this page in other versions are tallied in one pass over the links; each candidate row is read once,

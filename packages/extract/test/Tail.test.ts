@@ -83,6 +83,12 @@ describe("the article's tail", () => {
     )
     for (const kept of ["Tools", "Crane logs", "Further reading", "Tide tables"]) expect(more).toContain(kept)
     for (const gone of ["Around the web", "Ten cranes"]) expect(more).not.toContain(gone)
+    // A heading's own permalink, and a single jump link ("3 comments"), list no sections: the tail is trimmed.
+    const permalinks = trimmed(
+      sections.replace(/<h2 id="([^"]+)">([^<]+)<\/h2>/g, '<h2 id="$1">$2<a href="#$1">#</a></h2>') +
+        '<p><a href="#intro">Back to the introduction</a></p>'
+    )
+    for (const gone of ["Crane logs", "Tide tables"]) expect(permalinks).not.toContain(gone)
     // Without contents, the same link lists end the article and are trimmed as before.
     const bare = trimmed(sections)
     for (const gone of ["Crane logs", "Tide tables"]) expect(bare).not.toContain(gone)

@@ -35,6 +35,11 @@ export const tally =
 
 /** A link to a picture (a swatch's or a gallery's full-size image): its text names the picture, not an item. */
 export const pictureHref = /\.(?:jpe?g|png|webp|gif|avif)$/i
+/**
+ * A picture link's text is a swatch's or a zoom button's (a colour, "View larger") up to this many characters; a
+ * longer one may be a gallery item's title, which stays.
+ */
+export const maxPictureLabelChars = 20
 
 // The href's path, without its query or fragment: one scan of it.
 const pathOf = (href: string): string => {
@@ -55,7 +60,7 @@ export const remove = (root: Element, page: ReturnType<typeof SectionPass.survey
     if (s === undefined || s.text === 0) continue
     if (
       element.localName === "a" &&
-      s.text <= maxLabelChars &&
+      s.text <= maxPictureLabelChars &&
       pictureHref.test(pathOf(attribute(element, "href") ?? ""))
     ) {
       removals.push(element)

@@ -20,6 +20,9 @@ export const minChars = 2
 export const maxChars = 200
 
 const skipped = new Set(["script", "style", "noscript", "template", "svg", "select", "option"])
+// A table's cells, a definition's parts and times say the same thing twice on purpose ("Waterproof: Yes",
+// "Bluetooth: Yes"; "Starts Mon 10:00", "Ends Mon 10:00"): their texts are neither dropped nor counted.
+const paired = new Set(["td", "th", "dt", "dd", "time"])
 const headings = new Set(["h1", "h2", "h3", "h4", "h5", "h6"])
 
 /** A card holds at most this many characters: a larger "item" is a section of the page, whose repeats are its own. */
@@ -53,7 +56,8 @@ export const remove = (cards: ReadonlyArray<Element>, page: SectionPass.Page): v
       }
       if (node.nodeType !== ELEMENT) continue
       const element = node as Element
-      if (node !== card && (skipped.has(element.localName) || isHidden(element))) continue
+      if (node !== card && (skipped.has(element.localName) || paired.has(element.localName) || isHidden(element)))
+        continue
       const below = heading || headings.has(element.localName)
       for (let c = element.lastChild; c !== null; c = c.previousSibling) {
         stack.push(c)

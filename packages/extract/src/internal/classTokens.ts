@@ -92,7 +92,8 @@ export const of = (cls: string, id: string): ReadonlyArray<string> => {
   if (cls.length + id.length > 400) return none
   const ofClass = cls === "" ? none : (classCache.get(cls) ?? remember(classCache, cls, classWords(cls)))
   if (id === "") return ofClass
-  const key = cls + "#" + id
+  // The id's length first: "a#with" + "b" and "a" + "with#b" are different attributes.
+  const key = `${id.length}:${id}#${cls}`
   const cached = tokenCache.get(key)
   if (cached !== undefined) return cached
   const own = words(id)

@@ -77,7 +77,13 @@ export const dispatch = (
   }
   // Read before the reader changes the page: it may remove what the metadata comes from.
   const metadata = Metadata.fromDocument(doc)
-  const context = { pageType, baseUrl: options.baseUrl, title: metadata.title, structured: signals.structured }
+  const context = {
+    pageType,
+    url: options.url,
+    baseUrl: options.baseUrl,
+    title: metadata.title,
+    structured: signals.structured
+  }
   const redo = (fresh: Document) => (shown(fresh), preparer?.(fresh, context), fresh)
   const markdown = reader?.(doc, context)
   if (markdown !== undefined && hasText(markdown)) {

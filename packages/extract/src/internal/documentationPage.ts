@@ -36,5 +36,5 @@ export const prepare: TypedPage.Preparer = (doc, context) => {
     for (let c = element.lastElementChild; c !== null; c = c.previousElementSibling) stack.push(c)
   }
   if (lists.length > 0) LinkTerms.rewrite(lists)
-  OtherVersions.remove(doc.body, context.baseUrl)
+  OtherVersions.remove(doc.body, context.url, context.baseUrl)
 }

@@ -29,12 +29,43 @@ const headingText = (heading: Element): string => {
 /** The words of a text as generators join them into an id: lower case, letters and digits, `-` between. */
 export const slug = (text: string): string => (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).join("-")
 
+/**
+ * First words of headings that name a role of their own: "Related posts for you", "Share this article", "Comments
+ * on this post", "Leave a reply", "Sign up for our newsletter", "You might also like", "About the author". Their
+ * sections are what the role words say, and keep their ids.
+ */
+const roleStarts = new Set([
+  "related",
+  "share",
+  "sharing",
+  "comment",
+  "comments",
+  "leave",
+  "reply",
+  "replies",
+  "join",
+  "sign",
+  "subscribe",
+  "newsletter",
+  "follow",
+  "more",
+  "recommended",
+  "popular",
+  "trending",
+  "you",
+  "about",
+  "advertisement",
+  "sponsored",
+  "read"
+])
+
 /** Whether `id` is `heading`'s text as an id (a prefix such as `user-content-` or `section-` allowed). */
 const namedFor = (id: string, heading: Element): boolean => {
   const text = headingText(heading)
   if (text.length > maxLength) return false
   const words = slug(text)
-  if (words.split("-").length < minWords) return false
+  const parts = words.split("-")
+  if (parts.length < minWords || roleStarts.has(parts[0])) return false
   const own = slug(id)
   return own === words || own.endsWith(`-${words}`)
 }

@@ -24,6 +24,21 @@ const nestedOnly = (dd: Element): Element | undefined => {
 }
 
 /**
+ * Whether `dt` holds a link, read until the first one and not into a nested `<dl>` (which is checked on its own):
+ * the terms' subtrees so read do not overlap, and the reads are linear in the page together.
+ */
+const holdsLink = (dt: Element): boolean => {
+  const stack: Array<Element> = [dt]
+  while (stack.length > 0) {
+    const element = stack.pop()!
+    if (element.localName === "a") return true
+    for (let c = element.firstElementChild; c !== null; c = c.nextElementSibling)
+      if (c.localName !== "dl") stack.push(c)
+  }
+  return false
+}
+
+/**
  * Whether `dl` is a list of links: at least two terms, each holding a link, and no definitions but nested lists
  * of the same kind (checked as they are met, each element once).
  */
@@ -36,7 +51,7 @@ const isLinkTerms = (dl: Element, checked: Map<Element, boolean>): boolean => {
   for (let c = dl.firstElementChild; c !== null && ok; c = c.nextElementSibling) {
     if (c.localName === "dt") {
       terms++
-      ok = c.getElementsByTagName("a").length > 0
+      ok = holdsLink(c)
     } else if (c.localName === "dd") {
       const nested = nestedOnly(c)
       ok = nested !== undefined && checked.get(nested) === true

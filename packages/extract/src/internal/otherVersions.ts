@@ -11,8 +11,9 @@
 const minLinks = 3
 /** ... when its text outside them has at most this many letters (a label: "Supported versions:"). */
 const maxLabelLetters = 40
-/** Nodes a candidate block is read through before it is taken for something larger. */
+/** Nodes and characters a candidate block is read through before it is taken for something larger. */
 const maxBlockNodes = 400
+const maxBlockChars = 2000
 /** Ancestors looked through for a link's block. */
 const maxLevels = 4
 
@@ -22,13 +23,23 @@ const generic = new Set(["index.html", "index.htm", "index.php", "index", "defau
 
 const segments = (url: URL): Array<string> => url.pathname.split("/").filter((s) => s !== "")
 
-/** The one position at which `path` differs from `page` (same length, same last segment), or -1. */
+/**
+ * A path segment that names a release or a language: `18`, `v2.1`, `3.x`, `current`, `latest`, `en`, `en-US`,
+ * `zh-Hans`, `pt_BR`. (Sibling sections, `/guide/configuration/` beside `/guide/deployment/`, are neither.)
+ */
+const variant =
+  /^(?:v?\d{1,4}(?:\.(?:\d{1,4}|x))*|current|latest|stable|dev|devel|development|main|master|next|nightly|beta|preview|lts|[a-z]{2}|[a-z]{2,3}[-_][a-z]{2,4})$/i
+
+/**
+ * The one position at which `path` differs from `page` (same length, same last segment), both sides of it naming a
+ * release or a language; -2 for the page itself; -1 otherwise.
+ */
 const slot = (path: ReadonlyArray<string>, page: ReadonlyArray<string>): number => {
   if (path.length !== page.length) return -1
   let at = -1
   for (let i = 0; i < path.length - 1; i++) {
     if (path[i] === page[i]) continue
-    if (at >= 0) return -1
+    if (at >= 0 || !variant.test(path[i]) || !variant.test(page[i])) return -1
     at = i
   }
   // The page itself (the picker's current entry) counts with any slot.
@@ -50,31 +61,44 @@ const blockOf = (a: Element): Element | undefined => {
   return undefined
 }
 
-/** Letters of `block`'s text outside links, or Infinity past `maxBlockNodes` nodes. */
-const labelLetters = (block: Element): number => {
+const letter = /\p{L}/u
+
+/**
+ * Whether `block`'s text outside links is a label: at most `maxLabelLetters` letters, read through at most
+ * `maxBlockNodes` nodes and `maxBlockChars` characters (a block past either is no picker).
+ */
+const labelOnly = (block: Element): boolean => {
   let letters = 0
   let nodes = 0
+  let chars = 0
   const stack: Array<Node> = [block]
   while (stack.length > 0) {
     const node = stack.pop()!
-    if (++nodes > maxBlockNodes) return Infinity
+    if (++nodes > maxBlockNodes) return false
     if (node.nodeType === 3) {
-      const m = (node as CharacterData).data.match(/\p{L}/gu)
-      letters += m === null ? 0 : m.length
+      const data = (node as CharacterData).data
+      chars += data.length
+      if (chars > maxBlockChars) return false
+      for (const ch of data) if (letter.test(ch) && ++letters > maxLabelLetters) return false
       continue
     }
     if (node.nodeType !== 1 || (node as Element).localName === "a") continue
     for (let c = node.lastChild; c !== null; c = c.previousSibling) stack.push(c)
   }
-  return letters
+  return true
 }
 
-/** Removes from `body` the blocks that pick this page (at `pageUrl`) in another version or language. */
-export const remove = (body: Element, pageUrl: string | undefined): number => {
+/**
+ * Removes from `body` the blocks that pick this page (at `pageUrl`) in another version or language; links resolve
+ * against `baseUrl` (its `<base href>`, or the page's URL).
+ */
+export const remove = (body: Element, pageUrl: string | undefined, baseUrl: string | undefined = pageUrl): number => {
   if (pageUrl === undefined) return 0
   let page: URL
+  let base: URL
   try {
     page = new URL(pageUrl)
+    base = baseUrl === undefined ? page : new URL(baseUrl, page)
   } catch {
     return 0
   }
@@ -92,7 +116,7 @@ export const remove = (body: Element, pageUrl: string | undefined): number => {
     if (href === null || href.length > 2000) continue
     let path: Array<string>
     try {
-      path = segments(new URL(href, page))
+      path = segments(new URL(href, base))
     } catch {
       continue
     }
@@ -107,7 +131,7 @@ export const remove = (body: Element, pageUrl: string | undefined): number => {
   let removed = 0
   for (const [block, tally] of tallies) {
     if (tally.picker < minLinks || tally.picker !== tally.links || tally.slot < 0) continue
-    if (labelLetters(block) > maxLabelLetters) continue
+    if (!labelOnly(block)) continue
     block.parentNode?.removeChild(block)
     removed++
   }

@@ -132,6 +132,8 @@ const fragments = (root: Element): Set<string> => {
   for (const a of Array.from(root.getElementsByTagName("a"))) {
     const href = a.getAttribute("href")
     if (href === null || href.length < 2 || href.length > 200 || href[0] !== "#") continue
+    // A heading's permalink points at the heading itself: it lists nothing.
+    if (inHeading(a)) continue
     out.add(href.slice(1))
     try {
       out.add(decodeURIComponent(href.slice(1)))
@@ -141,6 +143,17 @@ const fragments = (root: Element): Set<string> => {
   }
   return out
 }
+
+/** Whether `a` is inside a heading (at most 4 levels up). */
+const inHeading = (a: Element): boolean => {
+  let node = a.parentElement
+  for (let level = 0; node !== null && level < 4; level++, node = node.parentElement)
+    if (headings.has(node.localName)) return true
+  return false
+}
+
+/** A table of contents lists at least this many of the article's headings (one in-page link is a jump, "3 comments"). */
+const minListed = 3
 
 /** Whether a heading is a fragment's target: its own id, or its children's (a headline span, an anchor). */
 const targeted = (heading: Element, ids: ReadonlySet<string>): boolean => {
@@ -156,7 +169,7 @@ const targeted = (heading: Element, ids: ReadonlySet<string>): boolean => {
 const idOf = (element: Element): string => element.id || (element.getAttribute(HeadingIds.attribute) ?? "")
 
 /**
- * Where the tail walk must end: `undefined` when the article lists none of its headings (the walk goes as far as it
+ * Where the tail walk must end: `undefined` when the article lists fewer than `minListed` of its headings (the walk goes as far as it
  * would), `null` when its last heading is listed (the walk trims nothing), otherwise the first heading after the
  * last one listed (the walk ends once it has removed it).
  */
@@ -165,8 +178,13 @@ const afterDeclared = (root: Element): Element | null | undefined => {
   if (ids.size === 0) return undefined
   const all = Array.from(root.querySelectorAll("h1, h2, h3, h4, h5, h6"))
   let last = -1
-  for (let i = 0; i < all.length; i++) if (targeted(all[i], ids)) last = i
-  if (last < 0) return undefined
+  let listed = 0
+  for (let i = 0; i < all.length; i++) {
+    if (!targeted(all[i], ids)) continue
+    last = i
+    listed++
+  }
+  if (listed < minListed) return undefined
   return last + 1 < all.length ? all[last + 1] : null
 }
 

@@ -10,6 +10,8 @@ import type * as StructuredData from "./structuredData.js"
 export interface Context {
   /** The page's type as detected (or as the caller forced it). */
   readonly pageType: PageType.PageType
+  /** The page's own URL, when the caller gave it. */
+  readonly url?: string | undefined
   /** The base for relative links (the page's URL, or its `<base href>`). */
   readonly baseUrl: string | undefined
   /** The page's title as its metadata gives it. */
