@@ -28,6 +28,8 @@ const latency = 50
 
 interface Request {
   readonly at: number
+  /** The replica that asked (each sends its own user agent). */
+  readonly agent: string
   /** Answered, or its connection closed first (its client died). */
   outcome: "pending" | "answered" | "aborted"
 }
@@ -46,7 +48,7 @@ beforeAll(async () => {
       response.writeHead(404, { "content-type": "text/plain" }).end("not here")
       return
     }
-    const seen: Request = { at: Date.now(), outcome: "pending" }
+    const seen: Request = { at: Date.now(), agent: request.headers["user-agent"] ?? "", outcome: "pending" }
     requests.set(path, [...(requests.get(path) ?? []), seen])
     response.on("close", () => {
       if (seen.outcome === "pending") seen.outcome = "aborted"
@@ -139,8 +141,8 @@ describe("websearch serve replicas crawling on one Redis", () => {
         WEBSEARCH_CRAWL_WORKERS: String(workers),
         WEBSEARCH_CRAWL_CLAIM_IDLE: "1 second"
       }
-      const a = serve(env)
-      const b = serve(env)
+      const a = serve({ ...env, FETCH_USER_AGENT: "replica-a" })
+      const b = serve({ ...env, FETCH_USER_AGENT: "replica-b" })
       try {
         const [baseA, baseB] = await Promise.all([listening(a), listening(b)])
         const maxPages = 100
@@ -153,8 +155,10 @@ describe("websearch serve replicas crawling on one Redis", () => {
         })
         expect(started.status, JSON.stringify(started.json)).toBe(201)
         const all = () => [...requests.entries()].flatMap(([path, list]) => list.map((r) => ({ path, ...r })))
-        // Mid-crawl, with pages in flight (on either replica: the kill aborts those of A).
-        while (all().length < 25 || !all().some((r) => r.outcome === "pending")) {
+        // Mid-crawl, with a page in flight on A and far from its answer (the kill aborts it; B's are answered).
+        const inFlightOnA = () =>
+          all().some((r) => r.outcome === "pending" && r.agent === "replica-a" && Date.now() - r.at < latency / 2)
+        while (all().length < 25 || !inFlightOnA()) {
           await new Promise((resolve) => setTimeout(resolve, 1))
         }
         a.child.kill("SIGKILL")
