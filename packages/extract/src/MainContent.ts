@@ -280,14 +280,22 @@ const after: ReadonlyArray<Boilerplate.Rule> = [
 ]
 
 /**
+ * What every copy of the page goes through before it is read: embedded posts' wrappers and sections named after
+ * their heading lose the words that would have them dropped, then the rules on class/id words prune it.
+ */
+const prepass = (body: Element, context: Boilerplate.Context): void => {
+  BoilerplateRules.protectEmbeds(body)
+  HeadingIds.clear(body)
+  Boilerplate.prune(body, context, before)
+}
+
+/**
  * Our block in a fresh copy of the page, pruned as the page was before Readability, then as an article is (with
  * the characters of text its tail lost).
  */
 const ownBlock = (copy: Document, index: number, metadata: Metadata.Metadata, keepCaptions: boolean) => {
   if (copy.body === null) return undefined
-  BoilerplateRules.protectEmbeds(copy.body)
-  HeadingIds.clear(copy.body)
-  Boilerplate.prune(copy.body, { title: undefined, byline: undefined, keepCaptions }, before)
+  prepass(copy.body, { title: undefined, byline: undefined, keepCaptions })
   const element = Container.at(copy.body, index)
   if (element === undefined) return undefined
   Boilerplate.prune(element, { title: metadata.title, byline: metadata.byline, keepCaptions }, after)
@@ -340,13 +348,7 @@ const fromMarkup = (source: string, options?: Options): Result => {
     depth > (options?.maxDepth ?? defaultMaxDepth) ||
     (doc.body !== null && Nesting.cost(doc.body, maxNestingCost) > maxNestingCost)
   if (!huge && doc.body !== null) {
-    BoilerplateRules.protectEmbeds(doc.body)
-    HeadingIds.clear(doc.body)
-    Boilerplate.prune(
-      doc.body,
-      { title: undefined, byline: undefined, keepCaptions: options?.keepCaptions === true },
-      before
-    )
+    prepass(doc.body, { title: undefined, byline: undefined, keepCaptions: options?.keepCaptions === true })
   }
   // Listed before Readability moves the article's nodes out of the page, to find where the article began.
   // The walk that scores our own block lists them too.
@@ -416,13 +418,11 @@ const fromMarkup = (source: string, options?: Options): Result => {
   // leftovers were pruned, not this copy), so hidden text, captions and trailing boilerplate stay out of it as well.
   const pageDoc = original()
   if (pageDoc !== doc && pageDoc.body !== null && ours === undefined) {
-    BoilerplateRules.protectEmbeds(pageDoc.body)
-    HeadingIds.clear(pageDoc.body)
-    Boilerplate.prune(
-      pageDoc.body,
-      { title: metadata.title, byline: metadata.byline, keepCaptions: options?.keepCaptions === true },
-      before
-    )
+    prepass(pageDoc.body, {
+      title: metadata.title,
+      byline: metadata.byline,
+      keepCaptions: options?.keepCaptions === true
+    })
   }
   // Its end is trimmed as an article's is: the links and headings after the page's last text.
   if (pageDoc.body !== null) Tail.trim(pageDoc.body)

@@ -7,7 +7,9 @@
  * stays.
  */
 
-const headings = new Set(["h1", "h2", "h3", "h4", "h5", "h6"])
+import * as TagWalk from "./tagWalk.js"
+
+const headingNames = ["h1", "h2", "h3", "h4", "h5", "h6"]
 
 /** A generated id has at least this many words: a role (`comments`, `related-posts`) has one or two. */
 const minWords = 3
@@ -70,26 +72,36 @@ const namedFor = (id: string, heading: Element): boolean => {
   return own === words || own.endsWith(`-${words}`)
 }
 
-/** The heading that opens `element`: itself, or its first element child after at most 3 empty ones (anchors). */
-const opening = (element: Element): Element | undefined => {
-  if (headings.has(element.localName)) return element
+/**
+ * Whether `heading` opens `element`: it is its first element child, after at most 3 empty ones (anchors such as
+ * `<span id="x"></span>`).
+ */
+const opens = (heading: Element, element: Element): boolean => {
   let child = element.firstElementChild
   for (let skipped = 0; child !== null && child.firstChild === null && skipped < 3; skipped++)
     child = child.nextElementSibling
-  return child !== null && headings.has(child.localName) ? child : undefined
+  return child === heading
 }
 
 /** The attribute an id named after its heading is moved to. */
 export const attribute = "data-heading-id"
 
-/** Moves the ids of `root`'s descendants named after their own heading (one pass over the elements with an id). */
+/** Moves `element`'s id to {@link attribute} when it is `heading`'s text as an id. */
+const move = (element: Element, heading: Element): void => {
+  const id = element.getAttribute("id")
+  if (id === null || id.length > maxLength || id.length < 5 || !namedFor(id, heading)) return
+  element.setAttribute(attribute, id)
+  element.removeAttribute("id")
+}
+
+/**
+ * Moves the ids of `root`'s descendants named after their own heading: each heading's, and its section's (the
+ * element the heading opens). One pass over the headings.
+ */
 export const clear = (root: Element): void => {
-  for (const element of Array.from(root.querySelectorAll("[id]"))) {
-    const id = element.getAttribute("id")
-    if (id === null || id.length > maxLength || id.length < 5) continue
-    const heading = opening(element)
-    if (heading === undefined || !namedFor(id, heading)) continue
-    element.setAttribute(attribute, id)
-    element.removeAttribute("id")
+  for (const heading of TagWalk.withTags(root, headingNames)) {
+    move(heading, heading)
+    const section = heading.parentElement
+    if (section !== null && section !== root && opens(heading, section)) move(section, heading)
   }
 }

@@ -6,6 +6,7 @@
  * least three of them and a short label is removed. One pass over the page's links, and each candidate block is read
  * once through a bounded number of nodes.
  */
+import * as TagWalk from "./tagWalk.js"
 
 /** A block this many links of the kind make is a picker ... */
 const minLinks = 3
@@ -106,7 +107,7 @@ export const remove = (body: Element, pageUrl: string | undefined, baseUrl: stri
   const last = own[own.length - 1]
   if (last === undefined || own.length < 2 || generic.has(last.toLowerCase())) return 0
   const tallies = new Map<Element, Tally>()
-  for (const a of Array.from(body.getElementsByTagName("a"))) {
+  for (const a of TagWalk.withTags(body, ["a"])) {
     const block = blockOf(a)
     if (block === undefined) continue
     let tally = tallies.get(block)

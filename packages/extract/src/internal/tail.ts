@@ -9,6 +9,7 @@
 import { bottomUp, isEmbed } from "./boilerplate.js"
 import * as HeadingIds from "./headingIds.js"
 import { inlineTags } from "./inlineTags.js"
+import * as TagWalk from "./tagWalk.js"
 
 const ELEMENT = 1
 const TEXT = 3
@@ -32,7 +33,8 @@ interface Stats {
   readonly embed: boolean
 }
 
-const headings = new Set(["h1", "h2", "h3", "h4", "h5", "h6"])
+const headingNames = ["h1", "h2", "h3", "h4", "h5", "h6"]
+const headings = new Set(headingNames)
 
 /** Text, link text and prose of every element under `root` (and `root`), bottom-up. */
 const gather = (root: Element): Map<Element, Stats> => {
@@ -129,7 +131,7 @@ const previous = (node: Node, root: Element): Node | null => {
 /** The fragments the links under `root` point to within their page (`href="#..."`), decoded. */
 const fragments = (root: Element): Set<string> => {
   const out = new Set<string>()
-  for (const a of Array.from(root.getElementsByTagName("a"))) {
+  for (const a of TagWalk.withTags(root, ["a"])) {
     const href = a.getAttribute("href")
     if (href === null || href.length < 2 || href.length > 200 || href[0] !== "#") continue
     // A heading's permalink points at the heading itself: it lists nothing.
@@ -176,7 +178,7 @@ const idOf = (element: Element): string => element.id || (element.getAttribute(H
 const afterDeclared = (root: Element): Element | null | undefined => {
   const ids = fragments(root)
   if (ids.size === 0) return undefined
-  const all = Array.from(root.querySelectorAll("h1, h2, h3, h4, h5, h6"))
+  const all = TagWalk.withTags(root, headingNames)
   let last = -1
   let listed = 0
   for (let i = 0; i < all.length; i++) {
